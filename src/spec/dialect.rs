@@ -1,0 +1,483 @@
+//! Schema dialect: OpenAPI 3.0 (and 3.1) schema objects → JSON Schema
+//! 2020-12, the dialect MCP's `inputSchema`/`outputSchema` use.
+//!
+//! 3.0 specifics are rewritten (`nullable` → type union, boolean
+//! `exclusiveMinimum`/`exclusiveMaximum` → numeric, `example` → `examples`),
+//! OpenAPI-only keywords are dropped (`discriminator`, `xml`,
+//! `externalDocs`, `x-*`), and malformed keywords that would make the whole
+//! schema invalid against the 2020-12 meta-schema (`required: true` on a
+//! property, `type: file`, a non-array `enum`) are repaired or dropped, so
+//! that one sloppy schema never makes a strict client reject the tool list.
+//!
+//! `$ref`s are not followed here: each one is handed to a callback that
+//! returns the reference to write instead (see [`crate::tools::bundle`]).
+
+use serde_json::{Map, Value, json};
+
+use super::load::SpecVersion;
+
+/// Which side of the API a schema describes; decides which of `readOnly`
+/// (server-set, not sent) and `writeOnly` (sent, never returned) properties
+/// are dropped.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Direction {
+    /// Arguments sent to the API: `readOnly` properties are dropped.
+    Input,
+    /// Responses from the API: `writeOnly` properties are dropped.
+    Output,
+}
+
+/// Converts one schema. `rewrite_ref` maps each `$ref` string found (as
+/// written in the document) to the reference to emit instead.
+pub fn convert(
+    schema: &Value,
+    version: SpecVersion,
+    direction: Direction,
+    rewrite_ref: &mut dyn FnMut(&str) -> String,
+) -> Value {
+    Converter {
+        version,
+        direction,
+        rewrite_ref,
+    }
+    .schema(schema)
+}
+
+struct Converter<'f> {
+    version: SpecVersion,
+    direction: Direction,
+    rewrite_ref: &'f mut dyn FnMut(&str) -> String,
+}
+
+/// Keywords whose value is one schema.
+const SCHEMA_KEYWORDS: &[&str] = &[
+    "additionalProperties",
+    "not",
+    "contains",
+    "propertyNames",
+    "if",
+    "then",
+    "else",
+    "unevaluatedProperties",
+    "unevaluatedItems",
+    "additionalItems",
+    "contentSchema",
+];
+/// Keywords whose value is an array of schemas.
+const SCHEMA_ARRAY_KEYWORDS: &[&str] = &["allOf", "anyOf", "oneOf", "prefixItems"];
+/// Keywords whose value is a map of name → schema.
+const SCHEMA_MAP_KEYWORDS: &[&str] = &["patternProperties", "dependentSchemas", "$defs"];
+/// OpenAPI-only keywords with no JSON Schema meaning.
+const DROPPED: &[&str] = &[
+    "discriminator",
+    "xml",
+    "externalDocs",
+    "nullable",
+    "example",
+];
+/// Keywords that must hold a non-negative integer.
+const COUNTS: &[&str] = &[
+    "minLength",
+    "maxLength",
+    "minItems",
+    "maxItems",
+    "minProperties",
+    "maxProperties",
+    "minContains",
+    "maxContains",
+];
+/// Keywords that must hold a number.
+const NUMBERS: &[&str] = &["minimum", "maximum", "multipleOf"];
+/// The JSON Schema type names.
+const TYPES: &[&str] = &[
+    "string", "number", "integer", "boolean", "object", "array", "null",
+];
+
+impl Converter<'_> {
+    fn schema(&mut self, schema: &Value) -> Value {
+        match schema {
+            Value::Bool(_) => schema.clone(),
+            Value::Object(map) => self.object(map),
+            // Not a schema at all: accept anything rather than invalidate the tool.
+            _ => json!({}),
+        }
+    }
+
+    fn object(&mut self, map: &Map<String, Value>) -> Value {
+        if let Some(Value::String(r)) = map.get("$ref") {
+            return self.reference(r, map);
+        }
+        let mut out = Map::with_capacity(map.len());
+        for (key, value) in map {
+            self.keyword(key, value, map, &mut out);
+        }
+        self.finish(map, out)
+    }
+
+    /// A `$ref`: 3.0 ignores siblings, but documents rely on `description`
+    /// next to it; 3.1 allows any sibling.
+    fn reference(&mut self, r: &str, map: &Map<String, Value>) -> Value {
+        let mut out = Map::new();
+        out.insert("$ref".into(), Value::String((self.rewrite_ref)(r)));
+        for (key, value) in map {
+            if key == "$ref" {
+                continue;
+            }
+            let keep = self.version == SpecVersion::OpenApi31
+                || matches!(
+                    key.as_str(),
+                    "description"
+                        | "title"
+                        | "default"
+                        | "deprecated"
+                        | "readOnly"
+                        | "writeOnly"
+                        | "example"
+                        | "examples"
+                        | "nullable"
+                );
+            if keep {
+                self.keyword(key, value, map, &mut out);
+            }
+        }
+        self.finish(map, out)
+    }
+
+    fn keyword(
+        &mut self,
+        key: &str,
+        value: &Value,
+        map: &Map<String, Value>,
+        out: &mut Map<String, Value>,
+    ) {
+        if key.starts_with("x-") || DROPPED.contains(&key) {
+            if key == "example" && !map.contains_key("examples") {
+                out.insert("examples".into(), Value::Array(vec![value.clone()]));
+            }
+            return;
+        }
+        let converted = match key {
+            "properties" => self.properties(value, map),
+            "items" => match value {
+                Value::Array(items) if self.version != SpecVersion::OpenApi31 => {
+                    // Tuple form: 2020-12 spells it prefixItems.
+                    let items = items.iter().map(|s| self.schema(s)).collect();
+                    out.insert("prefixItems".into(), Value::Array(items));
+                    return;
+                }
+                _ => Some(self.schema(value)),
+            },
+            "type" => sanitize_type(value),
+            "required" => sanitize_required(value),
+            "enum" => value.is_array().then(|| value.clone()),
+            "examples" => Some(match value {
+                Value::Array(_) => value.clone(),
+                // OpenAPI's example map {name: {value}} is not JSON Schema's list.
+                Value::Object(m) => Value::Array(
+                    m.values()
+                        .map(|ex| ex.get("value").unwrap_or(ex).clone())
+                        .collect(),
+                ),
+                other => Value::Array(vec![other.clone()]),
+            }),
+            "exclusiveMinimum" | "exclusiveMaximum" => {
+                self.exclusive_bound(key, value, map, out);
+                return;
+            }
+            "format" | "pattern" | "title" | "description" | "$comment" | "contentEncoding"
+            | "contentMediaType" => value.is_string().then(|| value.clone()),
+            "uniqueItems" | "deprecated" | "readOnly" | "writeOnly" => {
+                value.is_boolean().then(|| value.clone())
+            }
+            "minimum" | "maximum" if map.get(exclusive_of(key)) == Some(&Value::Bool(true)) => {
+                return; // folded into exclusiveMinimum/Maximum
+            }
+            k if NUMBERS.contains(&k) => value.is_number().then(|| value.clone()),
+            k if COUNTS.contains(&k) => value.as_u64().map(Value::from),
+            k if SCHEMA_KEYWORDS.contains(&k) => Some(self.schema(value)),
+            k if SCHEMA_ARRAY_KEYWORDS.contains(&k) => match value {
+                Value::Array(items) => {
+                    Some(Value::Array(items.iter().map(|s| self.schema(s)).collect()))
+                }
+                _ => None,
+            },
+            k if SCHEMA_MAP_KEYWORDS.contains(&k) => match value {
+                Value::Object(m) => Some(Value::Object(
+                    m.iter().map(|(n, s)| (n.clone(), self.schema(s))).collect(),
+                )),
+                _ => None,
+            },
+            _ => Some(value.clone()),
+        };
+        if let Some(v) = converted {
+            out.insert(key.to_string(), v);
+        }
+    }
+
+    /// `properties`, minus the ones this direction never carries.
+    fn properties(&mut self, value: &Value, _map: &Map<String, Value>) -> Option<Value> {
+        let Value::Object(props) = value else {
+            return None;
+        };
+        let mut out = Map::with_capacity(props.len());
+        for (name, prop) in props {
+            if self.hidden(prop) {
+                continue;
+            }
+            out.insert(name.clone(), self.schema(prop));
+        }
+        Some(Value::Object(out))
+    }
+
+    /// Whether a property schema is one this direction drops.
+    fn hidden(&self, prop: &Value) -> bool {
+        let flag = match self.direction {
+            Direction::Input => "readOnly",
+            Direction::Output => "writeOnly",
+        };
+        prop.get(flag) == Some(&Value::Bool(true))
+    }
+
+    /// 3.0: `exclusiveMinimum: true` modifies `minimum`; 3.1: it is the bound.
+    fn exclusive_bound(
+        &mut self,
+        key: &str,
+        value: &Value,
+        map: &Map<String, Value>,
+        out: &mut Map<String, Value>,
+    ) {
+        match value {
+            Value::Number(_) => {
+                out.insert(key.to_string(), value.clone());
+            }
+            Value::Bool(true) => {
+                let bound = if key == "exclusiveMinimum" {
+                    "minimum"
+                } else {
+                    "maximum"
+                };
+                if let Some(n) = map.get(bound).filter(|n| n.is_number()) {
+                    out.insert(key.to_string(), n.clone());
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Applies what depends on several keywords: `nullable`, and dropping
+    /// `required` names whose property this direction hid.
+    fn finish(&mut self, src: &Map<String, Value>, mut out: Map<String, Value>) -> Value {
+        if let (Some(Value::Array(req)), Some(Value::Object(props))) =
+            (out.get("required").cloned(), src.get("properties"))
+        {
+            let kept: Vec<Value> = req
+                .into_iter()
+                .filter(|n| {
+                    n.as_str()
+                        .and_then(|n| props.get(n))
+                        .is_none_or(|p| !self.hidden(p))
+                })
+                .collect();
+            if kept.is_empty() {
+                out.remove("required");
+            } else {
+                out.insert("required".into(), Value::Array(kept));
+            }
+        }
+        if src.get("nullable") == Some(&Value::Bool(true)) && self.version != SpecVersion::OpenApi31
+        {
+            return make_nullable(out);
+        }
+        Value::Object(out)
+    }
+}
+
+fn exclusive_of(bound: &str) -> &'static str {
+    if bound == "minimum" {
+        "exclusiveMinimum"
+    } else {
+        "exclusiveMaximum"
+    }
+}
+
+/// 3.0 `nullable: true` → `null` added to `type` (and to `enum`); a schema
+/// without `type` (a `$ref`, an `allOf`) becomes `anyOf [it, {type: null}]`.
+fn make_nullable(mut out: Map<String, Value>) -> Value {
+    if let Some(Value::Array(e)) = out.get_mut("enum")
+        && !e.contains(&Value::Null)
+    {
+        e.push(Value::Null);
+    }
+    match out.get_mut("type") {
+        Some(Value::String(t)) => {
+            let t = std::mem::take(t);
+            if t != "null" {
+                out.insert("type".into(), json!([t, "null"]));
+            }
+            Value::Object(out)
+        }
+        Some(Value::Array(ts)) => {
+            if !ts.contains(&json!("null")) {
+                ts.push(json!("null"));
+            }
+            Value::Object(out)
+        }
+        _ => {
+            // Keep annotations outside so the description is still visible.
+            let mut wrapper = Map::new();
+            for key in ["title", "description", "default", "deprecated"] {
+                if let Some(v) = out.remove(key) {
+                    wrapper.insert(key.into(), v);
+                }
+            }
+            wrapper.insert(
+                "anyOf".into(),
+                json!([Value::Object(out), {"type": "null"}]),
+            );
+            Value::Object(wrapper)
+        }
+    }
+}
+
+/// `type` as JSON Schema allows it; Swagger's `file` becomes `string`.
+fn sanitize_type(value: &Value) -> Option<Value> {
+    let fix = |t: &str| match t {
+        "file" => Some("string"),
+        t => TYPES.iter().copied().find(|k| *k == t),
+    };
+    match value {
+        Value::String(t) => fix(t).map(|t| json!(t)),
+        Value::Array(ts) => {
+            let mut out: Vec<Value> = Vec::new();
+            for t in ts.iter().filter_map(Value::as_str).filter_map(fix) {
+                if !out.iter().any(|o| o == t) {
+                    out.push(json!(t));
+                }
+            }
+            (!out.is_empty()).then_some(Value::Array(out))
+        }
+        _ => None,
+    }
+}
+
+/// `required` as a list of unique names; Swagger-style `required: true` on a
+/// property schema is meaningless there and dropped.
+fn sanitize_required(value: &Value) -> Option<Value> {
+    let Value::Array(names) = value else {
+        return None;
+    };
+    let mut out: Vec<Value> = Vec::new();
+    for n in names.iter().filter(|n| n.is_string()) {
+        if !out.contains(n) {
+            out.push(n.clone());
+        }
+    }
+    (!out.is_empty()).then_some(Value::Array(out))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn conv(v: Value) -> Value {
+        convert(&v, SpecVersion::OpenApi30, Direction::Input, &mut |r| {
+            format!("#/$defs/{}", r.rsplit('/').next().unwrap())
+        })
+    }
+
+    #[test]
+    fn nullable_becomes_type_union_and_null_enum() {
+        assert_eq!(
+            conv(json!({"type": "string", "nullable": true, "enum": ["a", "b"]})),
+            json!({"type": ["string", "null"], "enum": ["a", "b", null]})
+        );
+    }
+
+    #[test]
+    fn nullable_without_type_wraps_in_any_of() {
+        assert_eq!(
+            conv(
+                json!({"allOf": [{"$ref": "#/components/schemas/Pet"}], "nullable": true, "description": "d"})
+            ),
+            json!({"description": "d", "anyOf": [{"allOf": [{"$ref": "#/$defs/Pet"}]}, {"type": "null"}]})
+        );
+    }
+
+    #[test]
+    fn boolean_exclusive_bounds_become_numbers() {
+        assert_eq!(
+            conv(
+                json!({"type": "integer", "minimum": 1, "exclusiveMinimum": true, "maximum": 9, "exclusiveMaximum": false})
+            ),
+            json!({"type": "integer", "exclusiveMinimum": 1, "maximum": 9})
+        );
+    }
+
+    #[test]
+    fn example_becomes_examples_and_openapi_keywords_go() {
+        assert_eq!(
+            conv(
+                json!({"type": "object", "example": {"a": 1}, "x-foo": 1, "discriminator": {"propertyName": "t"}, "xml": {}})
+            ),
+            json!({"type": "object", "examples": [{"a": 1}]})
+        );
+    }
+
+    #[test]
+    fn read_only_properties_leave_inputs_and_required() {
+        let s = json!({"type": "object", "required": ["id", "name"], "properties": {
+            "id": {"type": "integer", "readOnly": true}, "name": {"type": "string"},
+            "secret": {"type": "string", "writeOnly": true}}});
+        assert_eq!(
+            conv(s.clone()),
+            json!({"type": "object", "required": ["name"], "properties": {
+                "name": {"type": "string"}, "secret": {"type": "string", "writeOnly": true}}})
+        );
+        let out = convert(&s, SpecVersion::OpenApi30, Direction::Output, &mut |r| {
+            r.into()
+        });
+        assert!(out["properties"].get("secret").is_none());
+        assert!(out["properties"].get("id").is_some());
+    }
+
+    #[test]
+    fn malformed_keywords_are_repaired() {
+        assert_eq!(
+            conv(
+                json!({"type": "object", "properties": {"a": {"type": "file", "required": true}}, "required": ["a", "a"], "enum": "x", "minLength": -1})
+            ),
+            json!({"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"]})
+        );
+        assert_eq!(conv(json!("string")), json!({}));
+    }
+
+    #[test]
+    fn ref_siblings_kept_when_meaningful() {
+        assert_eq!(
+            conv(
+                json!({"$ref": "#/components/schemas/Pet", "description": "the pet", "x-a": 1, "type": "object"})
+            ),
+            json!({"$ref": "#/$defs/Pet", "description": "the pet"})
+        );
+    }
+
+    #[test]
+    fn openapi_31_schemas_pass_through() {
+        let s = json!({"type": ["string", "null"], "const": "a", "exclusiveMinimum": 3, "$ref": "#/components/schemas/X"});
+        let out = convert(&s, SpecVersion::OpenApi31, Direction::Input, &mut |_| {
+            "#/$defs/X".into()
+        });
+        assert_eq!(
+            out,
+            json!({"$ref": "#/$defs/X", "type": ["string", "null"], "const": "a", "exclusiveMinimum": 3})
+        );
+    }
+
+    #[test]
+    fn tuple_items_become_prefix_items() {
+        assert_eq!(
+            conv(json!({"type": "array", "items": [{"type": "string"}]})),
+            json!({"type": "array", "prefixItems": [{"type": "string"}]})
+        );
+    }
+}

@@ -1,0 +1,619 @@
+//! Loading a document: read a file or URL, sniff JSON or YAML, detect the
+//! OpenAPI version, upgrade Swagger 2.0, and pull in every file that a
+//! `$ref` points at, so later stages never touch the file system or network.
+
+use std::collections::{BTreeMap, VecDeque};
+use std::time::Duration;
+
+use serde_json::Value;
+use url::Url;
+
+use super::diag::Diagnostic;
+use super::{locate, swagger2};
+
+/// Which OpenAPI version a document declared (before any upgrade).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+pub enum SpecVersion {
+    /// Swagger 2.0, upgraded to the 3.0 shape on load.
+    Swagger2,
+    /// OpenAPI 3.0.x: schemas use the 3.0 dialect (`nullable`, boolean exclusive bounds).
+    OpenApi30,
+    /// OpenAPI 3.1.x: schemas are JSON Schema 2020-12 already.
+    OpenApi31,
+}
+
+/// How a document may be loaded.
+#[derive(Debug, Clone)]
+pub struct LoadOptions {
+    /// Follow `$ref`s to absolute `http(s)://` URLs. Off by default: a
+    /// document should not make us fetch arbitrary hosts.
+    pub allow_remote_refs: bool,
+    /// Timeout for each HTTP fetch (the document itself and remote refs).
+    pub http_timeout: Duration,
+    /// Keep the source text of each file so diagnostics can name lines.
+    pub keep_sources: bool,
+}
+
+impl Default for LoadOptions {
+    fn default() -> Self {
+        Self {
+            allow_remote_refs: false,
+            http_timeout: Duration::from_secs(30),
+            keep_sources: true,
+        }
+    }
+}
+
+/// One loaded file: its parsed content and (optionally) its text.
+#[derive(Debug)]
+struct File {
+    display: String,
+    value: Value,
+    source: Option<String>,
+}
+
+/// A loaded OpenAPI document and every file its `$ref`s reach, keyed by URL.
+///
+/// The root is always in the 3.0/3.1 shape (Swagger 2.0 is upgraded).
+#[derive(Debug)]
+pub struct Document {
+    /// The version the root document declared.
+    pub version: SpecVersion,
+    root: String,
+    files: BTreeMap<String, File>,
+}
+
+impl Document {
+    /// Key (URL) of the root document; pass it to [`Document::file`].
+    pub fn root_key(&self) -> &str {
+        &self.root
+    }
+
+    /// The root document's parsed value.
+    pub fn root(&self) -> &Value {
+        &self.files[&self.root].value
+    }
+
+    /// The parsed value of the file with key `key`, if loaded.
+    pub fn file(&self, key: &str) -> Option<&Value> {
+        self.files.get(key).map(|f| &f.value)
+    }
+
+    /// The stored key equal to `key`, borrowed from the document.
+    pub(crate) fn file_key(&self, key: &str) -> Option<&str> {
+        self.files.get_key_value(key).map(|(k, _)| k.as_str())
+    }
+
+    /// How to name the file `key` to a user (the path or URL as given).
+    pub fn display_name<'a>(&'a self, key: &'a str) -> &'a str {
+        self.files.get(key).map_or(key, |f| f.display.as_str())
+    }
+
+    /// Fills in the `line` of each diagnostic whose file text we kept.
+    pub fn locate(&self, diags: &mut [Diagnostic]) {
+        for d in diags.iter_mut().filter(|d| d.line.is_none()) {
+            let file = self.files.values().find(|f| f.display == d.file);
+            if let Some(src) = file.and_then(|f| f.source.as_deref()) {
+                d.line = locate::line_of(src, &d.pointer);
+            }
+        }
+    }
+
+    /// Drops the kept source texts (they can be large).
+    pub fn drop_sources(&mut self) {
+        for f in self.files.values_mut() {
+            f.source = None;
+        }
+    }
+
+    /// Builds a document from an in-memory value (tests, embedded specs).
+    pub fn from_value(name: &str, value: Value) -> Result<Self, Diagnostic> {
+        let mut warnings = Vec::new();
+        let (version, value) = normalize(name, value, &mut warnings)?;
+        let key = format!("mem:{name}");
+        let mut files = BTreeMap::new();
+        files.insert(
+            key.clone(),
+            File {
+                display: name.to_string(),
+                value,
+                source: None,
+            },
+        );
+        Ok(Self {
+            version,
+            root: key,
+            files,
+        })
+    }
+}
+
+/// Loads `location` (a file path or an `http(s)://` URL) and every file
+/// reachable through `$ref`. Returns the document and non-fatal warnings.
+pub fn load(
+    location: &str,
+    options: &LoadOptions,
+) -> Result<(Document, Vec<Diagnostic>), Diagnostic> {
+    let mut fetcher = Fetcher::new(options);
+    let root_url = location_to_url(location)?;
+    let root_key = root_url.to_string();
+    let mut warnings = Vec::new();
+
+    let text = fetcher.read(&root_url, location)?;
+    let value = parse_text(&text, location)?;
+    let (version, value) = normalize(location, value, &mut warnings)?;
+
+    let mut files = BTreeMap::new();
+    let mut queue = VecDeque::new();
+    enqueue_external_refs(
+        &root_url,
+        &value,
+        location,
+        options,
+        &mut queue,
+        &mut warnings,
+    );
+    files.insert(
+        root_key.clone(),
+        File {
+            display: location.to_string(),
+            value,
+            source: options.keep_sources.then_some(text),
+        },
+    );
+
+    while let Some((url, referrer)) = queue.pop_front() {
+        let key = url.to_string();
+        if files.contains_key(&key) {
+            continue;
+        }
+        let display = display_for(&url);
+        let loaded = fetcher
+            .read(&url, &display)
+            .and_then(|text| parse_text(&text, &display).map(|v| (text, v)));
+        let (text, mut value) = match loaded {
+            Ok(x) => x,
+            Err(mut d) => {
+                d.message = format!("{} (referenced from {referrer})", d.message);
+                d.severity = super::diag::Severity::Warning;
+                warnings.push(d);
+                continue;
+            }
+        };
+        if version == SpecVersion::Swagger2 && value.get("swagger").is_some() {
+            value = swagger2::upgrade(value, &display, &mut warnings);
+        }
+        enqueue_external_refs(&url, &value, &display, options, &mut queue, &mut warnings);
+        files.insert(
+            key,
+            File {
+                display,
+                value,
+                source: options.keep_sources.then_some(text),
+            },
+        );
+    }
+
+    let doc = Document {
+        version,
+        root: root_key,
+        files,
+    };
+    doc.locate(&mut warnings);
+    Ok((doc, warnings))
+}
+
+/// Checks the version field, upgrading Swagger 2.0.
+fn normalize(
+    file: &str,
+    mut value: Value,
+    warnings: &mut Vec<Diagnostic>,
+) -> Result<(SpecVersion, Value), Diagnostic> {
+    if !value.is_object() {
+        return Err(Diagnostic::error(
+            file,
+            "",
+            "not an OpenAPI document: the top level must be a mapping",
+        ));
+    }
+    coerce_string_fields(&mut value);
+    let version = detect_version(file, &value)?;
+    if version == SpecVersion::Swagger2 {
+        value = swagger2::upgrade(value, file, warnings);
+    }
+    match value.get("paths") {
+        Some(Value::Object(_)) => {}
+        None if version == SpecVersion::OpenApi31 => {} // 3.1 allows webhooks/components only
+        Some(_) => {
+            return Err(Diagnostic::error(
+                file,
+                "/paths",
+                "`paths` must be a mapping",
+            ));
+        }
+        None => {
+            return Err(Diagnostic::error(
+                file,
+                "",
+                "the document has no `paths` (required in OpenAPI 2.0 and 3.0)",
+            ));
+        }
+    }
+    Ok((version, value))
+}
+
+fn detect_version(file: &str, value: &Value) -> Result<SpecVersion, Diagnostic> {
+    if let Some(v) = value.get("openapi") {
+        let s = v.as_str().unwrap_or_default();
+        return if s.starts_with("3.0") {
+            Ok(SpecVersion::OpenApi30)
+        } else if s.starts_with("3.1") || s.starts_with("3.2") {
+            Ok(SpecVersion::OpenApi31)
+        } else {
+            Err(Diagnostic::error(
+                file,
+                "/openapi",
+                format!("unsupported OpenAPI version {v}: expected 3.0.x or 3.1.x"),
+            ))
+        };
+    }
+    if let Some(v) = value.get("swagger") {
+        return if v.as_str() == Some("2.0") {
+            Ok(SpecVersion::Swagger2)
+        } else {
+            Err(Diagnostic::error(
+                file,
+                "/swagger",
+                format!("unsupported Swagger version {v}: expected \"2.0\""),
+            ))
+        };
+    }
+    Err(Diagnostic::error(
+        file,
+        "",
+        "not an OpenAPI document: neither an `openapi` nor a `swagger` field at the top level",
+    ))
+}
+
+/// YAML turns `version: 1.0` into a number where the specification says
+/// string; bring the fields we read as text back to strings.
+fn coerce_string_fields(doc: &mut Value) {
+    for key in ["openapi", "swagger"] {
+        coerce(doc.get_mut(key));
+    }
+    if let Some(info) = doc.get_mut("info") {
+        for key in ["version", "title", "description"] {
+            coerce(info.get_mut(key));
+        }
+    }
+    if let Some(Value::Object(paths)) = doc.get_mut("paths") {
+        for item in paths.values_mut() {
+            let Value::Object(item) = item else { continue };
+            for op in item.values_mut() {
+                if let Value::Object(op) = op {
+                    for key in ["operationId", "summary", "description"] {
+                        coerce(op.get_mut(key));
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn coerce(v: Option<&mut Value>) {
+    if let Some(v) = v
+        && (v.is_number() || v.is_boolean())
+    {
+        *v = Value::String(v.to_string());
+    }
+}
+
+/// Parses JSON or YAML, decided by the first non-blank character.
+pub fn parse_text(text: &str, file: &str) -> Result<Value, Diagnostic> {
+    let trimmed = text.trim_start_matches('\u{feff}').trim_start();
+    if trimmed.is_empty() {
+        return Err(Diagnostic::error(file, "", "the file is empty"));
+    }
+    if trimmed.starts_with('{') || trimmed.starts_with('[') {
+        serde_json::from_str(trimmed).map_err(|e| {
+            let offset = text.len() - trimmed.len();
+            let lead_lines = text[..offset].matches('\n').count();
+            Diagnostic::error(file, "", format!("invalid JSON: {e}"))
+                .at_line(Some(e.line() + lead_lines))
+        })
+    } else {
+        let yaml: serde_norway::Value = serde_norway::from_str(text).map_err(|e| {
+            Diagnostic::error(file, "", format!("invalid YAML: {e}"))
+                .at_line(e.location().map(|l| l.line()))
+        })?;
+        yaml_to_json(yaml, file)
+    }
+}
+
+/// Converts a YAML value to JSON: merge keys applied, non-string keys
+/// stringified (`200:` → `"200"`), tags dropped.
+fn yaml_to_json(mut yaml: serde_norway::Value, file: &str) -> Result<Value, Diagnostic> {
+    yaml.apply_merge()
+        .map_err(|e| Diagnostic::error(file, "", format!("invalid YAML merge key: {e}")))?;
+    Ok(convert_yaml(yaml))
+}
+
+fn convert_yaml(yaml: serde_norway::Value) -> Value {
+    use serde_norway::Value as Y;
+    match yaml {
+        Y::Null => Value::Null,
+        Y::Bool(b) => Value::Bool(b),
+        Y::Number(n) => yaml_number(&n),
+        Y::String(s) => Value::String(s),
+        Y::Sequence(items) => Value::Array(items.into_iter().map(convert_yaml).collect()),
+        Y::Mapping(map) => Value::Object(
+            map.into_iter()
+                .map(|(k, v)| (yaml_key(k), convert_yaml(v)))
+                .collect(),
+        ),
+        Y::Tagged(tagged) => convert_yaml(tagged.value),
+    }
+}
+
+fn yaml_number(n: &serde_norway::Number) -> Value {
+    if let Some(i) = n.as_i64() {
+        Value::from(i)
+    } else if let Some(u) = n.as_u64() {
+        Value::from(u)
+    } else {
+        n.as_f64()
+            .and_then(serde_json::Number::from_f64)
+            .map_or_else(|| Value::String(n.to_string()), Value::Number)
+    }
+}
+
+fn yaml_key(key: serde_norway::Value) -> String {
+    use serde_norway::Value as Y;
+    match key {
+        Y::String(s) => s,
+        Y::Null => "null".to_string(),
+        Y::Bool(b) => b.to_string(),
+        Y::Number(n) => n.to_string(),
+        other => serde_json::to_string(&convert_yaml(other)).unwrap_or_default(),
+    }
+}
+
+/// Turns what the user typed into a URL: `http(s)://…` as is, anything else
+/// a file path (made absolute so relative refs resolve).
+fn location_to_url(location: &str) -> Result<Url, Diagnostic> {
+    if location.starts_with("http://") || location.starts_with("https://") {
+        return Url::parse(location)
+            .map_err(|e| Diagnostic::error(location, "", format!("invalid URL: {e}")));
+    }
+    let path = std::path::Path::new(location);
+    let abs = std::path::absolute(path)
+        .map_err(|e| Diagnostic::error(location, "", format!("cannot resolve path: {e}")))?;
+    Url::from_file_path(&abs)
+        .map_err(|()| Diagnostic::error(location, "", "cannot turn the path into a file URL"))
+}
+
+fn display_for(url: &Url) -> String {
+    if url.scheme() == "file" {
+        if let Ok(path) = url.to_file_path() {
+            let cwd = std::env::current_dir().unwrap_or_default();
+            return path
+                .strip_prefix(&cwd)
+                .unwrap_or(&path)
+                .display()
+                .to_string();
+        }
+    }
+    url.to_string()
+}
+
+/// Finds `$ref`s to other files and queues them, enforcing the remote policy.
+fn enqueue_external_refs(
+    base: &Url,
+    value: &Value,
+    display: &str,
+    options: &LoadOptions,
+    queue: &mut VecDeque<(Url, String)>,
+    warnings: &mut Vec<Diagnostic>,
+) {
+    let mut stack: Vec<(&Value, String)> = vec![(value, String::new())];
+    while let Some((v, pointer)) = stack.pop() {
+        match v {
+            Value::Object(map) => {
+                if let Some(Value::String(r)) = map.get("$ref") {
+                    if let Some(url) =
+                        external_target(base, r, &pointer, display, options, warnings)
+                    {
+                        queue.push_back((url, display.to_string()));
+                    }
+                }
+                for (k, child) in map {
+                    if k != "$ref" && (child.is_object() || child.is_array()) {
+                        stack.push((child, super::diag::push_token(&pointer, k)));
+                    }
+                }
+            }
+            Value::Array(items) => {
+                for (i, child) in items.iter().enumerate() {
+                    if child.is_object() || child.is_array() {
+                        stack.push((child, format!("{pointer}/{i}")));
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// The file a `$ref` points into, if it is not local (`#…`) to this file.
+fn external_target(
+    base: &Url,
+    reference: &str,
+    pointer: &str,
+    display: &str,
+    options: &LoadOptions,
+    warnings: &mut Vec<Diagnostic>,
+) -> Option<Url> {
+    if reference.starts_with('#') {
+        return None;
+    }
+    let file_part = reference.split('#').next().unwrap_or_default();
+    let absolute = file_part.contains("://");
+    let url = match base.join(file_part) {
+        Ok(u) => u,
+        Err(e) => {
+            warnings.push(Diagnostic::warning(
+                display,
+                format!("{pointer}/$ref"),
+                format!("cannot resolve reference `{reference}`: {e}"),
+            ));
+            return None;
+        }
+    };
+    let remote = matches!(url.scheme(), "http" | "https");
+    if base.scheme() != "file" && url.scheme() == "file" {
+        warnings.push(Diagnostic::warning(
+            display,
+            format!("{pointer}/$ref"),
+            format!("reference `{reference}` from a remote document to a local file is refused"),
+        ));
+        return None;
+    }
+    if remote && absolute && !options.allow_remote_refs {
+        warnings.push(Diagnostic::warning(
+            display,
+            format!("{pointer}/$ref"),
+            format!(
+                "remote reference `{reference}` not followed; pass --allow-remote-refs to fetch it"
+            ),
+        ));
+        return None;
+    }
+    Some(url)
+}
+
+/// Reads files and URLs (one HTTP client, made on first use).
+struct Fetcher<'a> {
+    options: &'a LoadOptions,
+    client: Option<reqwest::blocking::Client>,
+}
+
+impl<'a> Fetcher<'a> {
+    fn new(options: &'a LoadOptions) -> Self {
+        Self {
+            options,
+            client: None,
+        }
+    }
+
+    fn read(&mut self, url: &Url, display: &str) -> Result<String, Diagnostic> {
+        if url.scheme() == "file" {
+            let path = url
+                .to_file_path()
+                .map_err(|()| Diagnostic::error(display, "", "invalid file URL"))?;
+            return std::fs::read_to_string(&path)
+                .map_err(|e| Diagnostic::error(display, "", format!("cannot read file: {e}")));
+        }
+        if !matches!(url.scheme(), "http" | "https") {
+            return Err(Diagnostic::error(
+                display,
+                "",
+                format!("unsupported URL scheme `{}`", url.scheme()),
+            ));
+        }
+        self.fetch(url, display)
+    }
+
+    fn fetch(&mut self, url: &Url, display: &str) -> Result<String, Diagnostic> {
+        let fail = |what: String| Diagnostic::error(display, "", what);
+        if self.client.is_none() {
+            let client = reqwest::blocking::Client::builder()
+                .timeout(self.options.http_timeout)
+                .user_agent(concat!("openapi2mcp/", env!("CARGO_PKG_VERSION")))
+                .build()
+                .map_err(|e| fail(format!("cannot create HTTP client: {e}")))?;
+            self.client = Some(client);
+        }
+        let client = self.client.as_ref().expect("client was just set");
+        let response = client
+            .get(url.clone())
+            .send()
+            .map_err(|e| fail(format!("cannot fetch: {e}")))?;
+        let status = response.status();
+        if !status.is_success() {
+            return Err(fail(format!(
+                "fetching the document returned HTTP {status}"
+            )));
+        }
+        response
+            .text()
+            .map_err(|e| fail(format!("cannot read the response body: {e}")))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn yaml_numbers_where_strings_are_expected_are_coerced() {
+        let v = parse_text(
+            "openapi: 3.0.3\ninfo: {title: t, version: 1.0}\npaths: {}\n",
+            "x.yaml",
+        )
+        .unwrap();
+        let doc = Document::from_value("x.yaml", v).unwrap();
+        assert_eq!(doc.root()["info"]["version"], "1.0");
+        assert_eq!(doc.version, SpecVersion::OpenApi30);
+    }
+
+    #[test]
+    fn yaml_integer_keys_become_strings() {
+        let v = parse_text("responses:\n  200:\n    description: ok\n", "x.yaml").unwrap();
+        assert_eq!(v["responses"]["200"]["description"], "ok");
+    }
+
+    #[test]
+    fn json_is_sniffed_not_guessed_from_extension() {
+        let v = parse_text("  {\"openapi\": \"3.1.0\"}", "weird.yaml").unwrap();
+        assert_eq!(v["openapi"], "3.1.0");
+    }
+
+    #[test]
+    fn invalid_json_names_the_line() {
+        let err = parse_text("{\n\"a\": 1,\n\"b\": }", "bad.json").unwrap_err();
+        assert_eq!(err.line, Some(3));
+        assert!(err.message.contains("invalid JSON"), "{err}");
+    }
+
+    #[test]
+    fn not_openapi_is_a_clear_error() {
+        let err = Document::from_value("x", serde_json::json!({"foo": 1})).unwrap_err();
+        assert!(err.message.contains("not an OpenAPI document"), "{err}");
+        let err = Document::from_value("x", serde_json::json!({"openapi": "4.0", "paths": {}}))
+            .unwrap_err();
+        assert_eq!(err.pointer, "/openapi");
+    }
+
+    #[test]
+    fn relative_refs_load_and_remote_refs_need_a_flag() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(
+            dir.path().join("root.yaml"),
+            "openapi: 3.0.3\ninfo: {title: t, version: '1'}\npaths:\n  /a:\n    $ref: 'paths/a.yaml'\n  /b:\n    get:\n      responses:\n        '200': {$ref: 'https://example.invalid/r.yaml#/R'}\n",
+        )
+        .unwrap();
+        std::fs::create_dir(dir.path().join("paths")).unwrap();
+        std::fs::write(
+            dir.path().join("paths/a.yaml"),
+            "get:\n  responses:\n    '200': {description: ok}\n",
+        )
+        .unwrap();
+        let root = dir.path().join("root.yaml");
+        let (doc, warnings) = load(root.to_str().unwrap(), &LoadOptions::default()).unwrap();
+        let a = Url::from_file_path(dir.path().join("paths/a.yaml")).unwrap();
+        assert!(doc.file(a.as_str()).is_some());
+        assert_eq!(warnings.len(), 1, "{warnings:?}");
+        assert!(warnings[0].message.contains("--allow-remote-refs"));
+        assert_eq!(warnings[0].line, Some(9));
+    }
+}

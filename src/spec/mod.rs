@@ -1,0 +1,16 @@
+//! Reading OpenAPI documents: load (file or URL, JSON or YAML), upgrade
+//! Swagger 2.0 to the 3.0 shape, resolve `$ref`s, and convert schemas to JSON
+//! Schema 2020-12.
+//!
+//! Nothing here knows about MCP; the output is a [`Document`] that
+//! [`crate::tools`] turns into tools.
+
+pub mod diag;
+pub mod dialect;
+pub mod load;
+pub mod locate;
+pub mod refs;
+pub mod swagger2;
+
+pub use diag::{Diagnostic, Severity};
+pub use load::{Document, LoadOptions, SpecVersion, load};

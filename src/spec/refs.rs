@@ -1,0 +1,224 @@
+//! `$ref` resolution: JSON pointers (RFC 6901, `~0`/`~1`, percent-decoded
+//! fragments), references across the files of a [`Document`], and `$ref`
+//! chains among non-schema objects (parameters, responses, path items …)
+//! followed with cycle detection, so a loop is a diagnostic, never a stack
+//! overflow. Schemas are not inlined here: see [`crate::tools::bundle`].
+
+use std::borrow::Cow;
+
+use serde_json::Value;
+
+use super::diag::Diagnostic;
+use super::load::Document;
+
+/// How many `$ref` hops a non-schema chain may take before we call it a loop.
+const MAX_CHAIN: usize = 64;
+
+/// A node inside one of the document's files: where it is and what it holds.
+#[derive(Debug, Clone)]
+pub struct Located<'a> {
+    /// Key of the file (see [`Document::file`]).
+    pub file: &'a str,
+    /// JSON pointer to the node inside that file.
+    pub pointer: String,
+    /// The node itself.
+    pub value: &'a Value,
+}
+
+impl<'a> Located<'a> {
+    /// The child `key` of this node (an object member), if present.
+    pub fn child(&self, key: &str) -> Option<Located<'a>> {
+        let value = self.value.get(key)?;
+        Some(Located {
+            file: self.file,
+            pointer: super::diag::push_token(&self.pointer, key),
+            value,
+        })
+    }
+
+    /// The element `index` of this node (an array), if present.
+    pub fn index(&self, index: usize) -> Option<Located<'a>> {
+        let value = self.value.get(index)?;
+        Some(Located {
+            file: self.file,
+            pointer: format!("{}/{index}", self.pointer),
+            value,
+        })
+    }
+}
+
+/// Splits a JSON pointer into unescaped tokens. `""` is the whole document.
+pub fn pointer_tokens(pointer: &str) -> Result<Vec<String>, String> {
+    if pointer.is_empty() {
+        return Ok(Vec::new());
+    }
+    let rest = pointer
+        .strip_prefix('/')
+        .ok_or_else(|| format!("JSON pointer `{pointer}` must start with `/`"))?;
+    Ok(rest
+        .split('/')
+        .map(|t| t.replace("~1", "/").replace("~0", "~"))
+        .collect())
+}
+
+/// Looks up `pointer` in `value`.
+pub fn get_pointer<'v>(value: &'v Value, pointer: &str) -> Option<&'v Value> {
+    let mut cur = value;
+    for token in pointer_tokens(pointer).ok()? {
+        cur = match cur {
+            Value::Object(map) => map.get(&token)?,
+            Value::Array(items) => items.get(parse_index(&token)?)?,
+            _ => return None,
+        };
+    }
+    Some(cur)
+}
+
+fn parse_index(token: &str) -> Option<usize> {
+    if token == "0" || (!token.starts_with('0') && token.bytes().all(|b| b.is_ascii_digit())) {
+        token.parse().ok()
+    } else {
+        None
+    }
+}
+
+impl Document {
+    /// The root document as a [`Located`] node.
+    pub fn root_node(&self) -> Located<'_> {
+        Located {
+            file: self.root_key(),
+            pointer: String::new(),
+            value: self.root(),
+        }
+    }
+
+    /// Where `reference` (as written in file `base`) points: file key and
+    /// decoded JSON pointer.
+    pub fn ref_target(&self, base: &str, reference: &str) -> Result<(String, String), String> {
+        let (file_part, fragment) = match reference.split_once('#') {
+            Some((f, frag)) => (f, frag),
+            None => (reference, ""),
+        };
+        let fragment: Cow<'_, str> = percent_encoding::percent_decode_str(fragment)
+            .decode_utf8()
+            .map_err(|_| format!("reference `{reference}` is not valid UTF-8 once decoded"))?;
+        let file = if file_part.is_empty() {
+            base.to_string()
+        } else {
+            let base_url = url::Url::parse(base)
+                .map_err(|_| format!("cannot resolve `{reference}` relative to `{base}`"))?;
+            base_url
+                .join(file_part)
+                .map_err(|e| format!("cannot resolve `{reference}`: {e}"))?
+                .to_string()
+        };
+        Ok((file, fragment.into_owned()))
+    }
+
+    /// Resolves one `$ref` string written in file `base`.
+    pub fn resolve_ref<'a>(&'a self, base: &str, reference: &str) -> Result<Located<'a>, String> {
+        let (file, pointer) = self.ref_target(base, reference)?;
+        let (file_key, file_value) = self
+            .file_entry(&file)
+            .ok_or_else(|| format!("`{reference}` points into a file that could not be loaded"))?;
+        let value = get_pointer(file_value, &pointer)
+            .ok_or_else(|| format!("`{reference}` points at nothing"))?;
+        Ok(Located {
+            file: file_key,
+            pointer,
+            value,
+        })
+    }
+
+    /// Follows a chain of `$ref`s starting at `node` (for non-schema objects:
+    /// parameters, request bodies, responses, headers, path items, security
+    /// schemes) until a node without `$ref`. A loop or a dangling reference is
+    /// a diagnostic naming the chain.
+    pub fn deref<'a>(&'a self, node: Located<'a>) -> Result<Located<'a>, Diagnostic> {
+        let mut cur = node;
+        let mut chain: Vec<String> = Vec::new();
+        while let Some(reference) = cur.value.get("$ref").and_then(Value::as_str) {
+            let here = format!("{}#{}", self.display_name(cur.file), cur.pointer);
+            if chain.contains(&here) || chain.len() >= MAX_CHAIN {
+                chain.push(here);
+                return Err(Diagnostic::error(
+                    self.display_name(cur.file),
+                    cur.pointer.clone(),
+                    format!("circular $ref: {}", chain.join(" -> ")),
+                ));
+            }
+            chain.push(here);
+            cur = self.resolve_ref(cur.file, reference).map_err(|msg| {
+                Diagnostic::error(
+                    self.display_name(cur.file),
+                    super::diag::push_token(&cur.pointer, "$ref"),
+                    msg,
+                )
+            })?;
+        }
+        Ok(cur)
+    }
+
+    fn file_entry(&self, key: &str) -> Option<(&str, &Value)> {
+        // `file` hands out the value; we also need a key borrowed from self.
+        let value = self.file(key)?;
+        let key = self.file_key(key)?;
+        Some((key, value))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn doc(v: Value) -> Document {
+        Document::from_value("t.json", v).unwrap()
+    }
+
+    #[test]
+    fn pointers_unescape_and_percent_decode() {
+        let d = doc(json!({"openapi": "3.0.0", "paths": {"/a/{b}": {"get": {"x~y": 1}}}}));
+        let n = d
+            .resolve_ref(d.root_key(), "#/paths/~1a~1%7Bb%7D/get/x~0y")
+            .unwrap();
+        assert_eq!(n.value, &json!(1));
+        assert_eq!(n.pointer, "/paths/~1a~1{b}/get/x~0y");
+    }
+
+    #[test]
+    fn array_indices_are_strict() {
+        let v = json!({"a": [1, 2]});
+        assert_eq!(get_pointer(&v, "/a/1"), Some(&json!(2)));
+        assert_eq!(get_pointer(&v, "/a/01"), None);
+        assert_eq!(get_pointer(&v, "/a/-"), None);
+        assert_eq!(get_pointer(&v, "a"), None);
+    }
+
+    #[test]
+    fn chains_are_followed_and_loops_named() {
+        let d = doc(
+            json!({"openapi": "3.0.0", "paths": {}, "components": {"parameters": {
+                "a": {"$ref": "#/components/parameters/b"},
+                "b": {"name": "x", "in": "query"},
+                "c": {"$ref": "#/components/parameters/d"},
+                "d": {"$ref": "#/components/parameters/c"},
+                "e": {"$ref": "#/components/parameters/nope"}
+            }}}),
+        );
+        let params = d
+            .root_node()
+            .child("components")
+            .unwrap()
+            .child("parameters")
+            .unwrap();
+        let b = d.deref(params.child("a").unwrap()).unwrap();
+        assert_eq!(b.value["name"], "x");
+        let err = d.deref(params.child("c").unwrap()).unwrap_err();
+        assert!(err.message.starts_with("circular $ref"), "{err}");
+        assert!(err.message.contains("parameters/c -> "), "{err}");
+        let err = d.deref(params.child("e").unwrap()).unwrap_err();
+        assert!(err.message.contains("points at nothing"), "{err}");
+        assert_eq!(err.pointer, "/components/parameters/e/$ref");
+    }
+}

@@ -1,0 +1,155 @@
+//! Tool annotations (MCP behaviour hints) from the HTTP method, and the
+//! `x-mcp` operation extension that overrides name, title, description,
+//! annotations, or excludes the operation.
+//!
+//! Hints by method: GET/HEAD/OPTIONS are read-only; DELETE is destructive;
+//! GET/HEAD/OPTIONS/PUT/DELETE are idempotent; every tool is open-world (it
+//! talks to an external API). `destructiveHint` is always written, because
+//! MCP's default when it is absent is `true`.
+
+use serde::Serialize;
+use serde_json::Value;
+
+use super::operations::Operation;
+use crate::spec::{Diagnostic, Document};
+
+/// MCP `ToolAnnotations`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ToolAnnotations {
+    /// Display title.
+    pub title: String,
+    /// The tool does not change anything.
+    pub read_only_hint: bool,
+    /// The tool may delete or overwrite data.
+    pub destructive_hint: bool,
+    /// Calling twice with the same arguments has no further effect.
+    pub idempotent_hint: bool,
+    /// The tool reaches outside the server (always: it calls an API).
+    pub open_world_hint: bool,
+}
+
+/// Hints for an upper-case method, then `x-mcp.annotations` on top.
+pub fn for_method(method: &str, title: &str, overrides: &XMcp) -> ToolAnnotations {
+    let read_only = matches!(method, "GET" | "HEAD" | "OPTIONS");
+    let mut a = ToolAnnotations {
+        title: title.to_string(),
+        read_only_hint: read_only,
+        destructive_hint: method == "DELETE",
+        idempotent_hint: read_only || matches!(method, "PUT" | "DELETE"),
+        open_world_hint: true,
+    };
+    let o = &overrides.annotations;
+    a.read_only_hint = o.read_only_hint.unwrap_or(a.read_only_hint);
+    a.destructive_hint = o.destructive_hint.unwrap_or(a.destructive_hint);
+    a.idempotent_hint = o.idempotent_hint.unwrap_or(a.idempotent_hint);
+    a.open_world_hint = o.open_world_hint.unwrap_or(a.open_world_hint);
+    a
+}
+
+/// Hints given explicitly in `x-mcp.annotations`.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct HintOverrides {
+    /// `readOnlyHint`.
+    pub read_only_hint: Option<bool>,
+    /// `destructiveHint`.
+    pub destructive_hint: Option<bool>,
+    /// `idempotentHint`.
+    pub idempotent_hint: Option<bool>,
+    /// `openWorldHint`.
+    pub open_world_hint: Option<bool>,
+}
+
+/// The `x-mcp` extension of an operation:
+/// `x-mcp: false` or `{exclude: true}` drops it; `name`, `title`,
+/// `description`, `annotations: {readOnlyHint, …}` override.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct XMcp {
+    /// Leave the operation out.
+    pub exclude: bool,
+    /// Tool name to use (sanitized).
+    pub name: Option<String>,
+    /// Title to use.
+    pub title: Option<String>,
+    /// Description to use.
+    pub description: Option<String>,
+    /// Annotation hints to force.
+    pub annotations: HintOverrides,
+}
+
+impl XMcp {
+    /// Reads `x-mcp` from an operation; a malformed one is a diagnostic.
+    pub fn read(doc: &Document, op: &Operation<'_>) -> Result<Self, Diagnostic> {
+        let Some(ext) = op.node.child("x-mcp") else {
+            return Ok(Self::default());
+        };
+        let bad =
+            |msg: &str| Diagnostic::warning(doc.display_name(ext.file), ext.pointer.clone(), msg);
+        let map = match ext.value {
+            Value::Bool(b) => {
+                return Ok(Self {
+                    exclude: !b,
+                    ..Self::default()
+                });
+            }
+            Value::Object(m) => m,
+            _ => {
+                return Err(bad(
+                    "`x-mcp` must be false or a mapping; the operation is skipped",
+                ));
+            }
+        };
+        let text = |k: &str| map.get(k).and_then(Value::as_str).map(str::to_string);
+        let hints = map.get("annotations");
+        let hint = |k: &str| hints.and_then(|h| h.get(k)).and_then(Value::as_bool);
+        Ok(Self {
+            exclude: map.get("exclude").and_then(Value::as_bool).unwrap_or(false),
+            name: text("name"),
+            title: text("title"),
+            description: text("description"),
+            annotations: HintOverrides {
+                read_only_hint: hint("readOnlyHint"),
+                destructive_hint: hint("destructiveHint"),
+                idempotent_hint: hint("idempotentHint"),
+                open_world_hint: hint("openWorldHint"),
+            },
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hints_follow_the_method() {
+        let none = XMcp::default();
+        let get = for_method("GET", "t", &none);
+        assert!(
+            get.read_only_hint
+                && get.idempotent_hint
+                && !get.destructive_hint
+                && get.open_world_hint
+        );
+        let post = for_method("POST", "t", &none);
+        assert!(!post.read_only_hint && !post.idempotent_hint && !post.destructive_hint);
+        let put = for_method("PUT", "t", &none);
+        assert!(!put.read_only_hint && put.idempotent_hint && !put.destructive_hint);
+        let delete = for_method("DELETE", "t", &none);
+        assert!(delete.destructive_hint && delete.idempotent_hint && !delete.read_only_hint);
+        let patch = for_method("PATCH", "t", &none);
+        assert!(!patch.idempotent_hint && !patch.destructive_hint);
+    }
+
+    #[test]
+    fn overrides_win() {
+        let o = XMcp {
+            annotations: HintOverrides {
+                destructive_hint: Some(true),
+                ..HintOverrides::default()
+            },
+            ..XMcp::default()
+        };
+        assert!(for_method("POST", "t", &o).destructive_hint);
+    }
+}

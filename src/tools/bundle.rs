@@ -1,0 +1,298 @@
+//! Schema bundling: the schemas a tool uses are gathered into its schema's
+//! `$defs` instead of being expanded inline, so recursive schemas stay
+//! finite and shared components are written once per tool.
+//!
+//! Every referenced schema gets one `$defs` key for the whole document
+//! (`#/components/schemas/Pet` → `Pet`), and is converted to JSON Schema
+//! 2020-12 once per [`Direction`]; a tool's `$defs` is the closure of what
+//! it references, copied from that cache. A reference to nothing becomes a
+//! permissive placeholder plus a diagnostic, never a failure of the tool.
+
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use std::rc::Rc;
+
+use serde_json::{Map, Value, json};
+
+use crate::spec::dialect::{self, Direction};
+use crate::spec::refs::Located;
+use crate::spec::{Diagnostic, Document};
+
+/// Document-wide `$defs` keys and converted schemas.
+pub struct SchemaBundler<'d> {
+    doc: &'d Document,
+    keys: KeyTable,
+    converted: HashMap<(String, Direction), Rc<Converted>>,
+    diagnostics: Vec<Diagnostic>,
+}
+
+/// One converted `$defs` entry and the keys it references directly.
+struct Converted {
+    schema: Value,
+    deps: Vec<String>,
+}
+
+/// Ref target (file key, pointer) ↔ `$defs` key.
+#[derive(Default)]
+struct KeyTable {
+    by_target: HashMap<(String, String), String>,
+    targets: HashMap<String, (String, String)>,
+    used: HashSet<String>,
+}
+
+impl KeyTable {
+    /// The key for a target, assigning a new unique one on first sight.
+    fn key_for(&mut self, file: String, pointer: String) -> &str {
+        let target = (file, pointer);
+        if !self.by_target.contains_key(&target) {
+            let base = def_name(&target.1);
+            let mut key = base.clone();
+            let mut n = 2;
+            while self.used.contains(&key) {
+                key = format!("{base}_{n}");
+                n += 1;
+            }
+            self.used.insert(key.clone());
+            self.targets.insert(key.clone(), target.clone());
+            self.by_target.insert(target.clone(), key);
+        }
+        &self.by_target[&target]
+    }
+}
+
+/// A readable `$defs` key from a JSON pointer's last token, limited to
+/// characters that need no escaping in a `$ref`.
+fn def_name(pointer: &str) -> String {
+    let last = pointer.rsplit('/').next().unwrap_or_default();
+    let last = last.replace("~1", "/").replace("~0", "~");
+    let name: String = last
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.') {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    if name.is_empty() { "root".into() } else { name }
+}
+
+impl<'d> SchemaBundler<'d> {
+    /// A bundler for one document.
+    pub fn new(doc: &'d Document) -> Self {
+        Self {
+            doc,
+            keys: KeyTable::default(),
+            converted: HashMap::new(),
+            diagnostics: Vec::new(),
+        }
+    }
+
+    /// Converts the schema at `node`, rewriting its `$ref`s to `#/$defs/…`
+    /// and adding the keys they name to `deps`.
+    pub fn convert(
+        &mut self,
+        node: &Located<'_>,
+        direction: Direction,
+        deps: &mut BTreeSet<String>,
+    ) -> Value {
+        let mut found = Vec::new();
+        let schema = self.convert_raw(node.file, node.value, direction, &mut found);
+        deps.extend(found);
+        schema
+    }
+
+    fn convert_raw(
+        &mut self,
+        file: &str,
+        schema: &Value,
+        direction: Direction,
+        found: &mut Vec<String>,
+    ) -> Value {
+        let doc = self.doc;
+        let keys = &mut self.keys;
+        let diagnostics = &mut self.diagnostics;
+        dialect::convert(schema, doc.version, direction, &mut |reference| {
+            let key = match doc.ref_target(file, reference) {
+                Ok((f, p)) => keys.key_for(f, p).to_string(),
+                Err(msg) => {
+                    diagnostics.push(Diagnostic::warning(doc.display_name(file), "", msg));
+                    keys.key_for(file.to_string(), format!("/unresolved/{reference}"))
+                        .to_string()
+                }
+            };
+            let pointer = format!("#/$defs/{}", key);
+            if !found.contains(&key) {
+                found.push(key);
+            }
+            pointer
+        })
+    }
+
+    /// The `$defs` map for `deps` and everything they reference, sorted by key.
+    pub fn defs(&mut self, deps: &BTreeSet<String>, direction: Direction) -> Map<String, Value> {
+        let mut closure: BTreeMap<String, Rc<Converted>> = BTreeMap::new();
+        let mut queue: Vec<String> = deps.iter().cloned().collect();
+        while let Some(key) = queue.pop() {
+            if closure.contains_key(&key) {
+                continue;
+            }
+            let entry = self.entry(&key, direction);
+            queue.extend(
+                entry
+                    .deps
+                    .iter()
+                    .filter(|d| !closure.contains_key(*d))
+                    .cloned(),
+            );
+            closure.insert(key, entry);
+        }
+        closure
+            .into_iter()
+            .map(|(k, c)| (k, c.schema.clone()))
+            .collect()
+    }
+
+    fn entry(&mut self, key: &str, direction: Direction) -> Rc<Converted> {
+        let cache_key = (key.to_string(), direction);
+        if let Some(c) = self.converted.get(&cache_key) {
+            return Rc::clone(c);
+        }
+        let converted = match self.keys.targets.get(key).cloned() {
+            Some((file, pointer)) => self.convert_target(&file, &pointer, direction),
+            None => Converted {
+                schema: json!({}),
+                deps: Vec::new(),
+            },
+        };
+        let rc = Rc::new(converted);
+        self.converted.insert(cache_key, Rc::clone(&rc));
+        rc
+    }
+
+    fn convert_target(&mut self, file: &str, pointer: &str, direction: Direction) -> Converted {
+        let doc = self.doc;
+        let value = doc
+            .file(file)
+            .and_then(|v| crate::spec::refs::get_pointer(v, pointer));
+        match value {
+            Some(value) => {
+                let mut deps = Vec::new();
+                let schema = self.convert_raw(file, value, direction, &mut deps);
+                Converted { schema, deps }
+            }
+            None => {
+                let shown = pointer.trim_start_matches("/unresolved/");
+                self.diagnostics.push(Diagnostic::warning(
+                    doc.display_name(file),
+                    "",
+                    format!(
+                        "schema reference `{shown}` points at nothing; any value accepted there"
+                    ),
+                ));
+                Converted {
+                    schema: json!({"$comment": format!("unresolved reference {shown}")}),
+                    deps: Vec::new(),
+                }
+            }
+        }
+    }
+
+    /// Diagnostics gathered so far (unresolved references), deduplicated.
+    pub fn take_diagnostics(&mut self) -> Vec<Diagnostic> {
+        let mut out: Vec<Diagnostic> = Vec::new();
+        for d in self.diagnostics.drain(..) {
+            if !out.contains(&d) {
+                out.push(d);
+            }
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn recursive_schemas_stay_finite() {
+        let doc = Document::from_value(
+            "t",
+            json!({"openapi": "3.0.3", "paths": {}, "components": {"schemas": {
+                "Node": {"type": "object", "properties": {
+                    "children": {"type": "array", "items": {"$ref": "#/components/schemas/Node"}},
+                    "owner": {"$ref": "#/components/schemas/User"}}},
+                "User": {"type": "object", "nullable": true, "properties": {"best": {"$ref": "#/components/schemas/Node"}}}
+            }}}),
+        )
+        .unwrap();
+        let mut b = SchemaBundler::new(&doc);
+        let root = doc.root_node();
+        let node = Located {
+            file: root.file,
+            pointer: "/x".into(),
+            value: &json!({"$ref": "#/components/schemas/Node"}),
+        };
+        let mut deps = BTreeSet::new();
+        let s = b.convert(&node, Direction::Input, &mut deps);
+        assert_eq!(s, json!({"$ref": "#/$defs/Node"}));
+        let defs = b.defs(&deps, Direction::Input);
+        assert_eq!(defs.keys().collect::<Vec<_>>(), ["Node", "User"]);
+        assert_eq!(defs["User"]["type"], json!(["object", "null"]));
+        assert_eq!(
+            defs["Node"]["properties"]["children"]["items"],
+            json!({"$ref": "#/$defs/Node"})
+        );
+    }
+
+    #[test]
+    fn dangling_refs_become_placeholders_with_a_warning() {
+        let doc = Document::from_value("t", json!({"openapi": "3.0.3", "paths": {}})).unwrap();
+        let mut b = SchemaBundler::new(&doc);
+        let v = json!({"$ref": "#/components/schemas/Missing"});
+        let node = Located {
+            file: doc.root_key(),
+            pointer: String::new(),
+            value: &v,
+        };
+        let mut deps = BTreeSet::new();
+        b.convert(&node, Direction::Output, &mut deps);
+        let defs = b.defs(&deps, Direction::Output);
+        assert!(
+            defs["Missing"]["$comment"]
+                .as_str()
+                .unwrap()
+                .contains("unresolved")
+        );
+        let diags = b.take_diagnostics();
+        assert_eq!(diags.len(), 1);
+        assert!(diags[0].message.contains("points at nothing"));
+    }
+
+    #[test]
+    fn same_last_token_gets_distinct_keys() {
+        let doc = Document::from_value(
+            "t",
+            json!({"openapi": "3.0.3", "paths": {}, "components": {"schemas": {"A": {"type": "string"}},
+                "x": {"A": {"type": "integer"}}}}),
+        )
+        .unwrap();
+        let mut b = SchemaBundler::new(&doc);
+        let v =
+            json!({"anyOf": [{"$ref": "#/components/schemas/A"}, {"$ref": "#/components/x/A"}]});
+        let node = Located {
+            file: doc.root_key(),
+            pointer: String::new(),
+            value: &v,
+        };
+        let mut deps = BTreeSet::new();
+        let s = b.convert(&node, Direction::Input, &mut deps);
+        assert_eq!(
+            s,
+            json!({"anyOf": [{"$ref": "#/$defs/A"}, {"$ref": "#/$defs/A_2"}]})
+        );
+        let defs = b.defs(&deps, Direction::Input);
+        assert_eq!(defs["A_2"], json!({"type": "integer"}));
+    }
+}

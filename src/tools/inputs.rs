@@ -1,0 +1,639 @@
+//! The input side of a tool: one flat JSON object of arguments built from
+//! path, query, header and cookie parameters and the request body, and the
+//! binding that says where each argument goes on the wire.
+//!
+//! Argument names are the wire names (characters outside `[A-Za-z0-9_.-]`
+//! become `_`). When two locations share a name, the first in the order
+//! path, query, header, cookie, body keeps it and the others are prefixed
+//! with their location (`query_id`, `body_id`); the binding records the
+//! wire name. An object body (plain, or `allOf` of objects) is flattened
+//! into top-level arguments; any other body is one `body` argument.
+
+use std::collections::BTreeSet;
+
+use serde_json::{Map, Value, json};
+
+use super::bundle::SchemaBundler;
+use super::operations::Operation;
+use crate::runtime::binding::{BodyBinding, BodyProp, BodyShape, Location, ParamBinding, Style};
+use crate::spec::dialect::Direction;
+use crate::spec::refs::Located;
+use crate::spec::{Diagnostic, Document};
+
+/// Header parameters OpenAPI says to ignore (the body and auth set them).
+const IGNORED_HEADERS: &[&str] = &["accept", "content-type", "authorization"];
+/// How deep `$ref`/`allOf` nesting is followed when flattening a body.
+const MAX_FLATTEN_DEPTH: usize = 16;
+/// Longest argument name we emit.
+const MAX_ARG_LEN: usize = 64;
+
+/// The input schema and the request binding of one operation.
+pub struct Inputs {
+    /// JSON Schema object of the arguments, with `$defs`.
+    pub schema: Value,
+    /// Parameter bindings in document order.
+    pub http_params: Vec<ParamBinding>,
+    /// The body binding, if the operation has a body.
+    pub body: Option<BodyBinding>,
+}
+
+/// One argument before its final name is chosen.
+struct Arg {
+    wire: String,
+    location: Option<Location>, // None = body
+    schema: Value,
+    required: bool,
+    binding: ArgBinding,
+}
+
+enum ArgBinding {
+    Param(ParamBinding),
+    BodyProp(BodyProp),
+    WholeBody { binary: bool },
+}
+
+/// Builds the inputs of `op`. Fails only when a `$ref` in the request body
+/// cannot be followed (the operation is then skipped with that diagnostic).
+pub fn build(
+    doc: &Document,
+    op: &Operation<'_>,
+    bundler: &mut SchemaBundler<'_>,
+) -> Result<Inputs, Diagnostic> {
+    let mut deps = BTreeSet::new();
+    let mut args = Vec::new();
+    let mut diags_out = Vec::new();
+    params(doc, op, bundler, &mut deps, &mut args, &mut diags_out);
+    let body_meta = body(doc, op, bundler, &mut deps, &mut args)?;
+    name_args(&mut args);
+
+    let mut properties = Map::new();
+    let mut required = Vec::new();
+    let mut http_params = Vec::new();
+    let mut body_props = Vec::new();
+    let mut whole_body = None;
+    for arg in args {
+        let name = arg.wire.clone();
+        if arg.required {
+            required.push(Value::String(name.clone()));
+        }
+        properties.insert(name.clone(), arg.schema);
+        match arg.binding {
+            ArgBinding::Param(mut p) => {
+                p.arg = name;
+                http_params.push(p);
+            }
+            ArgBinding::BodyProp(mut p) => {
+                p.arg = name;
+                body_props.push(p);
+            }
+            ArgBinding::WholeBody { binary } => {
+                whole_body = Some(BodyShape::Whole { arg: name, binary })
+            }
+        }
+    }
+    let body = body_meta.map(|(media_type, required)| BodyBinding {
+        media_type,
+        required,
+        shape: whole_body.unwrap_or(BodyShape::Properties { props: body_props }),
+    });
+
+    let mut schema = Map::new();
+    schema.insert("type".into(), json!("object"));
+    schema.insert("properties".into(), Value::Object(properties));
+    if !required.is_empty() {
+        schema.insert("required".into(), Value::Array(required));
+    }
+    schema.insert("additionalProperties".into(), json!(false));
+    let defs = bundler.defs(&deps, Direction::Input);
+    if !defs.is_empty() {
+        schema.insert("$defs".into(), Value::Object(defs));
+    }
+    // Parameter-level warnings are informative; the tool is still usable.
+    let _ = diags_out;
+    Ok(Inputs {
+        schema: Value::Object(schema),
+        http_params,
+        body,
+    })
+}
+
+fn params(
+    doc: &Document,
+    op: &Operation<'_>,
+    bundler: &mut SchemaBundler<'_>,
+    deps: &mut BTreeSet<String>,
+    args: &mut Vec<Arg>,
+    _diags: &mut Vec<Diagnostic>,
+) {
+    let template_names = template_params(op.path);
+    for p in &op.params {
+        let text = |k: &str| p.value.get(k).and_then(Value::as_str).unwrap_or_default();
+        let (name, location) = (text("name").to_string(), text("in"));
+        let location = match location {
+            "path" => Location::Path,
+            "query" => Location::Query,
+            "header" if IGNORED_HEADERS.contains(&name.to_ascii_lowercase().as_str()) => continue,
+            "header" => Location::Header,
+            "cookie" => Location::Cookie,
+            _ => continue, // body/formData only exist in 2.0 and were upgraded away
+        };
+        if location == Location::Path && !template_names.contains(&name) {
+            continue; // cannot be sent: the template has no slot for it
+        }
+        let (schema, content_type) = param_schema(p, bundler, deps);
+        let schema = with_param_docs(schema, p.value);
+        let style = style_of(p.value, location);
+        args.push(Arg {
+            wire: name.clone(),
+            location: Some(location),
+            required: location == Location::Path
+                || p.value.get("required") == Some(&Value::Bool(true)),
+            schema,
+            binding: ArgBinding::Param(ParamBinding {
+                arg: String::new(),
+                name,
+                location,
+                style,
+                explode: p
+                    .value
+                    .get("explode")
+                    .and_then(Value::as_bool)
+                    .unwrap_or(style == Style::Form),
+                required: location == Location::Path
+                    || p.value.get("required") == Some(&Value::Bool(true)),
+                allow_reserved: p.value.get("allowReserved") == Some(&Value::Bool(true)),
+                content_type,
+            }),
+        });
+    }
+    // Template slots the document forgot to declare are still required.
+    for name in template_names {
+        let declared = args
+            .iter()
+            .any(|a| a.location == Some(Location::Path) && a.wire == name);
+        if !declared {
+            let _ = doc;
+            args.push(Arg {
+                wire: name.clone(),
+                location: Some(Location::Path),
+                required: true,
+                schema: json!({"type": "string", "description": format!("Path parameter `{name}` (not declared by the document).")}),
+                binding: ArgBinding::Param(ParamBinding {
+                    arg: String::new(),
+                    name,
+                    location: Location::Path,
+                    style: Style::Simple,
+                    explode: false,
+                    required: true,
+                    allow_reserved: false,
+                    content_type: None,
+                }),
+            });
+        }
+    }
+}
+
+/// `{name}` slots of a path template, in order, without duplicates.
+fn template_params(path: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let mut rest = path;
+    while let Some(start) = rest.find('{') {
+        let Some(len) = rest[start..].find('}') else {
+            break;
+        };
+        let name = &rest[start + 1..start + len];
+        if !name.is_empty() && !out.iter().any(|n| n == name) {
+            out.push(name.to_string());
+        }
+        rest = &rest[start + len + 1..];
+    }
+    out
+}
+
+/// The parameter's schema (`schema`, else the first `content` entry's).
+fn param_schema(
+    p: &Located<'_>,
+    bundler: &mut SchemaBundler<'_>,
+    deps: &mut BTreeSet<String>,
+) -> (Value, Option<String>) {
+    if let Some(s) = p.child("schema") {
+        return (bundler.convert(&s, Direction::Input, deps), None);
+    }
+    if let Some(content) = p.child("content")
+        && let Some((media_type, _)) = content.value.as_object().and_then(|m| m.iter().next())
+    {
+        let schema = content
+            .child(media_type)
+            .and_then(|m| m.child("schema"))
+            .map(|s| bundler.convert(&s, Direction::Input, deps))
+            .unwrap_or_else(|| json!({}));
+        return (schema, Some(media_type.clone()));
+    }
+    (json!({"type": "string"}), None)
+}
+
+/// Adds the parameter's description, examples and deprecation to its schema.
+fn with_param_docs(schema: Value, param: &Value) -> Value {
+    let mut map = match schema {
+        Value::Object(m) => m,
+        Value::Bool(true) => Map::new(),
+        other => return other,
+    };
+    if let Some(d) = param.get("description").and_then(Value::as_str)
+        && !d.trim().is_empty()
+    {
+        map.insert("description".into(), json!(d.trim()));
+    }
+    if param.get("deprecated") == Some(&Value::Bool(true)) {
+        map.insert("deprecated".into(), json!(true));
+    }
+    if let Some(ex) = param.get("example") {
+        map.insert("examples".into(), json!([ex]));
+    } else if let Some(Value::Object(exs)) = param.get("examples") {
+        let values: Vec<Value> = exs
+            .values()
+            .filter_map(|e| e.get("value"))
+            .cloned()
+            .collect();
+        if !values.is_empty() {
+            map.insert("examples".into(), Value::Array(values));
+        }
+    }
+    Value::Object(map)
+}
+
+fn style_of(p: &Value, location: Location) -> Style {
+    let default = match location {
+        Location::Path | Location::Header => Style::Simple,
+        Location::Query | Location::Cookie => Style::Form,
+    };
+    let style = match p.get("style").and_then(Value::as_str) {
+        Some("simple") => Style::Simple,
+        Some("label") => Style::Label,
+        Some("matrix") => Style::Matrix,
+        Some("form") => Style::Form,
+        Some("spaceDelimited") => Style::SpaceDelimited,
+        Some("pipeDelimited") => Style::PipeDelimited,
+        Some("deepObject") => Style::DeepObject,
+        _ => default,
+    };
+    let allowed = match location {
+        Location::Path => matches!(style, Style::Simple | Style::Label | Style::Matrix),
+        Location::Query => !matches!(style, Style::Simple | Style::Label | Style::Matrix),
+        Location::Header => style == Style::Simple,
+        Location::Cookie => style == Style::Form,
+    };
+    if allowed { style } else { default }
+}
+
+/// The request body: picks a media type, then flattens an object schema
+/// into arguments or makes one `body` argument. Returns (media type, required).
+fn body(
+    doc: &Document,
+    op: &Operation<'_>,
+    bundler: &mut SchemaBundler<'_>,
+    deps: &mut BTreeSet<String>,
+    args: &mut Vec<Arg>,
+) -> Result<Option<(String, bool)>, Diagnostic> {
+    let Some(rb) = op.node.child("requestBody") else {
+        return Ok(None);
+    };
+    let rb = doc.deref(rb)?;
+    let Some(content) = rb.child("content") else {
+        return Ok(None);
+    };
+    let Some(media_type) = pick_media_type(content.value) else {
+        return Ok(None);
+    };
+    let required = rb.value.get("required") == Some(&Value::Bool(true));
+    let description = rb
+        .value
+        .get("description")
+        .and_then(Value::as_str)
+        .map(str::trim);
+    let media = content.child(&media_type);
+    let schema = media.as_ref().and_then(|m| m.child("schema"));
+    let kind = BodyKind::of(&media_type);
+
+    if matches!(kind, BodyKind::Json | BodyKind::Form | BodyKind::Multipart)
+        && let Some(schema) = &schema
+        && let Some(shape) = object_shape(doc, schema.clone(), 0)
+    {
+        let encoding = media.as_ref().and_then(|m| m.child("encoding"));
+        for (name, prop) in shape.props {
+            if prop.value.get("readOnly") == Some(&Value::Bool(true)) {
+                continue;
+            }
+            let binary = kind != BodyKind::Json && is_binary(doc, &prop);
+            let mut converted = if binary {
+                file_schema(&prop)
+            } else {
+                bundler.convert(&prop, Direction::Input, deps)
+            };
+            if let Value::Bool(true) = converted {
+                converted = json!({});
+            }
+            let content_type = encoding
+                .as_ref()
+                .and_then(|e| e.value.get(&name))
+                .and_then(|e| e.get("contentType"))
+                .and_then(Value::as_str)
+                .map(str::to_string);
+            args.push(Arg {
+                wire: name.clone(),
+                location: None,
+                required: required && shape.required.contains(&name),
+                schema: converted,
+                binding: ArgBinding::BodyProp(BodyProp {
+                    arg: String::new(),
+                    name,
+                    binary,
+                    content_type,
+                }),
+            });
+        }
+        return Ok(Some((media_type, required)));
+    }
+
+    let binary = kind == BodyKind::Binary;
+    let mut converted = match (&schema, kind) {
+        (_, BodyKind::Binary) => json!({"type": "string", "contentEncoding": "base64"}),
+        (_, BodyKind::Text) => json!({"type": "string"}),
+        (Some(s), _) => bundler.convert(s, Direction::Input, deps),
+        (None, _) => json!({}),
+    };
+    if let Value::Object(map) = &mut converted {
+        let what = match kind {
+            BodyKind::Binary => format!("Request body ({media_type}): base64, or a data: URI."),
+            _ => format!("Request body ({media_type})."),
+        };
+        let text = match description {
+            Some(d) if !d.is_empty() => format!("{d}\n\n{what}"),
+            _ => what,
+        };
+        map.insert("description".into(), json!(text));
+    } else {
+        converted = json!({});
+    }
+    args.push(Arg {
+        wire: "body".into(),
+        location: None,
+        required,
+        schema: converted,
+        binding: ArgBinding::WholeBody { binary },
+    });
+    Ok(Some((media_type, required)))
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum BodyKind {
+    Json,
+    Form,
+    Multipart,
+    Text,
+    Binary,
+}
+
+impl BodyKind {
+    fn of(media_type: &str) -> Self {
+        let mt = media_type
+            .split(';')
+            .next()
+            .unwrap_or_default()
+            .trim()
+            .to_ascii_lowercase();
+        if mt == "application/json" || mt.ends_with("+json") || mt.contains("/json") {
+            BodyKind::Json
+        } else if mt == "application/x-www-form-urlencoded" {
+            BodyKind::Form
+        } else if mt.starts_with("multipart/") {
+            BodyKind::Multipart
+        } else if mt.starts_with("text/")
+            || mt.ends_with("xml")
+            || mt.ends_with("+yaml")
+            || mt.contains("yaml")
+        {
+            BodyKind::Text
+        } else {
+            BodyKind::Binary
+        }
+    }
+}
+
+/// Prefers JSON, then form, multipart, text, and anything else in order.
+fn pick_media_type(content: &Value) -> Option<String> {
+    let map = content.as_object()?;
+    let rank = |mt: &str| match BodyKind::of(mt) {
+        BodyKind::Json => 0,
+        BodyKind::Form => 1,
+        BodyKind::Multipart => 2,
+        BodyKind::Text => 3,
+        BodyKind::Binary => 4,
+    };
+    map.keys().min_by_key(|mt| rank(mt)).cloned()
+}
+
+/// An object body's properties, following `$ref` and merging `allOf`.
+struct ObjectShape<'a> {
+    props: Vec<(String, Located<'a>)>,
+    required: Vec<String>,
+}
+
+fn object_shape<'a>(doc: &'a Document, node: Located<'a>, depth: usize) -> Option<ObjectShape<'a>> {
+    if depth > MAX_FLATTEN_DEPTH {
+        return None;
+    }
+    let v = node.value;
+    if let Some(r) = v.get("$ref").and_then(Value::as_str) {
+        let target = doc.resolve_ref(node.file, r).ok()?;
+        return object_shape(doc, target, depth + 1);
+    }
+    if ["oneOf", "anyOf", "not", "if"]
+        .iter()
+        .any(|k| v.get(*k).is_some())
+        || v.get("nullable") == Some(&Value::Bool(true))
+    {
+        return None;
+    }
+    match v.get("type") {
+        None => {}
+        Some(Value::String(t)) if t == "object" => {}
+        _ => return None,
+    }
+    let mut shape = ObjectShape {
+        props: Vec::new(),
+        required: Vec::new(),
+    };
+    if let Some(all) = node.child("allOf") {
+        let n = all.value.as_array()?.len();
+        for i in 0..n {
+            let part = object_shape(doc, all.index(i)?, depth + 1)?;
+            merge(&mut shape, part);
+        }
+    }
+    if let Some(props) = node.child("properties") {
+        let names: Vec<String> = props.value.as_object()?.keys().cloned().collect();
+        let own = ObjectShape {
+            props: names
+                .iter()
+                .filter_map(|n| props.child(n).map(|p| (n.clone(), p)))
+                .collect(),
+            required: Vec::new(),
+        };
+        merge(&mut shape, own);
+    }
+    if let Some(Value::Array(req)) = v.get("required") {
+        for r in req.iter().filter_map(Value::as_str) {
+            if !shape.required.iter().any(|x| x == r) {
+                shape.required.push(r.to_string());
+            }
+        }
+    }
+    (!shape.props.is_empty()).then_some(shape)
+}
+
+fn merge<'a>(into: &mut ObjectShape<'a>, from: ObjectShape<'a>) {
+    for (name, prop) in from.props {
+        into.props.retain(|(n, _)| *n != name);
+        into.props.push((name, prop));
+    }
+    for r in from.required {
+        if !into.required.contains(&r) {
+            into.required.push(r);
+        }
+    }
+}
+
+/// A form/multipart property carrying file content.
+fn is_binary(doc: &Document, prop: &Located<'_>) -> bool {
+    let v = match prop.value.get("$ref").and_then(Value::as_str) {
+        Some(r) => match doc.resolve_ref(prop.file, r) {
+            Ok(t) => t.value,
+            Err(_) => return false,
+        },
+        None => prop.value,
+    };
+    let s = |k: &str| v.get(k).and_then(Value::as_str);
+    if s("type") == Some("array") {
+        return v.get("items").is_some_and(|items| {
+            let item = Located {
+                file: prop.file,
+                pointer: String::new(),
+                value: items,
+            };
+            is_binary(doc, &item)
+        });
+    }
+    s("format") == Some("binary")
+        || (s("contentMediaType").is_some_and(|m| !m.starts_with("text/"))
+            && s("contentEncoding").is_none())
+}
+
+/// The argument schema of a file part: base64 text or a `data:` URI.
+fn file_schema(prop: &Located<'_>) -> Value {
+    let desc = prop
+        .value
+        .get("description")
+        .and_then(Value::as_str)
+        .map(|d| format!("{} ", d.trim()))
+        .unwrap_or_default();
+    let file = json!({
+        "type": "string",
+        "contentEncoding": "base64",
+        "description": format!("{desc}File content: base64, or a data: URI (data:<type>;base64,<data>)."),
+    });
+    if prop.value.get("type").and_then(Value::as_str) == Some("array") {
+        json!({"type": "array", "items": file})
+    } else {
+        file
+    }
+}
+
+/// Makes argument names valid and unique (see the module docs for the rule).
+fn name_args(args: &mut [Arg]) {
+    // Stable priority: path, query, header, cookie, then body.
+    let rank = |a: &Arg| match a.location {
+        Some(Location::Path) => 0,
+        Some(Location::Query) => 1,
+        Some(Location::Header) => 2,
+        Some(Location::Cookie) => 3,
+        None => 4,
+    };
+    let mut order: Vec<usize> = (0..args.len()).collect();
+    order.sort_by_key(|&i| (rank(&args[i]), i));
+    let mut taken: BTreeSet<String> = BTreeSet::new();
+    for i in order {
+        let base = arg_name(&args[i].wire);
+        let name = if taken.contains(&base) {
+            let prefix = args[i].location.map_or("body", Location::as_str);
+            let mut candidate = arg_name(&format!("{prefix}_{base}"));
+            let mut n = 2;
+            while taken.contains(&candidate) {
+                candidate = arg_name(&format!("{prefix}_{base}_{n}"));
+                n += 1;
+            }
+            candidate
+        } else {
+            base
+        };
+        taken.insert(name.clone());
+        // `wire` now holds the argument name; the binding keeps the wire name.
+        args[i].wire = name;
+    }
+}
+
+/// A property name every client accepts: `[A-Za-z0-9_.-]{1,64}`.
+fn arg_name(wire: &str) -> String {
+    let mut s: String = wire
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-') {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    let trimmed = s.trim_matches('_');
+    s = if trimmed.is_empty() {
+        "arg".to_string()
+    } else {
+        trimmed.to_string()
+    };
+    if s.len() > MAX_ARG_LEN {
+        s.truncate(MAX_ARG_LEN);
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn template_params_in_order() {
+        assert_eq!(template_params("/a/{x}/b/{y}.{fmt}/{x}"), ["x", "y", "fmt"]);
+        assert!(template_params("/a/{").is_empty());
+    }
+
+    #[test]
+    fn arg_names_are_safe() {
+        assert_eq!(arg_name("X-Request-ID"), "X-Request-ID");
+        assert_eq!(arg_name("labels[]"), "labels");
+        assert_eq!(arg_name("filter[name]"), "filter_name");
+        assert_eq!(arg_name("[]"), "arg");
+    }
+
+    #[test]
+    fn media_type_preference() {
+        assert_eq!(
+            pick_media_type(&json!({"application/xml": {}, "application/json": {}})).as_deref(),
+            Some("application/json")
+        );
+        assert_eq!(
+            pick_media_type(&json!({"application/octet-stream": {}, "multipart/form-data": {}}))
+                .as_deref(),
+            Some("multipart/form-data")
+        );
+    }
+}

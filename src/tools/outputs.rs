@@ -1,0 +1,164 @@
+//! The output side of a tool: the `outputSchema` advertised for JSON
+//! success responses, and how the response body becomes
+//! `structuredContent` (MCP requires an object, so arrays and scalars are
+//! wrapped as `{"result": …}` and the schema says so).
+
+use std::collections::BTreeSet;
+
+use serde_json::{Map, Value, json};
+
+use super::OutputSchemaMode;
+use super::bundle::SchemaBundler;
+use super::operations::Operation;
+use crate::runtime::binding::OutputShape;
+use crate::spec::Document;
+use crate::spec::dialect::Direction;
+use crate::spec::refs::Located;
+
+/// The property that holds a non-object JSON response.
+pub const WRAP_KEY: &str = "result";
+const MAX_DEPTH: usize = 16;
+
+/// An advertised output schema and the matching shape.
+pub struct Output {
+    /// The `outputSchema` (always `"type": "object"` at the top).
+    pub schema: Value,
+    /// How the runtime turns the body into structured content.
+    pub shape: OutputShape,
+}
+
+/// The output schema of `op`, if its success response is JSON with a schema.
+pub fn build(
+    doc: &Document,
+    op: &Operation<'_>,
+    mode: OutputSchemaMode,
+    bundler: &mut SchemaBundler<'_>,
+) -> Option<Output> {
+    if mode == OutputSchemaMode::Off {
+        return None;
+    }
+    let schema = success_schema(doc, op)?;
+    let object = is_object(doc, &schema, 0);
+    let shape = if object {
+        OutputShape::Object
+    } else {
+        OutputShape::Wrapped {
+            key: WRAP_KEY.to_string(),
+        }
+    };
+    let inner = match mode {
+        OutputSchemaMode::Loose => json!({}),
+        _ => {
+            let mut deps = BTreeSet::new();
+            let converted = bundler.convert(&schema, Direction::Output, &mut deps);
+            let defs = bundler.defs(&deps, Direction::Output);
+            return Some(Output {
+                schema: finish(converted, defs, object),
+                shape,
+            });
+        }
+    };
+    Some(Output {
+        schema: finish(inner, Map::new(), object),
+        shape,
+    })
+}
+
+/// Puts the converted schema in its final form: an object at the top, the
+/// `$defs` at the top level.
+fn finish(converted: Value, defs: Map<String, Value>, object: bool) -> Value {
+    let mut top = if object {
+        match converted {
+            Value::Object(mut m) => {
+                if !m.contains_key("type") {
+                    m.insert("type".into(), json!("object"));
+                }
+                // A `$ref` at the top: keep it inside allOf so `type` applies too.
+                if m.contains_key("$ref") && m.len() > 1 {
+                    let r = m.remove("$ref").unwrap_or_default();
+                    m.insert("allOf".into(), json!([{"$ref": r}]));
+                }
+                m
+            }
+            _ => Map::from_iter([("type".to_string(), json!("object"))]),
+        }
+    } else {
+        Map::from_iter([
+            ("type".to_string(), json!("object")),
+            ("properties".to_string(), json!({ WRAP_KEY: converted })),
+            ("required".to_string(), json!([WRAP_KEY])),
+        ])
+    };
+    if !defs.is_empty() {
+        top.insert("$defs".into(), Value::Object(defs));
+    }
+    Value::Object(top)
+}
+
+/// The JSON schema of the first 2xx response (lowest code), else `2XX`.
+fn success_schema<'a>(doc: &'a Document, op: &Operation<'a>) -> Option<Located<'a>> {
+    let responses = op.node.child("responses")?;
+    let map = responses.value.as_object()?;
+    let mut codes: Vec<&String> = map
+        .keys()
+        .filter(|c| c.len() == 3 && c.starts_with('2') && c.bytes().all(|b| b.is_ascii_digit()))
+        .collect();
+    codes.sort();
+    let code = codes
+        .first()
+        .copied()
+        .or_else(|| map.keys().find(|c| c.eq_ignore_ascii_case("2XX")))?;
+    let response = doc.deref(responses.child(code)?).ok()?;
+    let content = response.child("content")?;
+    let media_type = content
+        .value
+        .as_object()?
+        .keys()
+        .find(|mt| is_json(mt))?
+        .clone();
+    content.child(&media_type)?.child("schema")
+}
+
+fn is_json(media_type: &str) -> bool {
+    let mt = media_type
+        .split(';')
+        .next()
+        .unwrap_or_default()
+        .trim()
+        .to_ascii_lowercase();
+    mt == "application/json" || mt.ends_with("+json") || mt == "*/*"
+}
+
+/// Whether every value the schema allows is a JSON object (so it can be
+/// structured content as is).
+fn is_object(doc: &Document, node: &Located<'_>, depth: usize) -> bool {
+    if depth > MAX_DEPTH {
+        return false;
+    }
+    let v = node.value;
+    if let Some(r) = v.get("$ref").and_then(Value::as_str) {
+        return doc
+            .resolve_ref(node.file, r)
+            .is_ok_and(|t| is_object(doc, &t, depth + 1));
+    }
+    if v.get("nullable") == Some(&Value::Bool(true)) {
+        return false;
+    }
+    match v.get("type") {
+        Some(Value::String(t)) => return t == "object",
+        Some(Value::Array(ts)) => return ts.len() == 1 && ts[0] == "object",
+        _ => {}
+    }
+    for key in ["oneOf", "anyOf"] {
+        if let Some(list) = node.child(key) {
+            let n = list.value.as_array().map_or(0, Vec::len);
+            return n > 0
+                && (0..n).all(|i| list.index(i).is_some_and(|b| is_object(doc, &b, depth + 1)));
+        }
+    }
+    if let Some(list) = node.child("allOf") {
+        let n = list.value.as_array().map_or(0, Vec::len);
+        return (0..n).any(|i| list.index(i).is_some_and(|b| is_object(doc, &b, depth + 1)));
+    }
+    v.get("properties").is_some() || v.get("additionalProperties").is_some()
+}
