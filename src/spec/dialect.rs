@@ -184,7 +184,8 @@ impl Converter<'_> {
                 self.exclusive_bound(key, value, map, out);
                 return;
             }
-            "format" | "pattern" | "title" | "description" | "$comment" | "contentEncoding"
+            "pattern" => value.as_str().map(|p| Value::String(repair_pattern(p))),
+            "format" | "title" | "description" | "$comment" | "contentEncoding"
             | "contentMediaType" => value.is_string().then(|| value.clone()),
             "uniqueItems" | "deprecated" | "readOnly" | "writeOnly" => {
                 value.is_boolean().then(|| value.clone())
@@ -339,6 +340,91 @@ fn make_nullable(mut out: Map<String, Value>) -> Value {
     }
 }
 
+/// Escapes `{` and `}` that are not part of a `{n}`, `{n,}` or `{n,m}`
+/// quantifier. ECMA-262 (outside unicode mode) reads such braces as
+/// literals, and documents rely on it; stricter engines, including the
+/// validators of JSON Schema clients, reject the pattern. The meaning is
+/// unchanged.
+pub fn repair_pattern(pattern: &str) -> String {
+    let chars: Vec<char> = pattern.chars().collect();
+    let mut out = String::with_capacity(pattern.len() + 4);
+    let mut i = 0;
+    let mut in_class = false;
+    let mut quantifiable = false; // whether the previous token can take a quantifier
+    while i < chars.len() {
+        let c = chars[i];
+        match c {
+            '\\' => {
+                out.push(c);
+                if let Some(&next) = chars.get(i + 1) {
+                    out.push(next);
+                    i += 1;
+                }
+                quantifiable = true;
+            }
+            '[' if !in_class => {
+                in_class = true;
+                out.push(c);
+            }
+            ']' if in_class => {
+                in_class = false;
+                out.push(c);
+                quantifiable = true;
+            }
+            _ if in_class => out.push(c),
+            '{' => match quantifier_len(&chars[i..]) {
+                Some(len) if quantifiable => {
+                    out.extend(&chars[i..i + len]);
+                    i += len - 1;
+                    quantifiable = false;
+                }
+                _ => {
+                    out.push_str("\\{");
+                    quantifiable = true;
+                }
+            },
+            '}' => {
+                out.push_str("\\}");
+                quantifiable = true;
+            }
+            '(' | '|' => {
+                out.push(c);
+                quantifiable = false;
+            }
+            '*' | '+' | '?' => {
+                out.push(c);
+                quantifiable = false;
+            }
+            _ => {
+                out.push(c);
+                quantifiable = !matches!(c, '^' | '$');
+            }
+        }
+        i += 1;
+    }
+    out
+}
+
+/// Length of a `{n}`, `{n,}` or `{n,m}` quantifier at the start of `s`.
+fn quantifier_len(s: &[char]) -> Option<usize> {
+    let mut i = 1;
+    let digits = |i: &mut usize| {
+        let start = *i;
+        while s.get(*i).is_some_and(char::is_ascii_digit) {
+            *i += 1;
+        }
+        *i > start
+    };
+    if !digits(&mut i) {
+        return None;
+    }
+    if s.get(i) == Some(&',') {
+        i += 1;
+        digits(&mut i);
+    }
+    (s.get(i) == Some(&'}')).then_some(i + 1)
+}
+
 /// `type` as JSON Schema allows it; Swagger's `file` becomes `string`.
 fn sanitize_type(value: &Value) -> Option<Value> {
     let fix = |t: &str| match t {
@@ -471,6 +557,17 @@ mod tests {
             out,
             json!({"$ref": "#/$defs/X", "type": ["string", "null"], "const": "a", "exclusiveMinimum": 3})
         );
+    }
+
+    #[test]
+    fn literal_braces_in_patterns_are_escaped() {
+        assert_eq!(repair_pattern("a{2}b{1,}c{1,3}"), "a{2}b{1,}c{1,3}");
+        assert_eq!(
+            repair_pattern("^(?:{[0-9a-f]{4}}|x)$"),
+            "^(?:\\{[0-9a-f]{4}\\}|x)$"
+        );
+        assert_eq!(repair_pattern("[{}]\\{x{"), "[{}]\\{x\\{");
+        assert_eq!(repair_pattern("{a}"), "\\{a\\}");
     }
 
     #[test]

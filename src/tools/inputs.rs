@@ -535,7 +535,16 @@ fn file_schema(prop: &Located<'_>) -> Value {
         .value
         .get("description")
         .and_then(Value::as_str)
-        .map(|d| format!("{} ", d.trim()))
+        .map(str::trim)
+        .filter(|d| !d.is_empty())
+        .map(|d| {
+            let stop = if d.ends_with(['.', '!', '?']) {
+                ""
+            } else {
+                "."
+            };
+            format!("{d}{stop} ")
+        })
         .unwrap_or_default();
     let file = json!({
         "type": "string",

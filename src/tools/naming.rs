@@ -269,7 +269,7 @@ pub fn from_method_path(method: &str, path: &str) -> String {
     let segments: Vec<&str> = path.split('/').filter(|s| !s.is_empty()).collect();
     let mut nouns: Vec<String> = Vec::new();
     let mut ends_with_param = false;
-    for (i, seg) in segments.iter().enumerate() {
+    for seg in &segments {
         if is_param(seg) {
             ends_with_param = true;
             if let Some(last) = nouns.last_mut() {
@@ -279,7 +279,7 @@ pub fn from_method_path(method: &str, path: &str) -> String {
         }
         ends_with_param = false;
         let words = snake_case(seg);
-        if words.is_empty() || (i == nouns.len() && is_prefix_segment(&words)) {
+        if words.is_empty() || (nouns.is_empty() && is_prefix_segment(&words)) {
             continue;
         }
         nouns.push(words);

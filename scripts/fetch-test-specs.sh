@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Installs the real OpenAPI documents the tests use (npm packages
+# @readme/oas-examples and @octokit/openapi) into tests/external/node_modules.
+# Idempotent: does nothing when they are already there.
+set -euo pipefail
+here="$(cd "$(dirname "$0")/.." && pwd)"
+dir="$here/tests/external"
+if [ -f "$dir/node_modules/@octokit/openapi/generated/api.github.com.json" ] \
+  && [ -d "$dir/node_modules/@readme/oas-examples/3.1" ]; then
+  exit 0
+fi
+command -v npm >/dev/null || { echo "npm not found: cannot install test documents" >&2; exit 1; }
+cd "$dir"
+if [ -f package-lock.json ]; then
+  npm ci --no-audit --no-fund --loglevel=error
+else
+  npm install --no-audit --no-fund --loglevel=error
+fi

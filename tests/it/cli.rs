@@ -1,0 +1,137 @@
+//! The `openapi2mcp` binary as a user runs it.
+
+use assert_cmd::Command;
+use serde_json::Value;
+
+use crate::support::local;
+
+fn bin() -> Command {
+    Command::cargo_bin("openapi2mcp").unwrap()
+}
+
+#[test]
+fn list_prints_a_table() {
+    let out = bin()
+        .args(["list", local("specs/petstore.yaml").to_str().unwrap()])
+        .assert()
+        .success();
+    let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(lines[0].starts_with("NAME"), "{text}");
+    let row = lines
+        .iter()
+        .find(|l| l.starts_with("delete_pet "))
+        .expect("delete_pet row");
+    let cols: Vec<&str> = row.split_whitespace().collect();
+    assert_eq!(cols, ["delete_pet", "DELETE", "/pets/{petId}", "-DI", "1"]);
+    assert!(
+        text.trim_end().ends_with("7 tools from Petstore 1.0.0"),
+        "{text}"
+    );
+}
+
+#[test]
+fn list_json_is_the_tools_list_payload() {
+    let out = bin()
+        .args([
+            "list",
+            "--json",
+            local("specs/petstore.yaml").to_str().unwrap(),
+        ])
+        .assert()
+        .success();
+    let tools: Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+    let tools = tools.as_array().unwrap();
+    assert_eq!(tools.len(), 7);
+    let get = tools.iter().find(|t| t["name"] == "get_pet").unwrap();
+    assert_eq!(get["inputSchema"]["required"], serde_json::json!(["petId"]));
+    assert_eq!(get["annotations"]["readOnlyHint"], true);
+    assert!(get.get("outputSchema").is_some());
+    assert!(
+        get.get("http").is_none(),
+        "the binding is internal, not part of tools/list"
+    );
+}
+
+#[test]
+fn list_with_filters() {
+    let out = bin()
+        .args([
+            "list",
+            "--json",
+            "--read-only",
+            "--tag",
+            "pets",
+            local("specs/petstore.yaml").to_str().unwrap(),
+        ])
+        .assert()
+        .success();
+    let tools: Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+    let names: Vec<&str> = tools
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["list_pets", "get_pet"]);
+}
+
+#[test]
+fn broken_documents_give_a_located_diagnostic_and_exit_1() {
+    let dir = tempfile::tempdir().unwrap();
+    let bad = dir.path().join("bad.yaml");
+    std::fs::write(
+        &bad,
+        "openapi: 3.0.3\ninfo:\n  title: t\n  version: '1'\npaths:\n  /a: [unclosed\n",
+    )
+    .unwrap();
+    let out = bin().args(["list", bad.to_str().unwrap()]).assert().code(1);
+    let err = String::from_utf8(out.get_output().stderr.clone()).unwrap();
+    assert!(
+        err.contains("bad.yaml:") && err.contains("invalid YAML"),
+        "{err}"
+    );
+    assert!(!err.contains("panicked"), "{err}");
+
+    let not_openapi = dir.path().join("x.json");
+    std::fs::write(&not_openapi, "{\"hello\": 1}").unwrap();
+    let out = bin()
+        .args(["list", not_openapi.to_str().unwrap()])
+        .assert()
+        .code(1);
+    let err = String::from_utf8(out.get_output().stderr.clone()).unwrap();
+    assert!(err.contains("not an OpenAPI document"), "{err}");
+
+    let out = bin()
+        .args(["list", dir.path().join("missing.yaml").to_str().unwrap()])
+        .assert()
+        .code(1);
+    let err = String::from_utf8(out.get_output().stderr.clone()).unwrap();
+    assert!(
+        err.contains("missing.yaml") && err.contains("cannot read file"),
+        "{err}"
+    );
+}
+
+#[test]
+fn warnings_name_file_pointer_and_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let doc = dir.path().join("w.yaml");
+    std::fs::write(
+        &doc,
+        "openapi: 3.0.3\ninfo: {title: t, version: '1'}\npaths:\n  /a:\n    get:\n      parameters:\n        - $ref: '#/components/parameters/Nope'\n      responses: {'200': {description: ok}}\n  /b:\n    get:\n      responses: {'200': {description: ok}}\n",
+    )
+    .unwrap();
+    let out = bin()
+        .args(["list", doc.to_str().unwrap()])
+        .assert()
+        .success();
+    let err = String::from_utf8(out.get_output().stderr.clone()).unwrap();
+    assert!(
+        err.contains("w.yaml:7 at #/paths/~1a/get/parameters/0/$ref"),
+        "{err}"
+    );
+    assert!(err.contains("points at nothing"), "{err}");
+    let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    assert!(text.contains("get_b") && !text.contains("get_a"), "{text}");
+}

@@ -1,0 +1,106 @@
+//! Shared test helpers: locating the real documents installed from npm,
+//! building catalogs, and the invariants every tool list must satisfy.
+
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::OnceLock;
+
+use openapi2mcp::spec::{self, Diagnostic, LoadOptions};
+use openapi2mcp::tools::{self, BuildOptions, Catalog};
+use serde_json::Value;
+
+/// Repository root.
+pub fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// A file of the npm packages under tests/external, installing them on first
+/// use. `None` (with a message) only when npm is not available.
+pub fn external(rel: &str) -> Option<PathBuf> {
+    static READY: OnceLock<bool> = OnceLock::new();
+    let ready = *READY.get_or_init(|| {
+        let script = root().join("scripts/fetch-test-specs.sh");
+        if Command::new("npm").arg("--version").output().is_err() {
+            eprintln!("SKIP: npm is not installed, so the real documents from @readme/oas-examples and @octokit/openapi are not available");
+            return false;
+        }
+        let status = Command::new("bash").arg(&script).status().expect("run fetch-test-specs.sh");
+        assert!(status.success(), "scripts/fetch-test-specs.sh failed");
+        true
+    });
+    ready.then(|| root().join("tests/external/node_modules").join(rel))
+}
+
+/// A bundled or fixture document under the repository root.
+pub fn local(rel: &str) -> PathBuf {
+    root().join(rel)
+}
+
+/// Loads and builds a document with the given options.
+pub fn build_with(
+    path: &Path,
+    options: &BuildOptions,
+) -> Result<(Catalog, Vec<Diagnostic>), Diagnostic> {
+    let (doc, mut diags) = spec::load(path.to_str().unwrap(), &LoadOptions::default())?;
+    let (catalog, more) = tools::build(&doc, options);
+    diags.extend(more);
+    Ok((catalog, diags))
+}
+
+/// Loads and builds with default options, panicking on a fatal diagnostic.
+pub fn build(path: &Path) -> Catalog {
+    build_with(path, &BuildOptions::default())
+        .unwrap_or_else(|d| panic!("{} failed to load: {d}", path.display()))
+        .0
+}
+
+/// Everything a strict MCP client checks about a tool list, plus ours:
+/// valid unique names, object input schemas valid under JSON Schema 2020-12
+/// with every `$ref` resolvable, object output schemas likewise, and a
+/// non-empty description.
+pub fn assert_valid_tools(catalog: &Catalog, context: &str) {
+    let mut names = HashSet::new();
+    for tool in &catalog.tools {
+        let name = &tool.name;
+        assert!(
+            !name.is_empty()
+                && name.len() <= 64
+                && name
+                    .bytes()
+                    .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_'),
+            "{context}: invalid tool name `{name}`"
+        );
+        assert!(
+            names.insert(name.clone()),
+            "{context}: duplicate tool name `{name}`"
+        );
+        assert!(
+            !tool.description.trim().is_empty(),
+            "{context}: `{name}` has no description"
+        );
+        assert_object_schema(
+            &tool.input_schema,
+            &format!("{context}: `{name}` inputSchema"),
+        );
+        if let Some(out) = &tool.output_schema {
+            assert_object_schema(out, &format!("{context}: `{name}` outputSchema"));
+        }
+    }
+}
+
+fn assert_object_schema(schema: &Value, what: &str) {
+    assert_eq!(
+        schema["type"], "object",
+        "{what} lacks \"type\": \"object\": {schema}"
+    );
+    if let Err(e) = jsonschema::draft202012::meta::validate(schema) {
+        panic!(
+            "{what} is not valid JSON Schema 2020-12: {e} at {}\n{schema}",
+            e.instance_path()
+        );
+    }
+    if let Err(e) = jsonschema::draft202012::new(schema) {
+        panic!("{what} does not compile (unresolvable $ref?): {e}\n{schema}");
+    }
+}
