@@ -393,15 +393,15 @@ fn location_to_url(location: &str) -> Result<Url, Diagnostic> {
 }
 
 fn display_for(url: &Url) -> String {
-    if url.scheme() == "file" {
-        if let Ok(path) = url.to_file_path() {
-            let cwd = std::env::current_dir().unwrap_or_default();
-            return path
-                .strip_prefix(&cwd)
-                .unwrap_or(&path)
-                .display()
-                .to_string();
-        }
+    if url.scheme() == "file"
+        && let Ok(path) = url.to_file_path()
+    {
+        let cwd = std::env::current_dir().unwrap_or_default();
+        return path
+            .strip_prefix(&cwd)
+            .unwrap_or(&path)
+            .display()
+            .to_string();
     }
     url.to_string()
 }
@@ -419,12 +419,11 @@ fn enqueue_external_refs(
     while let Some((v, pointer)) = stack.pop() {
         match v {
             Value::Object(map) => {
-                if let Some(Value::String(r)) = map.get("$ref") {
-                    if let Some(url) =
+                if let Some(Value::String(r)) = map.get("$ref")
+                    && let Some(url) =
                         external_target(base, r, &pointer, display, options, warnings)
-                    {
-                        queue.push_back((url, display.to_string()));
-                    }
+                {
+                    queue.push_back((url, display.to_string()));
                 }
                 for (k, child) in map {
                     if k != "$ref" && (child.is_object() || child.is_array()) {
