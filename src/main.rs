@@ -119,6 +119,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
 fn load_catalog(args: &SpecArgs) -> Result<Result<Catalog, ExitCode>> {
     let options = LoadOptions {
         allow_remote_refs: args.allow_remote_refs,
+        keep_examples: false,
         ..LoadOptions::default()
     };
     let (mut doc, mut diags) = match spec::load(&args.spec, &options) {

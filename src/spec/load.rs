@@ -9,6 +9,7 @@ use serde_json::Value;
 use url::Url;
 
 use super::diag::Diagnostic;
+use super::parse::{Prune, parse_document, parse_text};
 use super::{locate, swagger2};
 
 /// Which OpenAPI version a document declared (before any upgrade).
@@ -30,8 +31,13 @@ pub struct LoadOptions {
     pub allow_remote_refs: bool,
     /// Timeout for each HTTP fetch (the document itself and remote refs).
     pub http_timeout: Duration,
-    /// Keep the source text of each file so diagnostics can name lines.
+    /// Keep the source text of each file in memory so diagnostics can name
+    /// lines. Off by default: local files are re-read when a diagnostic is
+    /// located, which keeps a 13 MB document's text out of the peak.
     pub keep_sources: bool,
+    /// Keep what only examples need: `components.examples` of the root
+    /// document. Tools never read it; the mock backend does.
+    pub keep_examples: bool,
 }
 
 impl Default for LoadOptions {
@@ -39,7 +45,8 @@ impl Default for LoadOptions {
         Self {
             allow_remote_refs: false,
             http_timeout: Duration::from_secs(30),
-            keep_sources: true,
+            keep_sources: false,
+            keep_examples: true,
         }
     }
 }
@@ -89,11 +96,25 @@ impl Document {
         self.files.get(key).map_or(key, |f| f.display.as_str())
     }
 
-    /// Fills in the `line` of each diagnostic whose file text we kept.
+    /// Fills in the `line` of each diagnostic, from the kept source text or
+    /// by reading a local file again.
     pub fn locate(&self, diags: &mut [Diagnostic]) {
+        let mut reread: BTreeMap<&str, Option<String>> = BTreeMap::new();
         for d in diags.iter_mut().filter(|d| d.line.is_none()) {
-            let file = self.files.values().find(|f| f.display == d.file);
-            if let Some(src) = file.and_then(|f| f.source.as_deref()) {
+            let Some((key, file)) = self.files.iter().find(|(_, f)| f.display == d.file) else {
+                continue;
+            };
+            let src = match &file.source {
+                Some(s) => Some(s.as_str()),
+                None => reread
+                    .entry(key.as_str())
+                    .or_insert_with(|| {
+                        let path = Url::parse(key).ok()?.to_file_path().ok()?;
+                        std::fs::read_to_string(path).ok()
+                    })
+                    .as_deref(),
+            };
+            if let Some(src) = src {
                 d.line = locate::line_of(src, &d.pointer);
             }
         }
@@ -140,7 +161,10 @@ pub fn load(
     let mut warnings = Vec::new();
 
     let text = fetcher.read(&root_url, location)?;
-    let value = parse_text(&text, location)?;
+    let prune = Prune {
+        examples: !options.keep_examples,
+    };
+    let value = parse_document(&text, location, prune)?;
     let (version, value) = normalize(location, value, &mut warnings)?;
 
     let mut files = BTreeMap::new();
@@ -305,76 +329,6 @@ fn coerce(v: Option<&mut Value>) {
         && (v.is_number() || v.is_boolean())
     {
         *v = Value::String(v.to_string());
-    }
-}
-
-/// Parses JSON or YAML, decided by the first non-blank character.
-pub fn parse_text(text: &str, file: &str) -> Result<Value, Diagnostic> {
-    let trimmed = text.trim_start_matches('\u{feff}').trim_start();
-    if trimmed.is_empty() {
-        return Err(Diagnostic::error(file, "", "the file is empty"));
-    }
-    if trimmed.starts_with('{') || trimmed.starts_with('[') {
-        serde_json::from_str(trimmed).map_err(|e| {
-            let offset = text.len() - trimmed.len();
-            let lead_lines = text[..offset].matches('\n').count();
-            Diagnostic::error(file, "", format!("invalid JSON: {e}"))
-                .at_line(Some(e.line() + lead_lines))
-        })
-    } else {
-        let yaml: serde_norway::Value = serde_norway::from_str(text).map_err(|e| {
-            Diagnostic::error(file, "", format!("invalid YAML: {e}"))
-                .at_line(e.location().map(|l| l.line()))
-        })?;
-        yaml_to_json(yaml, file)
-    }
-}
-
-/// Converts a YAML value to JSON: merge keys applied, non-string keys
-/// stringified (`200:` → `"200"`), tags dropped.
-fn yaml_to_json(mut yaml: serde_norway::Value, file: &str) -> Result<Value, Diagnostic> {
-    yaml.apply_merge()
-        .map_err(|e| Diagnostic::error(file, "", format!("invalid YAML merge key: {e}")))?;
-    Ok(convert_yaml(yaml))
-}
-
-fn convert_yaml(yaml: serde_norway::Value) -> Value {
-    use serde_norway::Value as Y;
-    match yaml {
-        Y::Null => Value::Null,
-        Y::Bool(b) => Value::Bool(b),
-        Y::Number(n) => yaml_number(&n),
-        Y::String(s) => Value::String(s),
-        Y::Sequence(items) => Value::Array(items.into_iter().map(convert_yaml).collect()),
-        Y::Mapping(map) => Value::Object(
-            map.into_iter()
-                .map(|(k, v)| (yaml_key(k), convert_yaml(v)))
-                .collect(),
-        ),
-        Y::Tagged(tagged) => convert_yaml(tagged.value),
-    }
-}
-
-fn yaml_number(n: &serde_norway::Number) -> Value {
-    if let Some(i) = n.as_i64() {
-        Value::from(i)
-    } else if let Some(u) = n.as_u64() {
-        Value::from(u)
-    } else {
-        n.as_f64()
-            .and_then(serde_json::Number::from_f64)
-            .map_or_else(|| Value::String(n.to_string()), Value::Number)
-    }
-}
-
-fn yaml_key(key: serde_norway::Value) -> String {
-    use serde_norway::Value as Y;
-    match key {
-        Y::String(s) => s,
-        Y::Null => "null".to_string(),
-        Y::Bool(b) => b.to_string(),
-        Y::Number(n) => n.to_string(),
-        other => serde_json::to_string(&convert_yaml(other)).unwrap_or_default(),
     }
 }
 

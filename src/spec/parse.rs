@@ -1,0 +1,233 @@
+//! Parsing text into a document value: JSON or YAML, decided by sniffing
+//! the first character (not the file extension); YAML merge keys applied and
+//! non-string keys (`200:`) turned into strings. The root document can skip
+//! parts no tool reads (webhooks, and `components.examples` unless the mock
+//! needs them) while parsing, so they never take memory.
+
+use std::fmt;
+
+use serde::de::{DeserializeSeed, Deserializer, IgnoredAny, MapAccess, Visitor};
+use serde_json::{Map, Value};
+
+use super::diag::Diagnostic;
+
+/// Which parts of a root document are skipped while parsing.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Prune {
+    /// Skip `components.examples`.
+    pub examples: bool,
+}
+
+/// Top-level keys no tool reads: callbacks the API makes to its clients.
+const WEBHOOKS: &[&str] = &["webhooks", "x-webhooks"];
+
+/// Parses a root document, skipping what `prune` says and always webhooks.
+pub fn parse_document(text: &str, file: &str, prune: Prune) -> Result<Value, Diagnostic> {
+    let trimmed = json_start(text);
+    match trimmed {
+        Some(json) if json.starts_with('{') => {
+            let mut de = serde_json::Deserializer::from_str(json);
+            let value = RootSeed { prune }
+                .deserialize(&mut de)
+                .and_then(|v| de.end().map(|()| v))
+                .map_err(|e| json_error(text, json, file, &e))?;
+            Ok(value)
+        }
+        _ => {
+            let mut value = parse_text(text, file)?;
+            if let Value::Object(map) = &mut value {
+                prune_root(map, prune);
+            }
+            Ok(value)
+        }
+    }
+}
+
+fn prune_root(map: &mut Map<String, Value>, prune: Prune) {
+    for key in WEBHOOKS {
+        map.shift_remove(*key);
+    }
+    if prune.examples
+        && let Some(Value::Object(components)) = map.get_mut("components")
+    {
+        components.shift_remove("examples");
+    }
+}
+
+/// The text after a BOM and leading blanks, when it is JSON.
+fn json_start(text: &str) -> Option<&str> {
+    let trimmed = text.trim_start_matches('\u{feff}').trim_start();
+    (trimmed.starts_with('{') || trimmed.starts_with('[')).then_some(trimmed)
+}
+
+fn json_error(text: &str, json: &str, file: &str, e: &serde_json::Error) -> Diagnostic {
+    let lead_lines = text[..text.len() - json.len()].matches('\n').count();
+    Diagnostic::error(file, "", format!("invalid JSON: {e}")).at_line(Some(e.line() + lead_lines))
+}
+
+/// Parses JSON or YAML, decided by the first non-blank character.
+pub fn parse_text(text: &str, file: &str) -> Result<Value, Diagnostic> {
+    if text.trim_start_matches('\u{feff}').trim().is_empty() {
+        return Err(Diagnostic::error(file, "", "the file is empty"));
+    }
+    if let Some(json) = json_start(text) {
+        serde_json::from_str(json).map_err(|e| json_error(text, json, file, &e))
+    } else {
+        let yaml: serde_norway::Value = serde_norway::from_str(text).map_err(|e| {
+            Diagnostic::error(file, "", format!("invalid YAML: {e}"))
+                .at_line(e.location().map(|l| l.line()))
+        })?;
+        yaml_to_json(yaml, file)
+    }
+}
+
+/// Deserializes the root object, skipping webhooks and (optionally)
+/// `components.examples` without building them.
+struct RootSeed {
+    prune: Prune,
+}
+
+impl<'de> DeserializeSeed<'de> for RootSeed {
+    type Value = Value;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
+        d.deserialize_map(PruningVisitor {
+            prune: self.prune,
+            level: Level::Root,
+        })
+    }
+}
+
+#[derive(Clone, Copy, PartialEq)]
+enum Level {
+    Root,
+    Components,
+}
+
+struct PruningVisitor {
+    prune: Prune,
+    level: Level,
+}
+
+impl<'de> Visitor<'de> for PruningVisitor {
+    type Value = Value;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.level {
+            Level::Root => f.write_str("an OpenAPI document (a JSON object)"),
+            Level::Components => f.write_str("a `components` object"),
+        }
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut access: A) -> Result<Value, A::Error> {
+        let mut map = Map::new();
+        while let Some(key) = access.next_key::<String>()? {
+            let skip = match self.level {
+                Level::Root => WEBHOOKS.contains(&key.as_str()),
+                Level::Components => self.prune.examples && key == "examples",
+            };
+            if skip {
+                access.next_value::<IgnoredAny>()?;
+                continue;
+            }
+            let value = if self.level == Level::Root && key == "components" {
+                access.next_value_seed(ComponentsSeed { prune: self.prune })?
+            } else {
+                access.next_value::<Value>()?
+            };
+            map.insert(key, value);
+        }
+        Ok(Value::Object(map))
+    }
+}
+
+struct ComponentsSeed {
+    prune: Prune,
+}
+
+impl<'de> DeserializeSeed<'de> for ComponentsSeed {
+    type Value = Value;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
+        d.deserialize_any(PruningVisitor {
+            prune: self.prune,
+            level: Level::Components,
+        })
+    }
+}
+
+
+/// Converts a YAML value to JSON: merge keys applied, non-string keys
+/// stringified (`200:` → `"200"`), tags dropped.
+fn yaml_to_json(mut yaml: serde_norway::Value, file: &str) -> Result<Value, Diagnostic> {
+    yaml.apply_merge()
+        .map_err(|e| Diagnostic::error(file, "", format!("invalid YAML merge key: {e}")))?;
+    Ok(convert_yaml(yaml))
+}
+
+fn convert_yaml(yaml: serde_norway::Value) -> Value {
+    use serde_norway::Value as Y;
+    match yaml {
+        Y::Null => Value::Null,
+        Y::Bool(b) => Value::Bool(b),
+        Y::Number(n) => yaml_number(&n),
+        Y::String(s) => Value::String(s),
+        Y::Sequence(items) => Value::Array(items.into_iter().map(convert_yaml).collect()),
+        Y::Mapping(map) => Value::Object(
+            map.into_iter()
+                .map(|(k, v)| (yaml_key(k), convert_yaml(v)))
+                .collect(),
+        ),
+        Y::Tagged(tagged) => convert_yaml(tagged.value),
+    }
+}
+
+fn yaml_number(n: &serde_norway::Number) -> Value {
+    if let Some(i) = n.as_i64() {
+        Value::from(i)
+    } else if let Some(u) = n.as_u64() {
+        Value::from(u)
+    } else {
+        n.as_f64()
+            .and_then(serde_json::Number::from_f64)
+            .map_or_else(|| Value::String(n.to_string()), Value::Number)
+    }
+}
+
+fn yaml_key(key: serde_norway::Value) -> String {
+    use serde_norway::Value as Y;
+    match key {
+        Y::String(s) => s,
+        Y::Null => "null".to_string(),
+        Y::Bool(b) => b.to_string(),
+        Y::Number(n) => n.to_string(),
+        other => serde_json::to_string(&convert_yaml(other)).unwrap_or_default(),
+    }
+}
+
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn webhooks_and_examples_are_skipped_when_pruning() {
+        let text = r#"{"openapi": "3.1.0", "webhooks": {"a": {}}, "x-webhooks": {}, "paths": {},
+            "components": {"examples": {"big": {"value": 1}}, "schemas": {"A": {"type": "string"}}}}"#;
+        let v = parse_document(text, "t.json", Prune { examples: true }).unwrap();
+        assert_eq!(v, json!({"openapi": "3.1.0", "paths": {}, "components": {"schemas": {"A": {"type": "string"}}}}));
+        let v = parse_document(text, "t.json", Prune { examples: false }).unwrap();
+        assert!(v["components"].get("examples").is_some());
+        assert!(v.get("webhooks").is_none());
+        let yaml = "openapi: 3.1.0\nwebhooks: {a: {}}\ncomponents:\n  examples: {big: {value: 1}}\n";
+        let v = parse_document(yaml, "t.yaml", Prune { examples: true }).unwrap();
+        assert_eq!(v, json!({"openapi": "3.1.0", "components": {}}));
+    }
+
+    #[test]
+    fn pruning_parser_reports_json_errors_with_lines() {
+        let err = parse_document("{\n\"a\": [1,\n}", "t.json", Prune::default()).unwrap_err();
+        assert_eq!(err.line, Some(3));
+        let err = parse_document("{} trailing", "t.json", Prune::default()).unwrap_err();
+        assert!(err.message.contains("trailing"), "{err}");
+    }
+}
