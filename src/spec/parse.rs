@@ -154,7 +154,6 @@ impl<'de> DeserializeSeed<'de> for ComponentsSeed {
     }
 }
 
-
 /// Converts a YAML value to JSON: merge keys applied, non-string keys
 /// stringified (`200:` → `"200"`), tags dropped.
 fn yaml_to_json(mut yaml: serde_norway::Value, file: &str) -> Result<Value, Diagnostic> {
@@ -203,7 +202,6 @@ fn yaml_key(key: serde_norway::Value) -> String {
     }
 }
 
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -214,11 +212,15 @@ mod tests {
         let text = r#"{"openapi": "3.1.0", "webhooks": {"a": {}}, "x-webhooks": {}, "paths": {},
             "components": {"examples": {"big": {"value": 1}}, "schemas": {"A": {"type": "string"}}}}"#;
         let v = parse_document(text, "t.json", Prune { examples: true }).unwrap();
-        assert_eq!(v, json!({"openapi": "3.1.0", "paths": {}, "components": {"schemas": {"A": {"type": "string"}}}}));
+        assert_eq!(
+            v,
+            json!({"openapi": "3.1.0", "paths": {}, "components": {"schemas": {"A": {"type": "string"}}}})
+        );
         let v = parse_document(text, "t.json", Prune { examples: false }).unwrap();
         assert!(v["components"].get("examples").is_some());
         assert!(v.get("webhooks").is_none());
-        let yaml = "openapi: 3.1.0\nwebhooks: {a: {}}\ncomponents:\n  examples: {big: {value: 1}}\n";
+        let yaml =
+            "openapi: 3.1.0\nwebhooks: {a: {}}\ncomponents:\n  examples: {big: {value: 1}}\n";
         let v = parse_document(yaml, "t.yaml", Prune { examples: true }).unwrap();
         assert_eq!(v, json!({"openapi": "3.1.0", "components": {}}));
     }
