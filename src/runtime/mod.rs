@@ -3,7 +3,10 @@
 //! verbatim into generated servers, so live and generated behaviour share one
 //! source of truth.
 //!
-//! For now this holds the binding data (how a tool's arguments map onto an
-//! HTTP request, and the API's security schemes).
+//! `binding` is the data (how arguments map onto HTTP); `request` turns a
+//! call's arguments into an HTTP request; `response` turns the HTTP
+//! response into MCP-neutral tool content.
 
 pub mod binding;
+pub mod request;
+pub mod response;

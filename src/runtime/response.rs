@@ -1,0 +1,1 @@
+//! placeholder: response mapping (being written)
