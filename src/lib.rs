@@ -3,9 +3,11 @@
 //!
 //! Data flows one way: [`spec`] reads and normalises the document, [`tools`]
 //! turns every operation into a [`tools::ToolDef`] (the model both back ends
-//! render), and [`runtime`] holds the plain data the HTTP side needs.
+//! render), [`runtime`] turns a call into an HTTP request and the response into
+//! tool content, and [`server`] serves it all over MCP.
 #![deny(missing_docs)]
 
 pub mod runtime;
+pub mod server;
 pub mod spec;
 pub mod tools;

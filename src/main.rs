@@ -28,6 +28,59 @@ struct Cli {
 enum Command {
     /// List the tools a document yields (a table, or JSON as tools/list carries them).
     List(ListArgs),
+    /// Serve the document's operations as an MCP server (stdio or streamable HTTP).
+    Serve(ServeArgs),
+}
+
+#[derive(Args)]
+struct ServeArgs {
+    #[command(flatten)]
+    spec: SpecArgs,
+    /// stdio (for desktop clients that spawn the server) or http (streamable HTTP at /mcp).
+    #[arg(long, value_enum, default_value_t = TransportKind::Stdio)]
+    transport: TransportKind,
+    /// Address for --transport http.
+    #[arg(long, default_value = "127.0.0.1:8080")]
+    listen: std::net::SocketAddr,
+    /// Bearer token MCP clients must send (--transport http).
+    #[arg(long, env = "OPENAPI2MCP_AUTH_TOKEN", hide_env_values = true)]
+    auth_token: Option<String>,
+    /// No sessions: each HTTP request stands alone (for load balancers).
+    #[arg(long)]
+    stateless: bool,
+    /// Extra Host header values accepted (--transport http; loopback names always are).
+    #[arg(long = "allowed-host")]
+    allowed_hosts: Vec<String>,
+    /// Extra browser Origins accepted, e.g. https://app.example.com:443.
+    #[arg(long = "allowed-origin")]
+    allowed_origins: Vec<String>,
+    /// Base URL of the API, overriding the document's servers.
+    #[arg(long, env = "OPENAPI2MCP_BASE_URL")]
+    base_url: Option<String>,
+    /// Value of a server URL variable, NAME=VALUE (repeatable).
+    #[arg(long = "server-var", value_parser = parse_key_value)]
+    server_vars: Vec<(String, String)>,
+    /// Seconds one API call may take.
+    #[arg(long, default_value_t = 30.0)]
+    timeout: f64,
+    /// Largest response body passed to the model, in bytes; longer ones are cut with a marker.
+    #[arg(long, default_value_t = 1_048_576)]
+    max_response_bytes: usize,
+    /// Extra attempts for idempotent calls on connection errors and 502/503/504.
+    #[arg(long, default_value_t = 0)]
+    retries: u32,
+}
+
+#[derive(Clone, Copy, ValueEnum, PartialEq, Eq)]
+enum TransportKind {
+    Stdio,
+    Http,
+}
+
+fn parse_key_value(s: &str) -> Result<(String, String), String> {
+    s.split_once('=')
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .ok_or_else(|| format!("expected NAME=VALUE, got `{s}`"))
 }
 
 #[derive(Args)]
@@ -111,6 +164,7 @@ fn init_logging(filter: &str) {
 fn run(cli: Cli) -> Result<ExitCode> {
     match cli.command {
         Command::List(args) => list(args),
+        Command::Serve(args) => serve(args),
     }
 }
 
@@ -177,6 +231,67 @@ fn print_diagnostics(diags: &[Diagnostic]) {
             errors
         );
     }
+}
+
+fn serve(args: ServeArgs) -> Result<ExitCode> {
+    use openapi2mcp::runtime::http::HttpOptions;
+    use openapi2mcp::runtime::response::ResponseLimits;
+    use openapi2mcp::server::transport::{self, HttpTransportOptions};
+    use openapi2mcp::server::{Bridge, ServeOptions};
+
+    let catalog = match load_catalog(&args.spec)? {
+        Ok(c) => c,
+        Err(code) => return Ok(code),
+    };
+    if !(args.timeout.is_finite() && args.timeout > 0.0) {
+        anyhow::bail!("--timeout must be a positive number of seconds");
+    }
+    let options = ServeOptions {
+        base_url: args.base_url.clone(),
+        server_variables: args.server_vars.iter().cloned().collect(),
+        http: HttpOptions {
+            timeout: std::time::Duration::from_secs_f64(args.timeout),
+            retries: args.retries,
+            limits: ResponseLimits {
+                max_body_bytes: args.max_response_bytes,
+            },
+            ..HttpOptions::default()
+        },
+        ..ServeOptions::default()
+    };
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .context("starting the async runtime")?;
+    runtime.block_on(async move {
+        let bridge = Bridge::new(catalog, options)?;
+        tracing::info!(tools = bridge.tool_count(), "serving");
+        match args.transport {
+            TransportKind::Stdio => transport::serve_stdio(bridge).await?,
+            TransportKind::Http => {
+                let shutdown = transport::shutdown_on_signals();
+                let bound = transport::bind_http(
+                    bridge,
+                    HttpTransportOptions {
+                        listen: args.listen,
+                        auth_token: args.auth_token.clone(),
+                        stateless: args.stateless,
+                        allowed_hosts: args.allowed_hosts.clone(),
+                        allowed_origins: args.allowed_origins.clone(),
+                    },
+                    shutdown,
+                )
+                .await?;
+                eprintln!(
+                    "openapi2mcp: MCP endpoint at http://{}/mcp",
+                    bound.local_addr
+                );
+                bound.run().await?;
+            }
+        }
+        Ok::<_, anyhow::Error>(())
+    })?;
+    Ok(ExitCode::SUCCESS)
 }
 
 fn list(args: ListArgs) -> Result<ExitCode> {

@@ -8,5 +8,6 @@
 //! response into MCP-neutral tool content.
 
 pub mod binding;
+pub mod http;
 pub mod request;
 pub mod response;

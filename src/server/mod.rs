@@ -1,0 +1,383 @@
+//! The MCP server: the tool model served through the official Rust SDK
+//! (`rmcp`). This is the only module that names rmcp types.
+//!
+//! `tools/list` pages are built once at start-up (each under
+//! [`ServeOptions::page_bytes`] when serialized) and handed out by cursor;
+//! `tools/call` looks the tool up, validates the arguments against its
+//! input schema (validators compiled on first use, then cached), and runs
+//! the call through [`crate::runtime`]: request → HTTP → response.
+
+pub mod transport;
+
+use std::collections::{BTreeMap, HashMap};
+use std::sync::{Arc, OnceLock};
+use std::time::Instant;
+
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, ListToolsResult,
+    PaginatedRequestParams, ServerCapabilities, ServerConfig, Tool,
+};
+use rmcp::service::RequestContext;
+use rmcp::{ErrorData as McpError, RoleServer, ServerHandler};
+use serde_json::{Map, Value, json};
+
+use crate::runtime::http::{HttpClient, HttpOptions};
+use crate::runtime::request;
+use crate::runtime::response::{self, Content, ToolOutcome};
+use crate::tools::{Catalog, ToolDef};
+
+/// How the server reaches the API and shapes its answers.
+#[derive(Debug, Clone)]
+pub struct ServeOptions {
+    /// Base URL overriding the document's `servers`.
+    pub base_url: Option<String>,
+    /// Values for `{variables}` in server URLs.
+    pub server_variables: BTreeMap<String, String>,
+    /// Timeouts, retries and the response size cap.
+    pub http: HttpOptions,
+    /// Upper bound on one serialized `tools/list` page.
+    pub page_bytes: usize,
+}
+
+impl Default for ServeOptions {
+    fn default() -> Self {
+        Self {
+            base_url: None,
+            server_variables: BTreeMap::new(),
+            http: HttpOptions::default(),
+            page_bytes: 256 * 1024,
+        }
+    }
+}
+
+/// Why the server could not start.
+#[derive(Debug, thiserror::Error)]
+pub enum ServeError {
+    /// A tool could not be expressed as an MCP tool (a bug, reported as such).
+    #[error("tool `{name}` cannot be served: {reason}")]
+    Tool {
+        /// The tool.
+        name: String,
+        /// What went wrong.
+        reason: String,
+    },
+    /// The HTTP client could not be created.
+    #[error("{0}")]
+    Client(String),
+    /// The transport failed.
+    #[error("transport error: {0}")]
+    Transport(String),
+}
+
+/// The MCP server for one catalog; cheap to clone (shared state).
+#[derive(Clone)]
+pub struct Bridge {
+    inner: Arc<Inner>,
+}
+
+struct Inner {
+    info: ServerConfig,
+    entries: Vec<Entry>,
+    by_name: HashMap<String, usize>,
+    pages: Vec<Vec<Tool>>,
+    client: HttpClient,
+    options: ServeOptions,
+}
+
+struct Entry {
+    def: ToolDef,
+    validator: OnceLock<Result<jsonschema::Validator, String>>,
+}
+
+impl Bridge {
+    /// Prepares everything `tools/list` and `tools/call` need.
+    pub fn new(catalog: Catalog, options: ServeOptions) -> Result<Self, ServeError> {
+        let client = HttpClient::new(options.http.clone()).map_err(ServeError::Client)?;
+        let mut tools = Vec::with_capacity(catalog.tools.len());
+        for def in &catalog.tools {
+            let tool: Tool =
+                serde_json::from_value(def.to_mcp_json()).map_err(|e| ServeError::Tool {
+                    name: def.name.clone(),
+                    reason: e.to_string(),
+                })?;
+            tools.push(tool);
+        }
+        let pages = paginate(tools, options.page_bytes);
+        let info = server_info(&catalog);
+        let by_name = catalog
+            .tools
+            .iter()
+            .enumerate()
+            .map(|(i, t)| (t.name.clone(), i))
+            .collect();
+        let entries = catalog
+            .tools
+            .into_iter()
+            .map(|def| Entry {
+                def,
+                validator: OnceLock::new(),
+            })
+            .collect();
+        Ok(Self {
+            inner: Arc::new(Inner {
+                info,
+                entries,
+                by_name,
+                pages,
+                client,
+                options,
+            }),
+        })
+    }
+
+    /// Number of tools served.
+    pub fn tool_count(&self) -> usize {
+        self.inner.entries.len()
+    }
+
+    /// Runs one call: validate → request → HTTP → outcome.
+    async fn call(&self, entry: &Entry, args: Map<String, Value>) -> ToolOutcome {
+        let def = &entry.def;
+        if let Some(message) = validate(entry, &args) {
+            return response::invalid_arguments(&message);
+        }
+        let options = &self.inner.options;
+        let base = match request::base_url(
+            &def.http.servers,
+            &options.server_variables,
+            options.base_url.as_deref(),
+        ) {
+            Ok(b) => b,
+            Err(e) => return response::invalid_arguments(&e.to_string()),
+        };
+        let prepared = match request::prepare(&def.http, &args, &base) {
+            Ok(p) => p,
+            Err(e) => return response::invalid_arguments(&e.to_string()),
+        };
+        let request_line = format!("{} {}", prepared.method, without_query(&prepared.url));
+        match self.inner.client.send(&prepared).await {
+            Ok(resp) => response::from_response(
+                &resp,
+                def.http.output.as_ref(),
+                &self.inner.client.options().limits,
+                &request_line,
+            ),
+            Err(failure) => response::from_transport_failure(&failure, &request_line),
+        }
+    }
+}
+
+/// Checks `args` against the tool's input schema; `Some(message)` naming
+/// each bad argument when they do not fit.
+fn validate(entry: &Entry, args: &Map<String, Value>) -> Option<String> {
+    let validator = entry.validator.get_or_init(|| {
+        jsonschema::draft202012::new(&entry.def.input_schema).map_err(|e| e.to_string())
+    });
+    let validator = match validator {
+        Ok(v) => v,
+        Err(e) => {
+            tracing::warn!(tool = %entry.def.name, "input schema does not compile, arguments not validated: {e}");
+            return None;
+        }
+    };
+    let instance = Value::Object(args.clone());
+    let problems: Vec<String> = validator
+        .iter_errors(&instance)
+        .take(8)
+        .map(|e| {
+            let at = e.instance_path().to_string();
+            if at.is_empty() {
+                e.to_string()
+            } else {
+                format!(
+                    "argument `{}`: {e}",
+                    at.trim_start_matches('/').replace('/', ".")
+                )
+            }
+        })
+        .collect();
+    if problems.is_empty() {
+        return None;
+    }
+    Some(format!(
+        "Invalid arguments for `{}`: {}. The inputSchema of the tool lists the accepted arguments.",
+        entry.def.name,
+        problems.join("; ")
+    ))
+}
+
+fn without_query(url: &str) -> &str {
+    url.split(['?', '#']).next().unwrap_or(url)
+}
+
+/// Splits the tool list into pages whose serialized size stays under
+/// `max_bytes` (at least one tool per page).
+fn paginate(tools: Vec<Tool>, max_bytes: usize) -> Vec<Vec<Tool>> {
+    let mut pages = Vec::new();
+    let mut page = Vec::new();
+    let mut size = 0;
+    for tool in tools {
+        let len = serde_json::to_vec(&tool).map_or(0, |v| v.len()) + 1;
+        if !page.is_empty() && size + len > max_bytes {
+            pages.push(std::mem::take(&mut page));
+            size = 0;
+        }
+        size += len;
+        page.push(tool);
+    }
+    if !page.is_empty() || pages.is_empty() {
+        pages.push(page);
+    }
+    pages
+}
+
+fn server_info(catalog: &Catalog) -> ServerConfig {
+    let implementation = serde_json::from_value(json!({
+        "name": "openapi2mcp",
+        "title": format!("{} (via openapi2mcp)", catalog.title),
+        "version": env!("CARGO_PKG_VERSION"),
+    }))
+    .unwrap_or_else(|_| rmcp::model::Implementation::from_build_env());
+    let mut instructions = format!(
+        "Tools for the {} API{}: {} tools, one per HTTP operation. Read-only tools are annotated readOnlyHint; arguments follow each tool's inputSchema.",
+        catalog.title,
+        if catalog.version.is_empty() {
+            String::new()
+        } else {
+            format!(" (version {})", catalog.version)
+        },
+        catalog.tools.len()
+    );
+    if let Some(d) = catalog
+        .description
+        .as_deref()
+        .map(str::trim)
+        .filter(|d| !d.is_empty())
+    {
+        let short: String = d.chars().take(1500).collect();
+        instructions.push_str("\n\n");
+        instructions.push_str(&short);
+    }
+    ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+        .with_server_info(implementation)
+        .with_instructions(instructions)
+}
+
+/// Maps our SDK-neutral outcome to rmcp's result.
+fn to_result(outcome: ToolOutcome) -> CallToolResult {
+    let content: Vec<ContentBlock> = outcome
+        .content
+        .into_iter()
+        .filter_map(|c| {
+            let v = match c {
+                Content::Text(text) => json!({"type": "text", "text": text}),
+                Content::Image {
+                    data_base64,
+                    mime_type,
+                } => {
+                    json!({"type": "image", "data": data_base64, "mimeType": mime_type})
+                }
+                Content::Blob {
+                    uri,
+                    mime_type,
+                    blob_base64,
+                } => json!({
+                    "type": "resource",
+                    "resource": {"uri": uri, "mimeType": mime_type, "blob": blob_base64}
+                }),
+            };
+            serde_json::from_value(v).ok()
+        })
+        .collect();
+    let mut result = if outcome.is_error {
+        CallToolResult::error(content)
+    } else {
+        CallToolResult::success(content)
+    };
+    result.structured_content = outcome.structured;
+    result
+}
+
+impl ServerHandler for Bridge {
+    fn get_info(&self) -> ServerConfig {
+        self.inner.info.clone()
+    }
+
+    async fn list_tools(
+        &self,
+        request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, McpError> {
+        let pages = &self.inner.pages;
+        let index = match request.and_then(|r| r.cursor) {
+            None => 0,
+            Some(c) => c
+                .parse::<usize>()
+                .ok()
+                .filter(|i| *i < pages.len())
+                .ok_or_else(|| McpError::invalid_params(format!("invalid cursor `{c}`"), None))?,
+        };
+        let mut result = ListToolsResult::with_all_items(pages[index].clone());
+        result.next_cursor = (index + 1 < pages.len()).then(|| (index + 1).to_string());
+        Ok(result)
+    }
+
+    fn get_tool(&self, name: &str) -> Option<Tool> {
+        let _ = name;
+        None // we validate ourselves, with messages a model can act on
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, McpError> {
+        let name = request.name.to_string();
+        let Some(&index) = self.inner.by_name.get(&name) else {
+            return Err(McpError::invalid_params(
+                format!("unknown tool `{name}`"),
+                None,
+            ));
+        };
+        let entry = &self.inner.entries[index];
+        let args = request.arguments.unwrap_or_default();
+        let started = Instant::now();
+        let outcome = tokio::select! {
+            outcome = self.call(entry, args) => outcome,
+            () = context.ct.cancelled() => {
+                tracing::info!(tool = %name, "call cancelled by the client");
+                return Err(McpError::internal_error("cancelled", None));
+            }
+        };
+        tracing::info!(
+            target: "openapi2mcp::audit",
+            tool = %name,
+            is_error = outcome.is_error,
+            duration_ms = started.elapsed().as_millis() as u64,
+            "tools/call"
+        );
+        Ok(to_result(outcome).into())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tool(name: &str, pad: usize) -> Tool {
+        serde_json::from_value(json!({"name": name, "description": "x".repeat(pad), "inputSchema": {"type": "object"}})).unwrap()
+    }
+
+    #[test]
+    fn pages_stay_under_the_limit_and_keep_order() {
+        let tools: Vec<Tool> = (0..10).map(|i| tool(&format!("t{i}"), 300)).collect();
+        let pages = paginate(tools, 1000);
+        assert!(pages.len() > 3);
+        let names: Vec<String> = pages.iter().flatten().map(|t| t.name.to_string()).collect();
+        assert_eq!(names, (0..10).map(|i| format!("t{i}")).collect::<Vec<_>>());
+        for p in &pages {
+            assert!(serde_json::to_vec(p).unwrap().len() <= 1000 + 2);
+        }
+        assert_eq!(paginate(Vec::new(), 10).len(), 1);
+    }
+}

@@ -1,0 +1,381 @@
+//! `serve` end to end: a real rmcp client talks to the bridge (in process
+//! over a duplex pipe, and over streamable HTTP), the bridge calls a real
+//! HTTP backend on 127.0.0.1, and we assert on the exact HTTP request the
+//! backend received and on the MCP result.
+
+use openapi2mcp::server::transport::{HttpTransportOptions, bind_http};
+use openapi2mcp::server::{Bridge, ServeOptions};
+use openapi2mcp::spec::{self, Document, LoadOptions};
+use openapi2mcp::tools::{self, BuildOptions, Catalog};
+use rmcp::ServiceExt;
+use rmcp::model::{CallToolRequestParams, CallToolResult, PaginatedRequestParams};
+use rmcp::service::{RoleClient, RunningService};
+use serde_json::{Value, json};
+use tokio_util::sync::CancellationToken;
+
+use crate::backend::{Backend, Recorded, Reply};
+use crate::support::local;
+
+fn petstore() -> Catalog {
+    let (doc, _) = spec::load(
+        local("specs/petstore.yaml").to_str().unwrap(),
+        &LoadOptions::default(),
+    )
+    .unwrap();
+    tools::build(&doc, &BuildOptions::default()).0
+}
+
+fn catalog_of(doc: Value) -> Catalog {
+    let doc = Document::from_value("inline.yaml", doc).unwrap();
+    tools::build(&doc, &BuildOptions::default()).0
+}
+
+/// A client connected in process to a bridge over `catalog`.
+async fn connect(catalog: Catalog, options: ServeOptions) -> RunningService<RoleClient, ()> {
+    let bridge = Bridge::new(catalog, options).unwrap();
+    let (client_io, server_io) = tokio::io::duplex(1 << 20);
+    tokio::spawn(async move {
+        if let Ok(running) = bridge.serve(server_io).await {
+            let _ = running.waiting().await;
+        }
+    });
+    ().serve(client_io).await.expect("client connects")
+}
+
+fn options_for(backend: &Backend, prefix: &str) -> ServeOptions {
+    ServeOptions {
+        base_url: Some(format!("{}{prefix}", backend.url())),
+        ..ServeOptions::default()
+    }
+}
+
+async fn call(client: &RunningService<RoleClient, ()>, name: &str, args: Value) -> CallToolResult {
+    let params = CallToolRequestParams::new(name.to_string())
+        .with_arguments(args.as_object().cloned().unwrap_or_default());
+    client.call_tool(params).await.expect("tools/call answered")
+}
+
+fn text_of(result: &CallToolResult) -> String {
+    result
+        .content
+        .iter()
+        .filter_map(|c| serde_json::to_value(c).ok())
+        .filter_map(|v| v.get("text").and_then(Value::as_str).map(str::to_string))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+fn pet_reply(r: &Recorded) -> Reply {
+    match (
+        r.method.as_str(),
+        r.target.split('?').next().unwrap_or_default(),
+    ) {
+        ("GET", "/v1/pets/1") => (
+            200,
+            "application/json",
+            br#"{"id":1,"name":"Rex","tags":["dog"]}"#.to_vec(),
+        ),
+        ("GET", "/v1/pets/404") => (
+            404,
+            "application/json",
+            br#"{"code":404,"message":"pet not found"}"#.to_vec(),
+        ),
+        ("GET", "/v1/pets") => (
+            200,
+            "application/json",
+            br#"[{"id":1,"name":"Rex"}]"#.to_vec(),
+        ),
+        ("POST", "/v1/pets") => (
+            201,
+            "application/json",
+            br#"{"id":3,"name":"Rex"}"#.to_vec(),
+        ),
+        ("DELETE", _) => (204, "text/plain", Vec::new()),
+        ("GET", "/v1/pets/1/photo") => (200, "image/png", vec![0x89, b'P', b'N', b'G', 0, 1, 2]),
+        _ => (200, "text/plain", b"ok".to_vec()),
+    }
+}
+
+#[tokio::test]
+async fn tools_list_pages_carry_exactly_the_model() {
+    let catalog = petstore();
+    let expected: Vec<Value> = catalog.to_mcp_json();
+    let options = ServeOptions {
+        page_bytes: 4096,
+        ..ServeOptions::default()
+    };
+    let client = connect(catalog, options).await;
+
+    let first = client
+        .list_tools(Some(PaginatedRequestParams::default()))
+        .await
+        .unwrap();
+    assert!(
+        first.next_cursor.is_some(),
+        "a 4 KiB page limit must paginate the petstore"
+    );
+    let all = client.list_all_tools().await.unwrap();
+    let got: Vec<Value> = all
+        .iter()
+        .map(|t| serde_json::to_value(t).unwrap())
+        .collect();
+    assert_eq!(got, expected);
+
+    let info = client.peer_info().unwrap();
+    assert_eq!(info.server_info.as_ref().unwrap().name, "openapi2mcp");
+    assert!(info.instructions.as_deref().unwrap().contains("7 tools"));
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn calls_become_the_right_http_requests() {
+    let backend = Backend::start(pet_reply).await;
+    let client = connect(petstore(), options_for(&backend, "/v1")).await;
+
+    let got = call(&client, "get_pet", json!({"petId": 1})).await;
+    assert_eq!(got.is_error, Some(false));
+    assert_eq!(
+        got.structured_content,
+        Some(json!({"id": 1, "name": "Rex", "tags": ["dog"]}))
+    );
+    let listed = call(
+        &client,
+        "list_pets",
+        json!({"limit": 5, "tags": ["dog", "small"], "status": "available"}),
+    )
+    .await;
+    assert_eq!(
+        listed.structured_content,
+        Some(json!({"result": [{"id": 1, "name": "Rex"}]}))
+    );
+    let created = call(
+        &client,
+        "create_pet",
+        json!({"name": "Rex", "tags": ["dog"]}),
+    )
+    .await;
+    assert_eq!(created.is_error, Some(false));
+    let deleted = call(&client, "delete_pet", json!({"petId": 7})).await;
+    assert_eq!(deleted.is_error, Some(false));
+    assert!(text_of(&deleted).contains("204"), "{}", text_of(&deleted));
+
+    let seen = backend.take();
+    assert_eq!(seen.len(), 4);
+    assert_eq!(
+        (seen[0].method.as_str(), seen[0].target.as_str()),
+        ("GET", "/v1/pets/1")
+    );
+    assert_eq!(
+        seen[1].target,
+        "/v1/pets?limit=5&tags=dog,small&status=available"
+    );
+    assert_eq!(
+        (seen[2].method.as_str(), seen[2].target.as_str()),
+        ("POST", "/v1/pets")
+    );
+    assert_eq!(seen[2].header("content-type"), Some("application/json"));
+    assert_eq!(
+        serde_json::from_slice::<Value>(&seen[2].body).unwrap(),
+        json!({"name": "Rex", "tags": ["dog"]})
+    );
+    assert_eq!(
+        (seen[3].method.as_str(), seen[3].target.as_str()),
+        ("DELETE", "/v1/pets/7")
+    );
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn images_come_back_as_image_content() {
+    let backend = Backend::start(pet_reply).await;
+    let client = connect(petstore(), options_for(&backend, "/v1")).await;
+    let got = call(&client, "get_pet_photo", json!({"petId": 1})).await;
+    let content = serde_json::to_value(&got.content).unwrap();
+    assert_eq!(content[0]["type"], "image");
+    assert_eq!(content[0]["mimeType"], "image/png");
+    assert_eq!(content[0]["data"], "iVBORwABAg==");
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn bad_arguments_and_unknown_tools_are_reported_not_sent() {
+    let backend = Backend::start(pet_reply).await;
+    let client = connect(petstore(), options_for(&backend, "/v1")).await;
+
+    let got = call(&client, "get_pet", json!({"petId": "abc"})).await;
+    assert_eq!(got.is_error, Some(true));
+    let text = text_of(&got);
+    assert!(text.contains("petId"), "{text}");
+    let got = call(&client, "get_pet", json!({})).await;
+    assert_eq!(got.is_error, Some(true));
+    assert!(text_of(&got).contains("petId"), "{}", text_of(&got));
+    let got = call(&client, "get_pet", json!({"petId": 1, "extra": true})).await;
+    assert_eq!(got.is_error, Some(true));
+    assert!(text_of(&got).contains("extra"), "{}", text_of(&got));
+    assert!(
+        backend.take().is_empty(),
+        "invalid calls must not reach the backend"
+    );
+
+    let err = client
+        .call_tool(CallToolRequestParams::new("no_such_tool"))
+        .await
+        .expect_err("unknown tool is a protocol error");
+    assert!(
+        err.to_string().contains("-32602") || err.to_string().contains("unknown tool"),
+        "{err}"
+    );
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn http_errors_and_dead_backends_are_is_error_and_serving_continues() {
+    let backend = Backend::start(pet_reply).await;
+    let client = connect(petstore(), options_for(&backend, "/v1")).await;
+    let got = call(&client, "get_pet", json!({"petId": 404})).await;
+    assert_eq!(got.is_error, Some(true));
+    let text = text_of(&got);
+    assert!(
+        text.contains("404") && text.contains("pet not found"),
+        "{text}"
+    );
+    assert!(got.structured_content.is_none());
+    let ok = call(&client, "get_pet", json!({"petId": 1})).await;
+    assert_eq!(ok.is_error, Some(false));
+    client.cancel().await.unwrap();
+
+    // Nothing listens on this port: connection refused, reported, next call still answered.
+    let dead = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = dead.local_addr().unwrap().port();
+    drop(dead);
+    let options = ServeOptions {
+        base_url: Some(format!("http://127.0.0.1:{port}/v1")),
+        ..ServeOptions::default()
+    };
+    let client = connect(petstore(), options).await;
+    for _ in 0..2 {
+        let got = call(&client, "get_pet", json!({"petId": 1})).await;
+        assert_eq!(got.is_error, Some(true));
+        assert!(
+            text_of(&got).to_lowercase().contains("connect"),
+            "{}",
+            text_of(&got)
+        );
+    }
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn path_arguments_cannot_escape_their_segment() {
+    let backend = Backend::start(|_| (200, "text/plain", b"ok".to_vec())).await;
+    let doc = json!({"openapi": "3.0.3", "info": {"title": "Files", "version": "1"}, "paths": {
+        "/files/{name}": {"get": {"operationId": "getFile", "parameters": [
+            {"name": "name", "in": "path", "required": true, "schema": {"type": "string"}}],
+            "responses": {"200": {"description": "ok"}}}}}});
+    let client = connect(catalog_of(doc), options_for(&backend, "/api")).await;
+    for evil in [
+        "../../admin",
+        "a/b?x=1#f",
+        "%2e%2e/admin",
+        "http://evil.example/",
+    ] {
+        let got = call(&client, "get_file", json!({"name": evil})).await;
+        assert_eq!(got.is_error, Some(false), "{evil}: {}", text_of(&got));
+    }
+    // A whole segment of `..` would be normalised away by URL parsing: refused.
+    for climb in ["..", "."] {
+        let got = call(&client, "get_file", json!({"name": climb})).await;
+        assert_eq!(got.is_error, Some(true), "{climb}: {}", text_of(&got));
+        assert!(text_of(&got).contains("name"), "{}", text_of(&got));
+    }
+    let targets: Vec<String> = backend.take().into_iter().map(|r| r.target).collect();
+    assert_eq!(targets.len(), 4);
+    for t in &targets {
+        assert!(t.starts_with("/api/files/"), "{t}");
+        assert_eq!(
+            t.matches('/').count(),
+            3,
+            "an argument added a path segment: {t}"
+        );
+        assert!(!t.contains('?') && !t.contains('#'), "{t}");
+    }
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn streamable_http_transport_with_origin_check_and_token() {
+    let backend = Backend::start(pet_reply).await;
+    let bridge = Bridge::new(petstore(), options_for(&backend, "/v1")).unwrap();
+    let shutdown = CancellationToken::new();
+    let bound = bind_http(
+        bridge,
+        HttpTransportOptions {
+            listen: "127.0.0.1:0".parse().unwrap(),
+            auth_token: Some("s3cret".into()),
+            stateless: false,
+            allowed_hosts: vec![],
+            allowed_origins: vec![],
+        },
+        shutdown.clone(),
+    )
+    .await
+    .unwrap();
+    let url = format!("http://{}/mcp", bound.local_addr);
+    let server = tokio::spawn(bound.run());
+
+    let init = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}});
+    let http = reqwest::Client::new();
+    let post = |origin: Option<&str>, token: Option<&str>| {
+        let mut req = http
+            .post(&url)
+            .header("content-type", "application/json")
+            .header("accept", "application/json, text/event-stream")
+            .body(init.to_string());
+        if let Some(o) = origin {
+            req = req.header("origin", o);
+        }
+        if let Some(t) = token {
+            req = req.header("authorization", format!("Bearer {t}"));
+        }
+        req.send()
+    };
+    assert_eq!(post(None, None).await.unwrap().status(), 401);
+    assert_eq!(post(None, Some("wrong")).await.unwrap().status(), 401);
+    assert_eq!(
+        post(Some("https://evil.example"), Some("s3cret"))
+            .await
+            .unwrap()
+            .status(),
+        403
+    );
+    assert_eq!(
+        post(Some("http://localhost:6274"), Some("s3cret"))
+            .await
+            .unwrap()
+            .status(),
+        200
+    );
+
+    // A real MCP client over streamable HTTP.
+    use rmcp::transport::StreamableHttpClientTransport;
+    use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
+    let transport = StreamableHttpClientTransport::from_config(
+        StreamableHttpClientTransportConfig::with_uri(url.clone()).auth_header("s3cret"),
+    );
+    let client = ().serve(transport).await.expect("client connects over HTTP");
+    assert_eq!(client.list_all_tools().await.unwrap().len(), 7);
+    let got = call(&client, "get_pet", json!({"petId": 1})).await;
+    assert_eq!(
+        got.structured_content,
+        Some(json!({"id": 1, "name": "Rex", "tags": ["dog"]}))
+    );
+    client.cancel().await.unwrap();
+
+    shutdown.cancel();
+    tokio::time::timeout(std::time::Duration::from_secs(10), server)
+        .await
+        .unwrap()
+        .unwrap()
+        .unwrap();
+}
