@@ -7,6 +7,7 @@
 //! call's arguments into an HTTP request; `response` turns the HTTP
 //! response into MCP-neutral tool content.
 
+pub mod auth;
 pub mod binding;
 pub mod http;
 pub mod request;

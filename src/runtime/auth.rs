@@ -1,0 +1,1 @@
+//! placeholder: authentication (being written)
