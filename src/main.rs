@@ -20,7 +20,12 @@ struct Cli {
     #[command(subcommand)]
     command: Command,
     /// Log filter (e.g. `info`, `openapi2mcp=debug`); also RUST_LOG.
-    #[arg(long, global = true, env = "OPENAPI2MCP_LOG", default_value = "warn")]
+    #[arg(
+        long,
+        global = true,
+        env = "OPENAPI2MCP_LOG",
+        default_value = "warn,openapi2mcp::audit=info"
+    )]
     log: String,
 }
 
@@ -69,6 +74,12 @@ struct ServeArgs {
     /// Extra attempts for idempotent calls on connection errors and 502/503/504.
     #[arg(long, default_value_t = 0)]
     retries: u32,
+    /// Most tool calls per second sent to the API (token bucket; off by default).
+    #[arg(long)]
+    rate_limit: Option<f64>,
+    /// Burst size for --rate-limit.
+    #[arg(long, default_value_t = 10)]
+    rate_burst: u32,
 }
 
 #[derive(Clone, Copy, ValueEnum, PartialEq, Eq)]
@@ -246,6 +257,11 @@ fn serve(args: ServeArgs) -> Result<ExitCode> {
     if !(args.timeout.is_finite() && args.timeout > 0.0) {
         anyhow::bail!("--timeout must be a positive number of seconds");
     }
+    if let Some(rate) = args.rate_limit
+        && !(rate.is_finite() && rate > 0.0)
+    {
+        anyhow::bail!("--rate-limit must be a positive number of calls per second");
+    }
     let options = ServeOptions {
         base_url: args.base_url.clone(),
         server_variables: args.server_vars.iter().cloned().collect(),
@@ -257,6 +273,7 @@ fn serve(args: ServeArgs) -> Result<ExitCode> {
             },
             ..HttpOptions::default()
         },
+        rate_limit: args.rate_limit.map(|r| (r, args.rate_burst)),
         ..ServeOptions::default()
     };
     let runtime = tokio::runtime::Builder::new_multi_thread()

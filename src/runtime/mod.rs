@@ -10,5 +10,6 @@
 pub mod auth;
 pub mod binding;
 pub mod http;
+pub mod ratelimit;
 pub mod request;
 pub mod response;

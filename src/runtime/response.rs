@@ -165,6 +165,25 @@ pub fn invalid_arguments(message: &str) -> ToolOutcome {
     error_outcome(vec![Content::Text(text)])
 }
 
+/// Outcome for a call refused by the server's rate limit.
+pub fn rate_limited(retry_after_seconds: f64) -> ToolOutcome {
+    let text = format!(
+        "Rate limit reached: this server allows only a limited number of API calls per second. No request was sent. Wait {:.1} seconds and call the tool again.",
+        retry_after_seconds.max(0.0)
+    );
+    error_outcome(vec![Content::Text(text)])
+}
+
+/// Outcome for a call that cannot be authenticated (message names what to
+/// configure, never a secret).
+pub fn not_authenticated(message: &str) -> ToolOutcome {
+    let text = format!(
+        "Not sent: {}\nCredentials are configured on the server (environment variables or config file), never passed as tool arguments.",
+        message.trim()
+    );
+    error_outcome(vec![Content::Text(text)])
+}
+
 /// The standard reason phrase for a status code, or `""` when it has none.
 fn reason_phrase(status: u16) -> &'static str {
     match status {

@@ -15,13 +15,14 @@ use std::time::Instant;
 
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, ListToolsResult,
-    PaginatedRequestParams, ServerCapabilities, ServerConfig, Tool,
+    PaginatedRequestParams, ProgressNotificationParam, ServerCapabilities, ServerConfig, Tool,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData as McpError, RoleServer, ServerHandler};
 use serde_json::{Map, Value, json};
 
 use crate::runtime::http::{HttpClient, HttpOptions};
+use crate::runtime::ratelimit::RateLimiter;
 use crate::runtime::request;
 use crate::runtime::response::{self, Content, ToolOutcome};
 use crate::tools::{Catalog, ToolDef};
@@ -37,6 +38,8 @@ pub struct ServeOptions {
     pub http: HttpOptions,
     /// Upper bound on one serialized `tools/list` page.
     pub page_bytes: usize,
+    /// Calls per second and burst size; `None` for no limit.
+    pub rate_limit: Option<(f64, u32)>,
 }
 
 impl Default for ServeOptions {
@@ -46,6 +49,7 @@ impl Default for ServeOptions {
             server_variables: BTreeMap::new(),
             http: HttpOptions::default(),
             page_bytes: 256 * 1024,
+            rate_limit: None,
         }
     }
 }
@@ -81,7 +85,14 @@ struct Inner {
     by_name: HashMap<String, usize>,
     pages: Vec<Vec<Tool>>,
     client: HttpClient,
+    limiter: Option<RateLimiter>,
     options: ServeOptions,
+}
+
+/// What one call did, for the audit line and progress.
+struct CallReport {
+    outcome: ToolOutcome,
+    status: Option<u16>,
 }
 
 struct Entry {
@@ -125,6 +136,9 @@ impl Bridge {
                 by_name,
                 pages,
                 client,
+                limiter: options
+                    .rate_limit
+                    .map(|(rate, burst)| RateLimiter::new(rate, burst)),
                 options,
             }),
         })
@@ -135,11 +149,23 @@ impl Bridge {
         self.inner.entries.len()
     }
 
-    /// Runs one call: validate → request → HTTP → outcome.
-    async fn call(&self, entry: &Entry, args: Map<String, Value>) -> ToolOutcome {
+    /// Runs one call: validate → rate limit → request → HTTP → outcome.
+    async fn call(&self, entry: &Entry, args: Map<String, Value>) -> CallReport {
+        let report = |outcome| CallReport {
+            outcome,
+            status: None,
+        };
         let def = &entry.def;
         if let Some(message) = validate(entry, &args) {
-            return response::invalid_arguments(&message);
+            return report(response::invalid_arguments(&message));
+        }
+        if let Some(wait) = self
+            .inner
+            .limiter
+            .as_ref()
+            .and_then(|l| l.try_acquire().err())
+        {
+            return report(response::rate_limited(wait.as_secs_f64()));
         }
         let options = &self.inner.options;
         let base = match request::base_url(
@@ -148,21 +174,24 @@ impl Bridge {
             options.base_url.as_deref(),
         ) {
             Ok(b) => b,
-            Err(e) => return response::invalid_arguments(&e.to_string()),
+            Err(e) => return report(response::invalid_arguments(&e.to_string())),
         };
         let prepared = match request::prepare(&def.http, &args, &base) {
             Ok(p) => p,
-            Err(e) => return response::invalid_arguments(&e.to_string()),
+            Err(e) => return report(response::invalid_arguments(&e.to_string())),
         };
         let request_line = format!("{} {}", prepared.method, without_query(&prepared.url));
         match self.inner.client.send(&prepared).await {
-            Ok(resp) => response::from_response(
-                &resp,
-                def.http.output.as_ref(),
-                &self.inner.client.options().limits,
-                &request_line,
-            ),
-            Err(failure) => response::from_transport_failure(&failure, &request_line),
+            Ok(resp) => CallReport {
+                outcome: response::from_response(
+                    &resp,
+                    def.http.output.as_ref(),
+                    &self.inner.client.options().limits,
+                    &request_line,
+                ),
+                status: Some(resp.status),
+            },
+            Err(failure) => report(response::from_transport_failure(&failure, &request_line)),
         }
     }
 }
@@ -200,9 +229,9 @@ fn validate(entry: &Entry, args: &Map<String, Value>) -> Option<String> {
         return None;
     }
     Some(format!(
-        "Invalid arguments for `{}`: {}. The inputSchema of the tool lists the accepted arguments.",
-        entry.def.name,
-        problems.join("; ")
+        "{}. The inputSchema of `{}` lists the accepted arguments.",
+        problems.join("; "),
+        entry.def.name
     ))
 }
 
@@ -342,21 +371,38 @@ impl ServerHandler for Bridge {
         let entry = &self.inner.entries[index];
         let args = request.arguments.unwrap_or_default();
         let started = Instant::now();
-        let outcome = tokio::select! {
-            outcome = self.call(entry, args) => outcome,
+        let progress = context.meta.get_progress_token();
+        if let Some(token) = &progress {
+            let note = ProgressNotificationParam::new(token.clone(), 0.0)
+                .with_total(1.0)
+                .with_message(format!(
+                    "calling {} {}",
+                    entry.def.http.method, entry.def.http.path
+                ));
+            let _ = context.peer.notify_progress(note).await;
+        }
+        let report = tokio::select! {
+            report = self.call(entry, args) => report,
             () = context.ct.cancelled() => {
-                tracing::info!(tool = %name, "call cancelled by the client");
-                return Err(McpError::internal_error("cancelled", None));
+                tracing::info!(target: "openapi2mcp::audit", tool = %name, "tools/call cancelled by the client");
+                return Err(McpError::internal_error("cancelled by the client", None));
             }
         };
+        if let Some(token) = progress {
+            let done = ProgressNotificationParam::new(token, 1.0)
+                .with_total(1.0)
+                .with_message("done");
+            let _ = context.peer.notify_progress(done).await;
+        }
         tracing::info!(
             target: "openapi2mcp::audit",
             tool = %name,
-            is_error = outcome.is_error,
+            status = report.status.unwrap_or(0),
+            is_error = report.outcome.is_error,
             duration_ms = started.elapsed().as_millis() as u64,
             "tools/call"
         );
-        Ok(to_result(outcome).into())
+        Ok(to_result(report.outcome).into())
     }
 }
 

@@ -68,6 +68,9 @@ impl Backend {
                         .collect(),
                     body,
                 };
+                if recorded.target.contains("/slow") {
+                    tokio::time::sleep(std::time::Duration::from_secs(3)).await;
+                }
                 let (status, content_type, bytes) = reply(&recorded);
                 log.lock().unwrap().push(recorded);
                 Response::builder()

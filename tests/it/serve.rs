@@ -379,3 +379,113 @@ async fn streamable_http_transport_with_origin_check_and_token() {
         .unwrap()
         .unwrap();
 }
+
+fn files_doc() -> Value {
+    json!({"openapi": "3.0.3", "info": {"title": "Files", "version": "1"}, "paths": {
+        "/files/{name}": {"get": {"operationId": "getFile", "parameters": [
+            {"name": "name", "in": "path", "required": true, "schema": {"type": "string"}}],
+            "responses": {"200": {"description": "ok"}}}}}})
+}
+
+fn files_reply(r: &Recorded) -> Reply {
+    match r.target.as_str() {
+        "/files/huge" => (200, "text/plain", vec![b'x'; 50 << 20]),
+        "/files/html" => (200, "text/html", b"<h1>hi</h1>".to_vec()),
+        "/files/broken-json" => (200, "application/json", b"{not json".to_vec()),
+        "/files/boom" => (500, "text/plain", b"database on fire".to_vec()),
+        _ => (200, "text/plain", b"ok".to_vec()),
+    }
+}
+
+#[tokio::test]
+async fn slow_huge_broken_and_failing_backends_leave_the_server_working() {
+    let backend = Backend::start(files_reply).await;
+    let mut options = options_for(&backend, "");
+    options.http.timeout = std::time::Duration::from_millis(500);
+    options.http.limits.max_body_bytes = 1 << 20;
+    let client = connect(catalog_of(files_doc()), options).await;
+
+    let slow = call(&client, "get_file", json!({"name": "slow"})).await;
+    assert_eq!(slow.is_error, Some(true));
+    assert!(
+        text_of(&slow).to_lowercase().contains("timed out")
+            || text_of(&slow).to_lowercase().contains("timeout"),
+        "{}",
+        text_of(&slow)
+    );
+
+    let huge = call(&client, "get_file", json!({"name": "huge"})).await;
+    assert_eq!(huge.is_error, Some(false));
+    let text = text_of(&huge);
+    assert!(
+        text.len() < (1 << 20) + 1024,
+        "the cap must hold: {} bytes",
+        text.len()
+    );
+    assert!(text.contains("[truncated"), "{}", &text[text.len() - 300..]);
+
+    let html = call(&client, "get_file", json!({"name": "html"})).await;
+    assert_eq!(text_of(&html), "<h1>hi</h1>");
+    let broken = call(&client, "get_file", json!({"name": "broken-json"})).await;
+    assert_eq!(broken.is_error, Some(false));
+    assert!(text_of(&broken).contains("{not json"));
+    let boom = call(&client, "get_file", json!({"name": "boom"})).await;
+    assert_eq!(boom.is_error, Some(true));
+    assert!(
+        text_of(&boom).contains("500") && text_of(&boom).contains("database on fire"),
+        "{}",
+        text_of(&boom)
+    );
+
+    let ok = call(&client, "get_file", json!({"name": "fine"})).await;
+    assert_eq!((ok.is_error, text_of(&ok)), (Some(false), "ok".to_string()));
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn rate_limit_refuses_calls_over_the_budget_without_sending_them() {
+    let backend = Backend::start(files_reply).await;
+    let mut options = options_for(&backend, "");
+    options.rate_limit = Some((0.01, 2));
+    let client = connect(catalog_of(files_doc()), options).await;
+    let results = [
+        call(&client, "get_file", json!({"name": "a"})).await,
+        call(&client, "get_file", json!({"name": "b"})).await,
+        call(&client, "get_file", json!({"name": "c"})).await,
+    ];
+    assert_eq!(
+        results.iter().map(|r| r.is_error).collect::<Vec<_>>(),
+        [Some(false), Some(false), Some(true)]
+    );
+    assert!(
+        text_of(&results[2]).contains("Rate limit"),
+        "{}",
+        text_of(&results[2])
+    );
+    assert_eq!(backend.take().len(), 2);
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn the_real_binary_serves_over_stdio_with_a_clean_stdout() {
+    use rmcp::transport::TokioChildProcess;
+    let backend = Backend::start(pet_reply).await;
+    let mut cmd = tokio::process::Command::new(env!("CARGO_BIN_EXE_openapi2mcp"));
+    cmd.arg("serve")
+        .arg(local("specs/petstore.yaml"))
+        .arg("--base-url")
+        .arg(format!("{}/v1", backend.url()))
+        .env("OPENAPI2MCP_LOG", "debug");
+    let client =
+        ().serve(TokioChildProcess::new(cmd).unwrap())
+            .await
+            .expect("spawned server speaks MCP on stdout");
+    assert_eq!(client.list_all_tools().await.unwrap().len(), 7);
+    let got = call(&client, "get_pet", json!({"petId": 1})).await;
+    assert_eq!(
+        got.structured_content,
+        Some(json!({"id": 1, "name": "Rex", "tags": ["dog"]}))
+    );
+    client.cancel().await.unwrap();
+    assert_eq!(backend.take().len(), 1);
+}
