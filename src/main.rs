@@ -80,6 +80,9 @@ struct ServeArgs {
     /// Burst size for --rate-limit.
     #[arg(long, default_value_t = 10)]
     rate_burst: u32,
+    /// Forward the MCP client's Authorization header to the API (--transport http).
+    #[arg(long)]
+    forward_authorization: bool,
 }
 
 #[derive(Clone, Copy, ValueEnum, PartialEq, Eq)]
@@ -274,6 +277,8 @@ fn serve(args: ServeArgs) -> Result<ExitCode> {
             ..HttpOptions::default()
         },
         rate_limit: args.rate_limit.map(|r| (r, args.rate_burst)),
+        credentials: openapi2mcp::runtime::auth::Credentials::from_env(),
+        forward_authorization: args.forward_authorization,
         ..ServeOptions::default()
     };
     let runtime = tokio::runtime::Builder::new_multi_thread()

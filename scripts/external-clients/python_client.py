@@ -26,6 +26,8 @@ Usage:
 OPTIONS (before or after the mode):
     --call NAME --args JSON   call one tool after listing
     --timeout SECONDS         bound on the whole session (default 180)
+Environment: PYTHON_CLIENT_TRACEBACK=1 prints the full traceback on failure.
+Exit status: 0 success, 1 an SDK exception or a failed check, 2 bad usage.
 """
 
 from __future__ import annotations
@@ -54,6 +56,8 @@ except ImportError as e:  # pragma: no cover - environment problem
     sys.exit(2)
 
 MAX_PAGES = 10_000
+# Environment variables handed to a stdio server on top of the SDK's defaults.
+PASS_ENV = ("NO_COLOR", "RUST_LOG", "OPENAPI2MCP_LOG")
 
 
 class CheckFailed(Exception):
@@ -194,7 +198,9 @@ async def exercise(session: ClientSession, ns: argparse.Namespace) -> dict[str, 
 async def run(ns: argparse.Namespace) -> dict[str, Any]:
     with anyio.fail_after(ns.timeout):
         if ns.mode == "stdio":
-            params = StdioServerParameters(command=ns.command[0], args=ns.command[1:])
+            # The SDK gives the server a minimal environment; pass the log settings through.
+            env = {k: os.environ[k] for k in PASS_ENV if k in os.environ}
+            params = StdioServerParameters(command=ns.command[0], args=ns.command[1:], env=env or None)
             async with stdio_client(params, errlog=sys.stderr) as (read, write):
                 async with ClientSession(read, write) as session:
                     return await exercise(session, ns)
@@ -215,12 +221,25 @@ def leaves(exc: BaseException) -> list[BaseException]:
     return [exc]
 
 
+def brief(exc: BaseException, max_lines: int = 6) -> str:
+    """An exception's message, cut to a few lines (jsonschema errors print whole schemas)."""
+    lines = str(exc).splitlines() or [""]
+    if len(lines) > max_lines:
+        lines = lines[:max_lines] + [f"[... {len(lines) - max_lines} more lines; PYTHON_CLIENT_TRACEBACK=1 shows all]"]
+    return "\n".join(lines)
+
+
 def describe(exc: BaseException) -> str:
-    parts = [f"{type(exc).__module__}.{type(exc).__qualname__}: {exc}"]
+    name = type(exc).__qualname__
+    if type(exc).__module__ != "builtins":
+        name = f"{type(exc).__module__}.{name}"
+    parts = [f"{name}: {brief(exc)}"]
     cause = exc.__cause__ or exc.__context__
     depth = 0
     while cause is not None and depth < 5:
-        parts.append(f"  caused by {type(cause).__qualname__}: {cause}")
+        first = (str(cause).splitlines() or [""])[0]
+        if first not in parts[0]:  # skip causes the message already quotes
+            parts.append(f"caused by {type(cause).__qualname__}: {brief(cause, 3)}")
         cause = cause.__cause__ or cause.__context__
         depth += 1
     return "\n".join(parts)

@@ -31,10 +31,15 @@ CALL_TOOL=get_repo
 CALL_ARGS='{"owner":"octocat","repo":"hello-world"}'
 CALL_REQUEST='GET /repos/octocat/hello-world'
 SCENARIOS=(server-initialize ping tools-list server-sse-multiple-streams dns-rebinding-protection)
+# CONFORMANCE_SCENARIOS="a b" runs other scenarios (see `conformance list`).
+if [ -n "${CONFORMANCE_SCENARIOS:-}" ]; then read -r -a SCENARIOS <<< "$CONFORMANCE_SCENARIOS"; fi
 # Upper bounds (seconds): whole-process lifetimes, one client session, one scenario.
 PROC_LIMIT=540
 CLIENT_LIMIT=180
 SCENARIO_LIMIT=120
+
+# Plain logs from openapi2mcp (tracing) and the stdio servers the client spawns.
+export NO_COLOR=1
 
 say() { echo "== $*"; }
 die() { echo "run.sh: $*" >&2; exit 2; }
@@ -164,83 +169,114 @@ start_http() {
   url="$line"
 }
 
-# check_listing NAME JSON-FILE: tool count, pages, the call and the backend.
-check_listing() {
-  local name="$1" out="$2" problems
-  problems="$("$python" - "$out" "$EXPECTED_TOOLS" "$work/backend-requests.log" "$CALL_REQUEST" <<'PY'
+# client NAME ARGS...: runs python_client.py ARGS, stdout to NAME.json and
+# stderr to NAME.stderr; on failure records it and shows the client's message.
+client() {
+  local name="$1" status=0
+  shift
+  timeout $((CLIENT_LIMIT + 30)) "$python" "$here/python_client.py" --timeout "$CLIENT_LIMIT" "$@" \
+    > "$work/$name.json" 2> "$work/$name.stderr" || status=$?
+  if [ "$status" -ne 0 ]; then
+    fail "$name: the Python SDK client failed (exit $status)"
+    grep -v '^Session termination failed' "$work/$name.stderr" | tail -n 30 | sed 's/^/    /'
+    rm -f "$work/$name.json"
+  fi
+  return "$status"
+}
+
+# check NAME KIND JSON-FILE: KIND `list` checks the tool count and pages,
+# `call` the call result and what the backend received.
+check() {
+  local name="$1" kind="$2" out="$3" verdict
+  verdict="$("$python" - "$kind" "$out" "$EXPECTED_TOOLS" "$work/backend-requests.log" "$CALL_REQUEST" <<'PY'
 import json, sys
-out, expected, log, request = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
+kind, out, expected, log, request = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4], sys.argv[5]
 r = json.load(open(out))
 p = []
-if r["tools"] != expected:
-    p.append(f"listed {r['tools']} tools, expected {expected}")
-if r["pages"] < 2:
-    p.append(f"tools/list came in {r['pages']} page(s), expected several")
-call = r.get("call") or {}
-if not call:
-    p.append("no call result")
+if kind == "list":
+    if r["tools"] != expected:
+        p.append(f"listed {r['tools']} tools, expected {expected}")
+    if r["pages"] < 2:
+        p.append(f"tools/list came in {r['pages']} page(s), expected several")
+    ok = f"{r['tools']} tools in {r['pages']} pages, names sha256 {r['names_sha256'][:16]}..."
 else:
-    if call.get("isError"):
-        p.append(f"the call returned isError: {json.dumps(call)[:2000]}")
-    if call.get("structuredContent") is None:
-        p.append(f"the call returned no structuredContent: {json.dumps(call)[:2000]}")
-lines = [l.rstrip("\n") for l in open(log)]
-hits = [l for l in lines if l.split(" HTTP/")[0] == request]
-if not hits:
-    p.append(f"the backend did not receive {request!r}; it received {lines!r}")
-if p:
-    print("\n".join(p))
-else:
-    print(f"OK {r['tools']} tools in {r['pages']} pages (names sha256 {r['names_sha256'][:16]}...), "
-          f"{request} reached the backend, structuredContent {json.dumps(call['structuredContent'])[:100]}")
+    call = r.get("call") or {}
+    if not call:
+        p.append("no call result")
+    else:
+        if call.get("isError"):
+            p.append(f"the call returned isError: {json.dumps(call)[:2000]}")
+        if call.get("structuredContent") is None:
+            p.append(f"the call returned no structuredContent: {json.dumps(call)[:2000]}")
+    lines = [l.rstrip("\n") for l in open(log)]
+    if not any(l.split(" HTTP/")[0] == request for l in lines):
+        p.append(f"the backend did not receive {request!r}; it received {lines!r}")
+    ok = f"{request} reached the backend; structuredContent {json.dumps(call.get('structuredContent'))[:120]}"
+print("\n".join(p) if p else "OK " + ok)
 PY
 )"
-  if [ "${problems:0:3}" = "OK " ]; then
-    pass "$name: ${problems:3}"
+  if [ "${verdict:0:3}" = "OK " ]; then
+    pass "$name: ${verdict:3}"
   else
     fail "$name"
-    echo "$problems" | sed 's/^/    /'
+    echo "$verdict" | sed 's/^/    /'
   fi
 }
 
+# call NAME CLIENT-ARGS...: listing + the get_repo call, then the checks.
+call() {
+  local name="$1"
+  shift
+  : > "$work/backend-requests.log"
+  if [ "$1" = stdio ]; then
+    set -- stdio --call "$CALL_TOOL" --args "$CALL_ARGS" "${@:2}"
+  else
+    set -- "$@" --call "$CALL_TOOL" --args "$CALL_ARGS"
+  fi
+  if client "$name" "$@"; then
+    check "$name" call "$work/$name.json"
+  else
+    echo "    (the backend received: $(paste -sd ';' "$work/backend-requests.log"))"
+  fi
+}
+
+sdk_version="$("$python" -c 'import importlib.metadata as m; print(m.version("mcp"))')"
+
 # --- (a) GitHub over stdio ----------------------------------------------------
-say "(a) GitHub REST description over stdio, Python SDK $("$python" -c 'import importlib.metadata as m; print(m.version("mcp"))')"
-: > "$work/backend-requests.log"
-if timeout $((CLIENT_LIMIT + 30)) "$python" "$here/python_client.py" stdio \
-    --timeout "$CLIENT_LIMIT" --call "$CALL_TOOL" --args "$CALL_ARGS" \
-    -- "$bin" serve --quiet "$github" --base-url "$backend" \
-    > "$work/github-stdio.json" 2> "$work/github-stdio.stderr"; then
-  check_listing "github over stdio" "$work/github-stdio.json"
-else
-  fail "github over stdio: the Python client failed (exit $?)"
-  tail -n 40 "$work/github-stdio.stderr" | sed 's/^/    /'
+say "(a) GitHub REST description over stdio, MCP Python SDK $sdk_version"
+stdio_server=("$bin" serve --quiet "$github" --base-url "$backend")
+if client github-stdio-list stdio -- "${stdio_server[@]}"; then
+  check github-stdio-list list "$work/github-stdio-list.json"
 fi
+call github-stdio-call stdio -- "${stdio_server[@]}"
+# The same call with `--output-schema loose` (outputSchema {"type":"object"}):
+# tells a broken call path apart from a response that strays from the
+# document's full output schema (the backend's small repository does).
+call github-stdio-call-loose stdio -- "${stdio_server[@]}" --output-schema loose
 
 # --- (a) GitHub over streamable HTTP --------------------------------------------
-say "(a) GitHub REST description over streamable HTTP"
-: > "$work/backend-requests.log"
+say "(a) GitHub REST description over streamable HTTP, MCP Python SDK $sdk_version"
 if start_http github-http --quiet "$github" --base-url "$backend"; then
   echo "server at $url"
-  if timeout $((CLIENT_LIMIT + 30)) "$python" "$here/python_client.py" http "$url" \
-      --timeout "$CLIENT_LIMIT" --call "$CALL_TOOL" --args "$CALL_ARGS" \
-      > "$work/github-http.json" 2> "$work/github-http.stderr"; then
-    check_listing "github over http" "$work/github-http.json"
-  else
-    fail "github over http: the Python client failed (exit $?)"
+  if client github-http-list http "$url"; then
+    check github-http-list list "$work/github-http-list.json"
+  fi
+  call github-http-call http "$url"
+  if ! kill -0 "$server_pid" 2>/dev/null; then
+    fail "github http server exited during the checks"
     tail -n 40 "$work/github-http.stderr" | sed 's/^/    /'
   fi
   stop "$server_pid"
 else
-  fail "github over http: the server did not start"
+  fail "github-http: the server did not start"
 fi
 
-if [ -s "$work/github-stdio.json" ] && [ -s "$work/github-http.json" ]; then
-  same="$("$python" -c 'import json,sys; a,b=(json.load(open(p)) for p in sys.argv[1:]); print("yes" if (a["tools"],a["pages"],a["names_sha256"])==(b["tools"],b["pages"],b["names_sha256"]) else "no")' \
-    "$work/github-stdio.json" "$work/github-http.json")"
-  if [ "$same" = yes ]; then
-    pass "github: stdio and http list the same tools in the same pages"
+if [ -s "$work/github-stdio-list.json" ] && [ -s "$work/github-http-list.json" ]; then
+  if "$python" -c 'import json,sys; a,b=(json.load(open(p)) for p in sys.argv[1:]); k=("tools","pages","names_sha256"); sys.exit([a[x] for x in k]!=[b[x] for x in k])' \
+      "$work/github-stdio-list.json" "$work/github-http-list.json"; then
+    pass "github: stdio and http serve the same tools in the same pages"
   else
-    fail "github: stdio and http listings differ (see $work/github-*.json)"
+    fail "github: stdio and http listings differ (see $work/github-*-list.json)"
   fi
 fi
 
@@ -268,7 +304,7 @@ for f in files:
 PY
 )"
     if [ "$status" -eq 0 ] && [ -z "$failures" ]; then
-      pass "conformance $scenario"
+      pass "conformance $scenario ($(grep -Eo 'Passed: [0-9]+/[0-9]+, [0-9]+ failed, [0-9]+ warnings' "$out/output.txt" || echo 'no summary line'))"
     else
       if [ "$status" -eq 124 ]; then
         fail "conformance $scenario (timed out after ${SCENARIO_LIMIT}s)"

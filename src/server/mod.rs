@@ -14,18 +14,21 @@ use std::sync::{Arc, OnceLock};
 use std::time::Instant;
 
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, ListToolsResult,
-    PaginatedRequestParams, ProgressNotificationParam, ServerCapabilities, ServerConfig, Tool,
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, JsonObject,
+    ListToolsResult, PaginatedRequestParams, ProgressNotificationParam, ServerCapabilities,
+    ServerConfig, Tool,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData as McpError, RoleServer, ServerHandler};
 use serde_json::{Map, Value, json};
 
+use crate::runtime::auth::{self, AuthError, Authenticator, Credentials};
+use crate::runtime::binding::HttpBinding;
 use crate::runtime::http::{HttpClient, HttpOptions};
 use crate::runtime::ratelimit::RateLimiter;
 use crate::runtime::request;
 use crate::runtime::response::{self, Content, ToolOutcome};
-use crate::tools::{Catalog, ToolDef};
+use crate::tools::{Catalog, ORIGIN_META_KEY, ToolDef};
 
 /// How the server reaches the API and shapes its answers.
 #[derive(Debug, Clone)]
@@ -40,6 +43,11 @@ pub struct ServeOptions {
     pub page_bytes: usize,
     /// Calls per second and burst size; `None` for no limit.
     pub rate_limit: Option<(f64, u32)>,
+    /// Credentials for the API's security schemes (see [`crate::runtime::auth`]).
+    pub credentials: Credentials,
+    /// Forward the MCP client's `Authorization` header to the API (HTTP
+    /// transport only; off by default).
+    pub forward_authorization: bool,
 }
 
 impl Default for ServeOptions {
@@ -50,6 +58,8 @@ impl Default for ServeOptions {
             http: HttpOptions::default(),
             page_bytes: 256 * 1024,
             rate_limit: None,
+            credentials: Credentials::default(),
+            forward_authorization: false,
         }
     }
 }
@@ -85,6 +95,7 @@ struct Inner {
     by_name: HashMap<String, usize>,
     pages: Vec<Vec<Tool>>,
     client: HttpClient,
+    auth: Authenticator,
     limiter: Option<RateLimiter>,
     options: ServeOptions,
 }
@@ -96,7 +107,10 @@ struct CallReport {
 }
 
 struct Entry {
-    def: ToolDef,
+    name: String,
+    http: HttpBinding,
+    /// Shared with the listed `Tool`: one copy of each schema in memory.
+    input_schema: Arc<JsonObject>,
     validator: OnceLock<Result<jsonschema::Validator, String>>,
 }
 
@@ -104,30 +118,27 @@ impl Bridge {
     /// Prepares everything `tools/list` and `tools/call` need.
     pub fn new(catalog: Catalog, options: ServeOptions) -> Result<Self, ServeError> {
         let client = HttpClient::new(options.http.clone()).map_err(ServeError::Client)?;
+        let auth = Authenticator::new(
+            &catalog.security_schemes,
+            &options.credentials,
+            reqwest::Client::new(),
+        );
+        for line in auth.describe() {
+            tracing::info!("auth: {line}");
+        }
+        let info = server_info(&catalog);
         let mut tools = Vec::with_capacity(catalog.tools.len());
-        for def in &catalog.tools {
-            let tool: Tool =
-                serde_json::from_value(def.to_mcp_json()).map_err(|e| ServeError::Tool {
-                    name: def.name.clone(),
-                    reason: e.to_string(),
-                })?;
+        let mut entries = Vec::with_capacity(catalog.tools.len());
+        for def in catalog.tools {
+            let (tool, entry) = into_tool(def)?;
             tools.push(tool);
+            entries.push(entry);
         }
         let pages = paginate(tools, options.page_bytes);
-        let info = server_info(&catalog);
-        let by_name = catalog
-            .tools
+        let by_name = entries
             .iter()
             .enumerate()
-            .map(|(i, t)| (t.name.clone(), i))
-            .collect();
-        let entries = catalog
-            .tools
-            .into_iter()
-            .map(|def| Entry {
-                def,
-                validator: OnceLock::new(),
-            })
+            .map(|(i, e)| (e.name.clone(), i))
             .collect();
         Ok(Self {
             inner: Arc::new(Inner {
@@ -136,6 +147,7 @@ impl Bridge {
                 by_name,
                 pages,
                 client,
+                auth,
                 limiter: options
                     .rate_limit
                     .map(|(rate, burst)| RateLimiter::new(rate, burst)),
@@ -150,12 +162,17 @@ impl Bridge {
     }
 
     /// Runs one call: validate → rate limit → request → HTTP → outcome.
-    async fn call(&self, entry: &Entry, args: Map<String, Value>) -> CallReport {
+    async fn call(
+        &self,
+        entry: &Entry,
+        args: Map<String, Value>,
+        client_authorization: Option<&str>,
+    ) -> CallReport {
         let report = |outcome| CallReport {
             outcome,
             status: None,
         };
-        let def = &entry.def;
+        let http = &entry.http;
         if let Some(message) = validate(entry, &args) {
             return report(response::invalid_arguments(&message));
         }
@@ -169,43 +186,110 @@ impl Bridge {
         }
         let options = &self.inner.options;
         let base = match request::base_url(
-            &def.http.servers,
+            &http.servers,
             &options.server_variables,
             options.base_url.as_deref(),
         ) {
             Ok(b) => b,
             Err(e) => return report(response::invalid_arguments(&e.to_string())),
         };
-        let prepared = match request::prepare(&def.http, &args, &base) {
+        let mut prepared = match request::prepare(http, &args, &base) {
             Ok(p) => p,
             Err(e) => return report(response::invalid_arguments(&e.to_string())),
         };
+        let authenticated = match client_authorization {
+            Some(value) if options.forward_authorization => {
+                auth::apply_passthrough(value, &mut prepared)
+            }
+            _ => self.inner.auth.apply(&http.security, &mut prepared).await,
+        };
+        // No configured credentials fit: send anyway (documents often declare
+        // security on endpoints that also answer anonymously) and explain
+        // what to configure if the API refuses.
+        let mut missing_credentials = None;
+        match authenticated {
+            Ok(()) => {}
+            Err(e @ AuthError::MissingCredentials { .. }) => {
+                missing_credentials = Some(e.to_string())
+            }
+            Err(e) => return report(response::not_authenticated(&e.to_string())),
+        }
         let request_line = format!("{} {}", prepared.method, without_query(&prepared.url));
         match self.inner.client.send(&prepared).await {
-            Ok(resp) => CallReport {
-                outcome: response::from_response(
+            Ok(resp) => {
+                let mut outcome = response::from_response(
                     &resp,
-                    def.http.output.as_ref(),
+                    http.output.as_ref(),
                     &self.inner.client.options().limits,
                     &request_line,
-                ),
-                status: Some(resp.status),
-            },
+                );
+                if let (Some(hint), 401 | 403) = (missing_credentials, resp.status) {
+                    outcome
+                        .content
+                        .push(Content::Text(format!("No credentials were sent: {hint}")));
+                }
+                CallReport {
+                    outcome,
+                    status: Some(resp.status),
+                }
+            }
             Err(failure) => report(response::from_transport_failure(&failure, &request_line)),
         }
     }
+}
+
+/// Splits a tool definition into the listed MCP tool and what calls need,
+/// moving (not copying) the schemas.
+fn into_tool(def: ToolDef) -> Result<(Tool, Entry), ServeError> {
+    let ToolDef {
+        name,
+        title,
+        description,
+        input_schema,
+        output_schema,
+        annotations,
+        origin,
+        http,
+    } = def;
+    let object = |v: Value, what: &str| match v {
+        Value::Object(m) => Ok(Arc::new(m)),
+        _ => Err(ServeError::Tool {
+            name: name.clone(),
+            reason: format!("{what} is not a JSON object"),
+        }),
+    };
+    let input_schema = object(input_schema, "inputSchema")?;
+    let mut tool = Tool::new(name.clone(), description, Arc::clone(&input_schema));
+    tool.title = Some(title);
+    tool.output_schema = output_schema
+        .map(|o| object(o, "outputSchema"))
+        .transpose()?;
+    let bad = |e: serde_json::Error| ServeError::Tool {
+        name: name.clone(),
+        reason: e.to_string(),
+    };
+    tool.annotations = Some(serde_json::from_value(json!(annotations)).map_err(bad)?);
+    tool.meta = Some(serde_json::from_value(json!({ ORIGIN_META_KEY: origin })).map_err(bad)?);
+    let entry = Entry {
+        name,
+        http,
+        input_schema,
+        validator: OnceLock::new(),
+    };
+    Ok((tool, entry))
 }
 
 /// Checks `args` against the tool's input schema; `Some(message)` naming
 /// each bad argument when they do not fit.
 fn validate(entry: &Entry, args: &Map<String, Value>) -> Option<String> {
     let validator = entry.validator.get_or_init(|| {
-        jsonschema::draft202012::new(&entry.def.input_schema).map_err(|e| e.to_string())
+        let schema = Value::Object((*entry.input_schema).clone());
+        jsonschema::draft202012::new(&schema).map_err(|e| e.to_string())
     });
     let validator = match validator {
         Ok(v) => v,
         Err(e) => {
-            tracing::warn!(tool = %entry.def.name, "input schema does not compile, arguments not validated: {e}");
+            tracing::warn!(tool = %entry.name, "input schema does not compile, arguments not validated: {e}");
             return None;
         }
     };
@@ -231,7 +315,7 @@ fn validate(entry: &Entry, args: &Map<String, Value>) -> Option<String> {
     Some(format!(
         "{}. The inputSchema of `{}` lists the accepted arguments.",
         problems.join("; "),
-        entry.def.name
+        entry.name
     ))
 }
 
@@ -290,6 +374,20 @@ fn server_info(catalog: &Catalog) -> ServerConfig {
     ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
         .with_server_info(implementation)
         .with_instructions(instructions)
+}
+
+/// Scrubs configured secrets from text an API sent back (a 401 page that
+/// echoes the token, say).
+fn redact_outcome(mut outcome: ToolOutcome, secrets: &[String]) -> ToolOutcome {
+    if secrets.is_empty() {
+        return outcome;
+    }
+    for c in &mut outcome.content {
+        if let Content::Text(t) = c {
+            *t = auth::redact(t, secrets);
+        }
+    }
+    outcome
 }
 
 /// Maps our SDK-neutral outcome to rmcp's result.
@@ -375,14 +473,17 @@ impl ServerHandler for Bridge {
         if let Some(token) = &progress {
             let note = ProgressNotificationParam::new(token.clone(), 0.0)
                 .with_total(1.0)
-                .with_message(format!(
-                    "calling {} {}",
-                    entry.def.http.method, entry.def.http.path
-                ));
+                .with_message(format!("calling {} {}", entry.http.method, entry.http.path));
             let _ = context.peer.notify_progress(note).await;
         }
+        let client_authorization = context
+            .extensions
+            .get::<axum::http::request::Parts>()
+            .and_then(|p| p.headers.get(axum::http::header::AUTHORIZATION))
+            .and_then(|v| v.to_str().ok())
+            .map(str::to_string);
         let report = tokio::select! {
-            report = self.call(entry, args) => report,
+            report = self.call(entry, args, client_authorization.as_deref()) => report,
             () = context.ct.cancelled() => {
                 tracing::info!(target: "openapi2mcp::audit", tool = %name, "tools/call cancelled by the client");
                 return Err(McpError::internal_error("cancelled by the client", None));
@@ -402,7 +503,8 @@ impl ServerHandler for Bridge {
             duration_ms = started.elapsed().as_millis() as u64,
             "tools/call"
         );
-        Ok(to_result(report.outcome).into())
+        let outcome = redact_outcome(report.outcome, &self.inner.auth.secret_values());
+        Ok(to_result(outcome).into())
     }
 }
 

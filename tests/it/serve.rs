@@ -492,7 +492,9 @@ async fn the_real_binary_serves_over_stdio_with_a_clean_stdout() {
 
 /// A client that records the progress notifications it receives.
 #[derive(Clone, Default)]
-struct ProgressSink(std::sync::Arc<std::sync::Mutex<Vec<(f64, Option<String>)>>>);
+struct ProgressSink(std::sync::Arc<std::sync::Mutex<Vec<ProgressSeen>>>);
+
+type ProgressSeen = (f64, Option<String>);
 
 impl rmcp::ClientHandler for ProgressSink {
     async fn on_progress(
@@ -607,5 +609,57 @@ async fn cancelling_a_call_aborts_the_http_request() {
     );
     // The server still answers afterwards.
     assert_eq!(client.list_all_tools().await.unwrap().len(), 7);
+    client.cancel().await.unwrap();
+}
+
+fn secured_reply(r: &Recorded) -> Reply {
+    match r.header("x-api-key") {
+        Some("k-123") => (
+            200,
+            "application/json",
+            br#"{"id":1,"name":"Rex"}"#.to_vec(),
+        ),
+        Some(other) => (401, "text/plain", format!("bad key {other}").into_bytes()),
+        None => (401, "text/plain", b"authentication required".to_vec()),
+    }
+}
+
+#[tokio::test]
+async fn credentials_from_configuration_are_sent_and_never_echoed() {
+    use openapi2mcp::runtime::auth::Credentials;
+    let backend = Backend::start(secured_reply).await;
+
+    let mut options = options_for(&backend, "/v1");
+    options.credentials = Credentials::from_pairs([("OPENAPI2MCP_APIKEY_KEY", "k-123")]);
+    let client = connect(petstore(), options).await;
+    let got = call(&client, "get_pet", json!({"petId": 1})).await;
+    assert_eq!(got.is_error, Some(false), "{}", text_of(&got));
+    assert_eq!(backend.take()[0].header("x-api-key"), Some("k-123"));
+    client.cancel().await.unwrap();
+
+    // A wrong key that the API echoes back is scrubbed from what the model sees.
+    let mut options = options_for(&backend, "/v1");
+    options.credentials = Credentials::from_pairs([("OPENAPI2MCP_APIKEY_KEY", "wrong-secret")]);
+    let client = connect(petstore(), options).await;
+    let got = call(&client, "get_pet", json!({"petId": 1})).await;
+    assert_eq!(got.is_error, Some(true));
+    assert!(!text_of(&got).contains("wrong-secret"), "{}", text_of(&got));
+    client.cancel().await.unwrap();
+
+    // No credentials: sent anonymously; the 401 says what to configure.
+    let client = connect(petstore(), options_for(&backend, "/v1")).await;
+    let got = call(&client, "get_pet", json!({"petId": 1})).await;
+    assert_eq!(got.is_error, Some(true));
+    let text = text_of(&got);
+    assert!(
+        text.contains("OPENAPI2MCP_APIKEY_KEY") && text.contains("OPENAPI2MCP_BEARER_TOKEN"),
+        "{text}"
+    );
+    assert!(
+        backend
+            .take()
+            .iter()
+            .all(|r| r.header("x-api-key") != Some("k-123"))
+    );
     client.cancel().await.unwrap();
 }
