@@ -233,7 +233,14 @@ def describe(exc: BaseException) -> str:
     name = type(exc).__qualname__
     if type(exc).__module__ != "builtins":
         name = f"{type(exc).__module__}.{name}"
-    parts = [f"{name}: {brief(exc)}"]
+    code = getattr(getattr(exc, "error", None), "code", None)
+    if isinstance(code, int):  # an MCPError: a JSON-RPC error from the server or the transport
+        data = getattr(exc.error, "data", None)  # type: ignore[attr-defined]
+        suffix = f" (data: {json.dumps(data, default=str)[:500]})" if data is not None else ""
+        name = f"{name} (JSON-RPC code {code})"
+        parts = [f"{name}: {brief(Exception(exc.error.message + suffix))}"]  # type: ignore[attr-defined]
+    else:
+        parts = [f"{name}: {brief(exc)}"]
     cause = exc.__cause__ or exc.__context__
     depth = 0
     while cause is not None and depth < 5:

@@ -172,12 +172,14 @@ start_http() {
 # client NAME ARGS...: runs python_client.py ARGS, stdout to NAME.json and
 # stderr to NAME.stderr; on failure records it and shows the client's message.
 client() {
-  local name="$1" status=0
+  local name="$1" status=0 reason
   shift
   timeout $((CLIENT_LIMIT + 30)) "$python" "$here/python_client.py" --timeout "$CLIENT_LIMIT" "$@" \
     > "$work/$name.json" 2> "$work/$name.stderr" || status=$?
   if [ "$status" -ne 0 ]; then
-    fail "$name: the Python SDK client failed (exit $status)"
+    reason="$(grep -A1 '^python_client: FAILED' "$work/$name.stderr" | sed -n '2s/^ *//p' | cut -c1-160)"
+    [ "$status" -eq 124 ] && reason="killed after $((CLIENT_LIMIT + 30))s"
+    fail "$name: the Python SDK client failed (exit $status)${reason:+: $reason}"
     grep -v '^Session termination failed' "$work/$name.stderr" | tail -n 30 | sed 's/^/    /'
     rm -f "$work/$name.json"
   fi

@@ -112,6 +112,8 @@ struct Entry {
     /// Shared with the listed `Tool`: one copy of each schema in memory.
     input_schema: Arc<JsonObject>,
     validator: OnceLock<Result<jsonschema::Validator, String>>,
+    output_schema: Option<Arc<JsonObject>>,
+    output_validator: OnceLock<Result<jsonschema::Validator, String>>,
 }
 
 impl Bridge {
@@ -223,6 +225,7 @@ impl Bridge {
                     &self.inner.client.options().limits,
                     &request_line,
                 );
+                outcome = check_structured(entry, outcome);
                 if let (Some(hint), 401 | 403) = (missing_credentials, resp.status) {
                     outcome
                         .content
@@ -275,24 +278,64 @@ fn into_tool(def: ToolDef) -> Result<(Tool, Entry), ServeError> {
         http,
         input_schema,
         validator: OnceLock::new(),
+        output_schema: tool.output_schema.clone(),
+        output_validator: OnceLock::new(),
     };
     Ok((tool, entry))
+}
+
+/// Compiles a schema once, remembering a failure instead of retrying.
+fn compiled<'a>(
+    cell: &'a OnceLock<Result<jsonschema::Validator, String>>,
+    schema: &JsonObject,
+    tool: &str,
+) -> Option<&'a jsonschema::Validator> {
+    let result = cell.get_or_init(|| {
+        jsonschema::draft202012::new(&Value::Object(schema.clone())).map_err(|e| e.to_string())
+    });
+    match result {
+        Ok(v) => Some(v),
+        Err(e) => {
+            tracing::warn!(tool, "schema does not compile, not checked: {e}");
+            None
+        }
+    }
+}
+
+/// Structured content must match the advertised `outputSchema` (clients
+/// reject the whole result otherwise). When the API's answer does not, the
+/// model still gets the body as text, flagged with what did not match.
+fn check_structured(entry: &Entry, outcome: ToolOutcome) -> ToolOutcome {
+    let (Some(structured), Some(schema)) = (&outcome.structured, &entry.output_schema) else {
+        return outcome;
+    };
+    let Some(validator) = compiled(&entry.output_validator, schema, &entry.name) else {
+        return outcome;
+    };
+    let problems: Vec<String> = validator
+        .iter_errors(structured)
+        .take(3)
+        .map(|e| format!("{} at `{}`", e, e.instance_path()))
+        .collect();
+    if problems.is_empty() {
+        return outcome;
+    }
+    let mut content = vec![Content::Text(format!(
+        "The API answered, but its response does not match the schema in its own API description ({}), so it is returned as text only. The response follows.",
+        problems.join("; ")
+    ))];
+    content.extend(outcome.content);
+    ToolOutcome {
+        content,
+        structured: None,
+        is_error: true,
+    }
 }
 
 /// Checks `args` against the tool's input schema; `Some(message)` naming
 /// each bad argument when they do not fit.
 fn validate(entry: &Entry, args: &Map<String, Value>) -> Option<String> {
-    let validator = entry.validator.get_or_init(|| {
-        let schema = Value::Object((*entry.input_schema).clone());
-        jsonschema::draft202012::new(&schema).map_err(|e| e.to_string())
-    });
-    let validator = match validator {
-        Ok(v) => v,
-        Err(e) => {
-            tracing::warn!(tool = %entry.name, "input schema does not compile, arguments not validated: {e}");
-            return None;
-        }
-    };
+    let validator = compiled(&entry.validator, &entry.input_schema, &entry.name)?;
     let instance = Value::Object(args.clone());
     let problems: Vec<String> = validator
         .iter_errors(&instance)

@@ -150,6 +150,9 @@ impl Converter<'_> {
         map: &Map<String, Value>,
         out: &mut Map<String, Value>,
     ) {
+        if self.direction == Direction::Output && self.output_constraint(key, value) {
+            return;
+        }
         if key.starts_with("x-") || DROPPED.contains(&key) {
             if key == "example" && !map.contains_key("examples") {
                 out.insert("examples".into(), Value::Array(vec![value.clone()]));
@@ -212,6 +215,24 @@ impl Converter<'_> {
         };
         if let Some(v) = converted {
             out.insert(key.to_string(), v);
+        }
+    }
+
+    /// Output schemas describe the shape and types of a response but do not
+    /// enforce what real APIs routinely break without breaking clients:
+    /// documented fields left out (`required`), undocumented ones added
+    /// (`additionalProperties: false`), and new enum values (`enum`). A
+    /// strict client rejects a whole result that fails the advertised
+    /// schema, so these constraints would make working calls fail.
+    fn output_constraint(&self, key: &str, value: &Value) -> bool {
+        match key {
+            "required" | "enum" | "minItems" | "maxItems" | "minProperties" | "maxProperties"
+            | "minLength" | "maxLength" | "pattern" | "minimum" | "maximum"
+            | "exclusiveMinimum" | "exclusiveMaximum" | "multipleOf" | "uniqueItems" | "const" => {
+                true
+            }
+            "additionalProperties" | "unevaluatedProperties" => value == &Value::Bool(false),
+            _ => false,
         }
     }
 
@@ -524,6 +545,24 @@ mod tests {
         });
         assert!(out["properties"].get("secret").is_none());
         assert!(out["properties"].get("id").is_some());
+        assert!(
+            out.get("required").is_none(),
+            "outputs do not enforce presence"
+        );
+    }
+
+    #[test]
+    fn output_schemas_keep_types_but_not_brittle_constraints() {
+        let s = json!({"type": "object", "required": ["a"], "additionalProperties": false,
+            "properties": {"a": {"type": "string", "enum": ["x"], "maxLength": 3, "nullable": true},
+                           "n": {"type": "integer", "minimum": 1}}});
+        let out = convert(&s, SpecVersion::OpenApi30, Direction::Output, &mut |r| {
+            r.into()
+        });
+        assert_eq!(
+            out,
+            json!({"type": "object", "properties": {"a": {"type": ["string", "null"]}, "n": {"type": "integer"}}})
+        );
     }
 
     #[test]

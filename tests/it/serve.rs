@@ -75,6 +75,16 @@ fn pet_reply(r: &Recorded) -> Reply {
             "application/json",
             br#"{"id":1,"name":"Rex","tags":["dog"]}"#.to_vec(),
         ),
+        ("GET", "/v1/pets/2") => (
+            200,
+            "application/json",
+            br#"{"id":"two","name":5}"#.to_vec(),
+        ),
+        ("GET", "/v1/pets/3") => (
+            200,
+            "application/json",
+            br#"{"name":"Rex","color":"brown","status":"adopted"}"#.to_vec(),
+        ),
         ("GET", "/v1/pets/404") => (
             404,
             "application/json",
@@ -660,6 +670,29 @@ async fn credentials_from_configuration_are_sent_and_never_echoed() {
             .take()
             .iter()
             .all(|r| r.header("x-api-key") != Some("k-123"))
+    );
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn structured_content_always_matches_the_advertised_output_schema() {
+    let backend = Backend::start(pet_reply).await;
+    let client = connect(petstore(), options_for(&backend, "/v1")).await;
+    // Missing documented fields, extra fields and a new enum value: still structured.
+    let partial = call(&client, "get_pet", json!({"petId": 3})).await;
+    assert_eq!(partial.is_error, Some(false), "{}", text_of(&partial));
+    assert_eq!(
+        partial.structured_content,
+        Some(json!({"name": "Rex", "color": "brown", "status": "adopted"}))
+    );
+    // Wrong types: the data comes back as text, flagged, with no structured content a client would reject.
+    let wrong = call(&client, "get_pet", json!({"petId": 2})).await;
+    assert_eq!(wrong.is_error, Some(true));
+    assert!(wrong.structured_content.is_none());
+    let text = text_of(&wrong);
+    assert!(
+        text.contains("does not match the schema") && text.contains("\"two\""),
+        "{text}"
     );
     client.cancel().await.unwrap();
 }
