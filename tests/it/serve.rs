@@ -696,3 +696,274 @@ async fn structured_content_always_matches_the_advertised_output_schema() {
     );
     client.cancel().await.unwrap();
 }
+
+fn features() -> Catalog {
+    let (doc, _) = spec::load(
+        local("specs/features.yaml").to_str().unwrap(),
+        &LoadOptions::default(),
+    )
+    .unwrap();
+    tools::build(&doc, &BuildOptions::default()).0
+}
+
+fn features_reply(r: &Recorded) -> Reply {
+    match (
+        r.method.as_str(),
+        r.target.split('?').next().unwrap_or_default(),
+    ) {
+        ("GET", "/api/search") => (
+            200,
+            "application/json",
+            br#"{"total":1,"items":[{"id":1,"name":"a"}]}"#.to_vec(),
+        ),
+        ("GET", "/api/items") => (
+            200,
+            "application/json",
+            br#"[{"id":1,"name":"a"}]"#.to_vec(),
+        ),
+        ("PATCH", _) => (200, "application/json", br#"{"id":5,"name":"b"}"#.to_vec()),
+        ("GET", "/api/reports/2024") => (200, "text/csv", b"month,total\n1,3\n".to_vec()),
+        ("GET", _) => (200, "text/plain", b"red".to_vec()),
+        _ => (204, "text/plain", Vec::new()),
+    }
+}
+
+/// Every parameter location and style and every body kind, asserted on the
+/// exact request the backend received.
+#[tokio::test]
+async fn every_location_style_and_body_kind_reaches_the_backend_exactly() {
+    use openapi2mcp::runtime::auth::Credentials;
+    let backend = Backend::start(features_reply).await;
+    let mut options = options_for(&backend, "/api");
+    options.credentials = Credentials::from_pairs([("OPENAPI2MCP_KEY_KEY", "key-1")]);
+    let client = connect(features(), options).await;
+
+    let search = call(&client, "search", json!({
+        "q": "red shoes", "tags": ["a", "b"], "ids": [1, 2], "filter": {"color": "red", "size": "M"},
+        "sort": ["name", "-date"], "X-Trace-Id": "t-1", "session": "s 1"})).await;
+    assert_eq!(
+        search.structured_content,
+        Some(json!({"total": 1, "items": [{"id": 1, "name": "a"}]}))
+    );
+    let items = call(&client, "list_items", json!({})).await;
+    assert_eq!(
+        items.structured_content,
+        Some(json!({"result": [{"id": 1, "name": "a"}]}))
+    );
+    let patched = call(
+        &client,
+        "patch_item",
+        json!({"id": 5, "body_id": "ext-9", "name": "b"}),
+    )
+    .await;
+    assert_eq!(patched.is_error, Some(false), "{}", text_of(&patched));
+    call(&client, "get_colors", json!({"color": ["blue", "black"]})).await;
+    call(
+        &client,
+        "send_contact",
+        json!({"name": "Ann Lee", "email": "ann@example.com", "topics": ["a&b", "c"]}),
+    )
+    .await;
+    call(
+        &client,
+        "put_note",
+        json!({"noteId": "n1", "body": "line 1\nline 2"}),
+    )
+    .await;
+    call(
+        &client,
+        "upload_file",
+        json!({"file": "data:image/png;base64,iVBORw==", "description": "logo"}),
+    )
+    .await;
+    call(
+        &client,
+        "put_blob",
+        json!({"name": "b1", "body": "AAEC/w=="}),
+    )
+    .await;
+    let report = call(&client, "get_report", json!({"year": 2024})).await;
+    assert_eq!(text_of(&report), "month,total\n1,3\n");
+    assert!(report.structured_content.is_none());
+
+    let seen = backend.take();
+    assert_eq!(seen.len(), 9);
+    for r in &seen {
+        assert_eq!(
+            r.header("x-key"),
+            Some("key-1"),
+            "{} {}",
+            r.method,
+            r.target
+        );
+    }
+    let s = &seen[0];
+    assert_eq!(
+        s.target,
+        "/api/search?q=red%20shoes&tags=a&tags=b&ids=1,2&filter[color]=red&filter[size]=M&sort=name|-date"
+    );
+    assert_eq!(s.header("x-trace-id"), Some("t-1"));
+    assert_eq!(s.header("cookie"), Some("session=s%201"));
+    assert_eq!(
+        (seen[1].method.as_str(), seen[1].target.as_str()),
+        ("GET", "/api/items")
+    );
+    let p = &seen[2];
+    assert_eq!(
+        (p.method.as_str(), p.target.as_str()),
+        ("PATCH", "/api/items/5")
+    );
+    assert_eq!(
+        serde_json::from_slice::<Value>(&p.body).unwrap(),
+        json!({"id": "ext-9", "name": "b"})
+    );
+    assert_eq!(seen[3].target, "/api/colors/.blue.black");
+    let form = &seen[4];
+    assert_eq!(
+        form.header("content-type"),
+        Some("application/x-www-form-urlencoded")
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&form.body),
+        "name=Ann+Lee&email=ann%40example.com&topics=a%26b&topics=c"
+    );
+    let note = &seen[5];
+    assert_eq!(
+        (note.method.as_str(), note.target.as_str()),
+        ("PUT", "/api/notes/n1")
+    );
+    assert_eq!(note.header("content-type"), Some("text/plain"));
+    assert_eq!(note.body, b"line 1\nline 2");
+    let upload = &seen[6];
+    let ct = upload.header("content-type").unwrap();
+    assert!(
+        ct.starts_with("multipart/form-data; boundary=openapi2mcp-"),
+        "{ct}"
+    );
+    let boundary = ct.split("boundary=").nth(1).unwrap();
+    let body = upload.body.clone();
+    let expected_file_part = [
+        format!("--{boundary}\r\nContent-Disposition: form-data; name=\"file\"; filename=\"file\"\r\nContent-Type: image/png\r\n\r\n").into_bytes(),
+        vec![0x89, b'P', b'N', b'G'],
+        b"\r\n".to_vec(),
+    ]
+    .concat();
+    assert!(
+        body.windows(expected_file_part.len())
+            .any(|w| w == expected_file_part.as_slice()),
+        "{}",
+        String::from_utf8_lossy(&body)
+    );
+    assert!(String::from_utf8_lossy(&body).contains("name=\"description\"\r\n\r\nlogo\r\n"));
+    assert!(String::from_utf8_lossy(&body).ends_with(&format!("--{boundary}--\r\n")));
+    let blob = &seen[7];
+    assert_eq!(
+        blob.header("content-type"),
+        Some("application/octet-stream")
+    );
+    assert_eq!(blob.body, [0u8, 1, 2, 255]);
+    assert_eq!(seen[8].target, "/api/reports/2024");
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn stateless_http_needs_no_session() {
+    let backend = Backend::start(pet_reply).await;
+    let bridge = Bridge::new(petstore(), options_for(&backend, "/v1")).unwrap();
+    let shutdown = CancellationToken::new();
+    let bound = bind_http(
+        bridge,
+        HttpTransportOptions {
+            listen: "127.0.0.1:0".parse().unwrap(),
+            auth_token: None,
+            stateless: true,
+            allowed_hosts: vec![],
+            allowed_origins: vec![],
+        },
+        shutdown.clone(),
+    )
+    .await
+    .unwrap();
+    let url = format!("http://{}/mcp", bound.local_addr);
+    let server = tokio::spawn(bound.run());
+    let http = reqwest::Client::new();
+    let rpc = |body: Value| {
+        http.post(&url)
+            .header("content-type", "application/json")
+            .header("accept", "application/json, text/event-stream")
+            .header("mcp-protocol-version", "2025-06-18")
+            .body(body.to_string())
+            .send()
+    };
+    // No initialize, no session id: each request stands alone.
+    let res = rpc(json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {}}))
+        .await
+        .unwrap();
+    assert_eq!(res.status(), 200);
+    assert!(res.headers().get("mcp-session-id").is_none());
+    let text = res.text().await.unwrap();
+    assert!(text.contains("\"get_pet\""), "{text}");
+    let res = rpc(json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "get_pet", "arguments": {"petId": 1}}}))
+        .await
+        .unwrap();
+    let text = res.text().await.unwrap();
+    assert!(text.contains("\"structuredContent\""), "{text}");
+    shutdown.cancel();
+    tokio::time::timeout(std::time::Duration::from_secs(10), server)
+        .await
+        .unwrap()
+        .unwrap()
+        .unwrap();
+}
+
+#[tokio::test]
+async fn sigterm_stops_the_http_server_gracefully() {
+    let mut child = tokio::process::Command::new(env!("CARGO_BIN_EXE_openapi2mcp"))
+        .args([
+            "serve",
+            "-q",
+            "--transport",
+            "http",
+            "--listen",
+            "127.0.0.1:0",
+        ])
+        .arg(local("specs/petstore.yaml"))
+        .stderr(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    use tokio::io::AsyncBufReadExt;
+    let mut lines = tokio::io::BufReader::new(child.stderr.take().unwrap()).lines();
+    let addr = loop {
+        let line = tokio::time::timeout(std::time::Duration::from_secs(20), lines.next_line())
+            .await
+            .expect("server announces its endpoint")
+            .unwrap()
+            .expect("stderr open");
+        if let Some(rest) = line.split("MCP endpoint at http://").nth(1) {
+            break rest.trim_end_matches("/mcp").to_string();
+        }
+    };
+    let res = reqwest::Client::new()
+        .post(format!("http://{addr}/mcp"))
+        .header("content-type", "application/json")
+        .header("accept", "application/json, text/event-stream")
+        .body(json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}}).to_string())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), 200);
+    let pid = child.id().unwrap() as i32;
+    // SAFETY: plain kill(2) on our own child.
+    assert_eq!(unsafe { libc_kill(pid, 15) }, 0);
+    let status = tokio::time::timeout(std::time::Duration::from_secs(10), child.wait())
+        .await
+        .expect("exits after SIGTERM")
+        .unwrap();
+    assert!(status.success(), "{status:?}");
+}
+
+unsafe extern "C" {
+    #[link_name = "kill"]
+    fn libc_kill(pid: i32, sig: i32) -> i32;
+}
