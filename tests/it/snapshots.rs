@@ -47,3 +47,9 @@ fn bundled_petstore_snapshot() {
     let catalog = build(&local("specs/petstore.yaml"));
     insta::assert_json_snapshot!("bundled_petstore", tools_json(&catalog));
 }
+
+#[test]
+fn bundled_features_snapshot() {
+    let catalog = build(&local("specs/features.yaml"));
+    insta::assert_json_snapshot!("bundled_features", tools_json(&catalog));
+}
