@@ -281,10 +281,17 @@ fn serve(args: ServeArgs) -> Result<ExitCode> {
         forward_authorization: args.forward_authorization,
         ..ServeOptions::default()
     };
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-        .context("starting the async runtime")?;
+    // stdio serves one client: a single-threaded runtime avoids cross-thread
+    // wake-ups on every message; HTTP serves many and uses every core.
+    let runtime = match args.transport {
+        TransportKind::Stdio => tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build(),
+        TransportKind::Http => tokio::runtime::Builder::new_multi_thread()
+            .enable_all()
+            .build(),
+    }
+    .context("starting the async runtime")?;
     runtime.block_on(async move {
         let bridge = Bridge::new(catalog, options)?;
         tracing::info!(tools = bridge.tool_count(), "serving");

@@ -54,6 +54,12 @@ impl HttpClient {
         Ok(Self { client, options })
     }
 
+    /// The underlying reqwest client, to share its connection pool and TLS
+    /// roots (loading the system roots is the costliest part of start-up).
+    pub fn reqwest(&self) -> &reqwest::Client {
+        &self.client
+    }
+
     /// The options this client was made with.
     pub fn options(&self) -> &HttpOptions {
         &self.options

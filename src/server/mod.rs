@@ -123,7 +123,7 @@ impl Bridge {
         let auth = Authenticator::new(
             &catalog.security_schemes,
             &options.credentials,
-            reqwest::Client::new(),
+            client.reqwest().clone(),
         );
         for line in auth.describe() {
             tracing::info!("auth: {line}");
