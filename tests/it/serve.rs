@@ -967,3 +967,61 @@ unsafe extern "C" {
     #[link_name = "kill"]
     fn libc_kill(pid: i32, sig: i32) -> i32;
 }
+
+static FLAKY_HITS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+fn flaky_reply(_: &Recorded) -> Reply {
+    // Every other request fails with 503.
+    if FLAKY_HITS.fetch_add(1, std::sync::atomic::Ordering::SeqCst) % 2 == 0 {
+        (503, "text/plain", b"try again".to_vec())
+    } else {
+        (
+            200,
+            "application/json",
+            br#"{"id":1,"name":"Rex"}"#.to_vec(),
+        )
+    }
+}
+
+#[tokio::test]
+async fn retries_apply_to_idempotent_calls_only() {
+    let backend = Backend::start(flaky_reply).await;
+    let mut options = options_for(&backend, "/v1");
+    options.http.retries = 2;
+    options.http.retry_backoff = std::time::Duration::from_millis(10);
+    let client = connect(petstore(), options).await;
+    FLAKY_HITS.store(0, std::sync::atomic::Ordering::SeqCst);
+    let got = call(&client, "get_pet", json!({"petId": 1})).await;
+    assert_eq!(
+        got.is_error,
+        Some(false),
+        "GET is retried after a 503: {}",
+        text_of(&got)
+    );
+    assert_eq!(backend.take().len(), 2);
+    FLAKY_HITS.store(0, std::sync::atomic::Ordering::SeqCst);
+    let got = call(&client, "create_pet", json!({"name": "Rex"})).await;
+    assert_eq!(got.is_error, Some(true), "POST is never retried");
+    assert_eq!(backend.take().len(), 1);
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn header_and_cookie_injection_is_refused() {
+    let backend = Backend::start(features_reply).await;
+    let client = connect(features(), options_for(&backend, "/api")).await;
+    for args in [
+        json!({"q": "x", "X-Trace-Id": "a\r\nX-Admin: 1"}),
+        json!({"q": "x", "session": "s\r\nSet-Cookie: admin=1"}),
+    ] {
+        let got = call(&client, "search", args.clone()).await;
+        assert_eq!(got.is_error, Some(true), "{args}");
+        assert!(
+            text_of(&got).contains("No request was sent"),
+            "{}",
+            text_of(&got)
+        );
+    }
+    assert!(backend.take().is_empty());
+    client.cancel().await.unwrap();
+}
