@@ -24,7 +24,7 @@ struct Cli {
         long,
         global = true,
         env = "OPENAPI2MCP_LOG",
-        default_value = "warn,openapi2mcp::audit=info"
+        default_value = "warn,openapi2mcp::audit=info,openapi2mcp::mock=info"
     )]
     log: String,
 }
@@ -35,6 +35,29 @@ enum Command {
     List(ListArgs),
     /// Serve the document's operations as an MCP server (stdio or streamable HTTP).
     Serve(ServeArgs),
+    /// Serve the REST API the document describes, answering from its examples and schemas.
+    Mock(MockArgs),
+}
+
+#[derive(Args)]
+struct MockArgs {
+    /// OpenAPI document: a file path or an http(s) URL; JSON or YAML.
+    spec: String,
+    /// Follow `$ref`s to absolute http(s) URLs.
+    #[arg(long)]
+    allow_remote_refs: bool,
+    /// Address to listen on.
+    #[arg(long, default_value = "127.0.0.1:4010")]
+    listen: std::net::SocketAddr,
+    /// Seed for synthesized values (the same seed gives the same responses).
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    /// Ignore documented examples: always synthesize responses from the schemas.
+    #[arg(long)]
+    no_examples: bool,
+    /// Do not print warnings about the document.
+    #[arg(long, short)]
+    quiet: bool,
 }
 
 #[derive(Args)]
@@ -83,6 +106,10 @@ struct ServeArgs {
     /// Forward the MCP client's Authorization header to the API (--transport http).
     #[arg(long)]
     forward_authorization: bool,
+    /// Answer API calls from an in-process mock of the document (see `mock`)
+    /// instead of the real API, unless --base-url is given.
+    #[arg(long)]
+    mock: bool,
 }
 
 #[derive(Clone, Copy, ValueEnum, PartialEq, Eq)]
@@ -179,15 +206,25 @@ fn run(cli: Cli) -> Result<ExitCode> {
     match cli.command {
         Command::List(args) => list(args),
         Command::Serve(args) => serve(args),
+        Command::Mock(args) => mock(args),
     }
 }
 
 /// Loads the document and builds the catalog, printing diagnostics to stderr.
 /// A fatal diagnostic is printed and turned into exit code 1.
 fn load_catalog(args: &SpecArgs) -> Result<Result<Catalog, ExitCode>> {
+    Ok(load_catalog_and_document(args, false)?.map(|(catalog, _)| catalog))
+}
+
+/// [`load_catalog`], also handing back the document (with
+/// `components.examples` when `keep_examples`, as the mock needs them).
+fn load_catalog_and_document(
+    args: &SpecArgs,
+    keep_examples: bool,
+) -> Result<Result<(Catalog, spec::Document), ExitCode>> {
     let options = LoadOptions {
         allow_remote_refs: args.allow_remote_refs,
-        keep_examples: false,
+        keep_examples,
         ..LoadOptions::default()
     };
     let (mut doc, mut diags) = match spec::load(&args.spec, &options) {
@@ -213,7 +250,7 @@ fn load_catalog(args: &SpecArgs) -> Result<Result<Catalog, ExitCode>> {
     if !args.quiet {
         print_diagnostics(&diags);
     }
-    Ok(Ok(catalog))
+    Ok(Ok((catalog, doc)))
 }
 
 fn selection(args: &SpecArgs) -> Result<Selection> {
@@ -253,10 +290,17 @@ fn serve(args: ServeArgs) -> Result<ExitCode> {
     use openapi2mcp::server::transport::{self, HttpTransportOptions};
     use openapi2mcp::server::{Bridge, ServeOptions};
 
-    let catalog = match load_catalog(&args.spec)? {
+    let (catalog, doc) = match load_catalog_and_document(&args.spec, args.mock)? {
         Ok(c) => c,
         Err(code) => return Ok(code),
     };
+    // The mock's diagnostics repeat what building the catalog reported.
+    let mock = args.mock.then(|| {
+        let (server, _) =
+            openapi2mcp::mock::MockServer::new(&doc, openapi2mcp::mock::MockOptions::default());
+        std::sync::Arc::new(server)
+    });
+    drop(doc);
     if !(args.timeout.is_finite() && args.timeout > 0.0) {
         anyhow::bail!("--timeout must be a positive number of seconds");
     }
@@ -293,6 +337,19 @@ fn serve(args: ServeArgs) -> Result<ExitCode> {
     }
     .context("starting the async runtime")?;
     runtime.block_on(async move {
+        let mut options = options;
+        if let Some(server) = mock {
+            let bound = openapi2mcp::mock::bind(server, ([127, 0, 0, 1], 0).into()).await?;
+            if options.base_url.is_none() {
+                options.base_url = Some(bound.base_url());
+            }
+            tracing::info!(url = %bound.base_url(), "mock API serving");
+            tokio::spawn(async move {
+                if let Err(e) = bound.run(std::future::pending()).await {
+                    tracing::error!("mock API stopped: {e}");
+                }
+            });
+        }
         let bridge = Bridge::new(catalog, options)?;
         tracing::info!(tools = bridge.tool_count(), "serving");
         match args.transport {
@@ -318,6 +375,55 @@ fn serve(args: ServeArgs) -> Result<ExitCode> {
                 bound.run().await?;
             }
         }
+        Ok::<_, anyhow::Error>(())
+    })?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn mock(args: MockArgs) -> Result<ExitCode> {
+    use openapi2mcp::mock::{self, MockOptions, MockServer};
+
+    let options = LoadOptions {
+        allow_remote_refs: args.allow_remote_refs,
+        keep_examples: true,
+        ..LoadOptions::default()
+    };
+    let (doc, mut diags) = match spec::load(&args.spec, &options) {
+        Ok(x) => x,
+        Err(fatal) => {
+            eprintln!("{fatal}");
+            return Ok(ExitCode::FAILURE);
+        }
+    };
+    let (server, more) = MockServer::new(
+        &doc,
+        MockOptions {
+            seed: args.seed,
+            examples: !args.no_examples,
+        },
+    );
+    let start = diags.len();
+    diags.extend(more);
+    doc.locate(&mut diags[start..]);
+    drop(doc);
+    if !args.quiet {
+        print_diagnostics(&diags);
+    }
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .context("starting the async runtime")?;
+    runtime.block_on(async move {
+        let operations = server.operation_count();
+        let bound = mock::bind(std::sync::Arc::new(server), args.listen).await?;
+        eprintln!(
+            "openapi2mcp: mock of {operations} operations at {}",
+            bound.base_url()
+        );
+        let shutdown = async {
+            let _ = tokio::signal::ctrl_c().await;
+        };
+        bound.run(shutdown).await?;
         Ok::<_, anyhow::Error>(())
     })?;
     Ok(ExitCode::SUCCESS)

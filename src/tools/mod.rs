@@ -7,7 +7,7 @@ pub mod annotations;
 pub mod bundle;
 mod inputs;
 pub mod naming;
-mod operations;
+pub mod operations;
 mod outputs;
 mod security;
 pub mod select;

@@ -4,6 +4,7 @@ mod backend;
 mod cli;
 mod corpus;
 mod github;
+mod mock;
 mod model;
 mod serve;
 mod snapshots;

@@ -972,7 +972,10 @@ static FLAKY_HITS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsi
 
 fn flaky_reply(_: &Recorded) -> Reply {
     // Every other request fails with 503.
-    if FLAKY_HITS.fetch_add(1, std::sync::atomic::Ordering::SeqCst) % 2 == 0 {
+    if FLAKY_HITS
+        .fetch_add(1, std::sync::atomic::Ordering::SeqCst)
+        .is_multiple_of(2)
+    {
         (503, "text/plain", b"try again".to_vec())
     } else {
         (

@@ -1,0 +1,430 @@
+//! A REST backend answering from the document itself, so people can
+//! prototype against an API before it exists (`openapi2mcp mock`, and
+//! `serve --mock` in process).
+//!
+//! [`MockServer::new`] reads the document once into an owned route table
+//! ([`table`]); [`MockServer::respond`] answers one request without any I/O
+//! (route by path template in [`routes`], validate in [`validate`], choose
+//! and render the response in [`respond`], from documented [`examples`] or
+//! values [`synth`]esized from the schema); [`bind`] serves it over HTTP
+//! with axum.
+
+pub mod examples;
+pub mod pattern;
+pub mod respond;
+pub mod routes;
+pub mod synth;
+pub mod table;
+pub mod validate;
+
+use std::future::Future;
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+use serde_json::{Value, json};
+
+use crate::spec::{Diagnostic, Document};
+use respond::Prefer;
+use table::Route;
+use validate::{Incoming, Problem};
+
+/// How the mock answers.
+#[derive(Debug, Clone)]
+pub struct MockOptions {
+    /// Varies synthesized numbers in a stable way; the same document and
+    /// seed always give the same responses.
+    pub seed: u64,
+    /// Answer with documented examples when there are some (the default);
+    /// `false` always synthesizes from the schema.
+    pub examples: bool,
+}
+
+impl Default for MockOptions {
+    fn default() -> Self {
+        Self {
+            seed: 0,
+            examples: true,
+        }
+    }
+}
+
+/// Why the mock could not serve.
+#[derive(Debug, thiserror::Error)]
+pub enum MockError {
+    /// The listen address could not be bound.
+    #[error("cannot listen on {addr}: {source}")]
+    Bind {
+        /// The address asked for.
+        addr: SocketAddr,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// Serving failed.
+    #[error("mock server error: {0}")]
+    Serve(std::io::Error),
+}
+
+/// One HTTP request, as the mock sees it.
+#[derive(Debug, Clone, Default)]
+pub struct MockRequest {
+    /// Method, e.g. `GET`.
+    pub method: String,
+    /// Path, still percent-encoded, server prefix included.
+    pub path: String,
+    /// Raw query string, without `?`.
+    pub query: Option<String>,
+    /// Headers (name, value).
+    pub headers: Vec<(String, String)>,
+    /// Body bytes.
+    pub body: Vec<u8>,
+}
+
+impl MockRequest {
+    /// A request for `method` and `target` (`/v1/pets?limit=2`).
+    pub fn new(method: &str, target: &str) -> Self {
+        let (path, query) = match target.split_once('?') {
+            Some((p, q)) => (p.to_string(), Some(q.to_string())),
+            None => (target.to_string(), None),
+        };
+        Self {
+            method: method.to_ascii_uppercase(),
+            path,
+            query,
+            ..Self::default()
+        }
+    }
+
+    /// Adds a header.
+    pub fn header(mut self, name: &str, value: &str) -> Self {
+        self.headers.push((name.to_string(), value.to_string()));
+        self
+    }
+
+    /// Sets a JSON body (and its `Content-Type`).
+    pub fn json(self, body: &Value) -> Self {
+        let mut req = self.header("content-type", "application/json");
+        req.body = serde_json::to_vec(body).unwrap_or_default();
+        req
+    }
+}
+
+/// The mock's answer.
+#[derive(Debug, Clone)]
+pub struct MockResponse {
+    /// Status code.
+    pub status: u16,
+    /// Headers (lower-case names).
+    pub headers: Vec<(String, String)>,
+    /// Body bytes.
+    pub body: Vec<u8>,
+}
+
+impl MockResponse {
+    /// The first header named `name` (case-insensitive).
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(k, _)| k.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// The body parsed as JSON, if it is JSON.
+    pub fn json(&self) -> Option<Value> {
+        serde_json::from_slice(&self.body).ok()
+    }
+}
+
+/// The mock backend of one document: an owned route table.
+pub struct MockServer {
+    routes: Vec<Route>,
+    prefix: String,
+    options: MockOptions,
+}
+
+impl MockServer {
+    /// Reads everything the mock needs from `doc` (which should be loaded
+    /// with `keep_examples: true`, so shared `components.examples` are
+    /// there). Diagnostics are problems found along the way.
+    pub fn new(doc: &Document, options: MockOptions) -> (Self, Vec<Diagnostic>) {
+        let (routes, diags) = table::build(doc, options.seed);
+        let server = Self {
+            routes,
+            prefix: server_prefix(doc),
+            options,
+        };
+        (server, diags)
+    }
+
+    /// The path prefix the API lives under (`/v1`), from the first server
+    /// URL; empty for the root.
+    pub fn prefix(&self) -> &str {
+        &self.prefix
+    }
+
+    /// How many operations are served.
+    pub fn operation_count(&self) -> usize {
+        self.routes.len()
+    }
+
+    /// Answers one request.
+    pub fn respond(&self, req: &MockRequest) -> MockResponse {
+        match self.answer(req) {
+            Ok(r) => r,
+            Err((problem, extra)) => problem_response(&problem, extra),
+        }
+    }
+
+    fn answer(&self, req: &MockRequest) -> Result<MockResponse, (Problem, Vec<(String, String)>)> {
+        let not_found = || {
+            (
+                Problem {
+                    status: 404,
+                    detail: format!("no documented path matches `{}`", req.path),
+                },
+                Vec::new(),
+            )
+        };
+        let path = strip_prefix(&req.path, &self.prefix).ok_or_else(not_found)?;
+        let path = if path.len() > 1 && path.ends_with('/') {
+            &path[..path.len() - 1]
+        } else {
+            path
+        };
+        let method = req.method.to_ascii_uppercase();
+        let head = method == "HEAD";
+        let mut candidates: Vec<(&Route, Vec<(String, String)>)> = self
+            .routes
+            .iter()
+            .filter_map(|r| r.template.matches(path).map(|slots| (r, slots)))
+            .collect();
+        if candidates.is_empty() {
+            return Err(not_found());
+        }
+        candidates.sort_by_key(|(r, _)| std::cmp::Reverse(r.template.specificity()));
+        let chosen = candidates
+            .iter()
+            .find(|(r, _)| r.method == method)
+            .or_else(|| {
+                head.then(|| candidates.iter().find(|(r, _)| r.method == "GET"))
+                    .flatten()
+            });
+        let Some((route, slots)) = chosen else {
+            let mut allow: Vec<&str> = Vec::new();
+            for (r, _) in &candidates {
+                if !allow.contains(&r.method.as_str()) {
+                    allow.push(&r.method);
+                }
+            }
+            let allow = allow.join(", ");
+            return Err((
+                Problem {
+                    status: 405,
+                    detail: format!(
+                        "{method} is not documented for `{}`; allowed: {allow}",
+                        req.path
+                    ),
+                },
+                vec![("allow".into(), allow)],
+            ));
+        };
+        let incoming = Incoming {
+            slots,
+            query: req.query.as_deref(),
+            headers: &req.headers,
+            body: &req.body,
+        };
+        validate::check(route, &incoming).map_err(|p| (p, Vec::new()))?;
+        let prefer = Prefer::parse(
+            req.headers
+                .iter()
+                .filter(|(k, _)| k.eq_ignore_ascii_case("prefer"))
+                .map(|(_, v)| v.as_str()),
+        );
+        let rendered = respond::render(
+            route,
+            &prefer,
+            incoming.header("accept"),
+            self.options.examples,
+        )
+        .map_err(|p| (p, Vec::new()))?;
+        Ok(MockResponse {
+            status: rendered.status,
+            headers: rendered.headers,
+            body: if head { Vec::new() } else { rendered.body },
+        })
+    }
+}
+
+/// `path` without the server prefix, which must end at a segment boundary.
+fn strip_prefix<'p>(path: &'p str, prefix: &str) -> Option<&'p str> {
+    let rest = path.strip_prefix(prefix)?;
+    if rest.is_empty() {
+        Some("/")
+    } else if rest.starts_with('/') {
+        Some(rest)
+    } else {
+        None
+    }
+}
+
+fn reason(status: u16) -> &'static str {
+    axum::http::StatusCode::from_u16(status)
+        .ok()
+        .and_then(|s| s.canonical_reason())
+        .unwrap_or("Error")
+}
+
+fn problem_response(problem: &Problem, extra: Vec<(String, String)>) -> MockResponse {
+    let body = json!({
+        "type": "about:blank",
+        "title": reason(problem.status),
+        "status": problem.status,
+        "detail": problem.detail,
+    });
+    let mut headers = extra;
+    headers.push(("content-type".into(), "application/problem+json".into()));
+    MockResponse {
+        status: problem.status,
+        headers,
+        body: serde_json::to_vec(&body).unwrap_or_default(),
+    }
+}
+
+/// The path part of the document's first server URL (variables replaced by
+/// their defaults), without a trailing `/`: `/v1` for
+/// `http://127.0.0.1:8080/v1`, empty for none.
+pub fn server_prefix(doc: &Document) -> String {
+    let Some(server) = doc
+        .root()
+        .get("servers")
+        .and_then(Value::as_array)
+        .and_then(|s| s.first())
+    else {
+        return String::new();
+    };
+    let mut url = server
+        .get("url")
+        .and_then(Value::as_str)
+        .unwrap_or_default()
+        .to_string();
+    if let Some(Value::Object(vars)) = server.get("variables") {
+        for (name, var) in vars {
+            let default = match var.get("default") {
+                Some(Value::String(s)) => s.clone(),
+                Some(other) => other.to_string(),
+                None => String::new(),
+            };
+            url = url.replace(&format!("{{{name}}}"), &default);
+        }
+    }
+    let path = match url::Url::parse(&url) {
+        Ok(u) if u.has_host() => u.path().to_string(),
+        _ => url::Url::parse("http://localhost/")
+            .and_then(|b| b.join(&url))
+            .map(|u| u.path().to_string())
+            .unwrap_or_default(),
+    };
+    path.trim_end_matches('/').to_string()
+}
+
+/// A mock bound to its address, not yet serving.
+pub struct BoundMock {
+    /// The address actually bound (useful with port 0).
+    pub local_addr: SocketAddr,
+    listener: tokio::net::TcpListener,
+    server: Arc<MockServer>,
+}
+
+impl BoundMock {
+    /// `http://<local_addr><prefix>`: the base URL of the mocked API.
+    pub fn base_url(&self) -> String {
+        format!("http://{}{}", self.local_addr, self.server.prefix)
+    }
+
+    /// Serves until `shutdown` completes.
+    pub async fn run(
+        self,
+        shutdown: impl Future<Output = ()> + Send + 'static,
+    ) -> Result<(), MockError> {
+        let app = axum::Router::new().fallback(handle).with_state(self.server);
+        axum::serve(self.listener, app)
+            .with_graceful_shutdown(shutdown)
+            .await
+            .map_err(MockError::Serve)
+    }
+}
+
+/// Binds `listen` (port 0 picks a free one).
+pub async fn bind(server: Arc<MockServer>, listen: SocketAddr) -> Result<BoundMock, MockError> {
+    let listener = tokio::net::TcpListener::bind(listen)
+        .await
+        .map_err(|source| MockError::Bind {
+            addr: listen,
+            source,
+        })?;
+    let local_addr = listener.local_addr().map_err(MockError::Serve)?;
+    Ok(BoundMock {
+        local_addr,
+        listener,
+        server,
+    })
+}
+
+/// Largest request body read (bigger ones get 413).
+const MAX_BODY: usize = 16 * 1024 * 1024;
+
+async fn handle(
+    axum::extract::State(server): axum::extract::State<Arc<MockServer>>,
+    request: axum::extract::Request,
+) -> axum::response::Response {
+    let (parts, body) = request.into_parts();
+    let started = std::time::Instant::now();
+    let response = match axum::body::to_bytes(body, MAX_BODY).await {
+        Ok(bytes) => {
+            let req = MockRequest {
+                method: parts.method.as_str().to_string(),
+                path: parts.uri.path().to_string(),
+                query: parts.uri.query().map(str::to_string),
+                headers: parts
+                    .headers
+                    .iter()
+                    .filter_map(|(k, v)| {
+                        Some((k.as_str().to_string(), v.to_str().ok()?.to_string()))
+                    })
+                    .collect(),
+                body: bytes.to_vec(),
+            };
+            server.respond(&req)
+        }
+        Err(_) => problem_response(
+            &Problem {
+                status: 413,
+                detail: format!("the request body is larger than {MAX_BODY} bytes or unreadable"),
+            },
+            Vec::new(),
+        ),
+    };
+    tracing::info!(
+        target: "openapi2mcp::mock",
+        method = %parts.method,
+        path = %parts.uri.path(),
+        status = response.status,
+        ms = started.elapsed().as_millis() as u64,
+        "mock request"
+    );
+    to_axum(response)
+}
+
+fn to_axum(response: MockResponse) -> axum::response::Response {
+    let mut builder = axum::http::Response::builder().status(response.status);
+    for (k, v) in &response.headers {
+        builder = builder.header(k.as_str(), v.as_str());
+    }
+    builder
+        .body(axum::body::Body::from(response.body))
+        .unwrap_or_else(|_| {
+            let mut r = axum::response::Response::new(axum::body::Body::empty());
+            *r.status_mut() = axum::http::StatusCode::INTERNAL_SERVER_ERROR;
+            r
+        })
+}

@@ -1,0 +1,735 @@
+//! Synthesizing a value from a schema of the raw document, for responses
+//! and headers that document no example: types (3.0 `nullable`, 3.1 type
+//! arrays), formats, `enum`/`const`/`default`/`example`, bounds, lengths,
+//! required and optional properties, `allOf` merged, `oneOf`/`anyOf` first
+//! branch, `$ref`s followed. Recursion is bounded: a schema already being
+//! generated higher up is not expanded again (an array of it is `[]`, an
+//! optional property of it is left out, a required one is `{}` or null).
+//! The same document and seed always give the same value.
+
+use serde_json::{Map, Number, Value, json};
+
+use crate::spec::Document;
+use crate::spec::refs::Located;
+
+/// Object nesting below which optional properties are still filled in.
+const OPTIONAL_DEPTH: usize = 3;
+/// Hard nesting limit (objects and arrays).
+const MAX_DEPTH: usize = 24;
+/// How many `$ref` hops may be open at once.
+const MAX_REFS: usize = 48;
+
+/// The schema is already being generated higher up (or nesting ran out).
+#[derive(Debug)]
+struct Recursion;
+
+/// A value generator for one document.
+pub struct Synth<'d> {
+    doc: &'d Document,
+    seed: u64,
+    stack: Vec<(String, String)>,
+}
+
+impl<'d> Synth<'d> {
+    /// A generator; `seed` varies numbers in a stable way.
+    pub fn new(doc: &'d Document, seed: u64) -> Self {
+        Self {
+            doc,
+            seed,
+            stack: Vec::new(),
+        }
+    }
+
+    /// A value valid for the schema at `node` (best effort for patterns).
+    pub fn value(&mut self, node: &Located<'d>) -> Value {
+        self.stack.clear();
+        self.gen_value(node, 0).unwrap_or(Value::Null)
+    }
+
+    fn gen_value(&mut self, node: &Located<'d>, depth: usize) -> Result<Value, Recursion> {
+        if depth > MAX_DEPTH {
+            return Err(Recursion);
+        }
+        if let Some(v) = literal(node.value) {
+            return Ok(v);
+        }
+        let Value::Object(map) = node.value else {
+            // `true`, `false` or junk: anything goes.
+            return Ok(json!("string"));
+        };
+        if let Some(r) = map.get("$ref").and_then(Value::as_str) {
+            return self.with_ref(node, r, |s, target| s.gen_value(target, depth));
+        }
+        let types = types_of(map);
+        let nullable = types.contains(&"null");
+        if let Some(all) = node.child("allOf").filter(|a| a.value.is_array()) {
+            return self.all_of(node, &all, depth, nullable);
+        }
+        let own_shape = !types.is_empty() || map.contains_key("properties");
+        for key in ["oneOf", "anyOf"] {
+            if let Some(list) = node.child(key).filter(|l| l.value.is_array()) {
+                if own_shape && object_like(map, &types) {
+                    let mut own = self.object(node, depth)?;
+                    if let Ok(Value::Object(extra)) = self.first_branch(&list, depth) {
+                        for (k, v) in extra {
+                            own.entry(k).or_insert(v);
+                        }
+                    }
+                    return Ok(Value::Object(own));
+                }
+                if !own_shape {
+                    return self.first_branch(&list, depth).or(if nullable {
+                        Ok(Value::Null)
+                    } else {
+                        Err(Recursion)
+                    });
+                }
+            }
+        }
+        let ty = types
+            .iter()
+            .copied()
+            .find(|t| *t != "null")
+            .or(if nullable { Some("null") } else { None })
+            .unwrap_or_else(|| infer_type(map));
+        match ty {
+            "null" => Ok(Value::Null),
+            "boolean" => Ok(Value::Bool(self.seed.is_multiple_of(2))),
+            "integer" => Ok(self.integer(map)),
+            "number" => Ok(self.number(map)),
+            "string" => Ok(Value::String(string(map))),
+            "array" => self.array(node, map, depth),
+            "object" => self.object(node, depth).map(Value::Object),
+            _ => Ok(json!("string")),
+        }
+    }
+
+    /// Follows `reference` from `node`, refusing a target already open.
+    fn with_ref<T>(
+        &mut self,
+        node: &Located<'d>,
+        reference: &str,
+        f: impl FnOnce(&mut Self, &Located<'d>) -> Result<T, Recursion>,
+    ) -> Result<T, Recursion> {
+        let doc = self.doc;
+        let Ok(target) = doc.resolve_ref(node.file, reference) else {
+            return Err(Recursion);
+        };
+        let key = (target.file.to_string(), target.pointer.clone());
+        if self.stack.contains(&key) || self.stack.len() >= MAX_REFS {
+            return Err(Recursion);
+        }
+        self.stack.push(key);
+        let out = f(self, &target);
+        self.stack.pop();
+        out
+    }
+
+    fn first_branch(&mut self, list: &Located<'d>, depth: usize) -> Result<Value, Recursion> {
+        let n = list.value.as_array().map_or(0, Vec::len);
+        let mut saw_null = false;
+        for i in 0..n {
+            let Some(branch) = list.index(i) else {
+                continue;
+            };
+            if is_null_schema(branch.value) {
+                saw_null = true;
+                continue;
+            }
+            if let Ok(v) = self.gen_value(&branch, depth) {
+                return Ok(v);
+            }
+        }
+        if saw_null {
+            Ok(Value::Null)
+        } else {
+            Err(Recursion)
+        }
+    }
+
+    fn all_of(
+        &mut self,
+        node: &Located<'d>,
+        all: &Located<'d>,
+        depth: usize,
+        nullable: bool,
+    ) -> Result<Value, Recursion> {
+        let mut view = ObjectView::default();
+        self.collect(node, &mut view);
+        if view.is_object {
+            return self.fill(view, depth).map(Value::Object);
+        }
+        // Not an object: the first branch that yields a value.
+        self.first_branch(all, depth).or(if nullable {
+            Ok(Value::Null)
+        } else {
+            Err(Recursion)
+        })
+    }
+
+    fn object(
+        &mut self,
+        node: &Located<'d>,
+        depth: usize,
+    ) -> Result<Map<String, Value>, Recursion> {
+        let mut view = ObjectView::default();
+        self.collect(node, &mut view);
+        self.fill(view, depth)
+    }
+
+    /// Gathers properties, `required` and `additionalProperties` of `node`
+    /// and of everything its `allOf` and `$ref`s bring in.
+    fn collect(&mut self, node: &Located<'d>, view: &mut ObjectView<'d>) {
+        let Value::Object(map) = node.value else {
+            return;
+        };
+        if let Some(r) = map.get("$ref").and_then(Value::as_str) {
+            let _ = self.with_ref(node, r, |s, target| {
+                s.collect(target, view);
+                Ok(())
+            });
+            return;
+        }
+        let types = types_of(map);
+        if object_like(map, &types) {
+            view.is_object = true;
+        }
+        if let Some(props) = node.child("properties")
+            && let Value::Object(pm) = props.value
+        {
+            for name in pm.keys() {
+                if view.props.iter().any(|(n, _)| n == name) {
+                    continue;
+                }
+                if let Some(p) = props.child(name) {
+                    if p.value.get("writeOnly") == Some(&Value::Bool(true)) {
+                        continue;
+                    }
+                    view.props.push((name.clone(), p));
+                }
+            }
+        }
+        if let Some(Value::Array(req)) = map.get("required") {
+            view.required
+                .extend(req.iter().filter_map(Value::as_str).map(str::to_string));
+        }
+        if view.additional.is_none()
+            && let Some(ap) = node.child("additionalProperties")
+            && ap.value.is_object()
+        {
+            view.additional = Some(ap);
+        }
+        if let Some(all) = node.child("allOf") {
+            let n = all.value.as_array().map_or(0, Vec::len);
+            for i in 0..n {
+                if let Some(branch) = all.index(i) {
+                    self.collect(&branch, view);
+                }
+            }
+        }
+    }
+
+    fn fill(
+        &mut self,
+        view: ObjectView<'d>,
+        depth: usize,
+    ) -> Result<Map<String, Value>, Recursion> {
+        if depth > MAX_DEPTH {
+            return Err(Recursion);
+        }
+        let mut out = Map::new();
+        for (name, prop) in &view.props {
+            let required = view.required.iter().any(|r| r == name);
+            if !required && depth >= OPTIONAL_DEPTH {
+                continue;
+            }
+            match self.gen_value(prop, depth + 1) {
+                Ok(v) => {
+                    out.insert(name.clone(), v);
+                }
+                Err(Recursion) if required => {
+                    out.insert(name.clone(), self.placeholder(prop));
+                }
+                Err(Recursion) => {}
+            }
+        }
+        // Required names no property describes: any value will do.
+        for name in &view.required {
+            if !out.contains_key(name) && !view.props.iter().any(|(n, _)| n == name) {
+                let v = match &view.additional {
+                    Some(ap) => self.gen_value(ap, depth + 1).unwrap_or(json!("string")),
+                    None => json!("string"),
+                };
+                out.insert(name.clone(), v);
+            }
+        }
+        if view.props.is_empty()
+            && let Some(ap) = &view.additional
+            && depth < OPTIONAL_DEPTH
+            && let Ok(v) = self.gen_value(ap, depth + 1)
+        {
+            out.insert("key".into(), v);
+        }
+        Ok(out)
+    }
+
+    /// What a required property whose schema is recursive gets: null when
+    /// allowed, `[]` for an array, else `{}`.
+    fn placeholder(&self, node: &Located<'d>) -> Value {
+        let mut cur = node.clone();
+        for _ in 0..MAX_REFS {
+            let Some(r) = cur.value.get("$ref").and_then(Value::as_str) else {
+                break;
+            };
+            match self.doc.resolve_ref(cur.file, r) {
+                Ok(t) => cur = t,
+                Err(_) => break,
+            }
+        }
+        let Value::Object(map) = cur.value else {
+            return json!({});
+        };
+        let types = types_of(map);
+        if types.contains(&"null") {
+            Value::Null
+        } else if types.contains(&"array") {
+            json!([])
+        } else {
+            json!({})
+        }
+    }
+
+    fn array(
+        &mut self,
+        node: &Located<'d>,
+        map: &Map<String, Value>,
+        depth: usize,
+    ) -> Result<Value, Recursion> {
+        let min = map.get("minItems").and_then(Value::as_u64).unwrap_or(0);
+        let max = map.get("maxItems").and_then(Value::as_u64);
+        let n = min.max(1).min(max.unwrap_or(u64::MAX)).min(16) as usize;
+        if n == 0 || depth >= MAX_DEPTH {
+            return Ok(json!([]));
+        }
+        if let Some(prefix) = node.child("prefixItems").filter(|p| p.value.is_array()) {
+            let len = prefix.value.as_array().map_or(0, Vec::len);
+            let mut out = Vec::new();
+            for i in 0..len {
+                let Some(item) = prefix.index(i) else {
+                    continue;
+                };
+                match self.gen_value(&item, depth + 1) {
+                    Ok(v) => out.push(v),
+                    Err(_) => return Ok(json!([])),
+                }
+            }
+            return Ok(Value::Array(out));
+        }
+        let Some(items) = node.child("items") else {
+            return Ok(Value::Array(vec![json!("string"); n]));
+        };
+        let item = match self.gen_value(&items, depth + 1) {
+            Ok(v) => v,
+            Err(Recursion) => return Ok(json!([])),
+        };
+        let unique = map.get("uniqueItems") == Some(&Value::Bool(true));
+        if unique && n > 1 {
+            // Distinct items where the item schema enumerates them.
+            if let Some(Value::Array(choices)) = self.resolved(&items).value.get("enum")
+                && choices.len() >= n
+            {
+                return Ok(Value::Array(choices[..n].to_vec()));
+            }
+            if let Value::Number(_) = item {
+                return Ok(Value::Array((1..=n as u64).map(Value::from).collect()));
+            }
+            if let Value::String(s) = &item {
+                return Ok(Value::Array(
+                    (0..n).map(|i| Value::String(format!("{s}{i}"))).collect(),
+                ));
+            }
+        }
+        Ok(Value::Array(vec![item; n]))
+    }
+
+    fn resolved(&self, node: &Located<'d>) -> Located<'d> {
+        let mut cur = node.clone();
+        for _ in 0..MAX_REFS {
+            let Some(r) = cur.value.get("$ref").and_then(Value::as_str) else {
+                break;
+            };
+            match self.doc.resolve_ref(cur.file, r) {
+                Ok(t) => cur = t,
+                Err(_) => break,
+            }
+        }
+        cur
+    }
+
+    fn integer(&self, map: &Map<String, Value>) -> Value {
+        let (mut lo, mut hi) = match map.get("format").and_then(Value::as_str) {
+            Some("int32") => (i32::MIN as f64, i32::MAX as f64),
+            Some("int8") => (i8::MIN as f64, i8::MAX as f64),
+            Some("uint8") => (0.0, u8::MAX as f64),
+            _ => (-9.0e15, 9.0e15),
+        };
+        let (min, max) = bounds(map, 1.0);
+        if let Some(m) = min {
+            lo = lo.max(m.ceil());
+        }
+        if let Some(m) = max {
+            hi = hi.min(m.floor());
+        }
+        let mut v = (1 + self.seed % 100) as f64;
+        v = v.clamp(lo.min(hi), hi.max(lo));
+        if let Some(step) = map.get("multipleOf").and_then(Value::as_f64)
+            && step > 0.0
+        {
+            let up = (v / step).ceil() * step;
+            v = if up <= hi {
+                up
+            } else {
+                (v / step).floor() * step
+            };
+        }
+        Value::Number(Number::from(v as i64))
+    }
+
+    fn number(&self, map: &Map<String, Value>) -> Value {
+        let (min, max) = bounds(map, 0.5);
+        let base = 1.0 + (self.seed % 100) as f64 / 2.0;
+        let mut v = match (min, max) {
+            (Some(lo), Some(hi)) => base.clamp(lo.min(hi), hi.max(lo)),
+            (Some(lo), None) => base.max(lo),
+            (None, Some(hi)) => base.min(hi),
+            (None, None) => base,
+        };
+        if let Some(step) = map.get("multipleOf").and_then(Value::as_f64)
+            && step > 0.0
+        {
+            v = (v / step).ceil() * step;
+        }
+        if v.fract() == 0.0 && v.abs() < 9.0e15 {
+            Value::Number(Number::from(v as i64))
+        } else {
+            Number::from_f64(v).map_or(json!(1), Value::Number)
+        }
+    }
+}
+
+/// What an object schema (with its `allOf` parts) declares.
+#[derive(Default)]
+struct ObjectView<'d> {
+    is_object: bool,
+    props: Vec<(String, Located<'d>)>,
+    required: Vec<String>,
+    additional: Option<Located<'d>>,
+}
+
+/// A value the schema states outright: `const`, else the first of
+/// `example`, `examples` and `default` that fits the schema's own type,
+/// format, pattern, bounds and `enum` (documents do carry wrong examples),
+/// else the first `enum` member.
+fn literal(schema: &Value) -> Option<Value> {
+    let map = schema.as_object()?;
+    if let Some(v) = map.get("const") {
+        return Some(v.clone());
+    }
+    let example = map.get("example");
+    let listed = match map.get("examples") {
+        Some(Value::Array(list)) => list.first(),
+        Some(Value::Object(named)) => named
+            .values()
+            .next()
+            .map(|ex| ex.get("value").unwrap_or(ex)),
+        _ => None,
+    };
+    let candidates = [example, listed, map.get("default")];
+    if let Some(v) = candidates.into_iter().flatten().find(|v| fits(v, map)) {
+        return Some(v.clone());
+    }
+    if let Some(Value::Array(choices)) = map.get("enum") {
+        return choices
+            .iter()
+            .find(|c| !c.is_null())
+            .or(choices.first())
+            .cloned();
+    }
+    None
+}
+
+/// Whether a documented value agrees with the schema's own keywords
+/// (`$ref`s and combinators are not followed: those values are trusted).
+fn fits(value: &Value, map: &Map<String, Value>) -> bool {
+    let types = types_of(map);
+    if !types.is_empty() && !types.iter().any(|t| type_matches(t, value)) {
+        return false;
+    }
+    if let Some(Value::Array(choices)) = map.get("enum")
+        && !choices.contains(value)
+    {
+        return false;
+    }
+    match value {
+        Value::Array(items) => match map.get("items") {
+            Some(Value::Object(item)) => items.iter().all(|i| fits(i, item)),
+            _ => true,
+        },
+        Value::Object(members) => match map.get("properties") {
+            Some(Value::Object(props)) => members.iter().all(|(k, v)| match props.get(k) {
+                Some(Value::Object(p)) => fits(v, p),
+                _ => true,
+            }),
+            _ => true,
+        },
+        Value::Number(n) => {
+            let x = n.as_f64().unwrap_or_default();
+            let (min, max) = bounds(map, 0.0);
+            let exclusive = |k: &str| map.get(k).is_some_and(|v| v != &Value::Bool(false));
+            let above = min.is_none_or(|m| {
+                if exclusive("exclusiveMinimum") {
+                    x > m
+                } else {
+                    x >= m
+                }
+            });
+            let below = max.is_none_or(|m| {
+                if exclusive("exclusiveMaximum") {
+                    x < m
+                } else {
+                    x <= m
+                }
+            });
+            above && below
+        }
+        Value::String(_) if map.contains_key("format") || map.contains_key("pattern") => {
+            let mut schema = Map::new();
+            for key in ["format", "minLength", "maxLength"] {
+                if let Some(v) = map.get(key) {
+                    schema.insert(key.into(), v.clone());
+                }
+            }
+            if let Some(p) = map.get("pattern").and_then(Value::as_str) {
+                schema.insert(
+                    "pattern".into(),
+                    Value::String(crate::spec::dialect::repair_pattern(p)),
+                );
+            }
+            jsonschema::options()
+                .should_validate_formats(true)
+                .build(&Value::Object(schema))
+                .map_or(true, |v| v.is_valid(value))
+        }
+        _ => true,
+    }
+}
+
+fn type_matches(ty: &str, value: &Value) -> bool {
+    match ty {
+        "integer" => value.as_f64().is_some_and(|f| f.fract() == 0.0),
+        "number" => value.is_number(),
+        "string" => value.is_string(),
+        "boolean" => value.is_boolean(),
+        "null" => value.is_null(),
+        "array" => value.is_array(),
+        "object" => value.is_object(),
+        _ => true,
+    }
+}
+
+/// The declared types, with 3.0 `nullable` as `null`.
+fn types_of(map: &Map<String, Value>) -> Vec<&str> {
+    let mut out: Vec<&str> = match map.get("type") {
+        Some(Value::String(t)) => vec![t.as_str()],
+        Some(Value::Array(ts)) => ts.iter().filter_map(Value::as_str).collect(),
+        _ => Vec::new(),
+    };
+    if map.get("nullable") == Some(&Value::Bool(true)) && !out.contains(&"null") {
+        out.push("null");
+    }
+    out
+}
+
+fn object_like(map: &Map<String, Value>, types: &[&str]) -> bool {
+    types.contains(&"object")
+        || (types.iter().all(|t| *t == "null")
+            && (map.contains_key("properties") || map.contains_key("additionalProperties")))
+}
+
+fn is_null_schema(v: &Value) -> bool {
+    match v.get("type") {
+        Some(Value::String(t)) => t == "null",
+        Some(Value::Array(ts)) => ts.iter().all(|t| t == "null"),
+        _ => false,
+    }
+}
+
+/// A type from the keywords when `type` is absent.
+fn infer_type(map: &Map<String, Value>) -> &'static str {
+    if [
+        "properties",
+        "additionalProperties",
+        "required",
+        "patternProperties",
+    ]
+    .iter()
+    .any(|k| map.contains_key(*k))
+    {
+        "object"
+    } else if map.contains_key("items") || map.contains_key("prefixItems") {
+        "array"
+    } else if ["format", "pattern", "minLength", "maxLength"]
+        .iter()
+        .any(|k| map.contains_key(*k))
+    {
+        "string"
+    } else if [
+        "minimum",
+        "maximum",
+        "multipleOf",
+        "exclusiveMinimum",
+        "exclusiveMaximum",
+    ]
+    .iter()
+    .any(|k| map.contains_key(*k))
+    {
+        "number"
+    } else {
+        "any"
+    }
+}
+
+/// Inclusive lower and upper bounds, exclusive ones moved inwards by `step`
+/// (3.0 boolean and 3.1 numeric `exclusiveMinimum`/`exclusiveMaximum`).
+fn bounds(map: &Map<String, Value>, step: f64) -> (Option<f64>, Option<f64>) {
+    let num = |k: &str| map.get(k).and_then(Value::as_f64);
+    let mut min = num("minimum");
+    let mut max = num("maximum");
+    match map.get("exclusiveMinimum") {
+        Some(Value::Bool(true)) => min = min.map(|m| m + step),
+        Some(Value::Number(n)) => {
+            let m = n.as_f64().unwrap_or_default() + step;
+            min = Some(min.map_or(m, |x| x.max(m)));
+        }
+        _ => {}
+    }
+    match map.get("exclusiveMaximum") {
+        Some(Value::Bool(true)) => max = max.map(|m| m - step),
+        Some(Value::Number(n)) => {
+            let m = n.as_f64().unwrap_or_default() - step;
+            max = Some(max.map_or(m, |x| x.min(m)));
+        }
+        _ => {}
+    }
+    (min, max)
+}
+
+/// A string for the format, the pattern (best effort) and the length limits.
+fn string(map: &Map<String, Value>) -> String {
+    let format = map.get("format").and_then(Value::as_str);
+    let fixed = format.and_then(|f| {
+        Some(match f {
+            "date-time" => "2024-01-01T00:00:00Z",
+            "date" => "2024-01-01",
+            "time" => "00:00:00Z",
+            "duration" => "P1D",
+            "uuid" => "00000000-0000-4000-8000-000000000000",
+            "email" | "idn-email" => "user@example.com",
+            "uri" | "url" | "iri" | "uri-reference" | "iri-reference" => "https://example.com",
+            "uri-template" => "https://example.com/{id}",
+            "hostname" | "idn-hostname" => "example.com",
+            "ipv4" => "192.0.2.1",
+            "ipv6" => "2001:db8::1",
+            "byte" => "c3RyaW5n",
+            "password" => "password",
+            "json-pointer" => "/a",
+            "regex" => ".*",
+            _ => return None,
+        })
+    });
+    let mut s = match (fixed, map.get("pattern").and_then(Value::as_str)) {
+        (Some(f), _) => f.to_string(),
+        (None, Some(p)) => super::pattern::sample(p).unwrap_or_else(|| "string".into()),
+        (None, None) => "string".into(),
+    };
+    let min = map.get("minLength").and_then(Value::as_u64).unwrap_or(0) as usize;
+    let max = map
+        .get("maxLength")
+        .and_then(Value::as_u64)
+        .map(|m| m as usize);
+    let len = s.chars().count();
+    if len < min {
+        s.extend(std::iter::repeat_n('x', min - len));
+    }
+    if let Some(max) = max
+        && s.chars().count() > max
+    {
+        s = s.chars().take(max).collect();
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn synth(schemas: Value, root: Value) -> Value {
+        let doc = Document::from_value(
+            "t",
+            json!({"openapi": "3.0.3", "paths": {}, "components": {"schemas": schemas}}),
+        )
+        .unwrap();
+        let node = Located {
+            file: doc.root_key(),
+            pointer: "/x".into(),
+            value: &root,
+        };
+        Synth::new(&doc, 0).value(&node)
+    }
+
+    #[test]
+    fn formats_bounds_and_lengths() {
+        let v = synth(
+            json!({}),
+            json!({"type": "object", "required": ["a"], "properties": {
+                "a": {"type": "string", "format": "date-time"},
+                "b": {"type": "integer", "minimum": 10, "maximum": 20, "multipleOf": 4},
+                "c": {"type": "number", "minimum": 0, "exclusiveMinimum": true, "maximum": 0.5},
+                "d": {"type": "string", "minLength": 8},
+                "e": {"type": "string", "enum": ["x", "y"]},
+                "f": {"type": "string", "nullable": true},
+                "g": {"type": ["null", "boolean"]},
+                "h": {"type": "array", "items": {"type": "string", "format": "email"}, "minItems": 2}
+            }}),
+        );
+        assert_eq!(
+            v,
+            json!({"a": "2024-01-01T00:00:00Z", "b": 12, "c": 0.5, "d": "stringxx", "e": "x",
+                   "f": "string", "g": true, "h": ["user@example.com", "user@example.com"]})
+        );
+    }
+
+    #[test]
+    fn recursion_is_bounded() {
+        let v = synth(
+            json!({"Node": {"type": "object", "required": ["name", "parent"], "properties": {
+                "name": {"type": "string", "example": "root"},
+                "parent": {"$ref": "#/components/schemas/Node"},
+                "children": {"type": "array", "items": {"$ref": "#/components/schemas/Node"}},
+                "next": {"$ref": "#/components/schemas/Node"}}}}),
+            json!({"$ref": "#/components/schemas/Node"}),
+        );
+        assert_eq!(v, json!({"name": "root", "parent": {}, "children": []}));
+    }
+
+    #[test]
+    fn all_of_merges_and_one_of_takes_the_first() {
+        let v = synth(
+            json!({"A": {"type": "object", "properties": {"a": {"type": "integer"}}},
+                   "B": {"type": "object", "properties": {"b": {"type": "boolean"}}}}),
+            json!({"allOf": [{"$ref": "#/components/schemas/A"},
+                             {"required": ["c"], "properties": {"c": {"oneOf": [{"$ref": "#/components/schemas/B"}, {"type": "string"}]}}}]}),
+        );
+        assert_eq!(v, json!({"a": 1, "c": {"b": true}}));
+    }
+}
