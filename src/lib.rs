@@ -7,6 +7,7 @@
 //! tool content, and [`server`] serves it all over MCP.
 #![deny(missing_docs)]
 
+pub mod client_config;
 pub mod mock;
 pub mod runtime;
 pub mod server;

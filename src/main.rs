@@ -37,6 +37,8 @@ enum Command {
     Serve(ServeArgs),
     /// Serve the REST API the document describes, answering from its examples and schemas.
     Mock(MockArgs),
+    /// Print the mcpServers entry for Claude Desktop, Cursor and other MCP clients.
+    Config(ConfigArgs),
 }
 
 #[derive(Args)]
@@ -118,6 +120,21 @@ enum TransportKind {
     Http,
 }
 
+#[derive(Args)]
+struct ConfigArgs {
+    /// OpenAPI document: a file path or an http(s) URL.
+    spec: String,
+    /// Key of the entry (default: the API title as a slug).
+    #[arg(long)]
+    name: Option<String>,
+    /// Serve from the built-in mock instead of the real API.
+    #[arg(long)]
+    mock: bool,
+    /// Base URL of the API.
+    #[arg(long)]
+    base_url: Option<String>,
+}
+
 fn parse_key_value(s: &str) -> Result<(String, String), String> {
     s.split_once('=')
         .map(|(k, v)| (k.to_string(), v.to_string()))
@@ -173,6 +190,26 @@ struct SpecArgs {
     quiet: bool,
 }
 
+impl SpecArgs {
+    /// Defaults for a document, as if given alone on the command line.
+    fn for_document(spec: &str) -> Self {
+        Self {
+            spec: spec.to_string(),
+            allow_remote_refs: false,
+            output_schema: OutputMode::Off,
+            tags: Vec::new(),
+            exclude_tags: Vec::new(),
+            operations: Vec::new(),
+            exclude_operations: Vec::new(),
+            methods: Vec::new(),
+            paths: Vec::new(),
+            exclude_paths: Vec::new(),
+            read_only: false,
+            quiet: true,
+        }
+    }
+}
+
 #[derive(Clone, Copy, ValueEnum)]
 enum OutputMode {
     Full,
@@ -207,6 +244,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::List(args) => list(args),
         Command::Serve(args) => serve(args),
         Command::Mock(args) => mock(args),
+        Command::Config(args) => config(args),
     }
 }
 
@@ -426,6 +464,38 @@ fn mock(args: MockArgs) -> Result<ExitCode> {
         bound.run(shutdown).await?;
         Ok::<_, anyhow::Error>(())
     })?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn config(args: ConfigArgs) -> Result<ExitCode> {
+    let spec_args = SpecArgs::for_document(&args.spec);
+    let catalog = match load_catalog(&spec_args)? {
+        Ok(c) => c,
+        Err(code) => return Ok(code),
+    };
+    // Clients start the server from elsewhere: absolute paths for both.
+    let document = if args.spec.contains("://") {
+        args.spec.clone()
+    } else {
+        std::path::absolute(&args.spec)
+            .with_context(|| format!("resolving {}", args.spec))?
+            .display()
+            .to_string()
+    };
+    let command = std::env::current_exe()
+        .ok()
+        .and_then(|p| p.canonicalize().ok())
+        .map_or_else(|| "openapi2mcp".to_string(), |p| p.display().to_string());
+    let mut serve_args = vec![document];
+    if args.mock {
+        serve_args.push("--mock".into());
+    }
+    if let Some(url) = &args.base_url {
+        serve_args.extend(["--base-url".to_string(), url.clone()]);
+    }
+    let snippet =
+        openapi2mcp::client_config::snippet(&catalog, &command, &serve_args, args.name.as_deref());
+    println!("{}", serde_json::to_string_pretty(&snippet)?);
     Ok(ExitCode::SUCCESS)
 }
 

@@ -135,3 +135,45 @@ fn warnings_name_file_pointer_and_line() {
     let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
     assert!(text.contains("get_b") && !text.contains("get_a"), "{text}");
 }
+
+#[tokio::test]
+async fn config_prints_an_entry_that_starts_a_working_server() {
+    use rmcp::ServiceExt;
+    let out = bin()
+        .args([
+            "config",
+            "--mock",
+            local("specs/petstore.yaml").to_str().unwrap(),
+        ])
+        .assert()
+        .success();
+    let snippet: Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+    let entry = &snippet["mcpServers"]["petstore"];
+    let args: Vec<String> = entry["args"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a.as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(args[0], "serve");
+    assert!(
+        std::path::Path::new(&args[1]).is_absolute() && args[1].ends_with("specs/petstore.yaml"),
+        "{args:?}"
+    );
+    assert_eq!(args[2], "--mock");
+    let env = entry["env"].as_object().unwrap();
+    assert_eq!(
+        env.keys().collect::<Vec<_>>(),
+        ["OPENAPI2MCP_APIKEY_KEY", "OPENAPI2MCP_BEARER_TOKEN"]
+    );
+
+    // Start exactly what a client would start, and talk MCP to it.
+    let mut cmd = tokio::process::Command::new(entry["command"].as_str().unwrap());
+    cmd.args(&args);
+    let client =
+        ().serve(rmcp::transport::TokioChildProcess::new(cmd).unwrap())
+            .await
+            .expect("the configured command speaks MCP");
+    assert_eq!(client.list_all_tools().await.unwrap().len(), 7);
+    client.cancel().await.unwrap();
+}
