@@ -34,7 +34,7 @@ use percent_encoding::{
 use serde_json::{Map, Value};
 
 use super::binding::{
-    BodyBinding, BodyProp, BodyShape, HttpBinding, Location, ParamBinding, Server, Style,
+    BodyBinding, BodyProp, BodyShape, HttpBinding, Location, MediaKind, ParamBinding, Server, Style,
 };
 
 /// A complete HTTP request, independent of any HTTP client.
@@ -464,13 +464,7 @@ fn atom(value: &Value) -> Option<String> {
 
 /// Whether a media type is JSON (`application/json`, `*/*+json`, `*/json`).
 fn is_json_media(media_type: &str) -> bool {
-    let base = media_type
-        .split(';')
-        .next()
-        .unwrap_or_default()
-        .trim()
-        .to_ascii_lowercase();
-    base == "application/json" || base.ends_with("+json") || base.contains("/json")
+    MediaKind::of(media_type) == MediaKind::Json
 }
 
 /// Text of a parameter described by `content`: compact JSON for JSON media
@@ -872,38 +866,6 @@ fn check_token(p: &ParamBinding) -> Result<(), RequestError> {
 // Body
 // ---------------------------------------------------------------------------
 
-/// How a body media type is encoded (mirrors how tools classify it).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum BodyKind {
-    Json,
-    Form,
-    Multipart,
-    Text,
-    Binary,
-}
-
-impl BodyKind {
-    fn of(media_type: &str) -> Self {
-        let base = media_type
-            .split(';')
-            .next()
-            .unwrap_or_default()
-            .trim()
-            .to_ascii_lowercase();
-        if is_json_media(&base) {
-            BodyKind::Json
-        } else if base == "application/x-www-form-urlencoded" {
-            BodyKind::Form
-        } else if base.starts_with("multipart/") {
-            BodyKind::Multipart
-        } else if base.starts_with("text/") || base.ends_with("xml") || base.contains("yaml") {
-            BodyKind::Text
-        } else {
-            BodyKind::Binary
-        }
-    }
-}
-
 /// One named value going into a form or multipart body.
 struct Field<'a> {
     /// Tool argument to name in errors.
@@ -947,11 +909,11 @@ fn whole_body(
         return Ok(Some((content_type, bytes)));
     }
     let content_type = concrete_media_type(&body.media_type, None);
-    match (BodyKind::of(&body.media_type), value) {
-        (BodyKind::Json, v) => Ok(Some((content_type, v.to_string().into_bytes()))),
-        (BodyKind::Form, Value::Object(map)) => form_body(body, &loose_fields(arg, map)),
-        (BodyKind::Multipart, Value::Object(map)) => multipart_body(body, &loose_fields(arg, map)),
-        (BodyKind::Multipart, _) => Err(invalid(
+    match (MediaKind::of(&body.media_type), value) {
+        (MediaKind::Json, v) => Ok(Some((content_type, v.to_string().into_bytes()))),
+        (MediaKind::Form, Value::Object(map)) => form_body(body, &loose_fields(arg, map)),
+        (MediaKind::Multipart, Value::Object(map)) => multipart_body(body, &loose_fields(arg, map)),
+        (MediaKind::Multipart, _) => Err(invalid(
             arg,
             "a multipart body needs an object whose properties become the form fields",
         )),
@@ -985,9 +947,9 @@ fn properties_body(
     if fields.is_empty() && !body.required {
         return Ok(None);
     }
-    match BodyKind::of(&body.media_type) {
-        BodyKind::Form => form_body(body, &fields),
-        BodyKind::Multipart => multipart_body(body, &fields),
+    match MediaKind::of(&body.media_type) {
+        MediaKind::Form => form_body(body, &fields),
+        MediaKind::Multipart => multipart_body(body, &fields),
         _ => Ok(json_object_body(body, &fields)),
     }
 }

@@ -15,7 +15,9 @@ use serde_json::{Map, Value, json};
 
 use super::bundle::SchemaBundler;
 use super::operations::Operation;
-use crate::runtime::binding::{BodyBinding, BodyProp, BodyShape, Location, ParamBinding, Style};
+use crate::runtime::binding::{
+    BodyBinding, BodyProp, BodyShape, Location, MediaKind, ParamBinding, Style,
+};
 use crate::spec::dialect::Direction;
 use crate::spec::refs::Located;
 use crate::spec::{Diagnostic, Document};
@@ -313,10 +315,12 @@ fn body(
         .map(str::trim);
     let media = content.child(&media_type);
     let schema = media.as_ref().and_then(|m| m.child("schema"));
-    let kind = BodyKind::of(&media_type);
+    let kind = MediaKind::of(&media_type);
 
-    if matches!(kind, BodyKind::Json | BodyKind::Form | BodyKind::Multipart)
-        && let Some(schema) = &schema
+    if matches!(
+        kind,
+        MediaKind::Json | MediaKind::Form | MediaKind::Multipart
+    ) && let Some(schema) = &schema
         && let Some(shape) = object_shape(doc, schema.clone(), 0)
     {
         let encoding = media.as_ref().and_then(|m| m.child("encoding"));
@@ -324,7 +328,7 @@ fn body(
             if prop.value.get("readOnly") == Some(&Value::Bool(true)) {
                 continue;
             }
-            let binary = kind != BodyKind::Json && is_binary(doc, &prop);
+            let binary = kind != MediaKind::Json && is_binary(doc, &prop);
             let mut converted = if binary {
                 file_schema(&prop)
             } else {
@@ -355,16 +359,16 @@ fn body(
         return Ok(Some((media_type, required)));
     }
 
-    let binary = kind == BodyKind::Binary;
+    let binary = kind == MediaKind::Binary;
     let mut converted = match (&schema, kind) {
-        (_, BodyKind::Binary) => json!({"type": "string", "contentEncoding": "base64"}),
-        (_, BodyKind::Text) => json!({"type": "string"}),
+        (_, MediaKind::Binary) => json!({"type": "string", "contentEncoding": "base64"}),
+        (_, MediaKind::Text) => json!({"type": "string"}),
         (Some(s), _) => bundler.convert(s, Direction::Input, deps),
         (None, _) => json!({}),
     };
     if let Value::Object(map) = &mut converted {
         let what = match kind {
-            BodyKind::Binary => format!("Request body ({media_type}): base64, or a data: URI."),
+            MediaKind::Binary => format!("Request body ({media_type}): base64, or a data: URI."),
             _ => format!("Request body ({media_type})."),
         };
         let text = match description {
@@ -385,50 +389,15 @@ fn body(
     Ok(Some((media_type, required)))
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum BodyKind {
-    Json,
-    Form,
-    Multipart,
-    Text,
-    Binary,
-}
-
-impl BodyKind {
-    fn of(media_type: &str) -> Self {
-        let mt = media_type
-            .split(';')
-            .next()
-            .unwrap_or_default()
-            .trim()
-            .to_ascii_lowercase();
-        if mt == "application/json" || mt.ends_with("+json") || mt.contains("/json") {
-            BodyKind::Json
-        } else if mt == "application/x-www-form-urlencoded" {
-            BodyKind::Form
-        } else if mt.starts_with("multipart/") {
-            BodyKind::Multipart
-        } else if mt.starts_with("text/")
-            || mt.ends_with("xml")
-            || mt.ends_with("+yaml")
-            || mt.contains("yaml")
-        {
-            BodyKind::Text
-        } else {
-            BodyKind::Binary
-        }
-    }
-}
-
 /// Prefers JSON, then form, multipart, text, and anything else in order.
 fn pick_media_type(content: &Value) -> Option<String> {
     let map = content.as_object()?;
-    let rank = |mt: &str| match BodyKind::of(mt) {
-        BodyKind::Json => 0,
-        BodyKind::Form => 1,
-        BodyKind::Multipart => 2,
-        BodyKind::Text => 3,
-        BodyKind::Binary => 4,
+    let rank = |mt: &str| match MediaKind::of(mt) {
+        MediaKind::Json => 0,
+        MediaKind::Form => 1,
+        MediaKind::Multipart => 2,
+        MediaKind::Text => 3,
+        MediaKind::Binary => 4,
     };
     map.keys().min_by_key(|mt| rank(mt)).cloned()
 }

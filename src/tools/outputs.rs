@@ -10,7 +10,7 @@ use serde_json::{Map, Value, json};
 use super::OutputSchemaMode;
 use super::bundle::SchemaBundler;
 use super::operations::Operation;
-use crate::runtime::binding::OutputShape;
+use crate::runtime::binding::{MediaKind, OutputShape};
 use crate::spec::Document;
 use crate::spec::dialect::Direction;
 use crate::spec::refs::Located;
@@ -120,13 +120,7 @@ fn success_schema<'a>(doc: &'a Document, op: &Operation<'a>) -> Option<Located<'
 }
 
 fn is_json(media_type: &str) -> bool {
-    let mt = media_type
-        .split(';')
-        .next()
-        .unwrap_or_default()
-        .trim()
-        .to_ascii_lowercase();
-    mt == "application/json" || mt.ends_with("+json") || mt == "*/*"
+    media_type.trim() == "*/*" || MediaKind::of(media_type) == MediaKind::Json
 }
 
 /// Whether every value the schema allows is a JSON object (so it can be
