@@ -321,13 +321,18 @@ async fn call(client: &RunningService<RoleClient, ()>, name: &str, args: Value) 
 }
 
 #[tokio::test]
-async fn every_petstore_tool_works_through_the_bridge_against_the_mock() {
-    let base = start_petstore().await;
-    let (client, catalog) = connect(ServeOptions {
-        base_url: Some(base),
-        ..ServeOptions::default()
-    })
-    .await;
+async fn every_petstore_tool_works_through_serve_mock() {
+    // The real binary, exactly as a user runs it, driven by a real MCP client.
+    let mut cmd = tokio::process::Command::new(env!("CARGO_BIN_EXE_openapi2mcp"));
+    cmd.arg("serve")
+        .arg(local("specs/petstore.yaml"))
+        .arg("--mock")
+        .env_remove("OPENAPI2MCP_BASE_URL");
+    let client =
+        ().serve(rmcp::transport::TokioChildProcess::new(cmd).unwrap())
+            .await
+            .expect("spawned server speaks MCP on stdout");
+    let (_, catalog) = connect(ServeOptions::default()).await;
     let pet: Value = serde_json::from_str(PET).unwrap();
     let calls = [
         (
