@@ -55,16 +55,17 @@ enum ArgBinding {
 }
 
 /// Builds the inputs of `op`. Fails only when a `$ref` in the request body
-/// cannot be followed (the operation is then skipped with that diagnostic).
+/// cannot be followed (the operation is then skipped with that diagnostic);
+/// repairs to the document's parameters are reported in `warnings`.
 pub fn build(
     doc: &Document,
     op: &Operation<'_>,
     bundler: &mut SchemaBundler<'_>,
+    warnings: &mut Vec<Diagnostic>,
 ) -> Result<Inputs, Diagnostic> {
     let mut deps = BTreeSet::new();
     let mut args = Vec::new();
-    let mut diags_out = Vec::new();
-    params(doc, op, bundler, &mut deps, &mut args, &mut diags_out);
+    params(doc, op, bundler, &mut deps, &mut args, warnings);
     let body_meta = body(doc, op, bundler, &mut deps, &mut args)?;
     name_args(&mut args);
 
@@ -110,8 +111,6 @@ pub fn build(
     if !defs.is_empty() {
         schema.insert("$defs".into(), Value::Object(defs));
     }
-    // Parameter-level warnings are informative; the tool is still usable.
-    let _ = diags_out;
     Ok(Inputs {
         schema: Value::Object(schema),
         http_params,
@@ -125,7 +124,7 @@ fn params(
     bundler: &mut SchemaBundler<'_>,
     deps: &mut BTreeSet<String>,
     args: &mut Vec<Arg>,
-    _diags: &mut Vec<Diagnostic>,
+    warnings: &mut Vec<Diagnostic>,
 ) {
     let template_names = template_params(op.path);
     for p in &op.params {
@@ -140,7 +139,15 @@ fn params(
             _ => continue, // body/formData only exist in 2.0 and were upgraded away
         };
         if location == Location::Path && !template_names.contains(&name) {
-            continue; // cannot be sent: the template has no slot for it
+            warnings.push(Diagnostic::warning(
+                doc.display_name(p.file),
+                p.pointer.clone(),
+                format!(
+                    "path parameter `{name}` has no `{{{name}}}` slot in `{}`; left out",
+                    op.path
+                ),
+            ));
+            continue;
         }
         let (schema, content_type) = param_schema(p, bundler, deps);
         let schema = with_param_docs(schema, p.value);
@@ -174,7 +181,11 @@ fn params(
             .iter()
             .any(|a| a.location == Some(Location::Path) && a.wire == name);
         if !declared {
-            let _ = doc;
+            warnings.push(op.diag(
+                doc,
+                &op.node.pointer,
+                format!("`{{{name}}}` in `{}` is not declared as a path parameter; added as a required string", op.path),
+            ));
             args.push(Arg {
                 wire: name.clone(),
                 location: Some(Location::Path),

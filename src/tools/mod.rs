@@ -151,7 +151,7 @@ pub fn build(doc: &Document, options: &BuildOptions) -> (Catalog, Vec<Diagnostic
     let mut bundler = SchemaBundler::new(doc);
     let mut drafts = Vec::with_capacity(operations.len());
     for op in &operations {
-        match draft(doc, op, options, &mut bundler) {
+        match draft(doc, op, options, &mut bundler, &mut diags) {
             Ok(Some(d)) => drafts.push(d),
             Ok(None) => {}
             Err(d) => diags.push(d),
@@ -185,6 +185,7 @@ fn draft(
     op: &Operation<'_>,
     options: &BuildOptions,
     bundler: &mut SchemaBundler<'_>,
+    warnings: &mut Vec<Diagnostic>,
 ) -> Result<Option<Draft>, Diagnostic> {
     let overrides = annotations::XMcp::read(doc, op)?;
     if overrides.exclude {
@@ -201,7 +202,7 @@ fn draft(
             false,
         ),
     };
-    let inputs = inputs::build(doc, op, bundler)?;
+    let inputs = inputs::build(doc, op, bundler, warnings)?;
     let output = outputs::build(doc, op, options.output_schemas, bundler);
     let method = op.method.to_ascii_uppercase();
     let summary = op.string("summary");

@@ -220,9 +220,26 @@ fn multipart_files_and_binary_bodies_are_base64_arguments() {
 
 #[test]
 fn undeclared_path_slots_are_still_required_arguments() {
-    let c = catalog(api(json!({"/users/{userId}/files/{name}": {"get": {
-        "parameters": [{"name": "userId", "in": "path", "required": true, "schema": {"type": "integer"}}],
-        "responses": {"200": {"description": "ok"}}}}})));
+    let (c, diags) = catalog_with(
+        api(json!({"/users/{userId}/files/{name}": {"get": {
+        "parameters": [{"name": "userId", "in": "path", "required": true, "schema": {"type": "integer"}},
+                       {"name": "ghost", "in": "path", "required": true, "schema": {"type": "string"}}],
+        "responses": {"200": {"description": "ok"}}}}})),
+        &BuildOptions::default(),
+    );
+    let messages: Vec<&str> = diags.iter().map(|d| d.message.as_str()).collect();
+    assert!(
+        messages
+            .iter()
+            .any(|m| m.contains("`{name}`") && m.contains("not declared")),
+        "{messages:?}"
+    );
+    assert!(
+        messages
+            .iter()
+            .any(|m| m.contains("`ghost` has no `{ghost}` slot")),
+        "{messages:?}"
+    );
     let t = &c.tools[0];
     assert_eq!(t.name, "get_user_file");
     assert_eq!(t.input_schema["required"], json!(["userId", "name"]));
