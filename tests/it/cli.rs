@@ -177,3 +177,73 @@ async fn config_prints_an_entry_that_starts_a_working_server() {
     assert_eq!(client.list_all_tools().await.unwrap().len(), 7);
     client.cancel().await.unwrap();
 }
+
+/// Serves `files` (path → body) over HTTP on 127.0.0.1 from a thread of its own.
+fn serve_files(files: &'static [(&'static str, &'static str)]) -> std::net::SocketAddr {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = listener.local_addr().unwrap();
+    listener.set_nonblocking(true).unwrap();
+    std::thread::spawn(move || {
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        rt.block_on(async move {
+            let app = axum::Router::new().fallback(move |uri: axum::http::Uri| async move {
+                match files.iter().find(|(p, _)| *p == uri.path()) {
+                    Some((_, body)) => (axum::http::StatusCode::OK, *body),
+                    None => (axum::http::StatusCode::NOT_FOUND, "no such file"),
+                }
+            });
+            let listener = tokio::net::TcpListener::from_std(listener).unwrap();
+            axum::serve(listener, app).await.unwrap();
+        });
+    });
+    addr
+}
+
+#[test]
+fn documents_load_from_urls_with_relative_refs_and_servers() {
+    static FILES: &[(&str, &str)] = &[
+        (
+            "/specs/api.yaml",
+            "openapi: 3.0.3\ninfo: {title: Remote, version: '1'}\nservers: [{url: /v2}]\npaths:\n  /things/{id}:\n    $ref: 'paths/thing.yaml'\n",
+        ),
+        (
+            "/specs/paths/thing.yaml",
+            "get:\n  operationId: getThing\n  parameters:\n    - {name: id, in: path, required: true, schema: {$ref: '../schemas.json#/Id'}}\n  responses:\n    '200': {description: ok}\n",
+        ),
+        (
+            "/specs/schemas.json",
+            r#"{"Id": {"type": "integer", "minimum": 1}}"#,
+        ),
+    ];
+    let addr = serve_files(FILES);
+    let url = format!("http://{addr}/specs/api.yaml");
+    let (doc, warnings) =
+        openapi2mcp::spec::load(&url, &openapi2mcp::spec::LoadOptions::default()).unwrap();
+    assert!(warnings.is_empty(), "{warnings:?}");
+    let (catalog, diags) =
+        openapi2mcp::tools::build(&doc, &openapi2mcp::tools::BuildOptions::default());
+    assert!(diags.is_empty(), "{diags:?}");
+    let tool = &catalog.tools[0];
+    assert_eq!(tool.name, "get_thing");
+    assert_eq!(
+        tool.input_schema["properties"]["id"],
+        serde_json::json!({"$ref": "#/$defs/Id"})
+    );
+    assert_eq!(
+        tool.input_schema["$defs"]["Id"],
+        serde_json::json!({"type": "integer", "minimum": 1})
+    );
+    // A relative server URL is relative to where the document came from.
+    assert_eq!(tool.http.servers[0].url, format!("http://{addr}/v2"));
+
+    // The CLI takes URLs too, and names a missing one clearly.
+    let out = bin().args(["list", &url]).assert().success();
+    assert!(String::from_utf8_lossy(&out.get_output().stdout).contains("get_thing"));
+    let missing = format!("http://{addr}/specs/nope.yaml");
+    let out = bin().args(["list", &missing]).assert().code(1);
+    let err = String::from_utf8_lossy(&out.get_output().stderr).to_string();
+    assert!(err.contains("nope.yaml") && err.contains("404"), "{err}");
+}
