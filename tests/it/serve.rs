@@ -1028,3 +1028,91 @@ async fn header_and_cookie_injection_is_refused() {
     assert!(backend.take().is_empty());
     client.cancel().await.unwrap();
 }
+
+/// Swagger 2.0 end to end: body, formData (urlencoded and multipart with a
+/// file) and collectionFormat parameters become the right requests.
+#[tokio::test]
+async fn swagger_2_0_documents_make_correct_requests() {
+    let Some(path) = crate::support::external("@readme/oas-examples/2.0/json/petstore.json") else {
+        return;
+    };
+    let (doc, _) = spec::load(path.to_str().unwrap(), &LoadOptions::default()).unwrap();
+    let catalog = tools::build(&doc, &BuildOptions::default()).0;
+    assert_eq!(
+        catalog.tools[0].http.servers[0].url,
+        "http://petstore.swagger.io/v2"
+    );
+    let backend = Backend::start(|_| {
+        (
+            200,
+            "application/json",
+            br#"{"code":200,"type":"ok","message":"done"}"#.to_vec(),
+        )
+    })
+    .await;
+    let client = connect(catalog, options_for(&backend, "/v2")).await;
+
+    call(
+        &client,
+        "find_pets_by_status",
+        json!({"status": ["available", "sold"]}),
+    )
+    .await;
+    call(
+        &client,
+        "add_pet",
+        json!({"name": "Rex", "photoUrls": ["https://x/1.png"], "status": "available"}),
+    )
+    .await;
+    call(
+        &client,
+        "update_pet_with_form",
+        json!({"petId": 7, "name": "Tom", "status": "sold"}),
+    )
+    .await;
+    call(
+        &client,
+        "upload_file",
+        json!({"petId": 7, "additionalMetadata": "front", "file": "aGVsbG8="}),
+    )
+    .await;
+
+    let seen = backend.take();
+    assert_eq!(seen.len(), 4);
+    assert_eq!(
+        seen[0].target,
+        "/v2/pet/findByStatus?status=available&status=sold"
+    );
+    assert_eq!(
+        (seen[1].method.as_str(), seen[1].target.as_str()),
+        ("POST", "/v2/pet")
+    );
+    assert_eq!(seen[1].header("content-type"), Some("application/json"));
+    assert_eq!(
+        serde_json::from_slice::<Value>(&seen[1].body).unwrap(),
+        json!({"name": "Rex", "photoUrls": ["https://x/1.png"], "status": "available"})
+    );
+    assert_eq!(seen[2].target, "/v2/pet/7");
+    assert_eq!(
+        seen[2].header("content-type"),
+        Some("application/x-www-form-urlencoded")
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&seen[2].body),
+        "name=Tom&status=sold"
+    );
+    assert_eq!(seen[3].target, "/v2/pet/7/uploadImage");
+    assert!(
+        seen[3]
+            .header("content-type")
+            .unwrap()
+            .starts_with("multipart/form-data; boundary=")
+    );
+    let body = String::from_utf8_lossy(&seen[3].body).to_string();
+    assert!(
+        body.contains("name=\"additionalMetadata\"\r\n\r\nfront\r\n"),
+        "{body}"
+    );
+    assert!(body.contains("name=\"file\"; filename=\"file\"\r\nContent-Type: application/octet-stream\r\n\r\nhello\r\n"), "{body}");
+    client.cancel().await.unwrap();
+}
