@@ -391,8 +391,7 @@ fn header_text(v: &Value) -> Option<String> {
 
 /// Whether a media type carries JSON.
 pub fn is_json(media_type: &str) -> bool {
-    let mt = essence(media_type);
-    mt == "application/json" || mt.ends_with("+json")
+    crate::runtime::binding::MediaKind::of(media_type) == crate::runtime::binding::MediaKind::Json
 }
 
 /// `type/subtype` in lower case, parameters dropped.

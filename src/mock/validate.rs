@@ -327,20 +327,25 @@ fn covers(documented: &str, actual: &str) -> bool {
     }
 }
 
+/// No body was sent: fine unless the operation requires one.
+fn missing_body(route: &Route, required: bool) -> Result<(), Problem> {
+    if required {
+        Err(Problem::bad(format!(
+            "the request body is required ({})",
+            documented(route)
+        )))
+    } else {
+        Ok(())
+    }
+}
+
 fn body(route: &Route, req: &Incoming<'_>) -> Result<(), Problem> {
     let Some(body) = &route.body else {
         return Ok(());
     };
     let content_type = req.header("content-type").map(essence);
     if req.body.is_empty() && content_type.is_none() {
-        return if body.required {
-            Err(Problem::bad(format!(
-                "the request body is required ({})",
-                documented(route)
-            )))
-        } else {
-            Ok(())
-        };
+        return missing_body(route, body.required);
     }
     let actual = match content_type {
         Some(ct) => ct,
@@ -370,14 +375,7 @@ fn body(route: &Route, req: &Incoming<'_>) -> Result<(), Problem> {
         });
     };
     if req.body.is_empty() {
-        return if body.required {
-            Err(Problem::bad(format!(
-                "the request body is required ({})",
-                documented(route)
-            )))
-        } else {
-            Ok(())
-        };
+        return missing_body(route, body.required);
     }
     if !is_json(&actual) && !is_json(documented_type) {
         return Ok(());
