@@ -27,10 +27,13 @@ pub fn parse_document(text: &str, file: &str, prune: Prune) -> Result<Value, Dia
     match trimmed {
         Some(json) if json.starts_with('{') => {
             let mut de = serde_json::Deserializer::from_str(json);
-            let value = RootSeed { prune }
-                .deserialize(&mut de)
-                .and_then(|v| de.end().map(|()| v))
-                .map_err(|e| json_error(text, json, file, &e))?;
+            let value = PruningVisitor {
+                prune,
+                level: Level::Root,
+            }
+            .deserialize(&mut de)
+            .and_then(|v| de.end().map(|()| v))
+            .map_err(|e| json_error(text, json, file, &e))?;
             Ok(value)
         }
         _ => {
@@ -81,19 +84,17 @@ pub fn parse_text(text: &str, file: &str) -> Result<Value, Diagnostic> {
     }
 }
 
-/// Deserializes the root object, skipping webhooks and (optionally)
-/// `components.examples` without building them.
-struct RootSeed {
-    prune: Prune,
-}
-
-impl<'de> DeserializeSeed<'de> for RootSeed {
+/// Deserializes the root object (or `components` inside it), skipping
+/// webhooks and (optionally) `components.examples` without building them.
+impl<'de> DeserializeSeed<'de> for PruningVisitor {
     type Value = Value;
     fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
-        d.deserialize_map(PruningVisitor {
-            prune: self.prune,
-            level: Level::Root,
-        })
+        match self.level {
+            // The root must be an object; a malformed `components` is
+            // reported later, by whoever reads it.
+            Level::Root => d.deserialize_map(self),
+            Level::Components => d.deserialize_any(self),
+        }
     }
 }
 
@@ -103,6 +104,7 @@ enum Level {
     Components,
 }
 
+#[derive(Clone, Copy)]
 struct PruningVisitor {
     prune: Prune,
     level: Level,
@@ -130,27 +132,16 @@ impl<'de> Visitor<'de> for PruningVisitor {
                 continue;
             }
             let value = if self.level == Level::Root && key == "components" {
-                access.next_value_seed(ComponentsSeed { prune: self.prune })?
+                access.next_value_seed(PruningVisitor {
+                    level: Level::Components,
+                    ..self
+                })?
             } else {
                 access.next_value::<Value>()?
             };
             map.insert(key, value);
         }
         Ok(Value::Object(map))
-    }
-}
-
-struct ComponentsSeed {
-    prune: Prune,
-}
-
-impl<'de> DeserializeSeed<'de> for ComponentsSeed {
-    type Value = Value;
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
-        d.deserialize_any(PruningVisitor {
-            prune: self.prune,
-            level: Level::Components,
-        })
     }
 }
 
