@@ -175,6 +175,8 @@ impl Bridge {
             status: None,
         };
         let http = &entry.http;
+        // The arguments as one JSON value, built once, for the validator.
+        let args = Value::Object(args);
         if let Some(message) = validate(entry, &args) {
             return report(response::invalid_arguments(&message));
         }
@@ -195,7 +197,12 @@ impl Bridge {
             Ok(b) => b,
             Err(e) => return report(response::invalid_arguments(&e.to_string())),
         };
-        let mut prepared = match request::prepare(http, &args, &base) {
+        let Value::Object(args) = &args else {
+            return report(response::invalid_arguments(
+                "the arguments must be a JSON object",
+            ));
+        };
+        let mut prepared = match request::prepare(http, args, &base) {
             Ok(p) => p,
             Err(e) => return report(response::invalid_arguments(&e.to_string())),
         };
@@ -334,11 +341,10 @@ fn check_structured(entry: &Entry, outcome: ToolOutcome) -> ToolOutcome {
 
 /// Checks `args` against the tool's input schema; `Some(message)` naming
 /// each bad argument when they do not fit.
-fn validate(entry: &Entry, args: &Map<String, Value>) -> Option<String> {
+fn validate(entry: &Entry, args: &Value) -> Option<String> {
     let validator = compiled(&entry.validator, &entry.input_schema, &entry.name)?;
-    let instance = Value::Object(args.clone());
     let problems: Vec<String> = validator
-        .iter_errors(&instance)
+        .iter_errors(args)
         .take(8)
         .map(|e| {
             let at = e.instance_path().to_string();
