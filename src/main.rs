@@ -8,6 +8,7 @@ use std::process::ExitCode;
 use anyhow::{Context, Result};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
+use openapi2mcp::server::cli::{DEFAULT_LOG_FILTER, ServeFlags, init_logging};
 use openapi2mcp::spec::{self, Diagnostic, LoadOptions, Severity};
 use openapi2mcp::tools::{
     self, BuildOptions, Catalog, OutputSchemaMode, Selection, select::PathGlobs,
@@ -24,7 +25,7 @@ struct Cli {
         long,
         global = true,
         env = "OPENAPI2MCP_LOG",
-        default_value = "warn,openapi2mcp::audit=info,openapi2mcp::mock=info"
+        default_value = DEFAULT_LOG_FILTER
     )]
     log: String,
 }
@@ -66,58 +67,12 @@ struct MockArgs {
 struct ServeArgs {
     #[command(flatten)]
     spec: SpecArgs,
-    /// stdio (for desktop clients that spawn the server) or http (streamable HTTP at /mcp).
-    #[arg(long, value_enum, default_value_t = TransportKind::Stdio)]
-    transport: TransportKind,
-    /// Address for --transport http.
-    #[arg(long, default_value = "127.0.0.1:8080")]
-    listen: std::net::SocketAddr,
-    /// Bearer token MCP clients must send (--transport http).
-    #[arg(long, env = "OPENAPI2MCP_AUTH_TOKEN", hide_env_values = true)]
-    auth_token: Option<String>,
-    /// No sessions: each HTTP request stands alone (for load balancers).
-    #[arg(long)]
-    stateless: bool,
-    /// Extra Host header values accepted (--transport http; loopback names always are).
-    #[arg(long = "allowed-host")]
-    allowed_hosts: Vec<String>,
-    /// Extra browser Origins accepted, e.g. https://app.example.com:443.
-    #[arg(long = "allowed-origin")]
-    allowed_origins: Vec<String>,
-    /// Base URL of the API, overriding the document's servers.
-    #[arg(long, env = "OPENAPI2MCP_BASE_URL")]
-    base_url: Option<String>,
-    /// Value of a server URL variable, NAME=VALUE (repeatable).
-    #[arg(long = "server-var", value_parser = parse_key_value)]
-    server_vars: Vec<(String, String)>,
-    /// Seconds one API call may take.
-    #[arg(long, default_value_t = 30.0)]
-    timeout: f64,
-    /// Largest response body passed to the model, in bytes; longer ones are cut with a marker.
-    #[arg(long, default_value_t = 1_048_576)]
-    max_response_bytes: usize,
-    /// Extra attempts for idempotent calls on connection errors and 502/503/504.
-    #[arg(long, default_value_t = 0)]
-    retries: u32,
-    /// Most tool calls per second sent to the API (token bucket; off by default).
-    #[arg(long)]
-    rate_limit: Option<f64>,
-    /// Burst size for --rate-limit.
-    #[arg(long, default_value_t = 10)]
-    rate_burst: u32,
-    /// Forward the MCP client's Authorization header to the API (--transport http).
-    #[arg(long)]
-    forward_authorization: bool,
+    #[command(flatten)]
+    flags: ServeFlags,
     /// Answer API calls from an in-process mock of the document (see `mock`)
     /// instead of the real API, unless --base-url is given.
     #[arg(long)]
     mock: bool,
-}
-
-#[derive(Clone, Copy, ValueEnum, PartialEq, Eq)]
-enum TransportKind {
-    Stdio,
-    Http,
 }
 
 #[derive(Args)]
@@ -133,12 +88,6 @@ struct ConfigArgs {
     /// Base URL of the API.
     #[arg(long)]
     base_url: Option<String>,
-}
-
-fn parse_key_value(s: &str) -> Result<(String, String), String> {
-    s.split_once('=')
-        .map(|(k, v)| (k.to_string(), v.to_string()))
-        .ok_or_else(|| format!("expected NAME=VALUE, got `{s}`"))
 }
 
 #[derive(Args)]
@@ -229,16 +178,6 @@ fn main() -> ExitCode {
     }
 }
 
-fn init_logging(filter: &str) {
-    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
-        .or_else(|_| tracing_subscriber::EnvFilter::try_new(filter))
-        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn"));
-    tracing_subscriber::fmt()
-        .with_env_filter(filter)
-        .with_writer(std::io::stderr)
-        .init();
-}
-
 fn run(cli: Cli) -> Result<ExitCode> {
     match cli.command {
         Command::List(args) => list(args),
@@ -323,10 +262,7 @@ fn print_diagnostics(diags: &[Diagnostic]) {
 }
 
 fn serve(args: ServeArgs) -> Result<ExitCode> {
-    use openapi2mcp::runtime::http::HttpOptions;
-    use openapi2mcp::runtime::response::ResponseLimits;
-    use openapi2mcp::server::transport::{self, HttpTransportOptions};
-    use openapi2mcp::server::{Bridge, ServeOptions};
+    use openapi2mcp::server::Bridge;
 
     let (catalog, doc) = match load_catalog_and_document(&args.spec, args.mock)? {
         Ok(c) => c,
@@ -339,43 +275,9 @@ fn serve(args: ServeArgs) -> Result<ExitCode> {
         std::sync::Arc::new(server)
     });
     drop(doc);
-    if !(args.timeout.is_finite() && args.timeout > 0.0) {
-        anyhow::bail!("--timeout must be a positive number of seconds");
-    }
-    if let Some(rate) = args.rate_limit
-        && !(rate.is_finite() && rate > 0.0)
-    {
-        anyhow::bail!("--rate-limit must be a positive number of calls per second");
-    }
-    let options = ServeOptions {
-        base_url: args.base_url.clone(),
-        server_variables: args.server_vars.iter().cloned().collect(),
-        http: HttpOptions {
-            timeout: std::time::Duration::from_secs_f64(args.timeout),
-            retries: args.retries,
-            limits: ResponseLimits {
-                max_body_bytes: args.max_response_bytes,
-            },
-            ..HttpOptions::default()
-        },
-        rate_limit: args.rate_limit.map(|r| (r, args.rate_burst)),
-        credentials: openapi2mcp::runtime::auth::Credentials::from_env(),
-        forward_authorization: args.forward_authorization,
-        ..ServeOptions::default()
-    };
-    // stdio serves one client: a single-threaded runtime avoids cross-thread
-    // wake-ups on every message; HTTP serves many and uses every core.
-    let runtime = match args.transport {
-        TransportKind::Stdio => tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build(),
-        TransportKind::Http => tokio::runtime::Builder::new_multi_thread()
-            .enable_all()
-            .build(),
-    }
-    .context("starting the async runtime")?;
+    let mut options = args.flags.options().map_err(anyhow::Error::msg)?;
+    let runtime = args.flags.runtime().context("starting the async runtime")?;
     runtime.block_on(async move {
-        let mut options = options;
         if let Some(server) = mock {
             let bound = openapi2mcp::mock::bind(server, ([127, 0, 0, 1], 0).into()).await?;
             if options.base_url.is_none() {
@@ -389,30 +291,7 @@ fn serve(args: ServeArgs) -> Result<ExitCode> {
             });
         }
         let bridge = Bridge::new(catalog, options)?;
-        tracing::info!(tools = bridge.tool_count(), "serving");
-        match args.transport {
-            TransportKind::Stdio => transport::serve_stdio(bridge).await?,
-            TransportKind::Http => {
-                let shutdown = transport::shutdown_on_signals();
-                let bound = transport::bind_http(
-                    bridge,
-                    HttpTransportOptions {
-                        listen: args.listen,
-                        auth_token: args.auth_token.clone(),
-                        stateless: args.stateless,
-                        allowed_hosts: args.allowed_hosts.clone(),
-                        allowed_origins: args.allowed_origins.clone(),
-                    },
-                    shutdown,
-                )
-                .await?;
-                eprintln!(
-                    "openapi2mcp: MCP endpoint at http://{}/mcp",
-                    bound.local_addr
-                );
-                bound.run().await?;
-            }
-        }
+        args.flags.serve(bridge, "openapi2mcp").await?;
         Ok::<_, anyhow::Error>(())
     })?;
     Ok(ExitCode::SUCCESS)

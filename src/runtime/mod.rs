@@ -9,6 +9,8 @@
 
 pub mod auth;
 pub mod binding;
+pub mod call;
+pub mod catalog;
 pub mod http;
 pub mod ratelimit;
 pub mod request;

@@ -7,28 +7,28 @@
 //! input schema (validators compiled on first use, then cached), and runs
 //! the call through [`crate::runtime`]: request → HTTP → response.
 
+pub mod cli;
 pub mod transport;
 
-use std::collections::{BTreeMap, HashMap};
-use std::sync::{Arc, OnceLock};
+use std::collections::BTreeMap;
+use std::sync::Arc;
 use std::time::Instant;
 
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, JsonObject,
-    ListToolsResult, PaginatedRequestParams, ProgressNotificationParam, ServerCapabilities,
-    ServerConfig, Tool,
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, ListToolsResult,
+    PaginatedRequestParams, ProgressNotificationParam, ServerCapabilities, ServerConfig, Tool,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData as McpError, RoleServer, ServerHandler};
 use serde_json::{Map, Value, json};
 
-use crate::runtime::auth::{self, AuthError, Authenticator, Credentials};
-use crate::runtime::binding::HttpBinding;
-use crate::runtime::http::{HttpClient, HttpOptions};
-use crate::runtime::ratelimit::RateLimiter;
-use crate::runtime::request;
-use crate::runtime::response::{self, Content, ToolOutcome};
-use crate::tools::{Catalog, ORIGIN_META_KEY, ToolDef};
+use crate::runtime::auth::Credentials;
+use crate::runtime::call::{
+    Api, ApiOptions, Call, CallReport, Handlers, SendAsIs, ToolId, ToolSpec,
+};
+use crate::runtime::catalog::{Catalog, ORIGIN_META_KEY, ToolDef};
+use crate::runtime::http::HttpOptions;
+use crate::runtime::response::{Content, ToolOutcome};
 
 /// How the server reaches the API and shapes its answers.
 #[derive(Debug, Clone)]
@@ -91,166 +91,83 @@ pub struct Bridge {
 
 struct Inner {
     info: ServerConfig,
-    entries: Vec<Entry>,
-    by_name: HashMap<String, usize>,
     pages: Vec<Vec<Tool>>,
-    client: HttpClient,
-    auth: Authenticator,
-    limiter: Option<RateLimiter>,
-    options: ServeOptions,
-}
-
-/// What one call did, for the audit line and progress.
-struct CallReport {
-    outcome: ToolOutcome,
-    status: Option<u16>,
-}
-
-struct Entry {
-    name: String,
-    http: HttpBinding,
-    /// Shared with the listed `Tool`: one copy of each schema in memory.
-    input_schema: Arc<JsonObject>,
-    validator: OnceLock<Result<jsonschema::Validator, String>>,
-    output_schema: Option<Arc<JsonObject>>,
-    output_validator: OnceLock<Result<jsonschema::Validator, String>>,
+    api: Api,
+    handlers: Arc<dyn Handlers>,
 }
 
 impl Bridge {
-    /// Prepares everything `tools/list` and `tools/call` need.
+    /// Prepares everything `tools/list` and `tools/call` need; calls send
+    /// their arguments to the API as they are.
     pub fn new(catalog: Catalog, options: ServeOptions) -> Result<Self, ServeError> {
-        let client = HttpClient::new(options.http.clone()).map_err(ServeError::Client)?;
-        let auth = Authenticator::new(
-            &catalog.security_schemes,
-            &options.credentials,
-            client.reqwest().clone(),
-        );
-        for line in auth.describe() {
-            tracing::info!("auth: {line}");
-        }
+        Self::with_handlers(catalog, options, Arc::new(SendAsIs))
+    }
+
+    /// [`Bridge::new`], with admitted calls run by `handlers` (a generated
+    /// crate's per-operation functions).
+    pub fn with_handlers(
+        catalog: Catalog,
+        options: ServeOptions,
+        handlers: Arc<dyn Handlers>,
+    ) -> Result<Self, ServeError> {
         let info = server_info(&catalog);
         let mut tools = Vec::with_capacity(catalog.tools.len());
-        let mut entries = Vec::with_capacity(catalog.tools.len());
+        let mut specs = Vec::with_capacity(catalog.tools.len());
         for def in catalog.tools {
-            let (tool, entry) = into_tool(def)?;
+            let (tool, spec) = into_tool(def)?;
             tools.push(tool);
-            entries.push(entry);
+            specs.push(spec);
         }
         let pages = paginate(tools, options.page_bytes);
-        let by_name = entries
-            .iter()
-            .enumerate()
-            .map(|(i, e)| (e.name.clone(), i))
-            .collect();
+        let api_options = ApiOptions {
+            base_url: options.base_url,
+            server_variables: options.server_variables,
+            http: options.http,
+            rate_limit: options.rate_limit,
+            credentials: options.credentials,
+            forward_authorization: options.forward_authorization,
+        };
+        let api =
+            Api::new(&catalog.security_schemes, specs, api_options).map_err(ServeError::Client)?;
+        for line in api.describe_auth() {
+            tracing::info!("auth: {line}");
+        }
         Ok(Self {
             inner: Arc::new(Inner {
                 info,
-                entries,
-                by_name,
                 pages,
-                client,
-                auth,
-                limiter: options
-                    .rate_limit
-                    .map(|(rate, burst)| RateLimiter::new(rate, burst)),
-                options,
+                api,
+                handlers,
             }),
         })
     }
 
     /// Number of tools served.
     pub fn tool_count(&self) -> usize {
-        self.inner.entries.len()
+        self.inner.api.tool_count()
     }
 
-    /// Runs one call: validate → rate limit → request → HTTP → outcome.
+    /// Runs one call: admit (validate, rate limit) → handler → HTTP.
     async fn call(
         &self,
-        entry: &Entry,
+        tool: ToolId,
         args: Map<String, Value>,
         client_authorization: Option<&str>,
     ) -> CallReport {
-        let report = |outcome| CallReport {
-            outcome,
-            status: None,
-        };
-        let http = &entry.http;
-        // The arguments as one JSON value, built once, for the validator.
-        let args = Value::Object(args);
-        if let Some(message) = validate(entry, &args) {
-            return report(response::invalid_arguments(&message));
-        }
-        if let Some(wait) = self
-            .inner
-            .limiter
-            .as_ref()
-            .and_then(|l| l.try_acquire().err())
-        {
-            return report(response::rate_limited(wait.as_secs_f64()));
-        }
-        let options = &self.inner.options;
-        let base = match request::base_url(
-            &http.servers,
-            &options.server_variables,
-            options.base_url.as_deref(),
-        ) {
-            Ok(b) => b,
-            Err(e) => return report(response::invalid_arguments(&e.to_string())),
-        };
-        let Value::Object(args) = &args else {
-            return report(response::invalid_arguments(
-                "the arguments must be a JSON object",
-            ));
-        };
-        let mut prepared = match request::prepare(http, args, &base) {
-            Ok(p) => p,
-            Err(e) => return report(response::invalid_arguments(&e.to_string())),
-        };
-        let authenticated = match client_authorization {
-            Some(value) if options.forward_authorization => {
-                auth::apply_passthrough(value, &mut prepared)
+        let api = &self.inner.api;
+        match api.admit(tool, args) {
+            Ok(args) => {
+                let call = Call::new(api, tool, client_authorization);
+                self.inner.handlers.handle(call, args).await
             }
-            _ => self.inner.auth.apply(&http.security, &mut prepared).await,
-        };
-        // No configured credentials fit: send anyway (documents often declare
-        // security on endpoints that also answer anonymously) and explain
-        // what to configure if the API refuses.
-        let mut missing_credentials = None;
-        match authenticated {
-            Ok(()) => {}
-            Err(e @ AuthError::MissingCredentials { .. }) => {
-                missing_credentials = Some(e.to_string())
-            }
-            Err(e) => return report(response::not_authenticated(&e.to_string())),
-        }
-        let request_line = format!("{} {}", prepared.method, without_query(&prepared.url));
-        match self.inner.client.send(&prepared).await {
-            Ok(resp) => {
-                let mut outcome = response::from_response(
-                    &resp,
-                    http.output.as_ref(),
-                    &self.inner.client.options().limits,
-                    &request_line,
-                );
-                outcome = check_structured(entry, outcome);
-                if let (Some(hint), 401 | 403) = (missing_credentials, resp.status) {
-                    outcome
-                        .content
-                        .push(Content::Text(format!("No credentials were sent: {hint}")));
-                }
-                CallReport {
-                    outcome,
-                    status: Some(resp.status),
-                }
-            }
-            Err(failure) => report(response::from_transport_failure(&failure, &request_line)),
+            Err(refused) => refused.into(),
         }
     }
 }
 
 /// Splits a tool definition into the listed MCP tool and what calls need,
 /// moving (not copying) the schemas.
-fn into_tool(def: ToolDef) -> Result<(Tool, Entry), ServeError> {
+fn into_tool(def: ToolDef) -> Result<(Tool, ToolSpec), ServeError> {
     let ToolDef {
         name,
         title,
@@ -280,96 +197,13 @@ fn into_tool(def: ToolDef) -> Result<(Tool, Entry), ServeError> {
     };
     tool.annotations = Some(serde_json::from_value(json!(annotations)).map_err(bad)?);
     tool.meta = Some(serde_json::from_value(json!({ ORIGIN_META_KEY: origin })).map_err(bad)?);
-    let entry = Entry {
+    let spec = ToolSpec {
         name,
         http,
         input_schema,
-        validator: OnceLock::new(),
         output_schema: tool.output_schema.clone(),
-        output_validator: OnceLock::new(),
     };
-    Ok((tool, entry))
-}
-
-/// Compiles a schema once, remembering a failure instead of retrying.
-fn compiled<'a>(
-    cell: &'a OnceLock<Result<jsonschema::Validator, String>>,
-    schema: &JsonObject,
-    tool: &str,
-) -> Option<&'a jsonschema::Validator> {
-    let result = cell.get_or_init(|| {
-        jsonschema::draft202012::new(&Value::Object(schema.clone())).map_err(|e| e.to_string())
-    });
-    match result {
-        Ok(v) => Some(v),
-        Err(e) => {
-            tracing::warn!(tool, "schema does not compile, not checked: {e}");
-            None
-        }
-    }
-}
-
-/// Structured content must match the advertised `outputSchema` (clients
-/// reject the whole result otherwise). When the API's answer does not, the
-/// model still gets the body as text, flagged with what did not match.
-fn check_structured(entry: &Entry, outcome: ToolOutcome) -> ToolOutcome {
-    let (Some(structured), Some(schema)) = (&outcome.structured, &entry.output_schema) else {
-        return outcome;
-    };
-    let Some(validator) = compiled(&entry.output_validator, schema, &entry.name) else {
-        return outcome;
-    };
-    let problems: Vec<String> = validator
-        .iter_errors(structured)
-        .take(3)
-        .map(|e| format!("{} at `{}`", e, e.instance_path()))
-        .collect();
-    if problems.is_empty() {
-        return outcome;
-    }
-    let mut content = vec![Content::Text(format!(
-        "The API answered, but its response does not match the schema in its own API description ({}), so it is returned as text only. The response follows.",
-        problems.join("; ")
-    ))];
-    content.extend(outcome.content);
-    ToolOutcome {
-        content,
-        structured: None,
-        is_error: true,
-    }
-}
-
-/// Checks `args` against the tool's input schema; `Some(message)` naming
-/// each bad argument when they do not fit.
-fn validate(entry: &Entry, args: &Value) -> Option<String> {
-    let validator = compiled(&entry.validator, &entry.input_schema, &entry.name)?;
-    let problems: Vec<String> = validator
-        .iter_errors(args)
-        .take(8)
-        .map(|e| {
-            let at = e.instance_path().to_string();
-            if at.is_empty() {
-                e.to_string()
-            } else {
-                format!(
-                    "argument `{}`: {e}",
-                    at.trim_start_matches('/').replace('/', ".")
-                )
-            }
-        })
-        .collect();
-    if problems.is_empty() {
-        return None;
-    }
-    Some(format!(
-        "{}. The inputSchema of `{}` lists the accepted arguments.",
-        problems.join("; "),
-        entry.name
-    ))
-}
-
-fn without_query(url: &str) -> &str {
-    url.split(['?', '#']).next().unwrap_or(url)
+    Ok((tool, spec))
 }
 
 /// Splits the tool list into pages whose serialized size stays under
@@ -423,20 +257,6 @@ fn server_info(catalog: &Catalog) -> ServerConfig {
     ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
         .with_server_info(implementation)
         .with_instructions(instructions)
-}
-
-/// Scrubs configured secrets from text an API sent back (a 401 page that
-/// echoes the token, say).
-fn redact_outcome(mut outcome: ToolOutcome, secrets: &[String]) -> ToolOutcome {
-    if secrets.is_empty() {
-        return outcome;
-    }
-    for c in &mut outcome.content {
-        if let Content::Text(t) = c {
-            *t = auth::redact(t, secrets);
-        }
-    }
-    outcome
 }
 
 /// Maps our SDK-neutral outcome to rmcp's result.
@@ -509,20 +329,20 @@ impl ServerHandler for Bridge {
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, McpError> {
         let name = request.name.to_string();
-        let Some(&index) = self.inner.by_name.get(&name) else {
+        let Some(tool) = self.inner.api.find(&name) else {
             return Err(McpError::invalid_params(
                 format!("unknown tool `{name}`"),
                 None,
             ));
         };
-        let entry = &self.inner.entries[index];
+        let http = &self.inner.api.tool(tool).http;
         let args = request.arguments.unwrap_or_default();
         let started = Instant::now();
         let progress = context.meta.get_progress_token();
         if let Some(token) = &progress {
             let note = ProgressNotificationParam::new(token.clone(), 0.0)
                 .with_total(1.0)
-                .with_message(format!("calling {} {}", entry.http.method, entry.http.path));
+                .with_message(format!("calling {} {}", http.method, http.path));
             let _ = context.peer.notify_progress(note).await;
         }
         let client_authorization = context
@@ -532,7 +352,7 @@ impl ServerHandler for Bridge {
             .and_then(|v| v.to_str().ok())
             .map(str::to_string);
         let report = tokio::select! {
-            report = self.call(entry, args, client_authorization.as_deref()) => report,
+            report = self.call(tool, args, client_authorization.as_deref()) => report,
             () = context.ct.cancelled() => {
                 tracing::info!(target: "openapi2mcp::audit", tool = %name, "tools/call cancelled by the client");
                 return Err(McpError::internal_error("cancelled by the client", None));
@@ -552,7 +372,7 @@ impl ServerHandler for Bridge {
             duration_ms = started.elapsed().as_millis() as u64,
             "tools/call"
         );
-        let outcome = redact_outcome(report.outcome, &self.inner.auth.secret_values());
+        let outcome = self.inner.api.redact(report.outcome);
         Ok(to_result(outcome).into())
     }
 }

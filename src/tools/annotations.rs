@@ -7,27 +7,12 @@
 //! talks to an external API). `destructiveHint` is always written, because
 //! MCP's default when it is absent is `true`.
 
-use serde::Serialize;
 use serde_json::Value;
 
 use super::operations::Operation;
 use crate::spec::{Diagnostic, Document};
 
-/// MCP `ToolAnnotations`.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct ToolAnnotations {
-    /// Display title.
-    pub title: String,
-    /// The tool does not change anything.
-    pub read_only_hint: bool,
-    /// The tool may delete or overwrite data.
-    pub destructive_hint: bool,
-    /// Calling twice with the same arguments has no further effect.
-    pub idempotent_hint: bool,
-    /// The tool reaches outside the server (always: it calls an API).
-    pub open_world_hint: bool,
-}
+pub use crate::runtime::catalog::ToolAnnotations;
 
 /// Hints for an upper-case method, then `x-mcp.annotations` on top.
 pub fn for_method(method: &str, title: &str, overrides: &XMcp) -> ToolAnnotations {

@@ -12,12 +12,11 @@ mod outputs;
 mod security;
 pub mod select;
 
-use std::collections::BTreeMap;
-
 use serde::Serialize;
-use serde_json::{Map, Value, json};
+use serde_json::Value;
 
 pub use crate::runtime::binding::{HttpBinding, SecurityScheme, Server};
+pub use crate::runtime::catalog::{Catalog, ORIGIN_META_KEY, Origin, ToolDef};
 pub use annotations::ToolAnnotations;
 pub use select::Selection;
 
@@ -25,67 +24,6 @@ use crate::spec::{Diagnostic, Document};
 use bundle::SchemaBundler;
 use naming::NameRegistry;
 use operations::Operation;
-
-/// One MCP tool: what `tools/list` shows, plus how to call the API.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct ToolDef {
-    /// Unique `[a-z0-9_]{1,64}` name (see [`naming`]).
-    pub name: String,
-    /// Human-readable title (the operation summary, else the name in words).
-    pub title: String,
-    /// What the tool does, for the model: summary and description.
-    pub description: String,
-    /// JSON Schema 2020-12 object schema of the arguments.
-    pub input_schema: Value,
-    /// JSON Schema of `structuredContent`, when the success response is JSON.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub output_schema: Option<Value>,
-    /// Behaviour hints derived from the HTTP method (and `x-mcp`).
-    pub annotations: ToolAnnotations,
-    /// Where the tool came from in the document.
-    pub origin: Origin,
-    /// How a call becomes an HTTP request.
-    pub http: HttpBinding,
-}
-
-/// The operation a tool was made from, so users can trace it back.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Origin {
-    /// The operation's `operationId`, if it has one.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub operation_id: Option<String>,
-    /// Upper-case HTTP method.
-    pub method: String,
-    /// Path template as written in the document.
-    pub path: String,
-    /// The operation's tags.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub tags: Vec<String>,
-    /// Whether the document marks the operation deprecated.
-    #[serde(skip_serializing_if = "std::ops::Not::not")]
-    pub deprecated: bool,
-}
-
-/// The `_meta` key under which a tool's [`Origin`] is published.
-pub const ORIGIN_META_KEY: &str = "openapi2mcp/origin";
-
-impl ToolDef {
-    /// The tool exactly as `tools/list` carries it (MCP `Tool` object).
-    pub fn to_mcp_json(&self) -> Value {
-        let mut tool = Map::new();
-        tool.insert("name".into(), json!(self.name));
-        tool.insert("title".into(), json!(self.title));
-        tool.insert("description".into(), json!(self.description));
-        tool.insert("inputSchema".into(), self.input_schema.clone());
-        if let Some(out) = &self.output_schema {
-            tool.insert("outputSchema".into(), out.clone());
-        }
-        tool.insert("annotations".into(), json!(self.annotations));
-        tool.insert("_meta".into(), json!({ ORIGIN_META_KEY: self.origin }));
-        Value::Object(tool)
-    }
-}
 
 /// Whether and how tools advertise an `outputSchema`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
@@ -108,29 +46,6 @@ pub struct BuildOptions {
     pub output_schemas: OutputSchemaMode,
     /// Which operations become tools.
     pub selection: Selection,
-}
-
-/// All tools of one document, with the API-level facts the runtime needs.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Catalog {
-    /// `info.title`.
-    pub title: String,
-    /// `info.version`.
-    pub version: String,
-    /// `info.description`, if any.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub description: Option<String>,
-    /// Security schemes by name, as the runtime authenticates with them.
-    pub security_schemes: BTreeMap<String, SecurityScheme>,
-    /// The tools, in document order.
-    pub tools: Vec<ToolDef>,
-}
-
-impl Catalog {
-    /// The tools as `tools/list` carries them.
-    pub fn to_mcp_json(&self) -> Vec<Value> {
-        self.tools.iter().map(ToolDef::to_mcp_json).collect()
-    }
 }
 
 /// Turns every operation of `doc` into a tool. Operations that cannot be
