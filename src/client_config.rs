@@ -19,12 +19,26 @@ pub fn snippet(
     serve_args: &[String],
     name: Option<&str>,
 ) -> Value {
+    let mut args = vec!["serve".to_string()];
+    args.extend(serve_args.iter().cloned());
+    snippet_for_command(catalog, command, &args, name)
+}
+
+/// [`snippet`] for any server executable (a generated crate's binary):
+/// `args` are its whole argument list.
+pub fn snippet_for_command(
+    catalog: &Catalog,
+    command: &str,
+    args: &[String],
+    name: Option<&str>,
+) -> Value {
     let key = name.map_or_else(|| slug(&catalog.title), str::to_string);
-    let mut args = vec![Value::String("serve".into())];
-    args.extend(serve_args.iter().cloned().map(Value::String));
     let mut server = Map::new();
     server.insert("command".into(), json!(command));
-    server.insert("args".into(), Value::Array(args));
+    server.insert(
+        "args".into(),
+        Value::Array(args.iter().cloned().map(Value::String).collect()),
+    );
     let env = credential_placeholders(catalog);
     if !env.is_empty() {
         server.insert("env".into(), Value::Object(env));
@@ -33,7 +47,7 @@ pub fn snippet(
 }
 
 /// One entry per credential variable, valued with what to put there.
-fn credential_placeholders(catalog: &Catalog) -> Map<String, Value> {
+pub fn credential_placeholders(catalog: &Catalog) -> Map<String, Value> {
     let mut env = Map::new();
     for (name, scheme) in &catalog.security_schemes {
         let fields: &[(&str, &str)] = match scheme {
@@ -62,7 +76,7 @@ fn credential_placeholders(catalog: &Catalog) -> Map<String, Value> {
 }
 
 /// `Swagger Petstore` → `swagger-petstore`.
-fn slug(title: &str) -> String {
+pub fn slug(title: &str) -> String {
     let mut out = String::new();
     for c in title.chars() {
         if c.is_ascii_alphanumeric() {

@@ -4,10 +4,12 @@
 //! Data flows one way: [`spec`] reads and normalises the document, [`tools`]
 //! turns every operation into a [`tools::ToolDef`] (the model both back ends
 //! render), [`runtime`] turns a call into an HTTP request and the response into
-//! tool content, and [`server`] serves it all over MCP.
+//! tool content, [`server`] serves it all over MCP, and [`codegen`] renders it
+//! as a standalone crate that vendors `runtime` and `server`.
 #![deny(missing_docs)]
 
 pub mod client_config;
+pub mod codegen;
 pub mod mock;
 pub mod runtime;
 pub mod server;

@@ -36,6 +36,8 @@ enum Command {
     List(ListArgs),
     /// Serve the document's operations as an MCP server (stdio or streamable HTTP).
     Serve(ServeArgs),
+    /// Write a standalone Rust crate that serves the document's operations like `serve` does.
+    Generate(GenerateArgs),
     /// Serve the REST API the document describes, answering from its examples and schemas.
     Mock(MockArgs),
     /// Print the mcpServers entry for Claude Desktop, Cursor and other MCP clients.
@@ -73,6 +75,24 @@ struct ServeArgs {
     /// instead of the real API, unless --base-url is given.
     #[arg(long)]
     mock: bool,
+}
+
+#[derive(Args)]
+struct GenerateArgs {
+    #[command(flatten)]
+    spec: SpecArgs,
+    /// Directory of the crate (created if needed).
+    #[arg(long, short)]
+    out: std::path::PathBuf,
+    /// Cargo package name (default: the API title as a slug, plus `-mcp`).
+    #[arg(long)]
+    name: Option<String>,
+    /// Directory of template overrides, named like the files in `templates/`.
+    #[arg(long)]
+    templates: Option<std::path::PathBuf>,
+    /// Compare with the crate in --out instead of writing; exit 1 when it is stale.
+    #[arg(long)]
+    check: bool,
 }
 
 #[derive(Args)]
@@ -182,6 +202,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
     match cli.command {
         Command::List(args) => list(args),
         Command::Serve(args) => serve(args),
+        Command::Generate(args) => generate(args),
         Command::Mock(args) => mock(args),
         Command::Config(args) => config(args),
     }
@@ -294,6 +315,66 @@ fn serve(args: ServeArgs) -> Result<ExitCode> {
         args.flags.serve(bridge, "openapi2mcp").await?;
         Ok::<_, anyhow::Error>(())
     })?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn generate(args: GenerateArgs) -> Result<ExitCode> {
+    use openapi2mcp::codegen::{self, GenerateOptions};
+
+    let catalog = match load_catalog(&args.spec)? {
+        Ok(c) => c,
+        Err(code) => return Ok(code),
+    };
+    let options = GenerateOptions {
+        package: args.name.clone(),
+        templates: args.templates.clone(),
+    };
+    // A bar only where it helps: big documents, and stderr a terminal
+    // (indicatif draws nothing otherwise).
+    let bar = (catalog.tools.len() >= 200).then(|| {
+        let bar =
+            indicatif::ProgressBar::with_draw_target(None, indicatif::ProgressDrawTarget::stderr());
+        bar.set_style(
+            indicatif::ProgressStyle::with_template("generating {bar:30} {pos}/{len} modules")
+                .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+        );
+        bar
+    });
+    let mut progress = |done: usize, total: usize| {
+        if let Some(bar) = &bar {
+            bar.set_length(total as u64);
+            bar.set_position(done as u64);
+        }
+    };
+    let generated = codegen::generate(&catalog, &options, &mut progress)?;
+    if let Some(bar) = &bar {
+        bar.finish_and_clear();
+    }
+    let out = args.out.display();
+    if args.check {
+        let differences = generated.compare_with(&args.out)?;
+        if differences.is_empty() {
+            eprintln!("openapi2mcp: {out} is up to date");
+            return Ok(ExitCode::SUCCESS);
+        }
+        for d in &differences {
+            eprintln!("  {d}");
+        }
+        eprintln!(
+            "openapi2mcp: {out} is stale ({} of {} files differ); regenerate with `openapi2mcp generate {} --out {out}` and the same options",
+            differences.len(),
+            generated.files.len(),
+            args.spec.spec
+        );
+        return Ok(ExitCode::FAILURE);
+    }
+    let changed = generated.write_to(&args.out)?;
+    eprintln!(
+        "openapi2mcp: {} tools in {out} ({} files, {} changed); build with `cargo build --release --manifest-path {out}/Cargo.toml`",
+        catalog.tools.len(),
+        generated.files.len(),
+        changed.len()
+    );
     Ok(ExitCode::SUCCESS)
 }
 

@@ -336,6 +336,14 @@ impl Handlers for SendAsIs {
     }
 }
 
+/// Deserializes an optional argument that may be `null`: absent stays
+/// `None`, an explicit `null` becomes `Some(Value::Null)` and is sent on as
+/// given. For `#[serde(default, deserialize_with = "keep_null")]`.
+pub fn keep_null<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Value>, D::Error> {
+    use serde::Deserialize as _;
+    Value::deserialize(d).map(Some)
+}
+
 /// Compiles a schema once, remembering a failure instead of retrying.
 fn compiled<'a>(
     cell: &'a OnceLock<Result<jsonschema::Validator, String>>,

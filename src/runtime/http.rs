@@ -47,7 +47,11 @@ impl HttpClient {
     /// A client with a pooled connection manager.
     pub fn new(options: HttpOptions) -> Result<Self, String> {
         let client = reqwest::Client::builder()
-            .user_agent(concat!("openapi2mcp/", env!("CARGO_PKG_VERSION")))
+            .user_agent(concat!(
+                env!("CARGO_PKG_NAME"),
+                "/",
+                env!("CARGO_PKG_VERSION")
+            ))
             .redirect(reqwest::redirect::Policy::limited(5))
             .build()
             .map_err(|e| format!("cannot create the HTTP client: {e}"))?;

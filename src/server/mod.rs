@@ -229,7 +229,7 @@ fn paginate(tools: Vec<Tool>, max_bytes: usize) -> Vec<Vec<Tool>> {
 
 fn server_info(catalog: &Catalog) -> ServerConfig {
     let implementation = serde_json::from_value(json!({
-        "name": "openapi2mcp",
+        "name": env!("CARGO_PKG_NAME"),
         "title": format!("{} (via openapi2mcp)", catalog.title),
         "version": env!("CARGO_PKG_VERSION"),
     }))

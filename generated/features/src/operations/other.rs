@@ -1,0 +1,191 @@
+//! Operations without a tag.
+
+#[allow(unused_imports)]
+use serde::{Deserialize, Serialize};
+
+#[allow(unused_imports)]
+use serde_json::{Number, Value};
+use crate::runtime::call::{Call, CallReport};
+
+/// Arguments of `search` (GET `/search`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SearchArgs {
+    /// `q` query parameter.
+    pub q: String,
+    /// `tags` query parameter.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tags: Option<Vec<String>>,
+    /// `ids` query parameter.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ids: Option<Vec<Number>>,
+    /// `filter` query parameter.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub filter: Option<Value>,
+    /// `sort` query parameter.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sort: Option<Vec<String>>,
+    /// `X-Trace-Id` header parameter.
+    #[serde(rename = "X-Trace-Id", default, skip_serializing_if = "Option::is_none")]
+    pub x_trace_id: Option<String>,
+    /// `session` cookie parameter.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub session: Option<String>,
+}
+
+/// Search items
+///
+/// Tool `search`: GET `/search` (operationId `search`).
+pub async fn search(call: Call<'_>, args: SearchArgs) -> CallReport {
+    call.send(&args).await
+}
+
+/// Arguments of `list_items` (GET `/items`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ListItemsArgs {}
+
+/// List items
+///
+/// Tool `list_items`: GET `/items` (operationId `listItems`).
+pub async fn list_items(call: Call<'_>, args: ListItemsArgs) -> CallReport {
+    call.send(&args).await
+}
+
+/// Arguments of `patch_item` (PATCH `/items/{id}`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PatchItemArgs {
+    /// `id` path parameter.
+    pub id: Number,
+    /// `id` in the request body (`application/json`).
+    ///
+    /// A new external id.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub body_id: Option<String>,
+    /// `name` in the request body (`application/json`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+}
+
+/// Update an item
+///
+/// Tool `patch_item`: PATCH `/items/{id}` (operationId `patchItem`).
+pub async fn patch_item(call: Call<'_>, args: PatchItemArgs) -> CallReport {
+    call.send(&args).await
+}
+
+/// Arguments of `delete_item` (DELETE `/items/{id}`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DeleteItemArgs {
+    /// `id` path parameter.
+    pub id: Number,
+}
+
+/// Delete an item
+///
+/// Tool `delete_item`: DELETE `/items/{id}` (operationId `deleteItem`).
+pub async fn delete_item(call: Call<'_>, args: DeleteItemArgs) -> CallReport {
+    call.send(&args).await
+}
+
+/// Arguments of `get_colors` (GET `/colors/{color}`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct GetColorsArgs {
+    /// `color` path parameter.
+    pub color: Vec<String>,
+}
+
+/// Colours by label-style path
+///
+/// Tool `get_colors`: GET `/colors/{color}` (operationId `getColors`).
+pub async fn get_colors(call: Call<'_>, args: GetColorsArgs) -> CallReport {
+    call.send(&args).await
+}
+
+/// Arguments of `send_contact` (POST `/forms/contact`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SendContactArgs {
+    /// `name` in the request body (`application/x-www-form-urlencoded`).
+    pub name: String,
+    /// `email` in the request body (`application/x-www-form-urlencoded`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub email: Option<String>,
+    /// `topics` in the request body (`application/x-www-form-urlencoded`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub topics: Option<Vec<String>>,
+}
+
+/// Send the contact form
+///
+/// Tool `send_contact`: POST `/forms/contact` (operationId `sendContact`).
+pub async fn send_contact(call: Call<'_>, args: SendContactArgs) -> CallReport {
+    call.send(&args).await
+}
+
+/// Arguments of `put_note` (PUT `/notes/{noteId}`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PutNoteArgs {
+    /// `noteId` path parameter.
+    #[serde(rename = "noteId")]
+    pub note_id: String,
+    /// The request body (`text/plain`).
+    ///
+    /// Request body (text/plain).
+    pub body: String,
+}
+
+/// Replace a note's text
+///
+/// Tool `put_note`: PUT `/notes/{noteId}` (operationId `putNote`).
+pub async fn put_note(call: Call<'_>, args: PutNoteArgs) -> CallReport {
+    call.send(&args).await
+}
+
+/// Arguments of `upload_file` (POST `/files`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct UploadFileArgs {
+    /// `file` in the request body (`multipart/form-data`).
+    ///
+    /// File content: base64, or a data: URI (data:<type>;base64,<data>).
+    pub file: String,
+    /// `description` in the request body (`multipart/form-data`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+}
+
+/// Upload a file
+///
+/// Tool `upload_file`: POST `/files` (operationId `uploadFile`).
+pub async fn upload_file(call: Call<'_>, args: UploadFileArgs) -> CallReport {
+    call.send(&args).await
+}
+
+/// Arguments of `put_blob` (PUT `/blobs/{name}`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PutBlobArgs {
+    /// `name` path parameter.
+    pub name: String,
+    /// The request body (`application/octet-stream`).
+    ///
+    /// Request body (application/octet-stream): base64, or a data: URI.
+    pub body: String,
+}
+
+/// Store raw bytes
+///
+/// Tool `put_blob`: PUT `/blobs/{name}` (operationId `putBlob`).
+pub async fn put_blob(call: Call<'_>, args: PutBlobArgs) -> CallReport {
+    call.send(&args).await
+}
+
+/// Arguments of `get_report` (GET `/reports/{year}`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct GetReportArgs {
+    /// `year` path parameter.
+    pub year: Number,
+}
+
+/// A yearly report as CSV
+///
+/// Tool `get_report`: GET `/reports/{year}` (operationId `getReport`).
+pub async fn get_report(call: Call<'_>, args: GetReportArgs) -> CallReport {
+    call.send(&args).await
+}

@@ -1,0 +1,17 @@
+//! Everything a tool call needs at run time, as plain Rust that imports
+//! nothing from the rest of this crate: the generator copies these files
+//! verbatim into generated servers, so live and generated behaviour share one
+//! source of truth.
+//!
+//! `binding` is the data (how arguments map onto HTTP); `request` turns a
+//! call's arguments into an HTTP request; `response` turns the HTTP
+//! response into MCP-neutral tool content.
+
+pub mod auth;
+pub mod binding;
+pub mod call;
+pub mod catalog;
+pub mod http;
+pub mod ratelimit;
+pub mod request;
+pub mod response;

@@ -1,0 +1,1579 @@
+//! Turns what came back from the REST backend (a response, or the lack of
+//! one) into MCP tool content a language model can act on.
+//!
+//! A raw HTTP exchange is a poor thing to hand a model: bodies may be huge,
+//! binary, or mislabelled, and a bare status code says nothing about what to
+//! do next. This module classifies the body by media type, caps what enters
+//! the model's context, produces `structuredContent` when the tool advertises
+//! an output schema, and turns failures into `isError` results that name the
+//! cause and the next step. It is SDK-neutral and imports nothing from the
+//! rest of the crate, because the runtime is copied into generated servers.
+
+use base64::Engine as _;
+use base64::engine::general_purpose::STANDARD as BASE64;
+use serde_json::{Map, Value};
+
+use super::binding::OutputShape;
+
+/// Default cap on response bytes that may enter the model's context: 1 MiB.
+const DEFAULT_MAX_BODY_BYTES: usize = 1_048_576;
+
+/// Scheme and prefix of the URIs given to binary responses.
+const RESOURCE_URI_PREFIX: &str = "openapi2mcp://response/";
+
+/// Appended to text when the body could not be given the advertised shape.
+const SHAPE_NOTE: &str = "\n\n[note: the response did not match the advertised output schema shape, so no structured content was returned]";
+
+/// An HTTP response as received, body possibly cut at the size cap by the caller.
+#[derive(Debug, Clone)]
+pub struct HttpResponse {
+    /// The status code.
+    pub status: u16,
+    /// Header names and values as received; names compare case-insensitively.
+    pub headers: Vec<(String, String)>,
+    /// The body, at most `limits.max_body_bytes` bytes.
+    pub body: Vec<u8>,
+    /// The caller stopped reading at the cap: more bytes existed.
+    pub truncated: bool,
+}
+
+/// Limits on what a response may put into the model's context.
+#[derive(Debug, Clone, Copy)]
+pub struct ResponseLimits {
+    /// The most body bytes read from a response and shown to the model.
+    pub max_body_bytes: usize,
+}
+
+impl Default for ResponseLimits {
+    /// 1 MiB.
+    fn default() -> Self {
+        ResponseLimits {
+            max_body_bytes: DEFAULT_MAX_BODY_BYTES,
+        }
+    }
+}
+
+/// One piece of MCP content, SDK-neutral.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Content {
+    /// Plain text.
+    Text(String),
+    /// An image the client can show.
+    Image {
+        /// The image bytes, standard base64.
+        data_base64: String,
+        /// Its media type, e.g. `image/png`.
+        mime_type: String,
+    },
+    /// Binary that is not an image, as an embedded resource blob.
+    Blob {
+        /// A stable URI naming the response, derived from the request path.
+        uri: String,
+        /// Its media type, e.g. `application/pdf`.
+        mime_type: String,
+        /// The bytes, standard base64.
+        blob_base64: String,
+    },
+}
+
+/// The result of a tool call.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ToolOutcome {
+    /// The content blocks, in order.
+    pub content: Vec<Content>,
+    /// `structuredContent`, when the tool advertises an output schema and the
+    /// response fits it.
+    pub structured: Option<Value>,
+    /// Whether the call failed (`isError`).
+    pub is_error: bool,
+}
+
+/// Why a request got no response at all. (`PartialEq` only: the timeout is
+/// an `f64`.)
+#[derive(Debug, Clone, PartialEq)]
+pub enum TransportFailure {
+    /// The TCP connection could not be made (refused, unreachable, reset).
+    Connect(String),
+    /// The host name did not resolve.
+    Dns(String),
+    /// No complete response arrived in time.
+    Timeout {
+        /// The timeout that expired, in seconds.
+        seconds: f64,
+    },
+    /// The TLS handshake or certificate check failed.
+    Tls(String),
+    /// Anything else, with the client's description.
+    Other(String),
+}
+
+/// Maps a response. `output` is the tool's [`OutputShape`] when it advertises
+/// an outputSchema (then successful JSON responses produce `structured`);
+/// `request_line` is e.g. `"GET https://api.example.com/pets/1"` (already
+/// free of secrets) and is used in messages.
+pub fn from_response(
+    resp: &HttpResponse,
+    output: Option<&OutputShape>,
+    limits: &ResponseLimits,
+    request_line: &str,
+) -> ToolOutcome {
+    let body = Body::new(resp, limits);
+    match resp.status {
+        200..=299 => success(resp, &body, output, limits, request_line),
+        304 => not_modified(request_line),
+        300..=399 => redirect(resp, request_line),
+        400..=599 => http_error(resp, &body, limits, request_line),
+        _ => unexpected_status(resp, request_line),
+    }
+}
+
+/// An isError outcome naming the cause and what to try, e.g. "Could not
+/// connect to https://api.example.com (connection refused). The API server
+/// may be down or the base URL wrong; retrying will not help until it is
+/// reachable."
+pub fn from_transport_failure(failure: &TransportFailure, request_line: &str) -> ToolOutcome {
+    let origin = url_origin(request_url(request_line));
+    let text = match failure {
+        TransportFailure::Connect(detail) => format!(
+            "Could not connect to {origin}{}. The API server may be down or the base URL wrong; retrying will not help until it is reachable.",
+            detail_suffix(detail)
+        ),
+        TransportFailure::Dns(detail) => format!(
+            "Could not resolve the host name of {origin}{}. The host name in the base URL may be misspelled, or this machine has no DNS or network access; retrying will not help until it resolves.",
+            detail_suffix(detail)
+        ),
+        TransportFailure::Timeout { seconds } => timeout_message(*seconds, request_line),
+        TransportFailure::Tls(detail) => format!(
+            "The secure (TLS) connection to {origin} failed{}. The server's certificate may be invalid, expired or self-signed, or the server may not speak HTTPS on that port; retrying will not help until the server or the base URL is fixed.",
+            detail_suffix(detail)
+        ),
+        TransportFailure::Other(detail) => format!(
+            "{request_line} failed before any response arrived{}. This may be a passing network problem; retrying may help.",
+            detail_suffix(detail)
+        ),
+    };
+    error_outcome(vec![Content::Text(text)])
+}
+
+/// Outcome for arguments that could not be turned into a request (message
+/// from the request builder).
+pub fn invalid_arguments(message: &str) -> ToolOutcome {
+    let text = format!(
+        "Invalid arguments: {}\nNo request was sent. Correct the arguments to match the tool's input schema and call the tool again.",
+        message.trim()
+    );
+    error_outcome(vec![Content::Text(text)])
+}
+
+/// Outcome for a call refused by the server's rate limit.
+pub fn rate_limited(retry_after_seconds: f64) -> ToolOutcome {
+    let text = format!(
+        "Rate limit reached: this server allows only a limited number of API calls per second. No request was sent. Wait {:.1} seconds and call the tool again.",
+        retry_after_seconds.max(0.0)
+    );
+    error_outcome(vec![Content::Text(text)])
+}
+
+/// Outcome for a call that cannot be authenticated (message names what to
+/// configure, never a secret).
+pub fn not_authenticated(message: &str) -> ToolOutcome {
+    let text = format!(
+        "Not sent: {}\nCredentials are configured on the server (environment variables or config file), never passed as tool arguments.",
+        message.trim()
+    );
+    error_outcome(vec![Content::Text(text)])
+}
+
+/// The standard reason phrase for a status code, or `""` when it has none.
+fn reason_phrase(status: u16) -> &'static str {
+    match status {
+        100 => "Continue",
+        101 => "Switching Protocols",
+        102 => "Processing",
+        103 => "Early Hints",
+        200 => "OK",
+        201 => "Created",
+        202 => "Accepted",
+        203 => "Non-Authoritative Information",
+        204 => "No Content",
+        205 => "Reset Content",
+        206 => "Partial Content",
+        207 => "Multi-Status",
+        208 => "Already Reported",
+        226 => "IM Used",
+        300 => "Multiple Choices",
+        301 => "Moved Permanently",
+        302 => "Found",
+        303 => "See Other",
+        304 => "Not Modified",
+        305 => "Use Proxy",
+        307 => "Temporary Redirect",
+        308 => "Permanent Redirect",
+        400 => "Bad Request",
+        401 => "Unauthorized",
+        402 => "Payment Required",
+        403 => "Forbidden",
+        404 => "Not Found",
+        405 => "Method Not Allowed",
+        406 => "Not Acceptable",
+        407 => "Proxy Authentication Required",
+        408 => "Request Timeout",
+        409 => "Conflict",
+        410 => "Gone",
+        411 => "Length Required",
+        412 => "Precondition Failed",
+        413 => "Content Too Large",
+        414 => "URI Too Long",
+        415 => "Unsupported Media Type",
+        416 => "Range Not Satisfiable",
+        417 => "Expectation Failed",
+        418 => "I'm a teapot",
+        421 => "Misdirected Request",
+        422 => "Unprocessable Content",
+        423 => "Locked",
+        424 => "Failed Dependency",
+        425 => "Too Early",
+        426 => "Upgrade Required",
+        428 => "Precondition Required",
+        429 => "Too Many Requests",
+        431 => "Request Header Fields Too Large",
+        451 => "Unavailable For Legal Reasons",
+        500 => "Internal Server Error",
+        501 => "Not Implemented",
+        502 => "Bad Gateway",
+        503 => "Service Unavailable",
+        504 => "Gateway Timeout",
+        505 => "HTTP Version Not Supported",
+        506 => "Variant Also Negotiates",
+        507 => "Insufficient Storage",
+        508 => "Loop Detected",
+        510 => "Not Extended",
+        511 => "Network Authentication Required",
+        _ => "",
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Status classes
+// ---------------------------------------------------------------------------
+
+/// A 2xx response: the body, plus structured content when advertised.
+fn success(
+    resp: &HttpResponse,
+    body: &Body<'_>,
+    output: Option<&OutputShape>,
+    limits: &ResponseLimits,
+    request_line: &str,
+) -> ToolOutcome {
+    if body.is_blank() {
+        return ok_outcome(vec![Content::Text(empty_success_message(resp))], None);
+    }
+    let kind = classify(
+        header(&resp.headers, "content-type"),
+        body.visible_text_bytes(),
+    );
+    let rendered = render_body(body, &kind, limits, request_line);
+    let Some(shape) = output else {
+        return ok_outcome(vec![rendered.content], None);
+    };
+    let structured = rendered.json.and_then(|value| shape_value(shape, value));
+    let content = match rendered.content {
+        Content::Text(text) if structured.is_none() && !body.truncated => {
+            Content::Text(text + SHAPE_NOTE)
+        }
+        other => other,
+    };
+    ok_outcome(vec![content], structured)
+}
+
+/// A 304: nothing changed since the conditional request; not a failure.
+fn not_modified(request_line: &str) -> ToolOutcome {
+    let text = format!(
+        "{}\nThe resource has not changed since the version named in the request's conditional headers, so there is no new content.",
+        status_headline(304, request_line)
+    );
+    ok_outcome(vec![Content::Text(text)], None)
+}
+
+/// Any other 3xx: the caller does not follow redirects, so say where it led.
+fn redirect(resp: &HttpResponse, request_line: &str) -> ToolOutcome {
+    let target = match header(&resp.headers, "location") {
+        Some(location) => format!("The server redirected to {location}, which was not followed."),
+        None => "The server answered with a redirect but no Location header.".to_string(),
+    };
+    let text = format!(
+        "{}\n{target} If the new location is on the same API, the configured base URL may be out of date; otherwise this operation may not be usable through this tool.",
+        status_headline(resp.status, request_line)
+    );
+    error_outcome(vec![Content::Text(text)])
+}
+
+/// A 4xx or 5xx: headline, hint, then the body.
+fn http_error(
+    resp: &HttpResponse,
+    body: &Body<'_>,
+    limits: &ResponseLimits,
+    request_line: &str,
+) -> ToolOutcome {
+    let headline = format!(
+        "{}\n{}",
+        status_headline(resp.status, request_line),
+        error_hint(resp.status, &resp.headers)
+    );
+    let mut content = vec![Content::Text(headline)];
+    if !body.is_blank() {
+        let kind = classify(
+            header(&resp.headers, "content-type"),
+            body.visible_text_bytes(),
+        );
+        content.push(render_body(body, &kind, limits, request_line).content);
+    }
+    error_outcome(content)
+}
+
+/// 1xx as a final response, or a code outside the range HTTP defines.
+fn unexpected_status(resp: &HttpResponse, request_line: &str) -> ToolOutcome {
+    let text = format!(
+        "{}\nThe server sent a status code that is not a valid final response, so the outcome of the request is unknown. This points to a misbehaving server or proxy; retrying may help.",
+        status_headline(resp.status, request_line)
+    );
+    error_outcome(vec![Content::Text(text)])
+}
+
+/// "HTTP 404 Not Found from GET https://…".
+fn status_headline(status: u16, request_line: &str) -> String {
+    format!("{} from {request_line}", status_label(status))
+}
+
+/// "HTTP 404 Not Found", or "HTTP 499" when the code has no reason phrase.
+fn status_label(status: u16) -> String {
+    match reason_phrase(status) {
+        "" => format!("HTTP {status}"),
+        reason => format!("HTTP {status} {reason}"),
+    }
+}
+
+/// What a 2xx with no body means, naming the new resource when given.
+fn empty_success_message(resp: &HttpResponse) -> String {
+    let mut text = format!(
+        "{}: the request succeeded with no response body.",
+        status_label(resp.status)
+    );
+    if let Some(location) = header(&resp.headers, "location") {
+        text.push_str(&format!(" Location: {location}"));
+    }
+    text
+}
+
+/// What the model should do about an error status.
+fn error_hint(status: u16, headers: &[(String, String)]) -> String {
+    match status {
+        400 | 422 => "The API rejected the arguments. Check them against the tool's input schema (required properties, types, formats, allowed values) and the error details below, then call again with corrected arguments.".to_string(),
+        401 => "Authentication failed: credentials are missing or invalid. Credentials are configured for the MCP server (environment or configuration), not passed as tool arguments; ask the user to configure them. Retrying unchanged will not help.".to_string(),
+        403 => "Permission denied: credentials are missing or lack permission for this operation (for example a missing scope or role). Credentials are configured for the MCP server, not passed as tool arguments; ask the user to check them. Retrying unchanged will not help.".to_string(),
+        404 => "The resource does not exist, or an identifier in the arguments is wrong. Check the identifiers (for example by listing or searching first) instead of retrying unchanged.".to_string(),
+        405 => "The server does not allow this HTTP method on this path; the API description may not match the server. Retrying will not help.".to_string(),
+        408 => "The server gave up waiting for the request to arrive; retrying may help.".to_string(),
+        409 => "The request conflicts with the current state of the resource (for example it already exists, or it changed meanwhile). Fetch the current state, adjust the arguments and try again.".to_string(),
+        410 => "The resource existed but has been permanently removed; retrying will not help.".to_string(),
+        412 => "A precondition of the request no longer holds because the resource changed; fetch its current state and try again.".to_string(),
+        413 => "The request is too large for the server; send less data.".to_string(),
+        415 => "The server does not accept the media type of the request body; the API description may not match the server.".to_string(),
+        429 => rate_limit_hint(headers),
+        500..=599 => server_error_hint(headers),
+        _ => "The API rejected the request. Check the arguments against the tool's input schema and the error details below.".to_string(),
+    }
+}
+
+/// The 429 hint, with the server's Retry-After when it gave one.
+fn rate_limit_hint(headers: &[(String, String)]) -> String {
+    match retry_after(headers) {
+        Some(wait) => format!("Rate limited: too many requests. {wait} before calling again."),
+        None => "Rate limited: too many requests. Wait before calling again, and make fewer calls (for example larger pages instead of many small ones).".to_string(),
+    }
+}
+
+/// The 5xx hint, with the server's Retry-After when it gave one.
+fn server_error_hint(headers: &[(String, String)]) -> String {
+    let base = "The API failed while handling the request; this is a server-side problem. Retrying later may help.";
+    match retry_after(headers) {
+        Some(wait) => format!("{base} {wait} first."),
+        None => base.to_string(),
+    }
+}
+
+/// "Wait 30 seconds (Retry-After: 30)" or "Wait until <date> (Retry-After)".
+fn retry_after(headers: &[(String, String)]) -> Option<String> {
+    let value = header(headers, "retry-after")?;
+    Some(match value.parse::<u64>() {
+        Ok(1) => "Wait 1 second (Retry-After: 1)".to_string(),
+        Ok(seconds) => format!("Wait {seconds} seconds (Retry-After: {seconds})"),
+        Err(_) => format!("Wait until {value} (Retry-After)"),
+    })
+}
+
+/// The timeout message; warns that a changing request may have taken effect.
+fn timeout_message(seconds: f64, request_line: &str) -> String {
+    let after = match seconds {
+        1.0 => " after 1 second".to_string(),
+        s if s.is_finite() && s > 0.0 => format!(" after {s} seconds"),
+        _ => String::new(),
+    };
+    let mut text = format!(
+        "{request_line} timed out{after} without a response. The API may be slow or overloaded; retrying later may help, or narrow the request (fewer items, a smaller page) so it completes sooner."
+    );
+    if !is_safe_method(request_method(request_line)) {
+        text.push_str(" The request may still have taken effect: check before repeating it.");
+    }
+    text
+}
+
+/// " (detail)", or nothing for an empty detail.
+fn detail_suffix(detail: &str) -> String {
+    match detail.trim() {
+        "" => String::new(),
+        detail => format!(" ({detail})"),
+    }
+}
+
+/// A successful outcome.
+fn ok_outcome(content: Vec<Content>, structured: Option<Value>) -> ToolOutcome {
+    ToolOutcome {
+        content,
+        structured,
+        is_error: false,
+    }
+}
+
+/// A failed outcome; never structured.
+fn error_outcome(content: Vec<Content>) -> ToolOutcome {
+    ToolOutcome {
+        content,
+        structured: None,
+        is_error: true,
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Bodies
+// ---------------------------------------------------------------------------
+
+/// The part of a body that may be shown, and whether more existed.
+struct Body<'a> {
+    bytes: &'a [u8],
+    truncated: bool,
+}
+
+impl<'a> Body<'a> {
+    /// Applies the cap again, in case the caller did not.
+    fn new(resp: &'a HttpResponse, limits: &ResponseLimits) -> Self {
+        let over = resp.body.len() > limits.max_body_bytes;
+        let end = resp.body.len().min(limits.max_body_bytes);
+        Body {
+            bytes: &resp.body[..end],
+            truncated: resp.truncated || over,
+        }
+    }
+
+    /// Nothing but whitespace, and nothing more to come.
+    fn is_blank(&self) -> bool {
+        !self.truncated && self.bytes.iter().all(u8::is_ascii_whitespace)
+    }
+
+    /// The bytes to decode as text: a character cut by truncation is dropped.
+    fn visible_text_bytes(&self) -> &'a [u8] {
+        if self.truncated {
+            trim_partial_utf8_tail(self.bytes)
+        } else {
+            self.bytes
+        }
+    }
+
+    /// The text, decoded lossily.
+    fn text(&self) -> String {
+        String::from_utf8_lossy(self.visible_text_bytes()).into_owned()
+    }
+}
+
+/// Drops an incomplete UTF-8 sequence at the very end of `bytes`.
+fn trim_partial_utf8_tail(bytes: &[u8]) -> &[u8] {
+    let start = bytes.len().saturating_sub(3);
+    for i in (start..bytes.len()).rev() {
+        let needed = match bytes[i] {
+            0x80..=0xBF => continue,
+            0xC0..=0xDF => 2,
+            0xE0..=0xEF => 3,
+            0xF0..=0xF7 => 4,
+            _ => 1,
+        };
+        return if bytes.len() - i < needed {
+            &bytes[..i]
+        } else {
+            bytes
+        };
+    }
+    bytes
+}
+
+/// How a body is presented.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Kind {
+    Json,
+    Text,
+    Image(String),
+    Binary(String),
+}
+
+/// Classifies by the declared media type, sniffing when there is none usable.
+fn classify(content_type: Option<&str>, body: &[u8]) -> Kind {
+    match content_type.and_then(media_essence) {
+        Some(essence) => classify_declared(&essence, content_type.unwrap_or_default()),
+        None => sniff(body),
+    }
+}
+
+/// `type/subtype`, lower-cased and without parameters; `None` if malformed.
+fn media_essence(content_type: &str) -> Option<String> {
+    let essence = content_type.split(';').next()?.trim().to_ascii_lowercase();
+    let (kind, subtype) = essence.split_once('/')?;
+    let valid = !kind.is_empty() && !subtype.is_empty() && !subtype.contains('/');
+    valid.then_some(essence)
+}
+
+/// Classifies a well-formed media type.
+fn classify_declared(essence: &str, content_type: &str) -> Kind {
+    let (kind, subtype) = essence.split_once('/').unwrap_or((essence, ""));
+    if subtype.contains("json") {
+        Kind::Json
+    } else if kind == "text" || is_text_subtype(subtype) || has_charset(content_type) {
+        Kind::Text
+    } else if kind == "image" {
+        Kind::Image(essence.to_string())
+    } else {
+        Kind::Binary(essence.to_string())
+    }
+}
+
+/// Non-`text/*` subtypes that are text nonetheless (SVG included: a model can
+/// read it, and few clients display it as an image).
+fn is_text_subtype(subtype: &str) -> bool {
+    const TEXT_SUBTYPES: &[&str] = &[
+        "xml",
+        "yaml",
+        "x-yaml",
+        "javascript",
+        "x-javascript",
+        "ecmascript",
+        "x-www-form-urlencoded",
+        "csv",
+        "toml",
+        "graphql",
+        "sql",
+    ];
+    TEXT_SUBTYPES.contains(&subtype) || subtype.ends_with("+xml") || subtype.ends_with("+yaml")
+}
+
+/// Whether the Content-Type carries a `charset` parameter.
+fn has_charset(content_type: &str) -> bool {
+    content_type.split(';').skip(1).any(|param| {
+        param
+            .split_once('=')
+            .is_some_and(|(name, _)| name.trim().eq_ignore_ascii_case("charset"))
+    })
+}
+
+/// No usable Content-Type: JSON if it parses, text if UTF-8, else binary
+/// (recognising the common image formats by their signatures).
+fn sniff(body: &[u8]) -> Kind {
+    if std::str::from_utf8(body).is_ok() {
+        if serde_json::from_slice::<Value>(body).is_ok() {
+            Kind::Json
+        } else {
+            Kind::Text
+        }
+    } else if let Some(mime) = sniff_image(body) {
+        Kind::Image(mime.to_string())
+    } else {
+        Kind::Binary("application/octet-stream".to_string())
+    }
+}
+
+/// PNG, JPEG, GIF or WebP by magic number.
+fn sniff_image(body: &[u8]) -> Option<&'static str> {
+    if body.starts_with(b"\x89PNG\r\n\x1a\n") {
+        Some("image/png")
+    } else if body.starts_with(b"\xff\xd8\xff") {
+        Some("image/jpeg")
+    } else if body.starts_with(b"GIF87a") || body.starts_with(b"GIF89a") {
+        Some("image/gif")
+    } else if body.len() >= 12 && body.starts_with(b"RIFF") && &body[8..12] == b"WEBP" {
+        Some("image/webp")
+    } else {
+        None
+    }
+}
+
+/// A rendered body: its content block and, for complete JSON, the value.
+struct Rendered {
+    content: Content,
+    json: Option<Value>,
+}
+
+/// Renders a non-blank body as one content block.
+fn render_body(
+    body: &Body<'_>,
+    kind: &Kind,
+    limits: &ResponseLimits,
+    request_line: &str,
+) -> Rendered {
+    let text_only = |text: String| Rendered {
+        content: Content::Text(text),
+        json: None,
+    };
+    match kind {
+        Kind::Json if !body.truncated => render_json(body, limits),
+        Kind::Json | Kind::Text => text_only(capped_text(body, limits)),
+        Kind::Image(mime) if body.truncated => text_only(too_large("an image", mime, limits)),
+        Kind::Binary(mime) if body.truncated => text_only(too_large("binary data", mime, limits)),
+        Kind::Image(mime) => non_json(Content::Image {
+            data_base64: BASE64.encode(body.bytes),
+            mime_type: mime.clone(),
+        }),
+        Kind::Binary(mime) => non_json(Content::Blob {
+            uri: resource_uri(request_line),
+            mime_type: mime.clone(),
+            blob_base64: BASE64.encode(body.bytes),
+        }),
+    }
+}
+
+/// A rendered block with no JSON value.
+fn non_json(content: Content) -> Rendered {
+    Rendered {
+        content,
+        json: None,
+    }
+}
+
+/// A complete JSON body: pretty-printed when that fits, else as sent.
+fn render_json(body: &Body<'_>, limits: &ResponseLimits) -> Rendered {
+    match serde_json::from_slice::<Value>(body.bytes) {
+        Ok(value) => Rendered {
+            content: Content::Text(json_text(&value, body, limits)),
+            json: Some(value),
+        },
+        Err(_) => Rendered {
+            content: Content::Text(body.text()),
+            json: None,
+        },
+    }
+}
+
+/// Pretty JSON if it stays within the cap, else the original text.
+fn json_text(value: &Value, body: &Body<'_>, limits: &ResponseLimits) -> String {
+    match serde_json::to_string_pretty(value) {
+        Ok(pretty) if pretty.len() <= limits.max_body_bytes => pretty,
+        _ => body.text(),
+    }
+}
+
+/// The body's text, with the truncation marker when it was cut.
+fn capped_text(body: &Body<'_>, limits: &ResponseLimits) -> String {
+    let mut text = body.text();
+    if body.truncated {
+        text.push_str(&truncation_marker(limits));
+    }
+    text
+}
+
+/// The line telling the model the text was cut and how to get less.
+fn truncation_marker(limits: &ResponseLimits) -> String {
+    format!(
+        "\n\n[truncated: the response exceeded the {}-byte limit; request a smaller page, e.g. with a limit/per_page argument, or fewer fields]",
+        limits.max_body_bytes
+    )
+}
+
+/// Says that a binary body was too large to return.
+fn too_large(what: &str, mime: &str, limits: &ResponseLimits) -> String {
+    format!(
+        "The response is {what} ({mime}) that exceeded the size cap of {} bytes, so it cannot be shown. Request a smaller version (for example a thumbnail, a lower resolution or a byte range) if the API offers one.",
+        limits.max_body_bytes
+    )
+}
+
+/// The structured content for a value, if it has the advertised shape.
+fn shape_value(shape: &OutputShape, value: Value) -> Option<Value> {
+    match shape {
+        OutputShape::Object => value.is_object().then_some(value),
+        OutputShape::Wrapped { key } => {
+            let mut map = Map::new();
+            map.insert(key.clone(), value);
+            Some(Value::Object(map))
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Headers and request lines
+// ---------------------------------------------------------------------------
+
+/// The first non-empty value of a header, trimmed; names compare
+/// case-insensitively.
+fn header<'a>(headers: &'a [(String, String)], name: &str) -> Option<&'a str> {
+    headers
+        .iter()
+        .filter(|(n, _)| n.trim().eq_ignore_ascii_case(name))
+        .map(|(_, v)| v.trim())
+        .find(|v| !v.is_empty())
+}
+
+/// The method of a request line ("" when there is none).
+fn request_method(request_line: &str) -> &str {
+    match request_line.trim().split_once(char::is_whitespace) {
+        Some((method, _)) => method,
+        None if request_line.contains("://") => "",
+        None => request_line.trim(),
+    }
+}
+
+/// The URL of a request line.
+fn request_url(request_line: &str) -> &str {
+    match request_line.trim().split_once(char::is_whitespace) {
+        Some((_, url)) => url.trim(),
+        None if request_line.contains("://") => request_line.trim(),
+        None => "",
+    }
+}
+
+/// Whether a method is meant not to change anything on the server.
+fn is_safe_method(method: &str) -> bool {
+    ["GET", "HEAD", "OPTIONS", "TRACE"]
+        .iter()
+        .any(|safe| method.eq_ignore_ascii_case(safe))
+}
+
+/// `scheme://authority` of a URL, or the URL itself when it has no scheme.
+fn url_origin(url: &str) -> &str {
+    match url.find("://") {
+        Some(at) => {
+            let rest = &url[at + 3..];
+            let end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
+            &url[..at + 3 + end]
+        }
+        None => url,
+    }
+}
+
+/// The path of a URL, without query or fragment.
+fn url_path(url: &str) -> &str {
+    let after_origin = &url[url_origin(url).len()..];
+    let after_origin = if url.contains("://") {
+        after_origin
+    } else {
+        url
+    };
+    let end = after_origin.find(['?', '#']).unwrap_or(after_origin.len());
+    &after_origin[..end]
+}
+
+/// `openapi2mcp://response/<path>`, with the path reduced to safe segments.
+fn resource_uri(request_line: &str) -> String {
+    let path = url_path(request_url(request_line));
+    let segments: Vec<String> = path
+        .split('/')
+        .filter(|segment| !segment.is_empty())
+        .map(sanitize_segment)
+        .collect();
+    format!("{RESOURCE_URI_PREFIX}{}", segments.join("/"))
+}
+
+/// Keeps URI-unreserved characters, replaces the rest (and dot segments)
+/// with `_`.
+fn sanitize_segment(segment: &str) -> String {
+    if segment == "." || segment == ".." {
+        return "_".to_string();
+    }
+    segment
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || matches!(c, '-' | '.' | '_' | '~') {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    const GET: &str = "GET https://api.example.com/pets/1";
+
+    fn resp(status: u16, content_type: Option<&str>, body: &[u8]) -> HttpResponse {
+        let headers = content_type
+            .map(|ct| vec![("Content-Type".to_string(), ct.to_string())])
+            .unwrap_or_default();
+        HttpResponse {
+            status,
+            headers,
+            body: body.to_vec(),
+            truncated: false,
+        }
+    }
+
+    fn with_header(mut r: HttpResponse, name: &str, value: &str) -> HttpResponse {
+        r.headers.push((name.to_string(), value.to_string()));
+        r
+    }
+
+    fn map(r: &HttpResponse, output: Option<&OutputShape>) -> ToolOutcome {
+        from_response(r, output, &ResponseLimits::default(), GET)
+    }
+
+    fn text(s: &str) -> Content {
+        Content::Text(s.to_string())
+    }
+
+    fn wrapped(key: &str) -> OutputShape {
+        OutputShape::Wrapped {
+            key: key.to_string(),
+        }
+    }
+
+    fn marker(n: usize) -> String {
+        format!(
+            "\n\n[truncated: the response exceeded the {n}-byte limit; request a smaller page, e.g. with a limit/per_page argument, or fewer fields]"
+        )
+    }
+
+    #[test]
+    fn default_limit_is_one_mebibyte() {
+        assert_eq!(ResponseLimits::default().max_body_bytes, 1_048_576);
+    }
+
+    #[test]
+    fn json_object_with_object_shape_is_structured() {
+        let r = resp(200, Some("application/json"), br#"{"id":1,"name":"Rex"}"#);
+        let out = map(&r, Some(&OutputShape::Object));
+        assert_eq!(
+            out,
+            ToolOutcome {
+                content: vec![text("{\n  \"id\": 1,\n  \"name\": \"Rex\"\n}")],
+                structured: Some(json!({"id": 1, "name": "Rex"})),
+                is_error: false,
+            }
+        );
+    }
+
+    #[test]
+    fn json_preserves_key_order() {
+        let r = resp(200, Some("application/json"), br#"{"z":1,"a":2}"#);
+        let out = map(&r, Some(&OutputShape::Object));
+        assert_eq!(out.content, vec![text("{\n  \"z\": 1,\n  \"a\": 2\n}")]);
+        let keys: Vec<_> = out
+            .structured
+            .as_ref()
+            .and_then(Value::as_object)
+            .map(|m| m.keys().cloned().collect())
+            .unwrap_or_default();
+        assert_eq!(keys, vec!["z".to_string(), "a".to_string()]);
+    }
+
+    #[test]
+    fn json_array_with_wrapped_shape() {
+        let r = resp(200, Some("application/json; charset=utf-8"), b"[1,2]");
+        let out = map(&r, Some(&wrapped("items")));
+        assert_eq!(
+            out,
+            ToolOutcome {
+                content: vec![text("[\n  1,\n  2\n]")],
+                structured: Some(json!({"items": [1, 2]})),
+                is_error: false,
+            }
+        );
+    }
+
+    #[test]
+    fn json_without_output_shape_is_text_only() {
+        let r = resp(200, Some("application/problem+json"), br#"{"a":true}"#);
+        let out = map(&r, None);
+        assert_eq!(out.content, vec![text("{\n  \"a\": true\n}")]);
+        assert_eq!(out.structured, None);
+        assert!(!out.is_error);
+    }
+
+    #[test]
+    fn json_non_object_with_object_shape_gets_note() {
+        let r = resp(200, Some("application/json"), b"[1]");
+        let out = map(&r, Some(&OutputShape::Object));
+        assert_eq!(
+            out,
+            ToolOutcome {
+                content: vec![text(&format!("[\n  1\n]{SHAPE_NOTE}"))],
+                structured: None,
+                is_error: false,
+            }
+        );
+        assert!(
+            SHAPE_NOTE.contains("the response did not match the advertised output schema shape")
+        );
+    }
+
+    #[test]
+    fn invalid_json_with_json_content_type() {
+        let r = resp(200, Some("application/json"), b"{not json");
+        assert_eq!(
+            map(&r, None),
+            ToolOutcome {
+                content: vec![text("{not json")],
+                structured: None,
+                is_error: false,
+            }
+        );
+        let shaped = map(&r, Some(&wrapped("value")));
+        assert_eq!(
+            shaped.content,
+            vec![text(&format!("{{not json{SHAPE_NOTE}"))]
+        );
+        assert_eq!(shaped.structured, None);
+    }
+
+    #[test]
+    fn pretty_json_over_the_cap_keeps_original_text() {
+        let body = br#"{"a":[1,2,3]}"#;
+        let r = resp(200, Some("application/json"), body);
+        let limits = ResponseLimits {
+            max_body_bytes: body.len(),
+        };
+        let out = from_response(&r, Some(&OutputShape::Object), &limits, GET);
+        assert_eq!(out.content, vec![text(r#"{"a":[1,2,3]}"#)]);
+        assert_eq!(out.structured, Some(json!({"a": [1, 2, 3]})));
+    }
+
+    #[test]
+    fn text_plain() {
+        let r = resp(200, Some("text/plain"), b"hello\nworld");
+        assert_eq!(
+            map(&r, None),
+            ToolOutcome {
+                content: vec![text("hello\nworld")],
+                structured: None,
+                is_error: false,
+            }
+        );
+    }
+
+    #[test]
+    fn text_with_charset_and_unusual_type() {
+        let r = resp(
+            200,
+            Some("application/vnd.custom; Charset=\"UTF-8\""),
+            "héllo".as_bytes(),
+        );
+        assert_eq!(map(&r, None).content, vec![text("héllo")]);
+        let xml = resp(200, Some("application/atom+xml"), b"<feed/>");
+        assert_eq!(map(&xml, None).content, vec![text("<feed/>")]);
+        let yaml = resp(200, Some("application/x-yaml"), b"a: 1");
+        assert_eq!(map(&yaml, None).content, vec![text("a: 1")]);
+    }
+
+    #[test]
+    fn text_under_output_shape_gets_note() {
+        let r = resp(200, Some("text/plain"), b"ok");
+        let out = map(&r, Some(&OutputShape::Object));
+        assert_eq!(out.content, vec![text(&format!("ok{SHAPE_NOTE}"))]);
+        assert_eq!(out.structured, None);
+    }
+
+    #[test]
+    fn invalid_utf8_text_is_lossy() {
+        let r = resp(200, Some("text/plain"), b"a\xffb");
+        assert_eq!(map(&r, None).content, vec![text("a\u{FFFD}b")]);
+    }
+
+    #[test]
+    fn image_png() {
+        let bytes = b"\x89PNG\r\n\x1a\nrest";
+        let r = resp(200, Some("image/png"), bytes);
+        assert_eq!(
+            map(&r, None),
+            ToolOutcome {
+                content: vec![Content::Image {
+                    data_base64: BASE64.encode(bytes),
+                    mime_type: "image/png".to_string(),
+                }],
+                structured: None,
+                is_error: false,
+            }
+        );
+    }
+
+    #[test]
+    fn svg_is_text() {
+        let r = resp(200, Some("image/svg+xml"), b"<svg/>");
+        assert_eq!(map(&r, None).content, vec![text("<svg/>")]);
+    }
+
+    #[test]
+    fn octet_stream_is_blob() {
+        let r = resp(200, Some("application/octet-stream"), b"\x00\x01\x02");
+        let out = from_response(
+            &r,
+            None,
+            &ResponseLimits::default(),
+            "GET https://api.example.com/v1/files/a%20b.bin?x=1#frag",
+        );
+        assert_eq!(
+            out,
+            ToolOutcome {
+                content: vec![Content::Blob {
+                    uri: "openapi2mcp://response/v1/files/a_20b.bin".to_string(),
+                    mime_type: "application/octet-stream".to_string(),
+                    blob_base64: "AAEC".to_string(),
+                }],
+                structured: None,
+                is_error: false,
+            }
+        );
+    }
+
+    #[test]
+    fn pdf_blob_uri_is_stable() {
+        let r = resp(200, Some("Application/PDF"), b"%PDF-1.7");
+        let line = "GET https://api.example.com/docs/../7/";
+        let a = from_response(&r, None, &ResponseLimits::default(), line);
+        let b = from_response(&r, None, &ResponseLimits::default(), line);
+        assert_eq!(a, b);
+        assert_eq!(
+            a.content,
+            vec![Content::Blob {
+                uri: "openapi2mcp://response/docs/_/7".to_string(),
+                mime_type: "application/pdf".to_string(),
+                blob_base64: BASE64.encode(b"%PDF-1.7"),
+            }]
+        );
+    }
+
+    #[test]
+    fn sniff_json_without_content_type() {
+        let r = resp(200, None, br#"{"a":1}"#);
+        let out = map(&r, Some(&OutputShape::Object));
+        assert_eq!(out.content, vec![text("{\n  \"a\": 1\n}")]);
+        assert_eq!(out.structured, Some(json!({"a": 1})));
+    }
+
+    #[test]
+    fn sniff_text_without_content_type() {
+        let r = resp(200, None, b"plain words");
+        assert_eq!(map(&r, None).content, vec![text("plain words")]);
+    }
+
+    #[test]
+    fn sniff_binary_without_content_type() {
+        let r = resp(200, None, b"\x00\xff\xfe");
+        assert_eq!(
+            map(&r, None).content,
+            vec![Content::Blob {
+                uri: "openapi2mcp://response/pets/1".to_string(),
+                mime_type: "application/octet-stream".to_string(),
+                blob_base64: BASE64.encode(b"\x00\xff\xfe"),
+            }]
+        );
+    }
+
+    #[test]
+    fn sniff_image_without_content_type() {
+        let bytes = b"\xff\xd8\xff\xe0jpeg";
+        let r = resp(200, None, bytes);
+        assert_eq!(
+            map(&r, None).content,
+            vec![Content::Image {
+                data_base64: BASE64.encode(bytes),
+                mime_type: "image/jpeg".to_string(),
+            }]
+        );
+    }
+
+    #[test]
+    fn malformed_content_type_sniffs() {
+        let r = resp(200, Some(";;garbage"), b"[true]");
+        assert_eq!(map(&r, None).content, vec![text("[\n  true\n]")]);
+        let empty = resp(200, Some(""), b"words");
+        assert_eq!(map(&empty, None).content, vec![text("words")]);
+    }
+
+    #[test]
+    fn empty_204() {
+        let r = resp(204, None, b"");
+        assert_eq!(
+            map(&r, Some(&wrapped("result"))),
+            ToolOutcome {
+                content: vec![text(
+                    "HTTP 204 No Content: the request succeeded with no response body."
+                )],
+                structured: None,
+                is_error: false,
+            }
+        );
+    }
+
+    #[test]
+    fn empty_201_names_location() {
+        let r = with_header(
+            resp(201, Some("application/json"), b" \n"),
+            "location",
+            "/pets/9",
+        );
+        assert_eq!(
+            map(&r, Some(&OutputShape::Object)).content,
+            vec![text(
+                "HTTP 201 Created: the request succeeded with no response body. Location: /pets/9"
+            )]
+        );
+    }
+
+    #[test]
+    fn truncated_json_has_marker_and_no_structured() {
+        let mut r = resp(200, Some("application/json"), br#"{"items":[1,2"#);
+        r.truncated = true;
+        let limits = ResponseLimits { max_body_bytes: 13 };
+        let out = from_response(&r, Some(&OutputShape::Object), &limits, GET);
+        assert_eq!(
+            out,
+            ToolOutcome {
+                content: vec![text(&format!("{{\"items\":[1,2{}", marker(13)))],
+                structured: None,
+                is_error: false,
+            }
+        );
+    }
+
+    #[test]
+    fn truncated_marker_text_is_exact_for_default_limit() {
+        let mut r = resp(200, Some("text/plain"), b"abc");
+        r.truncated = true;
+        assert_eq!(
+            map(&r, None).content,
+            vec![text(
+                "abc\n\n[truncated: the response exceeded the 1048576-byte limit; request a smaller page, e.g. with a limit/per_page argument, or fewer fields]"
+            )]
+        );
+    }
+
+    #[test]
+    fn oversized_body_is_cut_even_if_caller_did_not() {
+        let r = resp(200, Some("application/json"), br#"{"a":1234}"#);
+        let limits = ResponseLimits { max_body_bytes: 5 };
+        let out = from_response(&r, Some(&OutputShape::Object), &limits, GET);
+        assert_eq!(out.content, vec![text(&format!("{{\"a\":{}", marker(5)))]);
+        assert_eq!(out.structured, None);
+    }
+
+    #[test]
+    fn truncated_image_is_explained() {
+        let mut r = resp(200, Some("image/png"), b"\x89PNG");
+        r.truncated = true;
+        let limits = ResponseLimits { max_body_bytes: 4 };
+        assert_eq!(
+            from_response(&r, None, &limits, GET),
+            ToolOutcome {
+                content: vec![text(
+                    "The response is an image (image/png) that exceeded the size cap of 4 bytes, so it cannot be shown. Request a smaller version (for example a thumbnail, a lower resolution or a byte range) if the API offers one."
+                )],
+                structured: None,
+                is_error: false,
+            }
+        );
+    }
+
+    #[test]
+    fn truncated_binary_is_explained() {
+        let mut r = resp(200, Some("application/zip"), b"PK\x03\x04");
+        r.truncated = true;
+        let limits = ResponseLimits { max_body_bytes: 4 };
+        assert_eq!(
+            from_response(&r, None, &limits, GET).content,
+            vec![text(
+                "The response is binary data (application/zip) that exceeded the size cap of 4 bytes, so it cannot be shown. Request a smaller version (for example a thumbnail, a lower resolution or a byte range) if the API offers one."
+            )]
+        );
+    }
+
+    #[test]
+    fn truncated_utf8_multibyte_boundary() {
+        // "aé€" is 61 C3 A9 E2 82 AC; the cap cut "€" after two of its bytes.
+        let mut r = resp(200, Some("text/plain; charset=utf-8"), b"a\xc3\xa9\xe2\x82");
+        r.truncated = true;
+        let limits = ResponseLimits { max_body_bytes: 5 };
+        assert_eq!(
+            from_response(&r, None, &limits, GET).content,
+            vec![text(&format!("aé{}", marker(5)))]
+        );
+    }
+
+    #[test]
+    fn truncated_utf8_keeps_complete_final_character() {
+        let mut r = resp(200, None, "a€".as_bytes());
+        r.truncated = true;
+        let limits = ResponseLimits { max_body_bytes: 4 };
+        assert_eq!(
+            from_response(&r, None, &limits, GET).content,
+            vec![text(&format!("a€{}", marker(4)))]
+        );
+    }
+
+    #[test]
+    fn trim_partial_tail_cases() {
+        assert_eq!(trim_partial_utf8_tail(b""), b"");
+        assert_eq!(trim_partial_utf8_tail(b"ab"), b"ab");
+        assert_eq!(trim_partial_utf8_tail(b"a\xf0\x9f\x98"), b"a");
+        assert_eq!(
+            trim_partial_utf8_tail(b"a\xf0\x9f\x98\x80"),
+            b"a\xf0\x9f\x98\x80"
+        );
+        assert_eq!(
+            trim_partial_utf8_tail(b"\x80\x80\x80\x80"),
+            b"\x80\x80\x80\x80"
+        );
+    }
+
+    #[test]
+    fn not_found_with_json_body() {
+        let r = resp(404, Some("application/json"), br#"{"error":"no pet"}"#);
+        assert_eq!(
+            map(&r, Some(&OutputShape::Object)),
+            ToolOutcome {
+                content: vec![
+                    text(
+                        "HTTP 404 Not Found from GET https://api.example.com/pets/1\nThe resource does not exist, or an identifier in the arguments is wrong. Check the identifiers (for example by listing or searching first) instead of retrying unchanged."
+                    ),
+                    text("{\n  \"error\": \"no pet\"\n}"),
+                ],
+                structured: None,
+                is_error: true,
+            }
+        );
+    }
+
+    #[test]
+    fn unauthorized_hint() {
+        let r = resp(401, None, b"");
+        assert_eq!(
+            map(&r, None),
+            ToolOutcome {
+                content: vec![text(
+                    "HTTP 401 Unauthorized from GET https://api.example.com/pets/1\nAuthentication failed: credentials are missing or invalid. Credentials are configured for the MCP server (environment or configuration), not passed as tool arguments; ask the user to configure them. Retrying unchanged will not help."
+                )],
+                structured: None,
+                is_error: true,
+            }
+        );
+    }
+
+    #[test]
+    fn forbidden_and_unprocessable_hints() {
+        let forbidden = map(&resp(403, None, b""), None);
+        assert!(
+            matches!(&forbidden.content[0], Content::Text(t) if t.starts_with("HTTP 403 Forbidden from GET") && t.contains("not passed as tool arguments"))
+        );
+        let bad = map(&resp(422, Some("text/plain"), b"name is required"), None);
+        assert_eq!(
+            bad.content,
+            vec![
+                text(
+                    "HTTP 422 Unprocessable Content from GET https://api.example.com/pets/1\nThe API rejected the arguments. Check them against the tool's input schema (required properties, types, formats, allowed values) and the error details below, then call again with corrected arguments."
+                ),
+                text("name is required"),
+            ]
+        );
+        assert!(bad.is_error);
+    }
+
+    #[test]
+    fn rate_limited_with_retry_after() {
+        let r = with_header(resp(429, None, b""), "RETRY-AFTER", " 30 ");
+        assert_eq!(
+            map(&r, None).content,
+            vec![text(
+                "HTTP 429 Too Many Requests from GET https://api.example.com/pets/1\nRate limited: too many requests. Wait 30 seconds (Retry-After: 30) before calling again."
+            )]
+        );
+        let dated = with_header(
+            resp(429, None, b""),
+            "Retry-After",
+            "Wed, 21 Oct 2015 07:28:00 GMT",
+        );
+        assert_eq!(
+            map(&dated, None).content,
+            vec![text(
+                "HTTP 429 Too Many Requests from GET https://api.example.com/pets/1\nRate limited: too many requests. Wait until Wed, 21 Oct 2015 07:28:00 GMT (Retry-After) before calling again."
+            )]
+        );
+    }
+
+    #[test]
+    fn rate_limited_without_retry_after() {
+        let out = map(&resp(429, None, b""), None);
+        assert_eq!(
+            out.content,
+            vec![text(
+                "HTTP 429 Too Many Requests from GET https://api.example.com/pets/1\nRate limited: too many requests. Wait before calling again, and make fewer calls (for example larger pages instead of many small ones)."
+            )]
+        );
+    }
+
+    #[test]
+    fn server_error() {
+        let r = resp(500, Some("text/html"), b"<h1>oops</h1>");
+        assert_eq!(
+            map(&r, Some(&OutputShape::Object)),
+            ToolOutcome {
+                content: vec![
+                    text(
+                        "HTTP 500 Internal Server Error from GET https://api.example.com/pets/1\nThe API failed while handling the request; this is a server-side problem. Retrying later may help."
+                    ),
+                    text("<h1>oops</h1>"),
+                ],
+                structured: None,
+                is_error: true,
+            }
+        );
+        let busy = with_header(resp(503, None, b""), "Retry-After", "1");
+        assert_eq!(
+            map(&busy, None).content,
+            vec![text(
+                "HTTP 503 Service Unavailable from GET https://api.example.com/pets/1\nThe API failed while handling the request; this is a server-side problem. Retrying later may help. Wait 1 second (Retry-After: 1) first."
+            )]
+        );
+    }
+
+    #[test]
+    fn error_body_truncated_gets_marker() {
+        let mut r = resp(500, Some("application/json"), br#"{"trace":"#);
+        r.truncated = true;
+        let limits = ResponseLimits { max_body_bytes: 9 };
+        let out = from_response(&r, None, &limits, GET);
+        assert_eq!(out.content[1], text(&format!("{{\"trace\":{}", marker(9))));
+    }
+
+    #[test]
+    fn redirect_names_location() {
+        let r = with_header(
+            resp(302, Some("text/html"), b"<a>moved</a>"),
+            "Location",
+            "https://new.example.com/pets/1",
+        );
+        assert_eq!(
+            map(&r, None),
+            ToolOutcome {
+                content: vec![text(
+                    "HTTP 302 Found from GET https://api.example.com/pets/1\nThe server redirected to https://new.example.com/pets/1, which was not followed. If the new location is on the same API, the configured base URL may be out of date; otherwise this operation may not be usable through this tool."
+                )],
+                structured: None,
+                is_error: true,
+            }
+        );
+    }
+
+    #[test]
+    fn redirect_without_location() {
+        let out = map(&resp(307, None, b""), None);
+        assert!(out.is_error);
+        assert!(
+            matches!(&out.content[0], Content::Text(t) if t.contains("a redirect but no Location header"))
+        );
+    }
+
+    #[test]
+    fn not_modified_is_not_an_error() {
+        let out = map(&resp(304, None, b""), None);
+        assert!(!out.is_error);
+        assert!(
+            matches!(&out.content[0], Content::Text(t) if t.starts_with("HTTP 304 Not Modified from GET"))
+        );
+    }
+
+    #[test]
+    fn unexpected_status_codes() {
+        for status in [0, 101, 600, 999] {
+            let out = map(&resp(status, None, b"x"), None);
+            assert!(out.is_error, "{status}");
+            assert!(
+                matches!(&out.content[0], Content::Text(t) if t.starts_with(&format!("HTTP {status}")))
+            );
+        }
+        let odd = map(&resp(499, None, b""), None);
+        assert!(matches!(&odd.content[0], Content::Text(t) if t.starts_with("HTTP 499 from GET")));
+        let odd_ok = map(&resp(299, None, b""), None);
+        assert_eq!(
+            odd_ok.content,
+            vec![text(
+                "HTTP 299: the request succeeded with no response body."
+            )]
+        );
+    }
+
+    #[test]
+    fn transport_connect() {
+        let out =
+            from_transport_failure(&TransportFailure::Connect("connection refused".into()), GET);
+        assert_eq!(
+            out,
+            ToolOutcome {
+                content: vec![text(
+                    "Could not connect to https://api.example.com (connection refused). The API server may be down or the base URL wrong; retrying will not help until it is reachable."
+                )],
+                structured: None,
+                is_error: true,
+            }
+        );
+    }
+
+    #[test]
+    fn transport_dns() {
+        let out = from_transport_failure(&TransportFailure::Dns(String::new()), GET);
+        assert_eq!(
+            out.content,
+            vec![text(
+                "Could not resolve the host name of https://api.example.com. The host name in the base URL may be misspelled, or this machine has no DNS or network access; retrying will not help until it resolves."
+            )]
+        );
+        assert!(out.is_error);
+    }
+
+    #[test]
+    fn transport_timeout_safe_and_unsafe() {
+        let get = from_transport_failure(&TransportFailure::Timeout { seconds: 30.0 }, GET);
+        assert_eq!(
+            get.content,
+            vec![text(
+                "GET https://api.example.com/pets/1 timed out after 30 seconds without a response. The API may be slow or overloaded; retrying later may help, or narrow the request (fewer items, a smaller page) so it completes sooner."
+            )]
+        );
+        assert!(get.is_error);
+        let post = from_transport_failure(
+            &TransportFailure::Timeout { seconds: 2.5 },
+            "POST https://api.example.com/pets",
+        );
+        assert_eq!(
+            post.content,
+            vec![text(
+                "POST https://api.example.com/pets timed out after 2.5 seconds without a response. The API may be slow or overloaded; retrying later may help, or narrow the request (fewer items, a smaller page) so it completes sooner. The request may still have taken effect: check before repeating it."
+            )]
+        );
+        let weird = from_transport_failure(&TransportFailure::Timeout { seconds: f64::NAN }, GET);
+        assert!(
+            matches!(&weird.content[0], Content::Text(t) if t.starts_with("GET https://api.example.com/pets/1 timed out without"))
+        );
+    }
+
+    #[test]
+    fn transport_tls() {
+        let out = from_transport_failure(&TransportFailure::Tls("certificate expired".into()), GET);
+        assert_eq!(
+            out.content,
+            vec![text(
+                "The secure (TLS) connection to https://api.example.com failed (certificate expired). The server's certificate may be invalid, expired or self-signed, or the server may not speak HTTPS on that port; retrying will not help until the server or the base URL is fixed."
+            )]
+        );
+        assert!(out.is_error);
+    }
+
+    #[test]
+    fn transport_other() {
+        let out = from_transport_failure(&TransportFailure::Other("connection reset".into()), GET);
+        assert_eq!(
+            out,
+            ToolOutcome {
+                content: vec![text(
+                    "GET https://api.example.com/pets/1 failed before any response arrived (connection reset). This may be a passing network problem; retrying may help."
+                )],
+                structured: None,
+                is_error: true,
+            }
+        );
+    }
+
+    #[test]
+    fn transport_with_odd_request_lines() {
+        for line in ["", "GET", "https://host", "GET not-a-url", "  "] {
+            let out = from_transport_failure(&TransportFailure::Connect("x".into()), line);
+            assert!(out.is_error);
+        }
+        let bare = from_transport_failure(
+            &TransportFailure::Connect("refused".into()),
+            "https://h:8080",
+        );
+        assert!(
+            matches!(&bare.content[0], Content::Text(t) if t.starts_with("Could not connect to https://h:8080 (refused)."))
+        );
+    }
+
+    #[test]
+    fn invalid_arguments_outcome() {
+        assert_eq!(
+            invalid_arguments("missing required argument `petId`"),
+            ToolOutcome {
+                content: vec![text(
+                    "Invalid arguments: missing required argument `petId`\nNo request was sent. Correct the arguments to match the tool's input schema and call the tool again."
+                )],
+                structured: None,
+                is_error: true,
+            }
+        );
+    }
+
+    #[test]
+    fn request_line_parsing() {
+        assert_eq!(url_origin("https://a.b:1/x?y"), "https://a.b:1");
+        assert_eq!(url_origin("https://a.b?y"), "https://a.b");
+        assert_eq!(url_path("https://a.b/x/y?z#w"), "/x/y");
+        assert_eq!(url_path("https://a.b"), "");
+        assert_eq!(url_path("/rel/path?q"), "/rel/path");
+        assert_eq!(resource_uri("GET"), "openapi2mcp://response/");
+        assert_eq!(
+            resource_uri("GET https://h//a//b/"),
+            "openapi2mcp://response/a/b"
+        );
+        assert_eq!(
+            resource_uri("GET https://h/é/x y"),
+            "openapi2mcp://response/_/x_y"
+        );
+    }
+
+    #[test]
+    fn never_panics_on_odd_input() {
+        let bodies: [&[u8]; 6] = [b"", b"\xff", b"\xf0", b"{", b"\xe2\x82", b"\x00\x00"];
+        let types = [
+            None,
+            Some(""),
+            Some("/"),
+            Some("a/b/c"),
+            Some("text/plain; charset"),
+            Some("image/"),
+            Some("image/gif"),
+        ];
+        for status in [0u16, 100, 200, 204, 301, 404, 500, 700] {
+            for body in bodies {
+                for ct in types {
+                    for truncated in [false, true] {
+                        let mut r = resp(status, ct, body);
+                        r.truncated = truncated;
+                        r.headers.push((String::new(), String::new()));
+                        for max in [0, 1, 2, 1024] {
+                            let limits = ResponseLimits {
+                                max_body_bytes: max,
+                            };
+                            let _ = from_response(&r, Some(&OutputShape::Object), &limits, "");
+                            let _ = from_response(&r, Some(&wrapped("k")), &limits, "X");
+                        }
+                    }
+                }
+            }
+        }
+    }
+}

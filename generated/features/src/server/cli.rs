@@ -1,0 +1,164 @@
+//! The command-line surface of a running server, shared by `openapi2mcp
+//! serve` and generated crates (which get this file verbatim), so both take
+//! the same flags, with the same defaults, and start the same way.
+
+use std::collections::BTreeMap;
+use std::net::SocketAddr;
+use std::time::Duration;
+
+use clap::{Args, ValueEnum};
+
+use super::transport::{self, HttpTransportOptions};
+use super::{Bridge, ServeError, ServeOptions};
+use crate::runtime::auth::Credentials;
+use crate::runtime::http::HttpOptions;
+use crate::runtime::response::ResponseLimits;
+
+/// Default log filter: warnings, plus one audit line per tool call.
+pub const DEFAULT_LOG_FILTER: &str = "warn,openapi2mcp::audit=info,openapi2mcp::mock=info";
+
+/// How the server talks to MCP clients and reaches the API.
+#[derive(Args, Debug, Clone)]
+pub struct ServeFlags {
+    /// stdio (for desktop clients that spawn the server) or http (streamable HTTP at /mcp).
+    #[arg(long, value_enum, default_value_t = TransportKind::Stdio)]
+    pub transport: TransportKind,
+    /// Address for --transport http.
+    #[arg(long, default_value = "127.0.0.1:8080")]
+    pub listen: SocketAddr,
+    /// Bearer token MCP clients must send (--transport http).
+    #[arg(long, env = "OPENAPI2MCP_AUTH_TOKEN", hide_env_values = true)]
+    pub auth_token: Option<String>,
+    /// No sessions: each HTTP request stands alone (for load balancers).
+    #[arg(long)]
+    pub stateless: bool,
+    /// Extra Host header values accepted (--transport http; loopback names always are).
+    #[arg(long = "allowed-host")]
+    pub allowed_hosts: Vec<String>,
+    /// Extra browser Origins accepted, e.g. https://app.example.com:443.
+    #[arg(long = "allowed-origin")]
+    pub allowed_origins: Vec<String>,
+    /// Base URL of the API, overriding the document's servers.
+    #[arg(long, env = "OPENAPI2MCP_BASE_URL")]
+    pub base_url: Option<String>,
+    /// Value of a server URL variable, NAME=VALUE (repeatable).
+    #[arg(long = "server-var", value_parser = parse_key_value)]
+    pub server_vars: Vec<(String, String)>,
+    /// Seconds one API call may take.
+    #[arg(long, default_value_t = 30.0)]
+    pub timeout: f64,
+    /// Largest response body passed to the model, in bytes; longer ones are cut with a marker.
+    #[arg(long, default_value_t = 1_048_576)]
+    pub max_response_bytes: usize,
+    /// Extra attempts for idempotent calls on connection errors and 502/503/504.
+    #[arg(long, default_value_t = 0)]
+    pub retries: u32,
+    /// Most tool calls per second sent to the API (token bucket; off by default).
+    #[arg(long)]
+    pub rate_limit: Option<f64>,
+    /// Burst size for --rate-limit.
+    #[arg(long, default_value_t = 10)]
+    pub rate_burst: u32,
+    /// Forward the MCP client's Authorization header to the API (--transport http).
+    #[arg(long)]
+    pub forward_authorization: bool,
+}
+
+/// Which transport serves MCP clients.
+#[derive(Debug, Clone, Copy, ValueEnum, PartialEq, Eq)]
+pub enum TransportKind {
+    /// Newline-delimited JSON-RPC on stdin/stdout.
+    Stdio,
+    /// Streamable HTTP at `/mcp`.
+    Http,
+}
+
+fn parse_key_value(s: &str) -> Result<(String, String), String> {
+    s.split_once('=')
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .ok_or_else(|| format!("expected NAME=VALUE, got `{s}`"))
+}
+
+impl ServeFlags {
+    /// The server options these flags ask for, with credentials from the
+    /// environment; an error names the flag that is out of range.
+    pub fn options(&self) -> Result<ServeOptions, String> {
+        if !(self.timeout.is_finite() && self.timeout > 0.0) {
+            return Err("--timeout must be a positive number of seconds".into());
+        }
+        if let Some(rate) = self.rate_limit
+            && !(rate.is_finite() && rate > 0.0)
+        {
+            return Err("--rate-limit must be a positive number of calls per second".into());
+        }
+        Ok(ServeOptions {
+            base_url: self.base_url.clone(),
+            server_variables: self.server_vars.iter().cloned().collect::<BTreeMap<_, _>>(),
+            http: HttpOptions {
+                timeout: Duration::from_secs_f64(self.timeout),
+                retries: self.retries,
+                limits: ResponseLimits {
+                    max_body_bytes: self.max_response_bytes,
+                },
+                ..HttpOptions::default()
+            },
+            rate_limit: self.rate_limit.map(|r| (r, self.rate_burst)),
+            credentials: Credentials::from_env(),
+            forward_authorization: self.forward_authorization,
+            ..ServeOptions::default()
+        })
+    }
+
+    /// The async runtime for this transport: stdio serves one client, and a
+    /// single thread avoids cross-thread wake-ups on every message; HTTP
+    /// serves many and uses every core.
+    pub fn runtime(&self) -> std::io::Result<tokio::runtime::Runtime> {
+        match self.transport {
+            TransportKind::Stdio => tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build(),
+            TransportKind::Http => tokio::runtime::Builder::new_multi_thread()
+                .enable_all()
+                .build(),
+        }
+    }
+
+    /// Serves `bridge` on the chosen transport until the client leaves
+    /// (stdio) or SIGINT/SIGTERM (HTTP). `program` names the process in
+    /// the line that tells where the HTTP endpoint is.
+    pub async fn serve(&self, bridge: Bridge, program: &str) -> Result<(), ServeError> {
+        tracing::info!(tools = bridge.tool_count(), "serving");
+        match self.transport {
+            TransportKind::Stdio => transport::serve_stdio(bridge).await,
+            TransportKind::Http => {
+                let shutdown = transport::shutdown_on_signals();
+                let bound = transport::bind_http(
+                    bridge,
+                    HttpTransportOptions {
+                        listen: self.listen,
+                        auth_token: self.auth_token.clone(),
+                        stateless: self.stateless,
+                        allowed_hosts: self.allowed_hosts.clone(),
+                        allowed_origins: self.allowed_origins.clone(),
+                    },
+                    shutdown,
+                )
+                .await?;
+                eprintln!("{program}: MCP endpoint at http://{}/mcp", bound.local_addr);
+                bound.run().await
+            }
+        }
+    }
+}
+
+/// Logs to stderr (stdout belongs to the protocol in stdio mode), filtered
+/// by `RUST_LOG` when set, else by `filter`.
+pub fn init_logging(filter: &str) {
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .or_else(|_| tracing_subscriber::EnvFilter::try_new(filter))
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn"));
+    tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .init();
+}

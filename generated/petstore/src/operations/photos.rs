@@ -1,0 +1,49 @@
+//! Operations tagged `photos`.
+
+#[allow(unused_imports)]
+use serde::{Deserialize, Serialize};
+
+#[allow(unused_imports)]
+use serde_json::{Number, Value};
+use crate::runtime::call::{Call, CallReport};
+
+/// Arguments of `get_pet_photo` (GET `/pets/{petId}/photo`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct GetPetPhotoArgs {
+    /// `petId` path parameter.
+    ///
+    /// The pet's id.
+    #[serde(rename = "petId")]
+    pub pet_id: Number,
+}
+
+/// Get a pet's photo
+///
+/// Tool `get_pet_photo`: GET `/pets/{petId}/photo` (operationId `getPetPhoto`).
+pub async fn get_pet_photo(call: Call<'_>, args: GetPetPhotoArgs) -> CallReport {
+    call.send(&args).await
+}
+
+/// Arguments of `upload_pet_photo` (PUT `/pets/{petId}/photo`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct UploadPetPhotoArgs {
+    /// `petId` path parameter.
+    ///
+    /// The pet's id.
+    #[serde(rename = "petId")]
+    pub pet_id: Number,
+    /// `photo` in the request body (`multipart/form-data`).
+    ///
+    /// The image. File content: base64, or a data: URI (data:<type>;base64,<data>).
+    pub photo: String,
+    /// `caption` in the request body (`multipart/form-data`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub caption: Option<String>,
+}
+
+/// Upload a pet's photo
+///
+/// Tool `upload_pet_photo`: PUT `/pets/{petId}/photo` (operationId `uploadPetPhoto`).
+pub async fn upload_pet_photo(call: Call<'_>, args: UploadPetPhotoArgs) -> CallReport {
+    call.send(&args).await
+}

@@ -1,0 +1,285 @@
+//! How one tool maps onto HTTP: method, path template, where each argument
+//! goes on the wire, the body, servers and security. Built by
+//! `tools` from the document, consumed by the request builder; serializable
+//! so the generator can embed it in generated crates.
+//!
+//! Self-contained: no imports from the rest of the crate.
+
+use serde::{Deserialize, Serialize};
+
+/// Everything needed to turn a tool call into an HTTP request.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct HttpBinding {
+    /// Upper-case HTTP method (`GET`, `POST`, …).
+    pub method: String,
+    /// Path template relative to the server URL, e.g. `/pets/{petId}`.
+    pub path: String,
+    /// Path, query, header and cookie parameters, in document order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub params: Vec<ParamBinding>,
+    /// The request body, if the operation takes one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub body: Option<BodyBinding>,
+    /// Candidate servers, most specific first (operation, path item, document).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub servers: Vec<Server>,
+    /// Security alternatives: any one requirement satisfies the operation;
+    /// empty means no authentication.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub security: Vec<SecurityRequirement>,
+    /// How a JSON response body becomes `structuredContent`, when the tool
+    /// advertises an `outputSchema`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub output: Option<OutputShape>,
+}
+
+/// Where a parameter travels.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Location {
+    /// Substituted into the path template.
+    Path,
+    /// Appended to the query string.
+    Query,
+    /// Sent as a request header.
+    Header,
+    /// Sent in the `Cookie` header.
+    Cookie,
+}
+
+impl Location {
+    /// The OpenAPI spelling (`path`, `query`, …).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Location::Path => "path",
+            Location::Query => "query",
+            Location::Header => "header",
+            Location::Cookie => "cookie",
+        }
+    }
+}
+
+/// OpenAPI parameter serialization style.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum Style {
+    /// `a,b,c` (path and header default).
+    Simple,
+    /// `.a.b.c` path style.
+    Label,
+    /// `;id=a,b` path style.
+    Matrix,
+    /// `id=a&id=b` or `id=a,b` (query and cookie default).
+    Form,
+    /// `id=a%20b`.
+    SpaceDelimited,
+    /// `id=a|b`.
+    PipeDelimited,
+    /// `id[key]=value` for objects.
+    DeepObject,
+}
+
+/// One parameter: which argument feeds it and how it goes on the wire.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ParamBinding {
+    /// Name of the tool argument (a property of the input schema).
+    pub arg: String,
+    /// Name on the wire (may differ from `arg` when names collide).
+    pub name: String,
+    /// Where it goes.
+    #[serde(rename = "in")]
+    pub location: Location,
+    /// Serialization style.
+    pub style: Style,
+    /// Whether arrays/objects explode into several name=value pairs.
+    pub explode: bool,
+    /// Whether the argument must be given.
+    pub required: bool,
+    /// Query only: reserved characters are sent unencoded.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub allow_reserved: bool,
+    /// Set when the parameter is described by `content` instead of `schema`:
+    /// the value is serialized as this media type (JSON) instead of a style.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub content_type: Option<String>,
+}
+
+/// The request body and how tool arguments fill it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct BodyBinding {
+    /// The media type sent as `Content-Type`.
+    pub media_type: String,
+    /// Whether a body must be sent.
+    pub required: bool,
+    /// How arguments map onto the body.
+    pub shape: BodyShape,
+}
+
+/// How arguments form the body.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum BodyShape {
+    /// The whole body is one argument (arrays, scalars, free-form objects,
+    /// raw text or binary).
+    Whole {
+        /// Argument name (usually `body`).
+        arg: String,
+        /// The argument is base64 (or a `data:` URI) to decode into bytes.
+        #[serde(default, skip_serializing_if = "is_false")]
+        binary: bool,
+    },
+    /// An object body whose properties are top-level arguments.
+    Properties {
+        /// One entry per property, in schema order.
+        props: Vec<BodyProp>,
+    },
+}
+
+/// One property of an object body.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct BodyProp {
+    /// Tool argument name.
+    pub arg: String,
+    /// Property name in the body.
+    pub name: String,
+    /// Multipart/form: the value is a file (base64 or `data:` URI).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub binary: bool,
+    /// Multipart: the part's content type from the document's `encoding`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub content_type: Option<String>,
+}
+
+/// A server URL template and its variables.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Server {
+    /// URL, possibly with `{variables}`, possibly relative.
+    pub url: String,
+    /// Variables in document order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub variables: Vec<ServerVariable>,
+}
+
+/// One `{variable}` in a server URL.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ServerVariable {
+    /// Variable name.
+    pub name: String,
+    /// Value used unless configured otherwise.
+    pub default: String,
+    /// Allowed values, if restricted.
+    #[serde(default, rename = "enum", skip_serializing_if = "Vec::is_empty")]
+    pub allowed: Vec<String>,
+}
+
+/// A set of schemes that must all be satisfied together.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SecurityRequirement {
+    /// Scheme names (keys of the API's security schemes) with scopes.
+    pub schemes: Vec<SchemeUse>,
+}
+
+/// One scheme inside a [`SecurityRequirement`].
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SchemeUse {
+    /// Name in `components.securitySchemes`.
+    pub name: String,
+    /// OAuth2/OIDC scopes required.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub scopes: Vec<String>,
+}
+
+/// A security scheme, as the runtime needs it to authenticate.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "camelCase")]
+pub enum SecurityScheme {
+    /// A key in a header, query parameter or cookie.
+    ApiKey {
+        /// Header/query/cookie name.
+        name: String,
+        /// Where it goes.
+        #[serde(rename = "in")]
+        location: Location,
+    },
+    /// HTTP authentication (`bearer`, `basic`, …).
+    Http {
+        /// Lower-case scheme name.
+        scheme: String,
+        /// Hint about the bearer token format.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        bearer_format: Option<String>,
+    },
+    /// OAuth 2.0; the runtime can itself fetch client-credentials tokens.
+    #[serde(rename = "oauth2")]
+    OAuth2 {
+        /// Token URL of the client-credentials flow, if the API has one.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        client_credentials_token_url: Option<String>,
+        /// Flow names the document offers (`authorizationCode`, …).
+        flows: Vec<String>,
+    },
+    /// OpenID Connect discovery.
+    OpenIdConnect {
+        /// Discovery URL.
+        url: String,
+    },
+    /// Mutual TLS.
+    MutualTls,
+}
+
+/// How a JSON response becomes `structuredContent`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum OutputShape {
+    /// The body is a JSON object: it is the structured content.
+    Object,
+    /// The body is not an object (array, scalar): it is wrapped as `{key: body}`.
+    Wrapped {
+        /// The wrapping property name.
+        key: String,
+    },
+}
+
+/// How a media type's content is encoded: the one classification both the
+/// tool model (which argument shape a body gets) and the request builder
+/// (how the body is written) use, so the two can never disagree.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MediaKind {
+    /// `application/json`, `*/*+json`, anything with `/json`.
+    Json,
+    /// `application/x-www-form-urlencoded`.
+    Form,
+    /// `multipart/*`.
+    Multipart,
+    /// `text/*`, XML, YAML: sent as text.
+    Text,
+    /// Anything else: bytes.
+    Binary,
+}
+
+impl MediaKind {
+    /// Classifies a media type (parameters such as `charset` ignored).
+    pub fn of(media_type: &str) -> Self {
+        let base = media_type
+            .split(';')
+            .next()
+            .unwrap_or_default()
+            .trim()
+            .to_ascii_lowercase();
+        if base == "application/json" || base.ends_with("+json") || base.contains("/json") {
+            MediaKind::Json
+        } else if base == "application/x-www-form-urlencoded" {
+            MediaKind::Form
+        } else if base.starts_with("multipart/") {
+            MediaKind::Multipart
+        } else if base.starts_with("text/") || base.ends_with("xml") || base.contains("yaml") {
+            MediaKind::Text
+        } else {
+            MediaKind::Binary
+        }
+    }
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
+}

@@ -1,0 +1,431 @@
+//! One tool call, from the client's arguments to the outcome the model
+//! sees: arguments checked against the input schema, the rate limit, the
+//! request built and authenticated, sent, the response mapped, and
+//! structured content checked against the output schema.
+//!
+//! The live server and generated crates both call tools through [`Api`],
+//! so a call means the same thing in both. Between checking the arguments
+//! and sending the request sits a [`Handlers`] hook: the live server sends
+//! the arguments as they are ([`SendAsIs`]); a generated crate parses them
+//! into a typed struct and hands them to the operation's own function, the
+//! place a developer adds custom logic, which sends them on with
+//! [`Call::send`].
+//!
+//! Self-contained: imports only sibling runtime modules.
+
+use std::collections::{BTreeMap, HashMap};
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::{Arc, OnceLock};
+
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use serde_json::{Map, Value};
+
+use super::auth::{self, AuthError, Authenticator, Credentials};
+use super::binding::{HttpBinding, SecurityScheme};
+use super::http::{HttpClient, HttpOptions};
+use super::ratelimit::RateLimiter;
+use super::request;
+use super::response::{self, Content, ToolOutcome};
+
+/// How calls reach the API.
+#[derive(Debug, Clone, Default)]
+pub struct ApiOptions {
+    /// Base URL overriding the document's `servers`.
+    pub base_url: Option<String>,
+    /// Values for `{variables}` in server URLs.
+    pub server_variables: BTreeMap<String, String>,
+    /// Timeouts, retries and the response size cap.
+    pub http: HttpOptions,
+    /// Calls per second and burst size; `None` for no limit.
+    pub rate_limit: Option<(f64, u32)>,
+    /// Credentials for the API's security schemes (see [`super::auth`]).
+    pub credentials: Credentials,
+    /// Use the MCP client's own `Authorization` header (when the transport
+    /// has one) instead of configured credentials.
+    pub forward_authorization: bool,
+}
+
+/// What [`Api`] needs to know of one tool.
+#[derive(Debug, Clone)]
+pub struct ToolSpec {
+    /// The tool's name.
+    pub name: String,
+    /// How a call becomes an HTTP request.
+    pub http: HttpBinding,
+    /// The input schema arguments are checked against.
+    pub input_schema: Arc<Map<String, Value>>,
+    /// The advertised output schema, if any.
+    pub output_schema: Option<Arc<Map<String, Value>>>,
+}
+
+/// Identifies a tool of an [`Api`] (its index; cheap to copy).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ToolId(usize);
+
+/// What one call did: the outcome, and the HTTP status when a response
+/// arrived (for the audit line).
+#[derive(Debug, Clone)]
+pub struct CallReport {
+    /// What the model gets.
+    pub outcome: ToolOutcome,
+    /// The API's HTTP status, when a response arrived.
+    pub status: Option<u16>,
+}
+
+impl From<ToolOutcome> for CallReport {
+    fn from(outcome: ToolOutcome) -> Self {
+        CallReport {
+            outcome,
+            status: None,
+        }
+    }
+}
+
+/// Every tool of one API, with the shared HTTP client, credentials and
+/// rate limit. `Send + Sync`: share one per server.
+pub struct Api {
+    tools: Vec<Endpoint>,
+    by_name: HashMap<String, usize>,
+    client: HttpClient,
+    auth: Authenticator,
+    limiter: Option<RateLimiter>,
+    options: ApiOptions,
+}
+
+struct Endpoint {
+    spec: ToolSpec,
+    validator: OnceLock<Result<jsonschema::Validator, String>>,
+    output_validator: OnceLock<Result<jsonschema::Validator, String>>,
+}
+
+impl Api {
+    /// Prepares the HTTP client and the authenticator for `tools`.
+    pub fn new(
+        security_schemes: &BTreeMap<String, SecurityScheme>,
+        tools: Vec<ToolSpec>,
+        options: ApiOptions,
+    ) -> Result<Self, String> {
+        let client = HttpClient::new(options.http.clone())?;
+        let auth = Authenticator::new(
+            security_schemes,
+            &options.credentials,
+            client.reqwest().clone(),
+        );
+        let by_name = tools
+            .iter()
+            .enumerate()
+            .map(|(i, t)| (t.name.clone(), i))
+            .collect();
+        let tools = tools
+            .into_iter()
+            .map(|spec| Endpoint {
+                spec,
+                validator: OnceLock::new(),
+                output_validator: OnceLock::new(),
+            })
+            .collect();
+        Ok(Self {
+            tools,
+            by_name,
+            client,
+            auth,
+            limiter: options
+                .rate_limit
+                .map(|(rate, burst)| RateLimiter::new(rate, burst)),
+            options,
+        })
+    }
+
+    /// One line per security scheme: whether credentials are configured and
+    /// which variables are read. Never contains secrets.
+    pub fn describe_auth(&self) -> Vec<String> {
+        self.auth.describe()
+    }
+
+    /// Number of tools.
+    pub fn tool_count(&self) -> usize {
+        self.tools.len()
+    }
+
+    /// The tool called `name`, if there is one.
+    pub fn find(&self, name: &str) -> Option<ToolId> {
+        self.by_name.get(name).copied().map(ToolId)
+    }
+
+    /// What the API knows of `tool`.
+    pub fn tool(&self, tool: ToolId) -> &ToolSpec {
+        &self.tools[tool.0].spec
+    }
+
+    /// Checks `args` against the tool's input schema, then takes a token
+    /// from the rate limit. On refusal, the outcome says what to change.
+    pub fn admit(
+        &self,
+        tool: ToolId,
+        args: Map<String, Value>,
+    ) -> Result<Map<String, Value>, ToolOutcome> {
+        let endpoint = &self.tools[tool.0];
+        let args = Value::Object(args);
+        if let Some(message) = validate(endpoint, &args) {
+            return Err(response::invalid_arguments(&message));
+        }
+        if let Some(wait) = self.limiter.as_ref().and_then(|l| l.try_acquire().err()) {
+            return Err(response::rate_limited(wait.as_secs_f64()));
+        }
+        match args {
+            Value::Object(map) => Ok(map),
+            _ => Err(response::invalid_arguments(
+                "the arguments must be a JSON object",
+            )),
+        }
+    }
+
+    /// Builds, authenticates and sends the request for `args`, and maps the
+    /// response. `client_authorization` is the MCP client's own
+    /// `Authorization` header, used instead of configured credentials when
+    /// [`ApiOptions::forward_authorization`] is on.
+    pub async fn execute(
+        &self,
+        tool: ToolId,
+        args: &Map<String, Value>,
+        client_authorization: Option<&str>,
+    ) -> CallReport {
+        let endpoint = &self.tools[tool.0];
+        let http = &endpoint.spec.http;
+        let options = &self.options;
+        let base = match request::base_url(
+            &http.servers,
+            &options.server_variables,
+            options.base_url.as_deref(),
+        ) {
+            Ok(b) => b,
+            Err(e) => return response::invalid_arguments(&e.to_string()).into(),
+        };
+        let mut prepared = match request::prepare(http, args, &base) {
+            Ok(p) => p,
+            Err(e) => return response::invalid_arguments(&e.to_string()).into(),
+        };
+        let authenticated = match client_authorization {
+            Some(value) if options.forward_authorization => {
+                auth::apply_passthrough(value, &mut prepared)
+            }
+            _ => self.auth.apply(&http.security, &mut prepared).await,
+        };
+        // No configured credentials fit: send anyway (documents often declare
+        // security on endpoints that also answer anonymously) and explain
+        // what to configure if the API refuses.
+        let mut missing_credentials = None;
+        match authenticated {
+            Ok(()) => {}
+            Err(e @ AuthError::MissingCredentials { .. }) => {
+                missing_credentials = Some(e.to_string())
+            }
+            Err(e) => return response::not_authenticated(&e.to_string()).into(),
+        }
+        let request_line = format!("{} {}", prepared.method, without_query(&prepared.url));
+        match self.client.send(&prepared).await {
+            Ok(resp) => {
+                let mut outcome = response::from_response(
+                    &resp,
+                    http.output.as_ref(),
+                    &self.client.options().limits,
+                    &request_line,
+                );
+                outcome = check_structured(endpoint, outcome);
+                if let (Some(hint), 401 | 403) = (missing_credentials, resp.status) {
+                    outcome
+                        .content
+                        .push(Content::Text(format!("No credentials were sent: {hint}")));
+                }
+                CallReport {
+                    outcome,
+                    status: Some(resp.status),
+                }
+            }
+            Err(failure) => response::from_transport_failure(&failure, &request_line).into(),
+        }
+    }
+
+    /// Scrubs configured secrets from text an API sent back (a 401 page that
+    /// echoes the token, say), or a handler wrote.
+    pub fn redact(&self, mut outcome: ToolOutcome) -> ToolOutcome {
+        let secrets = self.auth.secret_values();
+        if secrets.is_empty() {
+            return outcome;
+        }
+        for c in &mut outcome.content {
+            if let Content::Text(t) = c {
+                *t = auth::redact(t, &secrets);
+            }
+        }
+        outcome
+    }
+}
+
+/// One admitted call on its way to the API, handed to the tool's handler.
+#[derive(Clone, Copy)]
+pub struct Call<'a> {
+    api: &'a Api,
+    tool: ToolId,
+    client_authorization: Option<&'a str>,
+}
+
+impl<'a> Call<'a> {
+    /// A call of `tool`; `client_authorization` as for [`Api::execute`].
+    pub fn new(api: &'a Api, tool: ToolId, client_authorization: Option<&'a str>) -> Self {
+        Self {
+            api,
+            tool,
+            client_authorization,
+        }
+    }
+
+    /// The tool's name.
+    pub fn tool_name(&self) -> &'a str {
+        &self.api.tool(self.tool).name
+    }
+
+    /// The tool's HTTP binding (method, path, parameters).
+    pub fn binding(&self) -> &'a HttpBinding {
+        &self.api.tool(self.tool).http
+    }
+
+    /// Parses the arguments into the tool's typed struct. They were checked
+    /// against the input schema already; a failure here names the field.
+    pub fn parse<T: DeserializeOwned>(&self, args: Map<String, Value>) -> Result<T, CallReport> {
+        serde_json::from_value(Value::Object(args))
+            .map_err(|e| response::invalid_arguments(&e.to_string()).into())
+    }
+
+    /// Sends typed arguments (serialized by their serde names) to the API.
+    pub async fn send<T: Serialize>(&self, args: &T) -> CallReport {
+        match serde_json::to_value(args) {
+            Ok(Value::Object(map)) => self.send_map(&map).await,
+            Ok(_) => response::invalid_arguments("the arguments must be a JSON object").into(),
+            Err(e) => response::invalid_arguments(&e.to_string()).into(),
+        }
+    }
+
+    /// Sends arguments as given to the API.
+    pub async fn send_map(&self, args: &Map<String, Value>) -> CallReport {
+        self.api
+            .execute(self.tool, args, self.client_authorization)
+            .await
+    }
+}
+
+/// A boxed future, as [`Handlers::handle`] returns.
+pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
+
+/// Runs an admitted call: the hook between checking the arguments and
+/// sending the request.
+pub trait Handlers: Send + Sync + 'static {
+    /// Handles one call of `call.tool_name()` with `args`.
+    fn handle<'a>(&'a self, call: Call<'a>, args: Map<String, Value>) -> BoxFuture<'a, CallReport>;
+}
+
+/// Sends every call's arguments to the API unchanged (the live server).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct SendAsIs;
+
+impl Handlers for SendAsIs {
+    fn handle<'a>(&'a self, call: Call<'a>, args: Map<String, Value>) -> BoxFuture<'a, CallReport> {
+        Box::pin(async move { call.send_map(&args).await })
+    }
+}
+
+/// Deserializes an optional argument that may be `null`: absent stays
+/// `None`, an explicit `null` becomes `Some(Value::Null)` and is sent on as
+/// given. For `#[serde(default, deserialize_with = "keep_null")]`.
+pub fn keep_null<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Value>, D::Error> {
+    use serde::Deserialize as _;
+    Value::deserialize(d).map(Some)
+}
+
+/// Compiles a schema once, remembering a failure instead of retrying.
+fn compiled<'a>(
+    cell: &'a OnceLock<Result<jsonschema::Validator, String>>,
+    schema: &Map<String, Value>,
+    tool: &str,
+) -> Option<&'a jsonschema::Validator> {
+    let result = cell.get_or_init(|| {
+        jsonschema::draft202012::new(&Value::Object(schema.clone())).map_err(|e| e.to_string())
+    });
+    match result {
+        Ok(v) => Some(v),
+        Err(e) => {
+            tracing::warn!(tool, "schema does not compile, not checked: {e}");
+            None
+        }
+    }
+}
+
+/// Structured content must match the advertised `outputSchema` (clients
+/// reject the whole result otherwise). When the API's answer does not, the
+/// model still gets the body as text, flagged with what did not match.
+fn check_structured(endpoint: &Endpoint, outcome: ToolOutcome) -> ToolOutcome {
+    let (Some(structured), Some(schema)) = (&outcome.structured, &endpoint.spec.output_schema)
+    else {
+        return outcome;
+    };
+    let Some(validator) = compiled(&endpoint.output_validator, schema, &endpoint.spec.name) else {
+        return outcome;
+    };
+    let problems: Vec<String> = validator
+        .iter_errors(structured)
+        .take(3)
+        .map(|e| format!("{} at `{}`", e, e.instance_path()))
+        .collect();
+    if problems.is_empty() {
+        return outcome;
+    }
+    let mut content = vec![Content::Text(format!(
+        "The API answered, but its response does not match the schema in its own API description ({}), so it is returned as text only. The response follows.",
+        problems.join("; ")
+    ))];
+    content.extend(outcome.content);
+    ToolOutcome {
+        content,
+        structured: None,
+        is_error: true,
+    }
+}
+
+/// Checks `args` against the tool's input schema; `Some(message)` naming
+/// each bad argument when they do not fit.
+fn validate(endpoint: &Endpoint, args: &Value) -> Option<String> {
+    let validator = compiled(
+        &endpoint.validator,
+        &endpoint.spec.input_schema,
+        &endpoint.spec.name,
+    )?;
+    let problems: Vec<String> = validator
+        .iter_errors(args)
+        .take(8)
+        .map(|e| {
+            let at = e.instance_path().to_string();
+            if at.is_empty() {
+                e.to_string()
+            } else {
+                format!(
+                    "argument `{}`: {e}",
+                    at.trim_start_matches('/').replace('/', ".")
+                )
+            }
+        })
+        .collect();
+    if problems.is_empty() {
+        return None;
+    }
+    Some(format!(
+        "{}. The inputSchema of `{}` lists the accepted arguments.",
+        problems.join("; "),
+        endpoint.spec.name
+    ))
+}
+
+fn without_query(url: &str) -> &str {
+    url.split(['?', '#']).next().unwrap_or(url)
+}

@@ -1,0 +1,163 @@
+//! The served tools as plain data: what `tools/list` shows and how each tool
+//! maps onto HTTP. Built by `tools` from the document; read by the server.
+//! Serializable both ways, because a generated crate embeds its catalog as
+//! JSON and reads it back at start-up: the same data, the same tool list.
+//!
+//! Self-contained: no imports from the rest of the crate.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value, json};
+
+use super::binding::{HttpBinding, SecurityScheme};
+
+/// One MCP tool: what `tools/list` shows, plus how to call the API.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ToolDef {
+    /// Unique `[a-z0-9_]{1,64}` name.
+    pub name: String,
+    /// Human-readable title (the operation summary, else the name in words).
+    pub title: String,
+    /// What the tool does, for the model: summary and description.
+    pub description: String,
+    /// JSON Schema 2020-12 object schema of the arguments.
+    pub input_schema: Value,
+    /// JSON Schema of `structuredContent`, when the success response is JSON.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub output_schema: Option<Value>,
+    /// Behaviour hints derived from the HTTP method (and `x-mcp`).
+    pub annotations: ToolAnnotations,
+    /// Where the tool came from in the document.
+    pub origin: Origin,
+    /// How a call becomes an HTTP request.
+    pub http: HttpBinding,
+}
+
+/// MCP `ToolAnnotations`: behaviour hints a client may show or act on.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ToolAnnotations {
+    /// Display title.
+    pub title: String,
+    /// The tool does not change anything.
+    pub read_only_hint: bool,
+    /// The tool may delete or overwrite data.
+    pub destructive_hint: bool,
+    /// Calling twice with the same arguments has no further effect.
+    pub idempotent_hint: bool,
+    /// The tool reaches outside the server (always: it calls an API).
+    pub open_world_hint: bool,
+}
+
+/// The operation a tool was made from, so users can trace it back.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Origin {
+    /// The operation's `operationId`, if it has one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub operation_id: Option<String>,
+    /// Upper-case HTTP method.
+    pub method: String,
+    /// Path template as written in the document.
+    pub path: String,
+    /// The operation's tags.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tags: Vec<String>,
+    /// Whether the document marks the operation deprecated.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub deprecated: bool,
+}
+
+/// The `_meta` key under which a tool's [`Origin`] is published.
+pub const ORIGIN_META_KEY: &str = "openapi2mcp/origin";
+
+impl ToolDef {
+    /// The tool exactly as `tools/list` carries it (MCP `Tool` object).
+    pub fn to_mcp_json(&self) -> Value {
+        let mut tool = Map::new();
+        tool.insert("name".into(), json!(self.name));
+        tool.insert("title".into(), json!(self.title));
+        tool.insert("description".into(), json!(self.description));
+        tool.insert("inputSchema".into(), self.input_schema.clone());
+        if let Some(out) = &self.output_schema {
+            tool.insert("outputSchema".into(), out.clone());
+        }
+        tool.insert("annotations".into(), json!(self.annotations));
+        tool.insert("_meta".into(), json!({ ORIGIN_META_KEY: self.origin }));
+        Value::Object(tool)
+    }
+}
+
+/// All tools of one document, with the API-level facts the runtime needs.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Catalog {
+    /// `info.title`.
+    pub title: String,
+    /// `info.version`.
+    pub version: String,
+    /// `info.description`, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// Security schemes by name, as the runtime authenticates with them.
+    #[serde(default)]
+    pub security_schemes: BTreeMap<String, SecurityScheme>,
+    /// The tools, in document order.
+    pub tools: Vec<ToolDef>,
+}
+
+impl Catalog {
+    /// The tools as `tools/list` carries them.
+    pub fn to_mcp_json(&self) -> Vec<Value> {
+        self.tools.iter().map(ToolDef::to_mcp_json).collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_catalog_survives_a_json_round_trip() {
+        let catalog = Catalog {
+            title: "T".into(),
+            version: "1".into(),
+            description: None,
+            security_schemes: BTreeMap::new(),
+            tools: vec![ToolDef {
+                name: "get_pet".into(),
+                title: "Get pet".into(),
+                description: "d".into(),
+                input_schema: json!({"type": "object", "properties": {"b": {}, "a": {}}}),
+                output_schema: None,
+                annotations: ToolAnnotations {
+                    title: "Get pet".into(),
+                    read_only_hint: true,
+                    destructive_hint: false,
+                    idempotent_hint: true,
+                    open_world_hint: true,
+                },
+                origin: Origin {
+                    operation_id: None,
+                    method: "GET".into(),
+                    path: "/pets/{id}".into(),
+                    tags: vec![],
+                    deprecated: false,
+                },
+                http: HttpBinding {
+                    method: "GET".into(),
+                    path: "/pets/{id}".into(),
+                    params: vec![],
+                    body: None,
+                    servers: vec![],
+                    security: vec![],
+                    output: None,
+                },
+            }],
+        };
+        let text = serde_json::to_string(&catalog).unwrap();
+        let back: Catalog = serde_json::from_str(&text).unwrap();
+        assert_eq!(back, catalog);
+        assert_eq!(serde_json::to_string(&back).unwrap(), text);
+    }
+}

@@ -1,0 +1,188 @@
+//! Transports: stdio (the default; stdout carries only protocol messages)
+//! and streamable HTTP at `/mcp` via axum, with DNS-rebinding protection
+//! (Host and Origin checks, loopback by default), an optional bearer token
+//! required from clients, stateless mode for load-balanced deployments, and
+//! graceful shutdown on SIGINT/SIGTERM.
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+use axum::extract::Request;
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::middleware::{self, Next};
+use axum::response::{IntoResponse, Response};
+use rmcp::ServiceExt;
+use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
+use rmcp::transport::streamable_http_server::session::never::NeverSessionManager;
+use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
+use tokio_util::sync::CancellationToken;
+
+use super::{Bridge, ServeError};
+
+/// Serves over stdin/stdout until the client disconnects.
+pub async fn serve_stdio(bridge: Bridge) -> Result<(), ServeError> {
+    let service = bridge
+        .serve(rmcp::transport::stdio())
+        .await
+        .map_err(|e| ServeError::Transport(e.to_string()))?;
+    service
+        .waiting()
+        .await
+        .map_err(|e| ServeError::Transport(e.to_string()))?;
+    Ok(())
+}
+
+/// Options of the streamable HTTP transport.
+#[derive(Debug, Clone)]
+pub struct HttpTransportOptions {
+    /// Address to listen on (loopback unless told otherwise).
+    pub listen: SocketAddr,
+    /// Bearer token MCP clients must send; `None` accepts any client.
+    pub auth_token: Option<String>,
+    /// No sessions: every request stands alone (for load balancers).
+    pub stateless: bool,
+    /// Extra `Host` values accepted besides loopback names.
+    pub allowed_hosts: Vec<String>,
+    /// Extra browser `Origin`s accepted besides loopback ones.
+    pub allowed_origins: Vec<String>,
+}
+
+/// A bound HTTP server: its address and the future that runs it until
+/// `shutdown` is cancelled.
+pub struct BoundHttp {
+    /// The address actually bound (useful with port 0).
+    pub local_addr: SocketAddr,
+    server: std::pin::Pin<Box<dyn std::future::Future<Output = Result<(), ServeError>> + Send>>,
+}
+
+impl BoundHttp {
+    /// Runs the server to completion.
+    pub async fn run(self) -> Result<(), ServeError> {
+        self.server.await
+    }
+}
+
+/// Binds the streamable HTTP endpoint at `/mcp`.
+pub async fn bind_http(
+    bridge: Bridge,
+    options: HttpTransportOptions,
+    shutdown: CancellationToken,
+) -> Result<BoundHttp, ServeError> {
+    let mut hosts: Vec<String> = vec![
+        "localhost".into(),
+        "127.0.0.1".into(),
+        "::1".into(),
+        "[::1]".into(),
+    ];
+    if !options.listen.ip().is_loopback() && !options.listen.ip().is_unspecified() {
+        hosts.push(options.listen.ip().to_string());
+    }
+    hosts.extend(options.allowed_hosts.iter().cloned());
+    let mut origins: Vec<String> = vec![
+        "http://localhost:*".into(),
+        "http://127.0.0.1:*".into(),
+        "http://[::1]:*".into(),
+    ];
+    origins.extend(options.allowed_origins.iter().cloned());
+    let config = StreamableHttpServerConfig::default()
+        .with_allowed_hosts(hosts)
+        .with_allowed_origins(origins)
+        .enforce_origin_validation()
+        .with_legacy_session_mode(!options.stateless)
+        .with_json_response(options.stateless)
+        .with_cancellation_token(shutdown.child_token());
+
+    let factory = move || Ok(bridge.clone());
+    let mcp = if options.stateless {
+        axum::Router::new().nest_service(
+            "/mcp",
+            StreamableHttpService::new(factory, Arc::new(NeverSessionManager::default()), config),
+        )
+    } else {
+        axum::Router::new().nest_service(
+            "/mcp",
+            StreamableHttpService::new(factory, Arc::new(LocalSessionManager::default()), config),
+        )
+    };
+    let router = match options.auth_token {
+        Some(token) => {
+            let expected: Arc<str> = Arc::from(format!("Bearer {token}"));
+            mcp.layer(middleware::from_fn(move |req: Request, next: Next| {
+                let expected = Arc::clone(&expected);
+                async move { require_token(&expected, req, next).await }
+            }))
+        }
+        None => mcp,
+    };
+
+    let listener = tokio::net::TcpListener::bind(options.listen)
+        .await
+        .map_err(|e| ServeError::Transport(format!("cannot listen on {}: {e}", options.listen)))?;
+    let local_addr = listener
+        .local_addr()
+        .map_err(|e| ServeError::Transport(e.to_string()))?;
+    let server = async move {
+        axum::serve(listener, router)
+            .with_graceful_shutdown(async move { shutdown.cancelled().await })
+            .await
+            .map_err(|e| ServeError::Transport(e.to_string()))
+    };
+    Ok(BoundHttp {
+        local_addr,
+        server: Box::pin(server),
+    })
+}
+
+/// Rejects requests without the expected `Authorization` header.
+async fn require_token(expected: &str, req: Request, next: Next) -> Response {
+    let given = req
+        .headers()
+        .get(header::AUTHORIZATION)
+        .map(HeaderValue::as_bytes)
+        .unwrap_or_default();
+    if constant_time_eq(given, expected.as_bytes()) {
+        return next.run(req).await;
+    }
+    let mut response =
+        (StatusCode::UNAUTHORIZED, "missing or wrong bearer token\n").into_response();
+    response
+        .headers_mut()
+        .insert(header::WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"));
+    response
+}
+
+fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
+}
+
+/// A token cancelled on SIGINT or SIGTERM.
+pub fn shutdown_on_signals() -> CancellationToken {
+    let token = CancellationToken::new();
+    let cancel = token.clone();
+    tokio::spawn(async move {
+        let ctrl_c = tokio::signal::ctrl_c();
+        #[cfg(unix)]
+        {
+            let mut term =
+                match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+                    Ok(s) => s,
+                    Err(_) => {
+                        let _ = ctrl_c.await;
+                        cancel.cancel();
+                        return;
+                    }
+                };
+            tokio::select! {
+                _ = ctrl_c => {}
+                _ = term.recv() => {}
+            }
+        }
+        #[cfg(not(unix))]
+        {
+            let _ = ctrl_c.await;
+        }
+        tracing::info!("shutting down");
+        cancel.cancel();
+    });
+    token
+}

@@ -1,0 +1,378 @@
+//! `generate`: the tool model rendered as a standalone Rust crate that
+//! serves the same tools as `openapi2mcp serve`.
+//!
+//! The crate is made of three kinds of files:
+//! - rendered from the handlebars [`templates`] with the [`model`] view of
+//!   the catalog (Cargo.toml, README, `main.rs`, `lib.rs`, one module of
+//!   operation functions per tag); Rust output is parsed with `syn` (invalid
+//!   Rust is a generator bug, reported and never written) and formatted
+//!   with `prettyplease`;
+//! - `tools.json`, the serialized [`Catalog`], which the crate lists as
+//!   `tools/list` (so the two modes list the same tools by construction);
+//! - the [`vendor`]ed runtime and server sources, byte for byte.
+//!
+//! Output is deterministic: the same catalog and options give the same
+//! bytes, so `generate --check` can tell a stale crate from a fresh one.
+
+pub mod model;
+pub mod names;
+pub mod templates;
+pub mod vendor;
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+
+use crate::client_config;
+use crate::runtime::catalog::Catalog;
+use model::{CrateView, CredentialView, GroupView};
+use templates::Templates;
+
+/// Why a crate could not be generated or written.
+#[derive(Debug, thiserror::Error)]
+pub enum CodegenError {
+    /// A template failed to parse or render.
+    #[error("template {name}: {message}")]
+    Template {
+        /// The template (file name, or path of an override).
+        name: String,
+        /// What went wrong.
+        message: String,
+    },
+    /// A template produced invalid Rust. With the built-in templates this
+    /// is a bug in openapi2mcp.
+    #[error(
+        "generated {file} is not valid Rust ({message}) at line {line}, column {column}:\n    {excerpt}\nthis is a bug in openapi2mcp's templates (or in your --templates override); nothing was written"
+    )]
+    InvalidRust {
+        /// The file being generated.
+        file: String,
+        /// syn's message.
+        message: String,
+        /// 1-based line in the rendered text.
+        line: usize,
+        /// 1-based column.
+        column: usize,
+        /// That line.
+        excerpt: String,
+    },
+    /// Reading or writing a file failed.
+    #[error("{path}: {message}")]
+    Io {
+        /// The path.
+        path: String,
+        /// The error.
+        message: String,
+    },
+    /// Something the generator needs is missing (a bug).
+    #[error("{0}")]
+    Setup(String),
+}
+
+/// How to generate.
+#[derive(Debug, Clone, Default)]
+pub struct GenerateOptions {
+    /// Cargo package name; default: the API title as a slug plus `-mcp`.
+    pub package: Option<String>,
+    /// A directory of template overrides (see [`templates::TEMPLATES`]).
+    pub templates: Option<PathBuf>,
+}
+
+/// One file of a generated crate.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GeneratedFile {
+    /// Path relative to the crate root, `/`-separated.
+    pub path: String,
+    /// Contents.
+    pub contents: String,
+}
+
+/// A generated crate, in memory.
+#[derive(Debug, Clone)]
+pub struct GeneratedCrate {
+    /// Cargo package name.
+    pub package: String,
+    /// Files sorted by path.
+    pub files: Vec<GeneratedFile>,
+}
+
+/// Directories the generator owns: files in them that it did not generate
+/// are stale (a module of a tag that is gone) and are removed on write.
+const OWNED_DIRS: &[&str] = &["src/operations", "src/runtime", "src/server"];
+
+/// Renders the crate for `catalog`. `progress(done, total)` is called as
+/// modules are rendered (for a progress bar).
+pub fn generate(
+    catalog: &Catalog,
+    options: &GenerateOptions,
+    progress: &mut dyn FnMut(usize, usize),
+) -> Result<GeneratedCrate, CodegenError> {
+    let templates = Templates::load(options.templates.as_deref())?;
+    let package = match &options.package {
+        Some(p) => valid_package_name(p)?,
+        None => format!("{}-mcp", client_config::slug(&catalog.title)),
+    };
+    let deps = vendor::dependency_versions().map_err(CodegenError::Setup)?;
+    let credentials = client_config::credential_placeholders(catalog)
+        .into_iter()
+        .map(|(var, what)| CredentialView {
+            var,
+            what: what.as_str().unwrap_or_default().to_string(),
+        })
+        .collect();
+    let config = client_config::snippet_for_command(
+        catalog,
+        &format!("/path/to/{package}/target/release/{package}"),
+        &[],
+        None,
+    );
+    let client_config =
+        serde_json::to_string_pretty(&config).map_err(|e| CodegenError::Setup(e.to_string()))?;
+    let view = CrateView::new(catalog, &package, deps, credentials, client_config);
+
+    let total = view.groups.len() + 6;
+    let mut done = 0;
+    let mut step = |progress: &mut dyn FnMut(usize, usize)| {
+        done += 1;
+        progress(done, total);
+    };
+    let mut files = Vec::new();
+    let mut text = |path: &str, template: &str| -> Result<(), CodegenError> {
+        files.push(GeneratedFile {
+            path: path.to_string(),
+            contents: templates.render(template, &view)?,
+        });
+        Ok(())
+    };
+    text("Cargo.toml", "Cargo.toml.hbs")?;
+    text("README.md", "README.md.hbs")?;
+    text(".gitignore", "gitignore.hbs")?;
+    step(progress);
+    for (path, template) in [
+        ("src/lib.rs", "lib.rs.hbs"),
+        ("src/main.rs", "main.rs.hbs"),
+        ("src/operations/mod.rs", "operations.rs.hbs"),
+    ] {
+        files.push(rust_file(path, &templates.render(template, &view)?)?);
+        step(progress);
+    }
+    for group in &view.groups {
+        let data = GroupData {
+            group,
+            package: &view.package,
+            lib: &view.lib,
+            generator: &view.generator,
+        };
+        let path = format!("src/operations/{}.rs", group.file);
+        files.push(rust_file(&path, &templates.render("group.rs.hbs", &data)?)?);
+        step(progress);
+    }
+    let mut json = serde_json::to_string_pretty(catalog)
+        .map_err(|e| CodegenError::Setup(format!("serializing the catalog: {e}")))?;
+    json.push('\n');
+    files.push(GeneratedFile {
+        path: "tools.json".into(),
+        contents: json,
+    });
+    step(progress);
+    files.extend(vendor::SOURCES.iter().map(|(path, text)| GeneratedFile {
+        path: (*path).to_string(),
+        contents: (*text).to_string(),
+    }));
+    step(progress);
+    files.sort_by(|a, b| a.path.cmp(&b.path));
+    Ok(GeneratedCrate { package, files })
+}
+
+/// What `group.rs.hbs` sees: the group, plus crate-level names.
+#[derive(Serialize)]
+struct GroupData<'a> {
+    #[serde(flatten)]
+    group: &'a GroupView,
+    package: &'a str,
+    lib: &'a str,
+    generator: &'a str,
+}
+
+/// A Cargo package name: ASCII letters, digits, `-` and `_`, starting
+/// with a letter.
+fn valid_package_name(name: &str) -> Result<String, CodegenError> {
+    let ok = name.starts_with(|c: char| c.is_ascii_alphabetic())
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
+    if ok {
+        Ok(name.to_string())
+    } else {
+        Err(CodegenError::Setup(format!(
+            "`{name}` is not a valid package name (ASCII letters, digits, `-` and `_`, starting with a letter)"
+        )))
+    }
+}
+
+/// Parses rendered Rust with syn and formats it with prettyplease.
+fn rust_file(path: &str, rendered: &str) -> Result<GeneratedFile, CodegenError> {
+    let parsed = syn::parse_file(rendered).map_err(|e| {
+        let start = e.span().start();
+        CodegenError::InvalidRust {
+            file: path.to_string(),
+            message: e.to_string(),
+            line: start.line,
+            column: start.column + 1,
+            excerpt: rendered
+                .lines()
+                .nth(start.line.saturating_sub(1))
+                .unwrap_or_default()
+                .trim()
+                .to_string(),
+        }
+    })?;
+    Ok(GeneratedFile {
+        path: path.to_string(),
+        contents: space_items(&prettyplease::unparse(&parsed)),
+    })
+}
+
+/// prettyplease puts top-level items on consecutive lines; a blank line
+/// after each item (a line at column 0 closing a block or ending in `;`)
+/// and after the module docs makes files readable.
+fn space_items(code: &str) -> String {
+    let mut out = String::with_capacity(code.len() + code.len() / 16);
+    let mut prev: Option<&str> = None;
+    for line in code.lines() {
+        if let Some(p) = prev {
+            let item_ended = !p.starts_with(char::is_whitespace)
+                && (p.ends_with('}') || p.ends_with(';') || p == ")]");
+            let docs_ended = p.starts_with("//!") && !line.starts_with("//!");
+            let attrs_ended = p.starts_with("#![") && p.ends_with(']') && !line.starts_with("#![");
+            let use_run = p.starts_with("use ") && line.starts_with("use ");
+            if (item_ended || docs_ended || attrs_ended)
+                && !use_run
+                && !line.is_empty()
+                && line != "}"
+            {
+                out.push('\n');
+            }
+        }
+        out.push_str(line);
+        out.push('\n');
+        prev = Some(line);
+    }
+    out
+}
+
+/// How a crate on disk differs from a freshly generated one.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Difference {
+    /// The file should exist and does not.
+    Missing(String),
+    /// The file differs; the first differing line (1-based).
+    Changed {
+        /// The file.
+        path: String,
+        /// First line that differs.
+        line: usize,
+    },
+    /// A file in a generated directory that generation would not produce.
+    Extra(String),
+}
+
+impl std::fmt::Display for Difference {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Difference::Missing(p) => write!(f, "missing  {p}"),
+            Difference::Changed { path, line } => write!(f, "changed  {path} (from line {line})"),
+            Difference::Extra(p) => write!(f, "extra    {p}"),
+        }
+    }
+}
+
+impl GeneratedCrate {
+    /// Compares with the crate in `dir`: empty when it is up to date.
+    pub fn compare_with(&self, dir: &Path) -> Result<Vec<Difference>, CodegenError> {
+        let mut out = Vec::new();
+        for file in &self.files {
+            let path = dir.join(&file.path);
+            match std::fs::read_to_string(&path) {
+                Ok(existing) if existing == file.contents => {}
+                Ok(existing) => out.push(Difference::Changed {
+                    path: file.path.clone(),
+                    line: first_difference(&existing, &file.contents),
+                }),
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                    out.push(Difference::Missing(file.path.clone()))
+                }
+                Err(e) => return Err(io_error(&path, e)),
+            }
+        }
+        out.extend(self.extra_files(dir)?.into_iter().map(Difference::Extra));
+        Ok(out)
+    }
+
+    /// Writes the crate to `dir` (created if needed): files whose contents
+    /// changed are rewritten, stale files in generated directories removed.
+    /// Returns the differences that were fixed.
+    pub fn write_to(&self, dir: &Path) -> Result<Vec<Difference>, CodegenError> {
+        let differences = self.compare_with(dir)?;
+        for difference in &differences {
+            match difference {
+                Difference::Missing(p) | Difference::Changed { path: p, .. } => {
+                    let path = dir.join(p);
+                    if let Some(parent) = path.parent() {
+                        std::fs::create_dir_all(parent).map_err(|e| io_error(parent, e))?;
+                    }
+                    let file = self.files.iter().find(|f| &f.path == p);
+                    let contents = file.map_or("", |f| f.contents.as_str());
+                    std::fs::write(&path, contents).map_err(|e| io_error(&path, e))?;
+                }
+                Difference::Extra(p) => {
+                    let path = dir.join(p);
+                    std::fs::remove_file(&path).map_err(|e| io_error(&path, e))?;
+                }
+            }
+        }
+        Ok(differences)
+    }
+
+    /// `.rs` files in generated directories that this crate does not have.
+    fn extra_files(&self, dir: &Path) -> Result<Vec<String>, CodegenError> {
+        let ours: BTreeSet<&str> = self.files.iter().map(|f| f.path.as_str()).collect();
+        let mut extra = Vec::new();
+        for owned in OWNED_DIRS {
+            let path = dir.join(owned);
+            let entries = match std::fs::read_dir(&path) {
+                Ok(e) => e,
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
+                Err(e) => return Err(io_error(&path, e)),
+            };
+            for entry in entries.filter_map(Result::ok) {
+                let name = entry.file_name().to_string_lossy().to_string();
+                let rel = format!("{owned}/{name}");
+                if name.ends_with(".rs") && !ours.contains(rel.as_str()) {
+                    extra.push(rel);
+                }
+            }
+        }
+        extra.sort();
+        Ok(extra)
+    }
+}
+
+fn io_error(path: &Path, e: std::io::Error) -> CodegenError {
+    CodegenError::Io {
+        path: path.display().to_string(),
+        message: e.to_string(),
+    }
+}
+
+fn first_difference(a: &str, b: &str) -> usize {
+    let mut line = 1;
+    for (x, y) in a.lines().zip(b.lines()) {
+        if x != y {
+            return line;
+        }
+        line += 1;
+    }
+    line
+}

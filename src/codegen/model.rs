@@ -1,0 +1,402 @@
+//! What the templates see: the tool model, serialized, plus the Rust names
+//! and types derived from it (function, struct and field identifiers,
+//! argument types, doc lines). Built from the [`Catalog`] alone; templates
+//! never see the raw document.
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+use serde_json::Value;
+
+use super::names::{self, Scope};
+use crate::runtime::binding::{BodyShape, HttpBinding};
+use crate::runtime::catalog::{Catalog, ToolAnnotations, ToolDef};
+
+/// Everything a template can use.
+#[derive(Debug, Serialize)]
+pub struct CrateView {
+    /// Cargo package name, e.g. `swagger-petstore-mcp`.
+    pub package: String,
+    /// The library's Rust name, e.g. `swagger_petstore_mcp`.
+    pub lib: String,
+    /// `openapi2mcp` and the version that generated the crate.
+    pub generator: String,
+    /// The generator's version alone.
+    pub generator_version: String,
+    /// The API: title, version, description.
+    pub api: ApiView,
+    /// Dependency versions, keyed by crate name with `_` for `-`.
+    pub deps: BTreeMap<String, String>,
+    /// Credential variables the API's security schemes read.
+    pub credentials: Vec<CredentialView>,
+    /// The `mcpServers` entry for MCP clients, pretty-printed JSON.
+    pub client_config: String,
+    /// Tools grouped by their first tag, one module each.
+    pub groups: Vec<GroupView>,
+    /// Number of tools.
+    pub tool_count: usize,
+}
+
+/// The API the crate serves.
+#[derive(Debug, Serialize)]
+pub struct ApiView {
+    /// `info.title`.
+    pub title: String,
+    /// `info.version`.
+    pub version: String,
+    /// `info.description` as doc lines.
+    pub description: Vec<String>,
+}
+
+/// One credential environment variable.
+#[derive(Debug, Serialize)]
+pub struct CredentialView {
+    /// The variable, e.g. `OPENAPI2MCP_API_KEY_KEY`.
+    pub var: String,
+    /// What to put there, e.g. `<api_key: API key>`.
+    pub what: String,
+}
+
+/// One module of operations.
+#[derive(Debug, Serialize)]
+pub struct GroupView {
+    /// Module identifier, e.g. `pets`.
+    pub module: String,
+    /// File stem (the identifier without `r#`).
+    pub file: String,
+    /// The tag the tools share (empty for untagged tools).
+    pub tag: String,
+    /// Its tools, in catalog order.
+    pub tools: Vec<ToolView>,
+}
+
+/// One tool, with its Rust names.
+#[derive(Debug, Serialize)]
+pub struct ToolView {
+    /// The MCP tool name.
+    pub name: String,
+    /// The handler function's identifier.
+    pub fn_name: String,
+    /// The arguments struct's identifier.
+    pub args_type: String,
+    /// The module the function lives in.
+    pub module: String,
+    /// Title.
+    pub title: String,
+    /// Description as doc lines.
+    pub doc: Vec<String>,
+    /// The operationId, if any.
+    pub operation_id: Option<String>,
+    /// Upper-case method.
+    pub method: String,
+    /// Path template.
+    pub path: String,
+    /// Behaviour hints.
+    pub annotations: ToolAnnotations,
+    /// The HTTP binding, as the runtime reads it.
+    pub http: HttpBinding,
+    /// The arguments struct's fields, in input schema order.
+    pub fields: Vec<FieldView>,
+}
+
+/// One argument as a struct field.
+#[derive(Debug, Serialize)]
+pub struct FieldView {
+    /// Field identifier.
+    pub ident: String,
+    /// The argument's name in the input schema (serde rename).
+    pub arg: String,
+    /// Rust type, without `Option`.
+    pub ty: String,
+    /// Whether the argument may be left out.
+    pub optional: bool,
+    /// An optional argument that may be `null`: `Option<Value>` that keeps
+    /// an explicit `null` apart from absence.
+    pub keep_null: bool,
+    /// Doc lines: where it goes, then its description.
+    pub doc: Vec<String>,
+    /// The field's serde attribute arguments (rename, default, skip), empty
+    /// when none are needed.
+    pub serde: String,
+}
+
+/// Names that generated modules import or declare.
+const RESERVED_TYPES: &[&str] = &[
+    "Call",
+    "CallReport",
+    "Value",
+    "Number",
+    "Map",
+    "Serialize",
+    "Deserialize",
+    "Operations",
+];
+const RESERVED_MODULES: &[&str] = &["runtime", "server", "operations", "std", "core", "alloc"];
+
+impl CrateView {
+    /// Derives the template data from `catalog`.
+    pub fn new(
+        catalog: &Catalog,
+        package: &str,
+        deps: BTreeMap<String, String>,
+        credentials: Vec<CredentialView>,
+        client_config: String,
+    ) -> Self {
+        let mut modules = Scope::with_reserved(RESERVED_MODULES);
+        let mut group_index: BTreeMap<String, usize> = BTreeMap::new();
+        let mut groups: Vec<GroupView> = Vec::new();
+        let mut types = Scope::with_reserved(RESERVED_TYPES);
+        let mut fns: BTreeMap<String, Scope> = BTreeMap::new();
+        for tool in &catalog.tools {
+            let tag = tool.origin.tags.first().cloned().unwrap_or_default();
+            let index = *group_index.entry(tag.clone()).or_insert_with(|| {
+                let module = modules.claim(&names::snake(&tag, "other"), "_");
+                groups.push(GroupView {
+                    file: module.trim_start_matches("r#").to_string(),
+                    module,
+                    tag: tag.clone(),
+                    tools: Vec::new(),
+                });
+                groups.len() - 1
+            });
+            let group = &mut groups[index];
+            let fn_scope = fns.entry(group.module.clone()).or_default();
+            let fn_name = fn_scope.claim(&names::snake(&tool.name, "op"), "_");
+            let args_type = types.claim(&format!("{}Args", names::pascal(&tool.name, "Op")), "");
+            group
+                .tools
+                .push(tool_view(tool, fn_name, args_type, group.module.clone()));
+        }
+        Self {
+            package: package.to_string(),
+            lib: package.replace('-', "_"),
+            generator: format!("openapi2mcp {}", env!("CARGO_PKG_VERSION")),
+            generator_version: env!("CARGO_PKG_VERSION").to_string(),
+            api: ApiView {
+                title: catalog.title.clone(),
+                version: catalog.version.clone(),
+                description: doc_lines(catalog.description.as_deref().unwrap_or_default()),
+            },
+            deps,
+            credentials,
+            client_config,
+            tool_count: catalog.tools.len(),
+            groups,
+        }
+    }
+}
+
+fn tool_view(tool: &ToolDef, fn_name: String, args_type: String, module: String) -> ToolView {
+    ToolView {
+        name: tool.name.clone(),
+        fn_name,
+        args_type,
+        module,
+        title: tool.title.clone(),
+        doc: doc_lines(&tool.description),
+        operation_id: tool.origin.operation_id.clone(),
+        method: tool.http.method.clone(),
+        path: tool.http.path.clone(),
+        annotations: tool.annotations.clone(),
+        http: tool.http.clone(),
+        fields: fields(tool),
+    }
+}
+
+/// One field per input schema property, in schema order.
+fn fields(tool: &ToolDef) -> Vec<FieldView> {
+    let schema = &tool.input_schema;
+    let Some(props) = schema.get("properties").and_then(Value::as_object) else {
+        return Vec::new();
+    };
+    let required: Vec<&str> = schema
+        .get("required")
+        .and_then(Value::as_array)
+        .map(|r| r.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default();
+    let mut scope = Scope::default();
+    props
+        .iter()
+        .map(|(arg, prop)| {
+            let (ty, nullable) = rust_type(schema, prop, 0);
+            let optional = !required.contains(&arg.as_str());
+            let mut doc = vec![placement(&tool.http, arg)];
+            if let Some(d) = resolve(schema, prop)
+                .get("description")
+                .and_then(Value::as_str)
+            {
+                doc.push(String::new());
+                doc.extend(doc_lines(d));
+            }
+            let ident = scope.claim(&names::snake(arg, "arg"), "_");
+            let keep_null = optional && nullable;
+            let mut serde = Vec::new();
+            if ident.trim_start_matches("r#") != arg {
+                serde.push(format!("rename = {arg:?}"));
+            }
+            if keep_null {
+                serde
+                    .push("default, deserialize_with = \"crate::runtime::call::keep_null\"".into());
+            } else if optional {
+                serde.push("default".into());
+            }
+            if optional {
+                serde.push("skip_serializing_if = \"Option::is_none\"".into());
+            }
+            FieldView {
+                ident,
+                arg: arg.clone(),
+                // Values that may be null stay JSON values, so `null` is
+                // sent exactly as the client gave it.
+                ty: if nullable { "Value".to_string() } else { ty },
+                optional,
+                keep_null,
+                doc,
+                serde: serde.join(", "),
+            }
+        })
+        .collect()
+}
+
+/// Where an argument goes on the wire, as a doc line.
+fn placement(http: &HttpBinding, arg: &str) -> String {
+    if let Some(p) = http.params.iter().find(|p| p.arg == arg) {
+        return format!("`{}` {} parameter.", p.name, p.location.as_str());
+    }
+    match http.body.as_ref().map(|b| (&b.shape, &b.media_type)) {
+        Some((BodyShape::Whole { .. }, media)) => format!("The request body (`{media}`)."),
+        Some((BodyShape::Properties { props }, media)) => {
+            props.iter().find(|p| p.arg == arg).map_or_else(
+                || "Not sent.".to_string(),
+                |p| format!("`{}` in the request body (`{media}`).", p.name),
+            )
+        }
+        None => "Not sent.".to_string(),
+    }
+}
+
+/// Follows a local `#/$defs/...` reference (a few hops at most).
+fn resolve<'a>(root: &'a Value, mut schema: &'a Value) -> &'a Value {
+    for _ in 0..8 {
+        let Some(target) = schema
+            .get("$ref")
+            .and_then(Value::as_str)
+            .and_then(|r| r.strip_prefix('#'))
+            .and_then(|pointer| root.pointer(pointer))
+        else {
+            break;
+        };
+        schema = target;
+    }
+    schema
+}
+
+/// The Rust type for a schema, and whether it admits `null`. Strings,
+/// booleans and numbers get their own types (numbers as `serde_json::Number`,
+/// which keeps `1` and `1.0` apart exactly as the client sent them), arrays
+/// of those `Vec`s; anything else stays a `serde_json::Value`.
+fn rust_type(root: &Value, schema: &Value, depth: usize) -> (String, bool) {
+    let schema = resolve(root, schema);
+    let types: Vec<&str> = match schema.get("type") {
+        Some(Value::String(t)) => vec![t.as_str()],
+        Some(Value::Array(ts)) => ts.iter().filter_map(Value::as_str).collect(),
+        _ => return ("Value".into(), true),
+    };
+    let nullable = types.contains(&"null");
+    let non_null: Vec<&str> = types.into_iter().filter(|t| *t != "null").collect();
+    let combined = ["anyOf", "oneOf", "allOf", "not", "if"]
+        .iter()
+        .any(|k| schema.get(k).is_some());
+    let ty = match non_null.as_slice() {
+        _ if combined => "Value".to_string(),
+        ["string"] => "String".to_string(),
+        ["boolean"] => "bool".to_string(),
+        ["integer"] | ["number"] => "Number".to_string(),
+        ["array"] if depth < 2 => match schema.get("items") {
+            Some(items) => match rust_type(root, items, depth + 1) {
+                (inner, false) if inner != "Value" => format!("Vec<{inner}>"),
+                _ => "Vec<Value>".to_string(),
+            },
+            None => "Vec<Value>".to_string(),
+        },
+        _ => "Value".to_string(),
+    };
+    (ty, nullable)
+}
+
+/// Text as doc-comment lines: control characters made spaces, and code
+/// fences marked `text` so rustdoc never runs them as Rust doctests.
+pub fn doc_lines(text: &str) -> Vec<String> {
+    let mut in_fence = false;
+    text.trim()
+        .lines()
+        .map(|line| {
+            let clean: String = line
+                .chars()
+                .map(|c| if c.is_control() && c != '\t' { ' ' } else { c })
+                .collect();
+            let clean = clean.trim_end().replace('\t', "    ");
+            let trimmed = clean.trim_start();
+            if let Some(rest) = trimmed.strip_prefix("```") {
+                in_fence = !in_fence;
+                if in_fence {
+                    let indent = &clean[..clean.len() - trimmed.len()];
+                    let _ = rest;
+                    return format!("{indent}```text");
+                }
+            }
+            clean
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn types_follow_the_schema() {
+        let root = json!({"$defs": {"Name": {"type": "string"}}});
+        let t = |s: Value| rust_type(&root, &s, 0);
+        assert_eq!(t(json!({"type": "string"})), ("String".into(), false));
+        assert_eq!(
+            t(json!({"type": ["integer", "null"]})),
+            ("Number".into(), true)
+        );
+        assert_eq!(
+            t(json!({"type": "array", "items": {"$ref": "#/$defs/Name"}})),
+            ("Vec<String>".into(), false)
+        );
+        assert_eq!(
+            t(json!({"type": "array", "items": {"type": ["string", "null"]}})),
+            ("Vec<Value>".into(), false)
+        );
+        assert_eq!(t(json!({"type": "object"})), ("Value".into(), false));
+        assert_eq!(
+            t(json!({"anyOf": [{"type": "string"}]})),
+            ("Value".into(), true)
+        );
+        assert_eq!(
+            t(json!({"type": "string", "oneOf": [{}]})),
+            ("Value".into(), false)
+        );
+    }
+
+    #[test]
+    fn doc_lines_defuse_code_fences() {
+        let lines = doc_lines("Intro\n```\nlet x = 1;\n```\n  ```json\n{}\n  ```\tend\u{7}");
+        assert_eq!(
+            lines,
+            [
+                "Intro",
+                "```text",
+                "let x = 1;",
+                "```",
+                "  ```text",
+                "{}",
+                "  ```    end"
+            ]
+        );
+    }
+}

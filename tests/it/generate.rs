@@ -1,0 +1,260 @@
+//! `generate`: the crates in generated/ are fresh, output is deterministic,
+//! `--check` and `--templates` behave, awkward identifiers make valid Rust,
+//! and a small crate's files are snapshotted.
+
+use std::path::Path;
+
+use assert_cmd::Command;
+use openapi2mcp::codegen::{self, Difference, GenerateOptions, GeneratedCrate};
+
+use crate::support;
+
+/// `(directory under generated/, document)`, as scripts/regenerate.sh makes them.
+pub const GENERATED: &[(&str, &str)] = &[
+    ("petstore", "specs/petstore.yaml"),
+    ("features", "specs/features.yaml"),
+];
+
+fn bin() -> Command {
+    Command::cargo_bin("openapi2mcp").unwrap()
+}
+
+fn generate(spec: &Path, package: &str) -> GeneratedCrate {
+    let catalog = support::build(spec);
+    let options = GenerateOptions {
+        package: Some(package.to_string()),
+        templates: None,
+    };
+    codegen::generate(&catalog, &options, &mut |_, _| {}).unwrap()
+}
+
+#[test]
+fn checked_in_crates_are_up_to_date() {
+    for (name, spec) in GENERATED {
+        let out = bin()
+            .args([
+                "generate",
+                spec,
+                "--name",
+                &format!("{name}-mcp"),
+                "--check",
+                "-q",
+            ])
+            .arg("--out")
+            .arg(support::local(&format!("generated/{name}")))
+            .current_dir(support::root())
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "generated/{name} is stale; refresh it with scripts/regenerate.sh\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+}
+
+#[test]
+fn output_is_deterministic_and_vendors_the_runtime_verbatim() {
+    let spec = support::local("specs/features.yaml");
+    let a = generate(&spec, "features-mcp");
+    let b = generate(&spec, "features-mcp");
+    assert_eq!(a.files, b.files);
+    for (path, text) in codegen::vendor::SOURCES {
+        let file = a.files.iter().find(|f| f.path == *path).unwrap();
+        assert_eq!(file.contents, *text, "{path} is not vendored verbatim");
+    }
+    let own = std::fs::read_to_string(support::local("src/runtime/request.rs")).unwrap();
+    assert!(
+        a.files
+            .iter()
+            .any(|f| f.path == "src/runtime/request.rs" && f.contents == own)
+    );
+}
+
+#[test]
+fn check_reports_stale_files_and_generate_repairs_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("crate");
+    let run = |check: bool| {
+        let mut cmd = bin();
+        cmd.args(["generate", "specs/petstore.yaml", "-q", "--out"])
+            .arg(&out)
+            .current_dir(support::root());
+        if check {
+            cmd.arg("--check");
+        }
+        cmd.output().unwrap()
+    };
+    // Nothing there yet: stale, and --check writes nothing.
+    let first = run(true);
+    assert_eq!(first.status.code(), Some(1));
+    assert!(!out.exists(), "--check must not write");
+    assert!(run(false).status.success());
+    assert!(run(true).status.success());
+
+    std::fs::write(out.join("src/operations/pets.rs"), "// edited\n").unwrap();
+    std::fs::remove_file(out.join("src/runtime/call.rs")).unwrap();
+    std::fs::write(out.join("src/operations/old_tag.rs"), "").unwrap();
+    let stale = run(true);
+    assert_eq!(stale.status.code(), Some(1));
+    let report = String::from_utf8_lossy(&stale.stderr);
+    for expected in [
+        "changed  src/operations/pets.rs (from line 1)",
+        "missing  src/runtime/call.rs",
+        "extra    src/operations/old_tag.rs",
+        "3 of 21 files differ",
+    ] {
+        assert!(report.contains(expected), "{expected:?} not in:\n{report}");
+    }
+    assert!(run(false).status.success());
+    assert!(run(true).status.success());
+    assert!(!out.join("src/operations/old_tag.rs").exists());
+}
+
+#[test]
+fn template_overrides_are_used_and_bad_ones_are_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let templates = dir.path().join("templates");
+    std::fs::create_dir(&templates).unwrap();
+    let out = dir.path().join("crate");
+    let run = || {
+        bin()
+            .args(["generate", "specs/petstore.yaml", "-q", "--out"])
+            .arg(&out)
+            .arg("--templates")
+            .arg(&templates)
+            .current_dir(support::root())
+            .output()
+            .unwrap()
+    };
+
+    std::fs::write(
+        templates.join("README.md.hbs"),
+        "# {{package}} for {{api.title}}\n",
+    )
+    .unwrap();
+    assert!(run().status.success());
+    assert_eq!(
+        std::fs::read_to_string(out.join("README.md")).unwrap(),
+        "# petstore-mcp for Petstore\n"
+    );
+
+    // Strict mode: a field the data does not have is an error.
+    std::fs::write(templates.join("README.md.hbs"), "{{no_such_field}}\n").unwrap();
+    let failed = run();
+    assert_eq!(failed.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&failed.stderr).contains("no_such_field"));
+    std::fs::remove_file(templates.join("README.md.hbs")).unwrap();
+
+    // Invalid Rust is reported with where it is, and nothing is written.
+    std::fs::remove_dir_all(&out).unwrap();
+    std::fs::write(templates.join("lib.rs.hbs"), "pub fn broken( {}\n").unwrap();
+    let failed = run();
+    assert_eq!(failed.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&failed.stderr);
+    assert!(
+        err.contains("generated src/lib.rs is not valid Rust") && err.contains("line 1"),
+        "{err}"
+    );
+    assert!(
+        !out.exists(),
+        "nothing may be written when a file is invalid"
+    );
+    std::fs::remove_file(templates.join("lib.rs.hbs")).unwrap();
+
+    std::fs::write(templates.join("readme.hbs"), "").unwrap();
+    let failed = run();
+    let err = String::from_utf8_lossy(&failed.stderr);
+    assert!(
+        err.contains("readme.hbs") && err.contains("known: Cargo.toml.hbs, README.md.hbs"),
+        "{err}"
+    );
+}
+
+#[test]
+fn awkward_identifiers_make_valid_rust() {
+    let krate = generate(
+        &support::local("tests/fixtures/codegen-names.yaml"),
+        "names-mcp",
+    );
+    let file = |path: &str| {
+        &krate
+            .files
+            .iter()
+            .find(|f| f.path == path)
+            .unwrap_or_else(|| panic!("no {path}"))
+            .contents
+    };
+    let paths: Vec<&str> = krate.files.iter().map(|f| f.path.as_str()).collect();
+    assert!(paths.contains(&"src/operations/match.rs"), "{paths:?}");
+    assert!(paths.contains(&"src/operations/match_2.rs"), "{paths:?}");
+    assert!(paths.contains(&"src/operations/self_.rs"), "{paths:?}");
+    assert!(file("src/operations/mod.rs").contains("pub mod r#match;\n"));
+    let matches = file("src/operations/match.rs");
+    for expected in [
+        "pub async fn r#type(call: Call<'_>, args: TypeArgs) -> CallReport",
+        "pub r#type: String,",
+        "rename = \"self\",\n        default,\n        deserialize_with = \"crate::runtime::call::keep_null\",\n        skip_serializing_if = \"Option::is_none\"\n    )]\n    pub self_: Option<Value>,",
+        "pub pet_id: Option<String>,",
+        "pub pet_id_2: Option<String>,",
+        "pub arg_2fa: Option<bool>,",
+        "pub filter_name: Option<Vec<String>>,",
+    ] {
+        assert!(
+            matches.contains(expected),
+            "{expected:?} not in:\n{matches}"
+        );
+    }
+    let selfs = file("src/operations/self_.rs");
+    for expected in [
+        "pub async fn self_(call: Call<'_>, args: SelfArgs)",
+        "pub r#fn: String,",
+        "pub r#async: Option<Value>,",
+        "pub nested: Option<Value>,",
+        "#[serde(default, skip_serializing_if = \"Option::is_none\")]\n    pub arg: Option<String>,",
+    ] {
+        assert!(selfs.contains(expected), "{expected:?} not in:\n{selfs}");
+    }
+    // The code fence in the description is not a Rust doctest.
+    assert!(file("src/lib.rs").contains("//! MCP server for the Names: keywords & collisions API"));
+    for f in &krate.files {
+        if f.path.ends_with(".rs") && f.path.starts_with("src/operations") {
+            assert!(
+                !f.contents.contains("/// ```\n/// this block"),
+                "{}",
+                f.path
+            );
+        }
+    }
+}
+
+#[test]
+fn small_crate_snapshot() {
+    let krate = generate(
+        &support::local("tests/fixtures/codegen-names.yaml"),
+        "names-mcp",
+    );
+    for file in &krate.files {
+        let vendored = codegen::vendor::SOURCES
+            .iter()
+            .any(|(p, _)| *p == file.path);
+        // Dependency versions follow Cargo.lock; the rest is the generator's.
+        if vendored || file.path == "tools.json" {
+            continue;
+        }
+        let name = file.path.replace(['/', '.'], "_");
+        insta::assert_snapshot!(format!("generate_names_{name}"), file.contents);
+    }
+}
+
+#[test]
+fn differences_display_as_the_check_report_lists_them() {
+    assert_eq!(
+        Difference::Changed {
+            path: "a.rs".into(),
+            line: 3
+        }
+        .to_string(),
+        "changed  a.rs (from line 3)"
+    );
+}
