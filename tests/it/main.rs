@@ -3,9 +3,11 @@
 mod backend;
 mod cli;
 mod corpus;
+mod generate;
 mod github;
 mod mock;
 mod model;
+mod parity;
 mod serve;
 mod snapshots;
 mod support;
