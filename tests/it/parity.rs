@@ -1,0 +1,973 @@
+//! Parity: every crate in generated/ behaves exactly like `openapi2mcp
+//! serve` on the document it was generated from. Both run as real
+//! processes over stdio, each driven by an rmcp client, against one
+//! recording backend: `tools/list` (every page) must be the same JSON, and
+//! every `tools/call` must send the same HTTP request (method, path and raw
+//! query, headers but `user-agent`, body bytes) and return the same result,
+//! errors included.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::{Duration, Instant};
+
+use rmcp::ServiceExt;
+use rmcp::model::{CallToolRequestParams, PaginatedRequestParams};
+use rmcp::service::{RoleClient, RunningService, ServiceError};
+use rmcp::transport::TokioChildProcess;
+use serde_json::{Value, json};
+
+use crate::backend::{Backend, Recorded, Reply};
+use crate::support::root;
+
+/// Headers that name the sending program rather than describe the request.
+const IGNORED_HEADERS: &[&str] = &["user-agent"];
+
+/// Builds `generated/<name>` (once per test process; one build at a time)
+/// into target/generated and returns its binary.
+fn generated_binary(name: &str) -> PathBuf {
+    static BUILT: Mutex<BTreeMap<String, Result<PathBuf, String>>> = Mutex::new(BTreeMap::new());
+    let mut built = BUILT.lock().unwrap_or_else(PoisonError::into_inner);
+    built
+        .entry(name.to_string())
+        .or_insert_with(|| build_generated(name))
+        .clone()
+        .unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn build_generated(name: &str) -> Result<PathBuf, String> {
+    let manifest = root().join(format!("generated/{name}/Cargo.toml"));
+    let target = root().join("target/generated");
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let started = Instant::now();
+    let out = Command::new(cargo)
+        .arg("build")
+        .arg("--manifest-path")
+        .arg(&manifest)
+        .env("CARGO_TARGET_DIR", &target)
+        .stdin(Stdio::null())
+        .output()
+        .map_err(|e| format!("cannot run cargo to build generated/{name}: {e}"))?;
+    if !out.status.success() {
+        return Err(format!(
+            "generated/{name} does not build ({}):\n{}{}",
+            out.status,
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        ));
+    }
+    eprintln!(
+        "parity: built generated/{name} in {:.1}s",
+        started.elapsed().as_secs_f64()
+    );
+    let binary = target
+        .join("debug")
+        .join(format!("{name}-mcp{}", std::env::consts::EXE_SUFFIX));
+    if !binary.is_file() {
+        return Err(format!(
+            "cargo built generated/{name} but {} is not there",
+            binary.display()
+        ));
+    }
+    Ok(binary)
+}
+
+// ---------------------------------------------------------------------------
+// Two servers, one backend
+// ---------------------------------------------------------------------------
+
+/// One spawned server and the client driving it.
+struct Server {
+    label: &'static str,
+    client: RunningService<RoleClient, ()>,
+    stderr: Arc<Mutex<String>>,
+}
+
+impl Server {
+    async fn spawn(
+        label: &'static str,
+        program: &Path,
+        args: &[String],
+        env: &[(&str, &str)],
+    ) -> Self {
+        let mut cmd = tokio::process::Command::new(program);
+        cmd.args(args);
+        // Only the variables given here: nothing the developer's shell happens to set.
+        for (key, _) in std::env::vars_os() {
+            let key_text = key.to_string_lossy();
+            if key_text.starts_with("OPENAPI2MCP_") || key_text == "RUST_LOG" {
+                cmd.env_remove(&key);
+            }
+        }
+        cmd.envs(env.iter().copied());
+        let (transport, stderr) = TokioChildProcess::builder(cmd)
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap_or_else(|e| panic!("cannot spawn {label} ({}): {e}", program.display()));
+        let log: Arc<Mutex<String>> = Arc::default();
+        if let Some(stderr) = stderr {
+            let log = Arc::clone(&log);
+            tokio::spawn(async move {
+                use tokio::io::AsyncBufReadExt;
+                let mut lines = tokio::io::BufReader::new(stderr).lines();
+                while let Ok(Some(line)) = lines.next_line().await {
+                    let mut log = log.lock().unwrap();
+                    log.push_str(&line);
+                    log.push('\n');
+                }
+            });
+        }
+        match ().serve(transport).await {
+            Ok(client) => Self {
+                label,
+                client,
+                stderr: log,
+            },
+            Err(e) => {
+                tokio::time::sleep(Duration::from_millis(500)).await;
+                panic!(
+                    "{label} ({}) did not start speaking MCP: {e}\nits stderr:\n{}",
+                    program.display(),
+                    log.lock().unwrap()
+                )
+            }
+        }
+    }
+
+    /// Every `tools/list` page, following `nextCursor`, as JSON.
+    async fn list_pages(&self) -> Vec<Value> {
+        let mut pages = Vec::new();
+        let mut cursor = None;
+        loop {
+            let page = self
+                .client
+                .list_tools(Some(PaginatedRequestParams::default().with_cursor(cursor)))
+                .await
+                .unwrap_or_else(|e| {
+                    panic!("{}: tools/list failed: {e}\n{}", self.label, self.log())
+                });
+            cursor = page.next_cursor.clone();
+            pages.push(serde_json::to_value(&page).unwrap());
+            if cursor.is_none() || pages.len() > 100 {
+                return pages;
+            }
+        }
+    }
+
+    /// `tools/call` as JSON: `{"result": CallToolResult}` or `{"error": ErrorData}`.
+    async fn call(&self, tool: &str, args: Option<&Value>) -> Value {
+        let mut params = CallToolRequestParams::new(tool.to_string());
+        if let Some(args) = args {
+            params =
+                params.with_arguments(args.as_object().cloned().expect("arguments are an object"));
+        }
+        match self.client.call_tool(params).await {
+            Ok(result) => json!({"result": result}),
+            Err(ServiceError::McpError(error)) => json!({"error": error}),
+            Err(e) => panic!(
+                "{}: tools/call `{tool}` failed at the transport: {e}\nits stderr:\n{}",
+                self.label,
+                self.log()
+            ),
+        }
+    }
+
+    fn log(&self) -> String {
+        self.stderr.lock().unwrap().clone()
+    }
+}
+
+/// What a case must do (checked on both servers, besides being identical).
+#[derive(Debug, Clone, Copy)]
+enum Expect {
+    /// One request sent, `isError: false`.
+    Ok,
+    /// One request sent, `isError: true` (the API failed or answered off-schema).
+    ApiError,
+    /// Nothing sent, `isError: true`, and the text contains this.
+    Refused(&'static str),
+    /// A JSON-RPC error containing this.
+    RpcError(&'static str),
+}
+
+/// One call: tool, arguments (`None`: no `arguments` member at all), expectation.
+struct Case {
+    tool: &'static str,
+    args: Option<Value>,
+    expect: Expect,
+}
+
+fn case(tool: &'static str, args: Value, expect: Expect) -> Case {
+    Case {
+        tool,
+        args: Some(args),
+        expect,
+    }
+}
+
+fn no_args(tool: &'static str, expect: Expect) -> Case {
+    Case {
+        tool,
+        args: None,
+        expect,
+    }
+}
+
+/// A request as the backend saw it, minus what names the sender.
+#[derive(Debug, Clone, PartialEq)]
+struct Wire {
+    method: String,
+    target: String,
+    headers: Vec<(String, String)>,
+    body: Vec<u8>,
+}
+
+impl Wire {
+    fn of(r: Recorded) -> Self {
+        Self {
+            method: r.method,
+            target: r.target,
+            headers: r
+                .headers
+                .into_iter()
+                .filter(|(k, _)| !IGNORED_HEADERS.contains(&k.to_ascii_lowercase().as_str()))
+                .collect(),
+            body: r.body,
+        }
+    }
+
+    fn show(&self) -> String {
+        format!(
+            "{} {}\n{}\n\n{}",
+            self.method,
+            self.target,
+            self.headers
+                .iter()
+                .map(|(k, v)| format!("{k}: {v}"))
+                .collect::<Vec<_>>()
+                .join("\n"),
+            String::from_utf8_lossy(&self.body).escape_debug()
+        )
+    }
+}
+
+/// What differs between two requests, field by field.
+fn wire_difference(a: &Wire, b: &Wire) -> String {
+    let mut out = Vec::new();
+    if a.method != b.method {
+        out.push(format!(
+            "method: serve {} / generated {}",
+            a.method, b.method
+        ));
+    }
+    if a.target != b.target {
+        out.push(format!(
+            "path and query: serve `{}` / generated `{}`",
+            a.target, b.target
+        ));
+    }
+    if a.headers != b.headers {
+        let set = |w: &Wire| w.headers.iter().cloned().collect::<BTreeSet<_>>();
+        let (sa, sb) = (set(a), set(b));
+        let only_a: Vec<_> = sa.difference(&sb).collect();
+        let only_b: Vec<_> = sb.difference(&sa).collect();
+        if only_a.is_empty() && only_b.is_empty() {
+            out.push(format!(
+                "header order: serve {:?} / generated {:?}",
+                a.headers, b.headers
+            ));
+        } else {
+            out.push(format!(
+                "headers: only serve sent {only_a:?}; only generated sent {only_b:?}"
+            ));
+        }
+    }
+    if a.body != b.body {
+        out.push(format!(
+            "body: serve {:?} / generated {:?}",
+            String::from_utf8_lossy(&a.body),
+            String::from_utf8_lossy(&b.body)
+        ));
+    }
+    out.join("\n    ")
+}
+
+/// `openapi2mcp serve` and a generated binary on the same document, with
+/// the same flags and environment.
+struct Pair<'a> {
+    context: String,
+    backend: &'a Backend,
+    serve: Server,
+    generated: Server,
+    failures: Vec<String>,
+    /// Tools that a case sent to the backend through both servers.
+    reached: BTreeSet<String>,
+}
+
+impl<'a> Pair<'a> {
+    async fn start(
+        name: &str,
+        spec: &str,
+        binary: &Path,
+        backend: &'a Backend,
+        prefix: &str,
+        session: &str,
+        env: &[(&str, &str)],
+    ) -> Pair<'a> {
+        let flags = vec![
+            "--base-url".to_string(),
+            format!("{}{prefix}", backend.url()),
+        ];
+        let mut serve_args = vec!["serve".to_string(), root().join(spec).display().to_string()];
+        serve_args.extend(flags.iter().cloned());
+        let serve = Server::spawn(
+            "openapi2mcp serve",
+            Path::new(env!("CARGO_BIN_EXE_openapi2mcp")),
+            &serve_args,
+            env,
+        )
+        .await;
+        let generated = Server::spawn("generated", binary, &flags, env).await;
+        Pair {
+            context: format!("generated/{name} vs `openapi2mcp serve {spec}` ({session})"),
+            backend,
+            serve,
+            generated,
+            failures: Vec::new(),
+            reached: BTreeSet::new(),
+        }
+    }
+
+    fn fail(&mut self, what: String) {
+        self.failures.push(format!("{}: {what}", self.context));
+    }
+
+    /// Same `initialize` answer (but the server's name) and same tool list;
+    /// returns the tool names.
+    async fn compare_listing(&mut self) -> Vec<String> {
+        let info = |s: &Server| {
+            let mut v = serde_json::to_value(s.client.peer_info()).unwrap();
+            if let Some(info) = v.get_mut("serverInfo").and_then(Value::as_object_mut) {
+                info.remove("name");
+            }
+            v
+        };
+        let (a, b) = (info(&self.serve), info(&self.generated));
+        if a != b {
+            self.fail(format!(
+                "initialize results differ (serverInfo.name aside):\n  serve:     {a}\n  generated: {b}"
+            ));
+        }
+        let a = self.serve.list_pages().await;
+        let b = self.generated.list_pages().await;
+        if a.len() != b.len() {
+            self.fail(format!(
+                "tools/list has {} page(s) from serve, {} from generated",
+                a.len(),
+                b.len()
+            ));
+        }
+        let tools = |pages: &[Value]| -> Vec<Value> {
+            pages
+                .iter()
+                .flat_map(|p| p["tools"].as_array().cloned().unwrap_or_default())
+                .collect()
+        };
+        let (ta, tb) = (tools(&a), tools(&b));
+        let name = |t: &Value| t["name"].as_str().unwrap_or_default().to_string();
+        let names_a: Vec<String> = ta.iter().map(name).collect();
+        let names_b: Vec<String> = tb.iter().map(name).collect();
+        if names_a != names_b {
+            self.fail(format!(
+                "tools/list names differ:\n  serve:     {names_a:?}\n  generated: {names_b:?}"
+            ));
+        } else {
+            for (x, y) in ta.iter().zip(&tb) {
+                if x != y {
+                    self.fail(format!(
+                        "tools/list entry `{}` differs:\n  serve:     {x}\n  generated: {y}",
+                        name(x)
+                    ));
+                }
+            }
+            if a != b {
+                self.fail(format!(
+                    "tools/list pages differ (tools equal, so paging or cursors):\n  serve:     {a:?}\n  generated: {b:?}"
+                ));
+            }
+        }
+        assert!(!names_a.is_empty(), "{}: no tools listed", self.context);
+        names_a
+    }
+
+    /// Runs one case through both servers and compares requests and results.
+    async fn check(&mut self, case: &Case) {
+        let backend = self.backend;
+        backend.take();
+        let got_a = self.serve.call(case.tool, case.args.as_ref()).await;
+        let sent_a: Vec<Wire> = backend.take().into_iter().map(Wire::of).collect();
+        let got_b = self.generated.call(case.tool, case.args.as_ref()).await;
+        let sent_b: Vec<Wire> = backend.take().into_iter().map(Wire::of).collect();
+        let args = case
+            .args
+            .as_ref()
+            .map_or("(no arguments)".to_string(), Value::to_string);
+        let what = format!("`{}` {args}", case.tool);
+
+        if sent_a.len() != sent_b.len() {
+            self.fail(format!(
+                "{what}: serve sent {} request(s), generated {}:\n  serve:\n{}\n  generated:\n{}",
+                sent_a.len(),
+                sent_b.len(),
+                sent_a
+                    .iter()
+                    .map(Wire::show)
+                    .collect::<Vec<_>>()
+                    .join("\n--\n"),
+                sent_b
+                    .iter()
+                    .map(Wire::show)
+                    .collect::<Vec<_>>()
+                    .join("\n--\n"),
+            ));
+        } else {
+            for (a, b) in sent_a.iter().zip(&sent_b) {
+                if a != b {
+                    self.fail(format!(
+                        "{what}: different HTTP requests:\n    {}\n  serve sent:\n{}\n  generated sent:\n{}",
+                        wire_difference(a, b),
+                        a.show(),
+                        b.show()
+                    ));
+                }
+            }
+        }
+        if got_a != got_b {
+            self.fail(format!(
+                "{what}: different MCP results:\n  serve:     {got_a}\n  generated: {got_b}"
+            ));
+        }
+        for (label, got, sent) in [
+            ("serve", &got_a, sent_a.len()),
+            ("generated", &got_b, sent_b.len()),
+        ] {
+            if let Some(problem) = unexpected(case.expect, got, sent) {
+                self.fail(format!("{what}: {label}: {problem}: {got}"));
+            }
+        }
+        if matches!(case.expect, Expect::Ok | Expect::ApiError)
+            && !sent_a.is_empty()
+            && !sent_b.is_empty()
+        {
+            self.reached.insert(case.tool.to_string());
+        }
+    }
+
+    async fn finish(self) -> (Vec<String>, BTreeSet<String>) {
+        let Pair {
+            serve,
+            generated,
+            mut failures,
+            reached,
+            context,
+            ..
+        } = self;
+        if !failures.is_empty() {
+            for s in [&serve, &generated] {
+                failures.push(format!("{context}: {} stderr:\n{}", s.label, s.log()));
+            }
+        }
+        let _ = serve.client.cancel().await;
+        let _ = generated.client.cancel().await;
+        (failures, reached)
+    }
+}
+
+/// Why `got` does not meet `expect`, if it does not.
+fn unexpected(expect: Expect, got: &Value, sent: usize) -> Option<String> {
+    let result = &got["result"];
+    let is_error = result["isError"].as_bool();
+    let text = result["content"]
+        .as_array()
+        .map(|c| {
+            c.iter()
+                .filter_map(|c| c["text"].as_str())
+                .collect::<Vec<_>>()
+                .join("\n")
+        })
+        .unwrap_or_default();
+    match expect {
+        Expect::Ok if sent != 1 || is_error != Some(false) => Some(format!(
+            "expected one request and success, got {sent} request(s)"
+        )),
+        Expect::ApiError if sent != 1 || is_error != Some(true) => Some(format!(
+            "expected one request and isError, got {sent} request(s)"
+        )),
+        Expect::Refused(needle)
+            if sent != 0 || is_error != Some(true) || !text.contains(needle) =>
+        {
+            Some(format!(
+                "expected no request and isError naming `{needle}`, got {sent} request(s)"
+            ))
+        }
+        Expect::RpcError(needle)
+            if sent != 0
+                || got.get("error").is_none()
+                || !got["error"].to_string().contains(needle) =>
+        {
+            Some(format!(
+                "expected a JSON-RPC error naming `{needle}`, got {sent} request(s)"
+            ))
+        }
+        _ => None,
+    }
+}
+
+/// One pair of servers with one environment, and the calls made to both.
+struct Session {
+    label: &'static str,
+    /// Credentials (and other variables) both servers get.
+    env: Vec<(&'static str, &'static str)>,
+    cases: Vec<Case>,
+}
+
+fn session(label: &'static str, env: &[(&'static str, &'static str)], cases: Vec<Case>) -> Session {
+    Session {
+        label,
+        env: env.to_vec(),
+        cases,
+    }
+}
+
+/// Runs `sessions` against generated/`name`
+/// and `serve`: the listing is compared in each, and the first session's
+/// cases must reach the backend with every tool.
+async fn run_parity(
+    name: &str,
+    spec: &str,
+    prefix: &str,
+    reply: fn(&Recorded) -> Reply,
+    sessions: Vec<Session>,
+) {
+    let binary = generated_binary(name);
+    let started = Instant::now();
+    let backend = Backend::start(reply).await;
+    let mut failures = Vec::new();
+    let mut all_tools = Vec::new();
+    let mut reached = BTreeSet::new();
+    let mut calls = 0;
+    for (i, session) in sessions.into_iter().enumerate() {
+        let Session { label, env, cases } = session;
+        let mut pair = Pair::start(name, spec, &binary, &backend, prefix, label, &env).await;
+        let tools = pair.compare_listing().await;
+        if i == 0 {
+            all_tools = tools;
+        }
+        for case in &cases {
+            pair.check(case).await;
+            calls += 1;
+        }
+        let (f, r) = pair.finish().await;
+        failures.extend(f);
+        if i == 0 {
+            reached = r;
+        }
+    }
+    let untested: Vec<&String> = all_tools.iter().filter(|t| !reached.contains(*t)).collect();
+    if !untested.is_empty() {
+        failures.push(format!(
+            "generated/{name}: no case sends a request with {untested:?}; add cases for them"
+        ));
+    }
+    assert!(
+        failures.is_empty(),
+        "generated/{name} differs from `openapi2mcp serve {spec}`:\n\n{}",
+        failures.join("\n\n")
+    );
+    eprintln!(
+        "parity: generated/{name}: {} tools, {calls} calls identical in {:.1}s",
+        all_tools.len(),
+        started.elapsed().as_secs_f64()
+    );
+}
+
+// ---------------------------------------------------------------------------
+// Petstore
+// ---------------------------------------------------------------------------
+
+fn petstore_reply(r: &Recorded) -> Reply {
+    match (r.header("x-api-key"), r.header("authorization")) {
+        (Some("wrong-secret"), _) => {
+            return (401, "text/plain", b"bad key wrong-secret".to_vec());
+        }
+        (None, None) => {
+            return (
+                401,
+                "application/json",
+                br#"{"code":401,"message":"authentication required"}"#.to_vec(),
+            );
+        }
+        _ => {}
+    }
+    let path = r.target.split('?').next().unwrap_or_default();
+    match (r.method.as_str(), path) {
+        ("GET", "/v1/pets") => (
+            200,
+            "application/json",
+            br#"[{"id":1,"name":"Rex","tags":["dog"]},{"id":2,"name":"Tom","birthday":null}]"#
+                .to_vec(),
+        ),
+        ("POST", "/v1/pets") => (
+            201,
+            "application/json",
+            br#"{"id":3,"name":"Rex","status":"available"}"#.to_vec(),
+        ),
+        ("GET", "/v1/pets/1/photo") => (200, "image/png", vec![0x89, b'P', b'N', b'G', 0, 1, 2]),
+        ("GET", "/v1/pets/2") => (
+            200,
+            "application/json",
+            br#"{"id":"two","name":5}"#.to_vec(),
+        ),
+        ("GET", "/v1/pets/3") => (
+            200,
+            "application/json",
+            br#"{"name":"Rex","color":"brown","status":"adopted"}"#.to_vec(),
+        ),
+        ("GET", "/v1/pets/404") => (
+            404,
+            "application/json",
+            br#"{"code":404,"message":"pet not found"}"#.to_vec(),
+        ),
+        ("GET", "/v1/pets/500") => (500, "text/plain", b"database on fire".to_vec()),
+        ("GET", _) => (
+            200,
+            "application/json",
+            br#"{"id":1,"name":"Rex","birthday":"2020-01-02"}"#.to_vec(),
+        ),
+        ("PATCH", _) => (
+            200,
+            "application/json",
+            br#"{"id":1,"name":"Max","status":"sold"}"#.to_vec(),
+        ),
+        _ => (204, "text/plain", Vec::new()),
+    }
+}
+
+fn petstore_cases() -> Vec<Case> {
+    use Expect::*;
+    vec![
+        // list_pets: query parameters, form style, enum, defaults left to the API.
+        case("list_pets", json!({}), Ok),
+        no_args("list_pets", Ok),
+        case(
+            "list_pets",
+            json!({"limit": 5, "tags": ["dog", "small"], "status": "available"}),
+            Ok,
+        ),
+        case(
+            "list_pets",
+            json!({"status": "sold", "tags": ["a b", "c,d", "é&ü"], "limit": 100}),
+            Ok,
+        ),
+        case("list_pets", json!({"tags": []}), Ok),
+        case("list_pets", json!({"limit": 0}), Refused("limit")),
+        case("list_pets", json!({"status": "lost"}), Refused("status")),
+        case("list_pets", json!({"tags": null}), Refused("tags")),
+        case("list_pets", json!({"limit": "5"}), Refused("limit")),
+        // create_pet: JSON body from top-level properties, in any order.
+        case("create_pet", json!({"name": "Rex"}), Ok),
+        case(
+            "create_pet",
+            json!({"tags": ["dog", "good boy"], "status": "pending", "name": "Rëx \"the\" ✓"}),
+            Ok,
+        ),
+        case("create_pet", json!({"name": "Rex", "tags": []}), Ok),
+        case("create_pet", json!({}), Refused("name")),
+        case("create_pet", json!({"name": ""}), Refused("name")),
+        case(
+            "create_pet",
+            json!({"name": "Rex", "extra": true}),
+            Refused("extra"),
+        ),
+        case(
+            "create_pet",
+            json!({"name": "Rex", "status": null}),
+            Refused("status"),
+        ),
+        // get_pet: path parameter; structured, off-schema, partial, 404, 500.
+        case("get_pet", json!({"petId": 1}), Ok),
+        case("get_pet", json!({"petId": 2}), ApiError),
+        case("get_pet", json!({"petId": 3}), Ok),
+        case("get_pet", json!({"petId": 404}), ApiError),
+        case("get_pet", json!({"petId": 500}), ApiError),
+        case("get_pet", json!({"petId": 1.0}), Ok),
+        case("get_pet", json!({"petId": 9_007_199_254_740_993_u64}), Ok),
+        case("get_pet", json!({"petId": "abc"}), Refused("petId")),
+        case("get_pet", json!({"petId": 0}), Refused("petId")),
+        case("get_pet", json!({}), Refused("petId")),
+        no_args("get_pet", Refused("petId")),
+        case(
+            "get_pet",
+            json!({"petId": 1, "extra": true}),
+            Refused("extra"),
+        ),
+        // update_pet: path parameter plus an optional-only JSON body.
+        case("update_pet", json!({"petId": 1, "name": "Max"}), Ok),
+        case(
+            "update_pet",
+            json!({"tags": ["x"], "status": "sold", "petId": 7, "name": "Max"}),
+            Ok,
+        ),
+        case("update_pet", json!({"petId": 1}), Ok),
+        case("update_pet", json!({"petId": 1, "tags": []}), Ok),
+        case(
+            "update_pet",
+            json!({"petId": 1, "name": ""}),
+            Refused("name"),
+        ),
+        // delete_pet: 204 without a body.
+        case("delete_pet", json!({"petId": 7}), Ok),
+        // Photos: an image response, multipart uploads.
+        case("get_pet_photo", json!({"petId": 1}), Ok),
+        case(
+            "upload_pet_photo",
+            json!({"petId": 1, "photo": "iVBORw0KGgo=", "caption": "front"}),
+            Ok,
+        ),
+        case(
+            "upload_pet_photo",
+            json!({"caption": "jpeg", "photo": "data:image/jpeg;base64,/9j/4AAQ", "petId": 2}),
+            Ok,
+        ),
+        case("upload_pet_photo", json!({"petId": 1, "photo": ""}), Ok),
+        case(
+            "upload_pet_photo",
+            json!({"petId": 1, "photo": "not base64 at all!"}),
+            Refused("photo"),
+        ),
+        case("upload_pet_photo", json!({"petId": 1}), Refused("photo")),
+        // Not a tool: a protocol error.
+        case("no_such_tool", json!({}), RpcError("no_such_tool")),
+        no_args("no_such_tool", RpcError("no_such_tool")),
+    ]
+}
+
+#[tokio::test]
+async fn generated_petstore_matches_serve() {
+    use Expect::*;
+    let auth_cases = || {
+        vec![
+            case("get_pet", json!({"petId": 1}), Ok),
+            case("create_pet", json!({"name": "Rex"}), Ok),
+        ]
+    };
+    run_parity(
+        "petstore",
+        "specs/petstore.yaml",
+        "/v1",
+        petstore_reply,
+        vec![
+            session(
+                "apiKey credentials",
+                &[("OPENAPI2MCP_APIKEY_KEY", "k-123")],
+                petstore_cases(),
+            ),
+            session(
+                "bearer credentials",
+                &[("OPENAPI2MCP_BEARER_TOKEN", "t-456")],
+                auth_cases(),
+            ),
+            session(
+                "both credentials",
+                &[
+                    ("OPENAPI2MCP_BEARER_TOKEN", "t-456"),
+                    ("OPENAPI2MCP_APIKEY_KEY", "k-123"),
+                ],
+                auth_cases(),
+            ),
+            session(
+                "no credentials",
+                &[],
+                vec![
+                    case("get_pet", json!({"petId": 1}), ApiError),
+                    case("list_pets", json!({"limit": 1}), ApiError),
+                ],
+            ),
+            session(
+                "a wrong key the API echoes",
+                &[("OPENAPI2MCP_APIKEY_KEY", "wrong-secret")],
+                vec![case("get_pet", json!({"petId": 1}), ApiError)],
+            ),
+        ],
+    )
+    .await;
+}
+
+// ---------------------------------------------------------------------------
+// Features
+// ---------------------------------------------------------------------------
+
+fn features_reply(r: &Recorded) -> Reply {
+    let path = r.target.split('?').next().unwrap_or_default();
+    match (r.method.as_str(), path) {
+        ("GET", "/api/search") if r.target.contains("q=off-schema") => (
+            200,
+            "application/json",
+            br#"{"total":"many","items":[{"id":1}]}"#.to_vec(),
+        ),
+        ("GET", "/api/search") => (
+            200,
+            "application/json",
+            br#"{"total":1,"items":[{"id":1,"name":"a"}]}"#.to_vec(),
+        ),
+        ("GET", "/api/items") => (
+            200,
+            "application/json",
+            br#"[{"id":1,"name":"a"}]"#.to_vec(),
+        ),
+        ("PATCH", _) => (200, "application/json", br#"{"id":5,"name":"b"}"#.to_vec()),
+        ("GET", "/api/reports/2024") => (200, "text/csv", b"month,total\n1,3\n".to_vec()),
+        ("GET", "/api/reports/2500") => (
+            500,
+            "application/json",
+            br#"{"error":"database on fire"}"#.to_vec(),
+        ),
+        ("GET", _) => (200, "text/plain", b"red".to_vec()),
+        ("POST", "/api/files") => (201, "application/json", br#"{"stored":true}"#.to_vec()),
+        _ => (204, "text/plain", Vec::new()),
+    }
+}
+
+fn features_cases() -> Vec<Case> {
+    use Expect::*;
+    vec![
+        // search: every query style, a header and a cookie.
+        case(
+            "search",
+            json!({"q": "red shoes", "tags": ["a", "b"], "ids": [1, 2], "filter": {"color": "red", "size": "M"},
+                "sort": ["name", "-date"], "X-Trace-Id": "t-1", "session": "s 1"}),
+            Ok,
+        ),
+        case("search", json!({"q": "x"}), Ok),
+        case(
+            "search",
+            json!({"session": "a;b=c", "X-Trace-Id": "ü-2", "sort": ["z"], "filter": {"size": "L", "color": "dark blue", "x": "y"},
+                "ids": [3, 2.0], "tags": ["c d", "e&f=g/h?i#j"], "q": "100% \"real\" +plus"}),
+            Ok,
+        ),
+        case(
+            "search",
+            json!({"q": "", "tags": [], "ids": [], "sort": [], "filter": {}}),
+            Ok,
+        ),
+        case("search", json!({"q": "off-schema"}), ApiError),
+        case("search", json!({}), Refused("q")),
+        case("search", json!({"q": "x", "ids": ["a"]}), Refused("ids")),
+        case("search", json!({"q": "x", "tags": null}), Refused("tags")),
+        case(
+            "search",
+            json!({"q": "x", "filter": "red"}),
+            Refused("filter"),
+        ),
+        case(
+            "search",
+            json!({"q": "x", "X-Trace-Id": "a\r\nX-Admin: 1"}),
+            Refused("No request was sent"),
+        ),
+        case(
+            "search",
+            json!({"q": "x", "session": "s\r\nSet-Cookie: admin=1"}),
+            Refused("No request was sent"),
+        ),
+        // list_items: no parameters at all.
+        case("list_items", json!({}), Ok),
+        no_args("list_items", Ok),
+        case("list_items", json!({"x": 1}), Refused("x")),
+        // patch_item: a path `id` and a body `id` renamed `body_id`.
+        case(
+            "patch_item",
+            json!({"id": 5, "body_id": "ext-9", "name": "b"}),
+            Ok,
+        ),
+        case(
+            "patch_item",
+            json!({"name": "b", "body_id": "ext-9", "id": 5}),
+            Ok,
+        ),
+        case("patch_item", json!({"id": 5}), Ok),
+        case("patch_item", json!({"id": "x"}), Refused("id")),
+        case("delete_item", json!({"id": 3}), Ok),
+        // get_colors: a label-style exploded array in the path.
+        case("get_colors", json!({"color": ["blue", "black"]}), Ok),
+        case("get_colors", json!({"color": ["dark blue", "ü/x"]}), Ok),
+        case("get_colors", json!({"color": ["one"]}), Ok),
+        case("get_colors", json!({"color": "blue"}), Refused("color")),
+        // send_contact: a form body.
+        case(
+            "send_contact",
+            json!({"name": "Ann Lee", "email": "ann@example.com", "topics": ["a&b", "c"]}),
+            Ok,
+        ),
+        case("send_contact", json!({"topics": ["z"], "name": "Bo"}), Ok),
+        case("send_contact", json!({"name": "Bo", "topics": []}), Ok),
+        case("send_contact", json!({"email": "x@y.z"}), Refused("name")),
+        // put_note: a text/plain body.
+        case(
+            "put_note",
+            json!({"noteId": "n1", "body": "line 1\nline 2"}),
+            Ok,
+        ),
+        case("put_note", json!({"body": "", "noteId": "a b"}), Ok),
+        case("put_note", json!({"noteId": "n1"}), Refused("body")),
+        // upload_file: multipart with a file part.
+        case(
+            "upload_file",
+            json!({"file": "data:image/png;base64,iVBORw==", "description": "logo"}),
+            Ok,
+        ),
+        case("upload_file", json!({"file": "aGVsbG8="}), Ok),
+        case("upload_file", json!({"file": "%%%"}), Refused("file")),
+        // put_blob: raw bytes.
+        case("put_blob", json!({"name": "b1", "body": "AAEC/w=="}), Ok),
+        case(
+            "put_blob",
+            json!({"name": "b2", "body": "data:application/pdf;base64,JVBERi0="}),
+            Ok,
+        ),
+        case(
+            "put_blob",
+            json!({"name": "b3", "body": "@@"}),
+            Refused("body"),
+        ),
+        // get_report: a CSV answer, a 500, a minimum.
+        case("get_report", json!({"year": 2024}), Ok),
+        case("get_report", json!({"year": 2500}), ApiError),
+        case("get_report", json!({"year": 1999}), Refused("year")),
+        case("nope", json!({"q": "x"}), RpcError("nope")),
+    ]
+}
+
+#[tokio::test]
+async fn generated_features_matches_serve() {
+    use Expect::*;
+    run_parity(
+        "features",
+        "specs/features.yaml",
+        "/api",
+        features_reply,
+        vec![
+            session(
+                "key credentials",
+                &[("OPENAPI2MCP_KEY_KEY", "key-1")],
+                features_cases(),
+            ),
+            session(
+                "no credentials",
+                &[],
+                vec![case("search", json!({"q": "x"}), Ok)],
+            ),
+        ],
+    )
+    .await;
+}
