@@ -861,6 +861,9 @@ fn features_cases() -> Vec<Case> {
             json!({"q": "", "tags": [], "ids": [], "sort": [], "filter": {}}),
             Ok,
         ),
+        // A nullable query parameter: null is left out, a value is sent.
+        case("search", json!({"q": "x", "cursor": null}), Ok),
+        case("search", json!({"q": "x", "cursor": "p2"}), Ok),
         case("search", json!({"q": "off-schema"}), ApiError),
         case("search", json!({}), Refused("q")),
         case("search", json!({"q": "x", "ids": ["a"]}), Refused("ids")),
@@ -896,6 +899,13 @@ fn features_cases() -> Vec<Case> {
             Ok,
         ),
         case("patch_item", json!({"id": 5}), Ok),
+        // A nullable body property: an explicit null is sent as null.
+        case("patch_item", json!({"id": 5, "note": null}), Ok),
+        case(
+            "patch_item",
+            json!({"id": 5, "note": "n", "name": null}),
+            Refused("name"),
+        ),
         case("patch_item", json!({"id": "x"}), Refused("id")),
         case("delete_item", json!({"id": 3}), Ok),
         // get_colors: a label-style exploded array in the path.

@@ -738,9 +738,10 @@ async fn every_location_style_and_body_kind_reaches_the_backend_exactly() {
     options.credentials = Credentials::from_pairs([("OPENAPI2MCP_KEY_KEY", "key-1")]);
     let client = connect(features(), options).await;
 
+    // `2.0` passes the integer schema and is sent as `2`; a null cursor is left out.
     let search = call(&client, "search", json!({
-        "q": "red shoes", "tags": ["a", "b"], "ids": [1, 2], "filter": {"color": "red", "size": "M"},
-        "sort": ["name", "-date"], "X-Trace-Id": "t-1", "session": "s 1"})).await;
+        "q": "red shoes", "tags": ["a", "b"], "ids": [1, 2.0], "filter": {"color": "red", "size": "M"},
+        "sort": ["name", "-date"], "cursor": null, "X-Trace-Id": "t-1", "session": "s 1"})).await;
     assert_eq!(
         search.structured_content,
         Some(json!({"total": 1, "items": [{"id": 1, "name": "a"}]}))
@@ -753,7 +754,7 @@ async fn every_location_style_and_body_kind_reaches_the_backend_exactly() {
     let patched = call(
         &client,
         "patch_item",
-        json!({"id": 5, "body_id": "ext-9", "name": "b"}),
+        json!({"id": 5, "body_id": "ext-9", "name": "b", "note": null}),
     )
     .await;
     assert_eq!(patched.is_error, Some(false), "{}", text_of(&patched));
@@ -815,7 +816,8 @@ async fn every_location_style_and_body_kind_reaches_the_backend_exactly() {
     );
     assert_eq!(
         serde_json::from_slice::<Value>(&p.body).unwrap(),
-        json!({"id": "ext-9", "name": "b"})
+        json!({"id": "ext-9", "name": "b", "note": null}),
+        "an explicit null clears a nullable JSON property"
     );
     assert_eq!(seen[3].target, "/api/colors/.blue.black");
     let form = &seen[4];

@@ -24,6 +24,15 @@ pub struct SearchArgs {
     /// `sort` query parameter.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sort: Option<Vec<String>>,
+    /// `cursor` query parameter.
+    ///
+    /// Where the previous page ended; null for the first page.
+    #[serde(
+        default,
+        deserialize_with = "crate::runtime::call::keep_null",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub cursor: Option<Value>,
     /// `X-Trace-Id` header parameter.
     #[serde(rename = "X-Trace-Id", default, skip_serializing_if = "Option::is_none")]
     pub x_trace_id: Option<String>,
@@ -63,6 +72,15 @@ pub struct PatchItemArgs {
     /// `name` in the request body (`application/json`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
+    /// `note` in the request body (`application/json`).
+    ///
+    /// A note; null clears it.
+    #[serde(
+        default,
+        deserialize_with = "crate::runtime::call::keep_null",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub note: Option<Value>,
 }
 
 /// Update an item

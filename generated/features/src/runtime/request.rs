@@ -458,7 +458,20 @@ fn atom(value: &Value) -> Option<String> {
     match value {
         Value::Null => None,
         Value::String(s) => Some(s.clone()),
+        Value::Number(n) => Some(number_text(n)),
         other => Some(other.to_string()),
+    }
+}
+
+/// A number as parameter text, integral values without a fraction (`1.0`
+/// → `1`): JSON Schema counts `1.0` as an integer, so it passes an integer
+/// parameter's schema, but an API parsing the parameter as an integer
+/// would reject the text `1.0`.
+fn number_text(n: &serde_json::Number) -> String {
+    const EXACT: f64 = 9_007_199_254_740_992.0; // 2^53
+    match n.as_f64() {
+        Some(f) if n.is_f64() && f.fract() == 0.0 && f.abs() < EXACT => format!("{}", f as i64),
+        _ => n.to_string(),
     }
 }
 
@@ -938,12 +951,19 @@ fn loose_fields<'a>(arg: &'a str, map: &'a Map<String, Value>) -> Vec<Field<'a>>
 /// The body's properties are top-level arguments. A required body with no
 /// property given is sent empty (`{}` for JSON): which properties are
 /// required is the input schema's business, already checked by the caller.
+/// An explicit `null` (which the input schema allows only for nullable
+/// properties) is sent in a JSON body, where it means "clear this field";
+/// forms have no null and leave the field out.
 fn properties_body(
     body: &BodyBinding,
     props: &[BodyProp],
     args: &Map<String, Value>,
 ) -> Result<Encoded, RequestError> {
-    let fields = prop_fields(props, args);
+    let keep_null = !matches!(
+        MediaKind::of(&body.media_type),
+        MediaKind::Form | MediaKind::Multipart
+    );
+    let fields = prop_fields(props, args, keep_null);
     if fields.is_empty() && !body.required {
         return Ok(None);
     }
@@ -954,12 +974,21 @@ fn properties_body(
     }
 }
 
-/// Properties present in `args`, in prop order.
-fn prop_fields<'a>(props: &'a [BodyProp], args: &'a Map<String, Value>) -> Vec<Field<'a>> {
+/// Properties present in `args`, in prop order; `null`s only when `keep_null`.
+fn prop_fields<'a>(
+    props: &'a [BodyProp],
+    args: &'a Map<String, Value>,
+    keep_null: bool,
+) -> Vec<Field<'a>> {
     props
         .iter()
         .filter_map(|prop| {
-            non_null(args, &prop.arg).map(|value| Field {
+            let value = if keep_null {
+                args.get(&prop.arg)
+            } else {
+                non_null(args, &prop.arg)
+            };
+            value.map(|value| Field {
                 arg: &prop.arg,
                 name: &prop.name,
                 binary: prop.binary,
@@ -1315,6 +1344,17 @@ mod tests {
     use super::super::binding::ServerVariable;
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn integral_floats_are_sent_as_integers() {
+        let text = |v: Value| atom(&v).unwrap();
+        assert_eq!(text(json!(1.0)), "1");
+        assert_eq!(text(json!(-0.0)), "0");
+        assert_eq!(text(json!(2.5)), "2.5");
+        assert_eq!(text(json!(7)), "7");
+        assert_eq!(text(json!(1e300)), "1e+300");
+        assert_eq!(text(json!(u64::MAX)), u64::MAX.to_string());
+    }
 
     const BASE: &str = "https://api.example.com/v1";
 
