@@ -40,6 +40,14 @@ fn build_generated(name: &str) -> Result<PathBuf, String> {
     let manifest = root().join(format!("generated/{name}/Cargo.toml"));
     let target = root().join("target/generated");
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    // The versions openapi2mcp is built and tested with (its generated
+    // Cargo.toml pins them); cargo trims what the crate does not use. The
+    // copy is git-ignored.
+    let lock = root().join(format!("generated/{name}/Cargo.lock"));
+    if !lock.exists() {
+        std::fs::copy(root().join("Cargo.lock"), &lock)
+            .map_err(|e| format!("cannot seed {}: {e}", lock.display()))?;
+    }
     let started = Instant::now();
     let out = Command::new(cargo)
         .arg("build")
