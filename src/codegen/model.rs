@@ -337,11 +337,10 @@ pub fn doc_lines(text: &str) -> Vec<String> {
                 .collect();
             let clean = clean.trim_end().replace('\t', "    ");
             let trimmed = clean.trim_start();
-            if let Some(rest) = trimmed.strip_prefix("```") {
+            if trimmed.starts_with("```") {
                 in_fence = !in_fence;
                 if in_fence {
                     let indent = &clean[..clean.len() - trimmed.len()];
-                    let _ = rest;
                     return format!("{indent}```text");
                 }
             }

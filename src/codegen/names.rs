@@ -6,6 +6,8 @@
 
 use std::collections::HashSet;
 
+use crate::tools::naming::snake_case;
+
 /// Reserved words of Rust 2024 (strict and reserved).
 const KEYWORDS: &[&str] = &[
     "as", "async", "await", "break", "const", "continue", "crate", "dyn", "else", "enum", "extern",
@@ -18,40 +20,14 @@ const KEYWORDS: &[&str] = &[
 /// Keywords that cannot be raw identifiers.
 const NOT_RAW: &[&str] = &["crate", "self", "Self", "super", "_"];
 
-/// Words of a name: split at non-alphanumerics and lower→upper case changes
-/// (`petId` → `pet`, `id`; `X-Request-ID` → `x`, `request`, `id`).
+/// Words of a name, split as tool names are (`crate::tools::naming::snake_case`:
+/// `petId` → `pet`, `id`; `X-Request-ID` → `x`, `request`, `id`).
 fn words(name: &str) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
-    let mut current = String::new();
-    let mut prev: Option<char> = None;
-    let chars: Vec<char> = name.chars().collect();
-    for (i, &c) in chars.iter().enumerate() {
-        if !c.is_ascii_alphanumeric() {
-            if !current.is_empty() {
-                out.push(std::mem::take(&mut current));
-            }
-            prev = None;
-            continue;
-        }
-        let boundary = match prev {
-            Some(p) if c.is_ascii_uppercase() => {
-                p.is_ascii_lowercase()
-                    || p.is_ascii_digit()
-                    || (p.is_ascii_uppercase()
-                        && chars.get(i + 1).is_some_and(|n| n.is_ascii_lowercase()))
-            }
-            _ => false,
-        };
-        if boundary && !current.is_empty() {
-            out.push(std::mem::take(&mut current));
-        }
-        current.push(c.to_ascii_lowercase());
-        prev = Some(c);
-    }
-    if !current.is_empty() {
-        out.push(current);
-    }
-    out
+    snake_case(name)
+        .split('_')
+        .filter(|w| !w.is_empty())
+        .map(str::to_string)
+        .collect()
 }
 
 /// `petId` → `pet_id`; empty or symbol-only names → `fallback`; a leading
