@@ -11,6 +11,7 @@
 pub mod client_config;
 pub mod codegen;
 pub mod mock;
+pub mod pipeline;
 pub mod runtime;
 pub mod server;
 pub mod spec;

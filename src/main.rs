@@ -8,11 +8,10 @@ use std::process::ExitCode;
 use anyhow::{Context, Result};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
+use openapi2mcp::pipeline::{self, PipelineError, PipelineOptions};
 use openapi2mcp::server::cli::{DEFAULT_LOG_FILTER, ServeFlags, init_logging};
 use openapi2mcp::spec::{self, Diagnostic, LoadOptions, Severity};
-use openapi2mcp::tools::{
-    self, BuildOptions, Catalog, OutputSchemaMode, Selection, select::PathGlobs,
-};
+use openapi2mcp::tools::{BuildOptions, Catalog, OutputSchemaMode, Selection, select::PathGlobs};
 
 /// Turn any OpenAPI document into a Model Context Protocol server.
 #[derive(Parser)]
@@ -216,39 +215,52 @@ fn load_catalog(args: &SpecArgs) -> Result<Result<Catalog, ExitCode>> {
 
 /// [`load_catalog`], also handing back the document (with
 /// `components.examples` when `keep_examples`, as the mock needs them).
+/// A document that yields no tools is an error (exit 1), printed with the
+/// diagnostics that say why each operation was dropped, even with --quiet.
 fn load_catalog_and_document(
     args: &SpecArgs,
     keep_examples: bool,
 ) -> Result<Result<(Catalog, spec::Document), ExitCode>> {
-    let options = LoadOptions {
-        allow_remote_refs: args.allow_remote_refs,
-        keep_examples,
-        ..LoadOptions::default()
-    };
-    let (mut doc, mut diags) = match spec::load(&args.spec, &options) {
-        Ok(x) => x,
-        Err(fatal) => {
-            eprintln!("{fatal}");
-            return Ok(Err(ExitCode::FAILURE));
-        }
-    };
-    let build = BuildOptions {
-        output_schemas: match args.output_schema {
-            OutputMode::Full => OutputSchemaMode::Full,
-            OutputMode::Loose => OutputSchemaMode::Loose,
-            OutputMode::Off => OutputSchemaMode::Off,
+    let options = PipelineOptions {
+        load: LoadOptions {
+            allow_remote_refs: args.allow_remote_refs,
+            keep_examples,
+            ..LoadOptions::default()
         },
-        selection: selection(args)?,
+        build: BuildOptions {
+            output_schemas: match args.output_schema {
+                OutputMode::Full => OutputSchemaMode::Full,
+                OutputMode::Loose => OutputSchemaMode::Loose,
+                OutputMode::Off => OutputSchemaMode::Off,
+            },
+            selection: selection(args)?,
+        },
     };
-    let (catalog, more) = tools::build(&doc, &build);
-    let start = diags.len();
-    diags.extend(more);
-    doc.locate(&mut diags[start..]);
-    doc.drop_sources();
-    if !args.quiet {
-        print_diagnostics(&diags);
+    match pipeline::load_catalog(&args.spec, &options) {
+        Ok(loaded) => {
+            if !args.quiet {
+                print_diagnostics(&loaded.diagnostics);
+            }
+            Ok(Ok((loaded.catalog, loaded.document)))
+        }
+        Err(PipelineError::Load(fatal)) => {
+            eprintln!("{fatal}");
+            Ok(Err(ExitCode::FAILURE))
+        }
+        Err(PipelineError::NoTools {
+            summary,
+            diagnostics,
+            ..
+        }) => {
+            let errors: Vec<Diagnostic> = diagnostics
+                .into_iter()
+                .filter(|d| !args.quiet || d.severity == Severity::Error)
+                .collect();
+            print_diagnostics(&errors);
+            eprintln!("{summary}");
+            Ok(Err(ExitCode::FAILURE))
+        }
     }
-    Ok(Ok((catalog, doc)))
 }
 
 fn selection(args: &SpecArgs) -> Result<Selection> {

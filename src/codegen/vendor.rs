@@ -20,8 +20,16 @@ pub const SOURCES: &[(&str, &str)] = &[
     ),
     ("src/runtime/http.rs", include_str!("../runtime/http.rs")),
     (
+        "src/runtime/jsoncut.rs",
+        include_str!("../runtime/jsoncut.rs"),
+    ),
+    (
         "src/runtime/ratelimit.rs",
         include_str!("../runtime/ratelimit.rs"),
+    ),
+    (
+        "src/runtime/redirect.rs",
+        include_str!("../runtime/redirect.rs"),
     ),
     (
         "src/runtime/request.rs",

@@ -606,14 +606,20 @@ impl Authenticator {
                 location,
                 key,
                 variable,
-            }) => apply_api_key(&scheme.name, name, *location, key, variable, request),
+            }) => {
+                apply_api_key(&scheme.name, name, *location, key, variable, request)?;
+                record_credential(request, key.expose());
+                Ok(())
+            }
             Some(Method::Authorization { value, variable }) => {
                 set_authorization(value.expose(), request).map_err(|reason| {
                     AuthError::InvalidCredential {
                         variable: variable.clone(),
                         reason,
                     }
-                })
+                })?;
+                record_credential(request, value.expose());
+                Ok(())
             }
             Some(Method::ClientCredentials(cc)) => {
                 let token = cc
@@ -624,7 +630,9 @@ impl Authenticator {
                         url: cc.token_url.clone(),
                         reason: format!("the access token {reason}"),
                     }
-                })
+                })?;
+                record_credential(request, &token);
+                Ok(())
             }
             None => Err(AuthError::InvalidScheme {
                 scheme: scheme.name.clone(),
@@ -688,7 +696,26 @@ pub fn apply_passthrough(
     request: &mut PreparedRequest,
 ) -> Result<(), AuthError> {
     set_authorization(authorization, request)
-        .map_err(|reason| AuthError::InvalidPassthrough { reason })
+        .map_err(|reason| AuthError::InvalidPassthrough { reason })?;
+    record_credential(request, authorization);
+    Ok(())
+}
+
+/// Notes a credential placed on `request` (and its parts: the token after
+/// `Bearer `/`Basic `, the form-encoded spelling a query carries), so the
+/// HTTP client can refuse a redirect that would carry one elsewhere.
+fn record_credential(request: &mut PreparedRequest, value: &str) {
+    let mut forms = vec![value.to_string()];
+    if let Some((_, token)) = value.split_once(' ') {
+        forms.push(token.trim().to_string());
+    }
+    let encoded: String = url::form_urlencoded::byte_serialize(value.as_bytes()).collect();
+    forms.push(encoded);
+    for form in forms {
+        if !form.is_empty() && !request.credentials.contains(&form) {
+            request.credentials.push(form);
+        }
+    }
 }
 
 /// Replaces the `Authorization` header; `Err` says why the value is unfit.
@@ -1110,6 +1137,7 @@ mod tests {
             url: url.into(),
             headers: Vec::new(),
             body: None,
+            credentials: Vec::new(),
         }
     }
 

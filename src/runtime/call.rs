@@ -233,7 +233,6 @@ impl Api {
                     &self.client.options().limits,
                     &request_line,
                 );
-                outcome = check_structured(endpoint, outcome);
                 if let (Some(hint), 401 | 403) = (missing_credentials, resp.status) {
                     outcome
                         .content
@@ -246,6 +245,13 @@ impl Api {
             }
             Err(failure) => response::from_transport_failure(&failure, &request_line).into(),
         }
+    }
+
+    /// Makes `outcome` valid for `tool` (see [`conform`]): whatever the
+    /// API or a handler produced, a tool with an output schema returns
+    /// conforming structured content or an error.
+    pub fn conform(&self, tool: ToolId, outcome: ToolOutcome) -> ToolOutcome {
+        check_structured(&self.tools[tool.0], outcome)
     }
 
     /// Scrubs configured secrets from text an API sent back (a 401 page that
@@ -362,25 +368,52 @@ fn compiled<'a>(
     }
 }
 
-/// Structured content must match the advertised `outputSchema` (clients
-/// reject the whole result otherwise). When the API's answer does not, the
-/// model still gets the body as text, flagged with what did not match.
-fn check_structured(endpoint: &Endpoint, outcome: ToolOutcome) -> ToolOutcome {
-    let (Some(structured), Some(schema)) = (&outcome.structured, &endpoint.spec.output_schema)
-    else {
-        return outcome;
-    };
-    let Some(validator) = compiled(&endpoint.output_validator, schema, &endpoint.spec.name) else {
-        return outcome;
-    };
-    let problems: Vec<String> = validator
-        .iter_errors(structured)
-        .take(3)
-        .map(|e| format!("{} at `{}`", e, e.instance_path()))
-        .collect();
-    if problems.is_empty() {
+/// The one place that makes a result valid for the tool that produced it.
+/// MCP requires a tool that declares an `outputSchema` to return
+/// structured content conforming to it whenever the result is not an
+/// error, and strict clients (the official Python SDK) reject anything
+/// else, losing the call. So, for such a tool:
+/// - an error carries no structured content;
+/// - a success without structured content (a 304, a handler's own result)
+///   gets `{}` when the schema accepts it, else becomes an error;
+/// - structured content that does not match the schema becomes an error
+///   that says what did not match, with the response as text.
+///
+/// Used on every call, by the live server and generated crates alike.
+pub fn conform(
+    tool: &str,
+    output_schema: Option<&Map<String, Value>>,
+    validator: Option<&jsonschema::Validator>,
+    mut outcome: ToolOutcome,
+) -> ToolOutcome {
+    if output_schema.is_none() || outcome.is_error {
+        outcome.structured = None;
         return outcome;
     }
+    let structured = outcome
+        .structured
+        .take()
+        .unwrap_or_else(|| Value::Object(Map::new()));
+    let problems: Vec<String> = match validator {
+        Some(v) => v
+            .iter_errors(&structured)
+            .take(3)
+            .map(|e| {
+                let at = e.instance_path().to_string();
+                if at.is_empty() {
+                    e.to_string()
+                } else {
+                    format!("{e} at `{at}`")
+                }
+            })
+            .collect(),
+        None => Vec::new(),
+    };
+    if problems.is_empty() {
+        outcome.structured = Some(structured);
+        return outcome;
+    }
+    tracing::debug!(tool, "structured content does not match the output schema");
     let mut content = vec![Content::Text(format!(
         "The API answered, but its response does not match the schema in its own API description ({}), so it is returned as text only. The response follows.",
         problems.join("; ")
@@ -391,6 +424,15 @@ fn check_structured(endpoint: &Endpoint, outcome: ToolOutcome) -> ToolOutcome {
         structured: None,
         is_error: true,
     }
+}
+
+/// [`conform`] for one of the API's tools, compiling its output schema on
+/// first use.
+fn check_structured(endpoint: &Endpoint, outcome: ToolOutcome) -> ToolOutcome {
+    let schema = endpoint.spec.output_schema.as_deref();
+    let validator =
+        schema.and_then(|s| compiled(&endpoint.output_validator, s, &endpoint.spec.name));
+    conform(&endpoint.spec.name, schema, validator, outcome)
 }
 
 /// Checks `args` against the tool's input schema; `Some(message)` naming

@@ -12,6 +12,8 @@ pub mod binding;
 pub mod call;
 pub mod catalog;
 pub mod http;
+pub mod jsoncut;
 pub mod ratelimit;
+pub mod redirect;
 pub mod request;
 pub mod response;

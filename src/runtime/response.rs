@@ -14,15 +14,13 @@ use base64::engine::general_purpose::STANDARD as BASE64;
 use serde_json::{Map, Value};
 
 use super::binding::OutputShape;
+use super::jsoncut;
 
 /// Default cap on response bytes that may enter the model's context: 1 MiB.
 const DEFAULT_MAX_BODY_BYTES: usize = 1_048_576;
 
 /// Scheme and prefix of the URIs given to binary responses.
 const RESOURCE_URI_PREFIX: &str = "openapi2mcp://response/";
-
-/// Appended to text when the body could not be given the advertised shape.
-const SHAPE_NOTE: &str = "\n\n[note: the response did not match the advertised output schema shape, so no structured content was returned]";
 
 /// An HTTP response as received, body possibly cut at the size cap by the caller.
 #[derive(Debug, Clone)]
@@ -103,6 +101,14 @@ pub enum TransportFailure {
     },
     /// The TLS handshake or certificate check failed.
     Tls(String),
+    /// A redirect that was not followed (another origin, a loop, too
+    /// many hops): the chain of URLs, without queries, and why.
+    Redirect {
+        /// The URLs visited, first to last.
+        chain: Vec<String>,
+        /// Why the last hop was not followed.
+        reason: String,
+    },
     /// Anything else, with the client's description.
     Other(String),
 }
@@ -146,6 +152,10 @@ pub fn from_transport_failure(failure: &TransportFailure, request_line: &str) ->
         TransportFailure::Tls(detail) => format!(
             "The secure (TLS) connection to {origin} failed{}. The server's certificate may be invalid, expired or self-signed, or the server may not speak HTTPS on that port; retrying will not help until the server or the base URL is fixed.",
             detail_suffix(detail)
+        ),
+        TransportFailure::Redirect { chain, reason } => format!(
+            "{request_line} was redirected, and the redirect was not followed: {reason}. Chain: {}.",
+            chain.join(" -> ")
         ),
         TransportFailure::Other(detail) => format!(
             "{request_line} failed before any response arrived{}. This may be a passing network problem; retrying may help.",
@@ -258,6 +268,11 @@ fn reason_phrase(status: u16) -> &'static str {
 // ---------------------------------------------------------------------------
 
 /// A 2xx response: the body, plus structured content when advertised.
+///
+/// A tool with an output schema returns structured content or an error,
+/// never a bare text result (strict clients reject those): an empty body
+/// is `{}`, an over-size JSON body is cut at whole array items, and a body
+/// that is not JSON of the advertised shape is an error that says why.
 fn success(
     resp: &HttpResponse,
     body: &Body<'_>,
@@ -266,24 +281,46 @@ fn success(
     request_line: &str,
 ) -> ToolOutcome {
     if body.is_blank() {
-        return ok_outcome(vec![Content::Text(empty_success_message(resp))], None);
+        let structured = output.map(|_| Value::Object(Map::new()));
+        return ok_outcome(vec![Content::Text(empty_success_message(resp))], structured);
     }
-    let kind = classify(
+    let mut kind = classify(
         header(&resp.headers, "content-type"),
         body.visible_text_bytes(),
     );
+    // JSON mislabelled as text is still JSON to a tool that returns JSON.
+    if output.is_some() && kind == Kind::Text && !body.truncated && is_json_text(body.bytes) {
+        kind = Kind::Json;
+    }
     let rendered = render_body(body, &kind, limits, request_line);
     let Some(shape) = output else {
         return ok_outcome(vec![rendered.content], None);
     };
-    let structured = rendered.json.and_then(|value| shape_value(shape, value));
-    let content = match rendered.content {
-        Content::Text(text) if structured.is_none() && !body.truncated => {
-            Content::Text(text + SHAPE_NOTE)
-        }
-        other => other,
+    let problem = match rendered.json {
+        Some(value) => match shape_value(shape, value) {
+            Ok(structured) => return ok_outcome(vec![rendered.content], Some(structured)),
+            Err(found) => format!(
+                "the API answered with a JSON {found} where this tool's output schema describes an object"
+            ),
+        },
+        None => rendered.problem.unwrap_or_else(|| {
+            format!(
+                "the API answered with {} content where this tool returns JSON",
+                kind.describe()
+            )
+        }),
     };
-    ok_outcome(vec![content], structured)
+    let headline = format!(
+        "{}
+The call reached the API, but {problem}, so there is no structured result. The response follows as text; it may still answer the question, or the API description may be out of date.",
+        status_headline(resp.status, request_line)
+    );
+    error_outcome(vec![Content::Text(headline), rendered.content])
+}
+
+/// Whether a text body parses as JSON.
+fn is_json_text(bytes: &[u8]) -> bool {
+    serde_json::from_slice::<serde::de::IgnoredAny>(bytes).is_ok()
 }
 
 /// A 304: nothing changed since the conditional request; not a failure.
@@ -524,6 +561,17 @@ enum Kind {
     Binary(String),
 }
 
+impl Kind {
+    /// "text", "image/png", ... for messages.
+    fn describe(&self) -> &str {
+        match self {
+            Kind::Json => "JSON",
+            Kind::Text => "text",
+            Kind::Image(mime) | Kind::Binary(mime) => mime,
+        }
+    }
+}
+
 /// Classifies by the declared media type, sniffing when there is none usable.
 fn classify(content_type: Option<&str>, body: &[u8]) -> Kind {
     match content_type.and_then(media_essence) {
@@ -613,10 +661,13 @@ fn sniff_image(body: &[u8]) -> Option<&'static str> {
     }
 }
 
-/// A rendered body: its content block and, for complete JSON, the value.
+/// A rendered body: its content block and, for JSON, the value (whole, or
+/// cut at whole items when the body was over the cap).
 struct Rendered {
     content: Content,
     json: Option<Value>,
+    /// Why a JSON body has no value, for the message.
+    problem: Option<String>,
 }
 
 /// Renders a non-blank body as one content block.
@@ -626,15 +677,16 @@ fn render_body(
     limits: &ResponseLimits,
     request_line: &str,
 ) -> Rendered {
-    let text_only = |text: String| Rendered {
-        content: Content::Text(text),
-        json: None,
-    };
     match kind {
         Kind::Json if !body.truncated => render_json(body, limits),
-        Kind::Json | Kind::Text => text_only(capped_text(body, limits)),
-        Kind::Image(mime) if body.truncated => text_only(too_large("an image", mime, limits)),
-        Kind::Binary(mime) if body.truncated => text_only(too_large("binary data", mime, limits)),
+        Kind::Json => render_cut_json(body, limits),
+        Kind::Text => non_json(Content::Text(capped_text(body, limits))),
+        Kind::Image(mime) if body.truncated => {
+            non_json(Content::Text(too_large("an image", mime, limits)))
+        }
+        Kind::Binary(mime) if body.truncated => {
+            non_json(Content::Text(too_large("binary data", mime, limits)))
+        }
         Kind::Image(mime) => non_json(Content::Image {
             data_base64: BASE64.encode(body.bytes),
             mime_type: mime.clone(),
@@ -652,6 +704,7 @@ fn non_json(content: Content) -> Rendered {
     Rendered {
         content,
         json: None,
+        problem: None,
     }
 }
 
@@ -661,11 +714,55 @@ fn render_json(body: &Body<'_>, limits: &ResponseLimits) -> Rendered {
         Ok(value) => Rendered {
             content: Content::Text(json_text(&value, body, limits)),
             json: Some(value),
+            problem: None,
         },
-        Err(_) => Rendered {
+        Err(e) => Rendered {
             content: Content::Text(body.text()),
             json: None,
+            problem: Some(format!("its JSON body is not valid JSON ({e})")),
         },
+    }
+}
+
+/// A JSON body over the cap: cut at whole array items (see [`jsoncut`]),
+/// with a note of what was kept; the raw prefix when no cut is possible.
+fn render_cut_json(body: &Body<'_>, limits: &ResponseLimits) -> Rendered {
+    let Some(cut) = jsoncut::cut(body.bytes) else {
+        return Rendered {
+            content: Content::Text(capped_text(body, limits)),
+            json: None,
+            problem: Some(format!(
+                "its JSON body exceeded the {}-byte limit and could not be cut to whole items",
+                limits.max_body_bytes
+            )),
+        };
+    };
+    let kept = if cut.array {
+        format!(
+            "the first {} item{} of `{}` were kept and later items dropped",
+            cut.kept,
+            if cut.kept == 1 { "" } else { "s" },
+            cut.at
+        )
+    } else {
+        format!(
+            "the first {} member{} of `{}` were kept and later members dropped",
+            cut.kept,
+            if cut.kept == 1 { "" } else { "s" },
+            cut.at
+        )
+    };
+    let text = match serde_json::to_string_pretty(&cut.value) {
+        Ok(pretty) if pretty.len() <= limits.max_body_bytes => pretty,
+        _ => cut.value.to_string(),
+    };
+    Rendered {
+        content: Content::Text(format!(
+            "{text}\n\n[truncated: the response exceeded the {}-byte limit; {kept}. Request a smaller page (e.g. a limit/per_page argument) or fewer fields to see the rest]",
+            limits.max_body_bytes
+        )),
+        json: Some(cut.value),
+        problem: None,
     }
 }
 
@@ -702,15 +799,29 @@ fn too_large(what: &str, mime: &str, limits: &ResponseLimits) -> String {
     )
 }
 
-/// The structured content for a value, if it has the advertised shape.
-fn shape_value(shape: &OutputShape, value: Value) -> Option<Value> {
+/// The structured content for a value, or the JSON type it has when that
+/// is not the advertised shape.
+fn shape_value(shape: &OutputShape, value: Value) -> Result<Value, &'static str> {
     match shape {
-        OutputShape::Object => value.is_object().then_some(value),
+        OutputShape::Object if value.is_object() => Ok(value),
+        OutputShape::Object => Err(json_type(&value)),
         OutputShape::Wrapped { key } => {
             let mut map = Map::new();
             map.insert(key.clone(), value);
-            Some(Value::Object(map))
+            Ok(Value::Object(map))
         }
+    }
+}
+
+/// "array", "string", ... for messages.
+fn json_type(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "boolean",
+        Value::Number(_) => "number",
+        Value::String(_) => "string",
+        Value::Array(_) => "array",
+        Value::Object(_) => "object",
     }
 }
 
@@ -907,20 +1018,19 @@ mod tests {
     }
 
     #[test]
-    fn json_non_object_with_object_shape_gets_note() {
+    fn json_non_object_with_object_shape_is_an_error() {
         let r = resp(200, Some("application/json"), b"[1]");
         let out = map(&r, Some(&OutputShape::Object));
-        assert_eq!(
-            out,
-            ToolOutcome {
-                content: vec![text(&format!("[\n  1\n]{SHAPE_NOTE}"))],
-                structured: None,
-                is_error: false,
-            }
-        );
+        assert!(out.is_error);
+        assert_eq!(out.structured, None);
+        let Content::Text(headline) = &out.content[0] else {
+            panic!("{out:?}")
+        };
         assert!(
-            SHAPE_NOTE.contains("the response did not match the advertised output schema shape")
+            headline.contains("a JSON array where this tool's output schema describes an object"),
+            "{headline}"
         );
+        assert_eq!(out.content[1], text("[\n  1\n]"));
     }
 
     #[test]
@@ -934,12 +1044,36 @@ mod tests {
                 is_error: false,
             }
         );
+        // A tool with an output schema cannot return it: an error saying why.
         let shaped = map(&r, Some(&wrapped("value")));
-        assert_eq!(
-            shaped.content,
-            vec![text(&format!("{{not json{SHAPE_NOTE}"))]
-        );
+        assert!(shaped.is_error);
         assert_eq!(shaped.structured, None);
+        let Content::Text(headline) = &shaped.content[0] else {
+            panic!("{shaped:?}")
+        };
+        assert!(headline.contains("is not valid JSON"), "{headline}");
+        assert_eq!(shaped.content[1], text("{not json"));
+    }
+
+    #[test]
+    fn empty_success_with_output_shape_is_an_empty_object() {
+        for (status, body) in [(200, &b""[..]), (204, b""), (201, b"  \n")] {
+            let r = resp(status, Some("application/json"), body);
+            for shape in [OutputShape::Object, wrapped("result")] {
+                let out = map(&r, Some(&shape));
+                assert!(!out.is_error, "{status}");
+                assert_eq!(out.structured, Some(json!({})), "{status}");
+            }
+            assert_eq!(map(&r, None).structured, None);
+        }
+    }
+
+    #[test]
+    fn json_mislabelled_as_text_is_structured_for_json_tools() {
+        let r = resp(200, Some("text/plain"), br#"{"id":1}"#);
+        let out = map(&r, Some(&OutputShape::Object));
+        assert_eq!(out.structured, Some(json!({"id": 1})));
+        assert!(!out.is_error);
     }
 
     #[test]
@@ -982,11 +1116,16 @@ mod tests {
     }
 
     #[test]
-    fn text_under_output_shape_gets_note() {
-        let r = resp(200, Some("text/plain"), b"ok");
+    fn text_under_output_shape_is_an_error_with_the_text() {
+        let r = resp(200, Some("text/html"), b"<p>maintenance</p>");
         let out = map(&r, Some(&OutputShape::Object));
-        assert_eq!(out.content, vec![text(&format!("ok{SHAPE_NOTE}"))]);
+        assert!(out.is_error);
         assert_eq!(out.structured, None);
+        let Content::Text(headline) = &out.content[0] else {
+            panic!("{out:?}")
+        };
+        assert!(headline.contains("with text content where this tool returns JSON"));
+        assert_eq!(out.content[1], text("<p>maintenance</p>"));
     }
 
     #[test]
@@ -1115,7 +1254,7 @@ mod tests {
                 content: vec![text(
                     "HTTP 204 No Content: the request succeeded with no response body."
                 )],
-                structured: None,
+                structured: Some(json!({})),
                 is_error: false,
             }
         );
@@ -1137,19 +1276,38 @@ mod tests {
     }
 
     #[test]
-    fn truncated_json_has_marker_and_no_structured() {
-        let mut r = resp(200, Some("application/json"), br#"{"items":[1,2"#);
+    fn truncated_json_is_cut_at_whole_items_and_stays_structured() {
+        let mut r = resp(200, Some("application/json"), br#"{"items":[1,2,3"#);
         r.truncated = true;
-        let limits = ResponseLimits { max_body_bytes: 13 };
+        let limits = ResponseLimits { max_body_bytes: 15 };
         let out = from_response(&r, Some(&OutputShape::Object), &limits, GET);
+        assert!(!out.is_error);
+        assert_eq!(out.structured, Some(json!({"items": [1, 2]})));
         assert_eq!(
-            out,
-            ToolOutcome {
-                content: vec![text(&format!("{{\"items\":[1,2{}", marker(13)))],
-                structured: None,
-                is_error: false,
-            }
+            out.content,
+            vec![text(
+                "{\"items\":[1,2]}\n\n[truncated: the response exceeded the 15-byte limit; the first 2 items of `$.items` were kept and later items dropped. Request a smaller page (e.g. a limit/per_page argument) or fewer fields to see the rest]"
+            )]
         );
+        // Without an output schema the model gets the same valid JSON.
+        let plain = from_response(&r, None, &limits, GET);
+        assert_eq!(plain.content, out.content);
+        assert_eq!(plain.structured, None);
+    }
+
+    #[test]
+    fn truncated_json_that_cannot_be_cut_is_an_error_for_json_tools() {
+        let mut r = resp(200, Some("application/json"), br#"{"items":"aaaa"#);
+        r.truncated = true;
+        let limits = ResponseLimits { max_body_bytes: 14 };
+        let out = from_response(&r, Some(&OutputShape::Object), &limits, GET);
+        assert!(out.is_error);
+        assert_eq!(
+            out.content[1],
+            text(&format!("{{\"items\":\"aaaa{}", marker(14)))
+        );
+        let plain = from_response(&r, None, &limits, GET);
+        assert!(!plain.is_error);
     }
 
     #[test]
@@ -1168,9 +1326,10 @@ mod tests {
     fn oversized_body_is_cut_even_if_caller_did_not() {
         let r = resp(200, Some("application/json"), br#"{"a":1234}"#);
         let limits = ResponseLimits { max_body_bytes: 5 };
-        let out = from_response(&r, Some(&OutputShape::Object), &limits, GET);
+        let out = from_response(&r, None, &limits, GET);
         assert_eq!(out.content, vec![text(&format!("{{\"a\":{}", marker(5)))]);
         assert_eq!(out.structured, None);
+        assert!(from_response(&r, Some(&OutputShape::Object), &limits, GET).is_error);
     }
 
     #[test]

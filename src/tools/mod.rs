@@ -48,10 +48,34 @@ pub struct BuildOptions {
     pub selection: Selection,
 }
 
+/// What became of a document's operations while the catalog was built:
+/// enough to say why a catalog is empty.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct BuildStats {
+    /// Operations found under `paths` (those whose path item resolved).
+    pub operations: usize,
+    /// Operations that could not be made into a tool (each has an error
+    /// diagnostic).
+    pub failed: usize,
+    /// Operations excluded by `x-mcp: {exclude: true}`.
+    pub excluded: usize,
+    /// Tools the selection filters (tags, methods, paths...) left out.
+    pub unselected: usize,
+}
+
 /// Turns every operation of `doc` into a tool. Operations that cannot be
 /// made into a tool (a broken `$ref`, say) are skipped with a diagnostic;
 /// the rest still work.
 pub fn build(doc: &Document, options: &BuildOptions) -> (Catalog, Vec<Diagnostic>) {
+    let (catalog, diags, _) = build_with_stats(doc, options);
+    (catalog, diags)
+}
+
+/// [`build`], also counting what became of each operation.
+pub fn build_with_stats(
+    doc: &Document,
+    options: &BuildOptions,
+) -> (Catalog, Vec<Diagnostic>, BuildStats) {
     let mut diags = Vec::new();
     let root = doc.root();
     let info = root.get("info");
@@ -64,19 +88,33 @@ pub fn build(doc: &Document, options: &BuildOptions) -> (Catalog, Vec<Diagnostic
     let operations = operations::collect(doc, &mut diags);
 
     let mut bundler = SchemaBundler::new(doc);
+    // Operations whose path item or parameters do not resolve were dropped
+    // by `collect`, each with an error diagnostic.
+    let declared = operations::declared_count(doc).max(operations.len());
+    let mut stats = BuildStats {
+        operations: declared,
+        failed: declared - operations.len(),
+        ..BuildStats::default()
+    };
     let mut drafts = Vec::with_capacity(operations.len());
     for op in &operations {
         match draft(doc, op, options, &mut bundler, &mut diags) {
             Ok(Some(d)) => drafts.push(d),
-            Ok(None) => {}
-            Err(d) => diags.push(d),
+            Ok(None) => stats.excluded += 1,
+            Err(d) => {
+                stats.failed += 1;
+                diags.push(d)
+            }
         }
     }
     diags.extend(bundler.take_diagnostics());
-    let tools = assign_names(drafts)
+    let named = assign_names(drafts);
+    let before = named.len();
+    let tools: Vec<ToolDef> = named
         .into_iter()
         .filter(|t| options.selection.keeps(t))
         .collect();
+    stats.unselected = before - tools.len();
 
     let catalog = Catalog {
         title: text("title").unwrap_or_else(|| "API".to_string()),
@@ -85,7 +123,7 @@ pub fn build(doc: &Document, options: &BuildOptions) -> (Catalog, Vec<Diagnostic
         security_schemes,
         tools,
     };
-    (catalog, diags)
+    (catalog, diags, stats)
 }
 
 /// A tool before its final name is known.

@@ -58,6 +58,28 @@ impl Operation<'_> {
     }
 }
 
+/// How many operations the document declares under `paths` (method keys
+/// of every path item that resolves), whether or not they can be used:
+/// the denominator when saying what became of them.
+pub fn declared_count(doc: &Document) -> usize {
+    let root = doc.root_node();
+    let Some(paths) = root.child("paths") else {
+        return 0;
+    };
+    let Value::Object(map) = paths.value else {
+        return 0;
+    };
+    map.keys()
+        .filter(|path| path.starts_with('/'))
+        .filter_map(|path| doc.deref(paths.child(path)?).ok())
+        .filter_map(|item| {
+            item.value
+                .as_object()
+                .map(|m| m.keys().filter(|k| METHODS.contains(&k.as_str())).count())
+        })
+        .sum()
+}
+
 /// All operations in document order. A path item or parameter that cannot
 /// be resolved skips what it belongs to, with a diagnostic.
 pub fn collect<'a>(doc: &'a Document, diags: &mut Vec<Diagnostic>) -> Vec<Operation<'a>> {

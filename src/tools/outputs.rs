@@ -85,8 +85,8 @@ fn finish(converted: Value, defs: Map<String, Value>, object: bool) -> Value {
     } else {
         Map::from_iter([
             ("type".to_string(), json!("object")),
+            // Not required: a 204 or an empty body is `{}`.
             ("properties".to_string(), json!({ WRAP_KEY: converted })),
-            ("required".to_string(), json!([WRAP_KEY])),
         ])
     };
     if !defs.is_empty() {

@@ -247,3 +247,58 @@ fn documents_load_from_urls_with_relative_refs_and_servers() {
     let err = String::from_utf8_lossy(&out.get_output().stderr).to_string();
     assert!(err.contains("nope.yaml") && err.contains("404"), "{err}");
 }
+
+/// A document whose only operation cannot become a tool (a broken `$ref`
+/// parameter): every subcommand refuses it with exit 1, naming why.
+#[test]
+fn a_document_without_tools_is_an_error_for_list_generate_and_serve() {
+    let dir = tempfile::tempdir().unwrap();
+    let spec = dir.path().join("broken.yaml");
+    std::fs::write(
+        &spec,
+        "openapi: 3.0.3\ninfo: {title: broken, version: '1'}\npaths:\n  /pets:\n    get:\n      operationId: listPets\n      parameters:\n        - $ref: '#/components/parameters/Missing'\n      responses: {'200': {description: ok}}\n",
+    )
+    .unwrap();
+    let spec = spec.to_str().unwrap();
+    let out_dir = dir.path().join("crate");
+    let runs: [Vec<&str>; 4] = [
+        vec!["list", spec],
+        vec!["list", "--quiet", spec],
+        vec!["generate", spec, "--out", out_dir.to_str().unwrap()],
+        vec!["serve", spec],
+    ];
+    for args in runs {
+        let out = bin()
+            .args(&args)
+            .timeout(std::time::Duration::from_secs(30))
+            .assert()
+            .code(1);
+        let stderr = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+        assert!(
+            stderr.contains(
+                "the document yields no tools: of its 1 operation, 1 could not be made into a tool"
+            ),
+            "{args:?}: {stderr}"
+        );
+        // The operation's own error, with its place, is shown even with --quiet.
+        assert!(
+            stderr.contains("#/components/parameters/Missing"),
+            "{args:?}: {stderr}"
+        );
+        assert!(stderr.contains("broken.yaml"), "{args:?}: {stderr}");
+    }
+    assert!(!out_dir.exists(), "generate wrote a crate with no tools");
+
+    // Filters that leave nothing say so.
+    let out = bin()
+        .args([
+            "list",
+            "--tag",
+            "nope",
+            local("specs/petstore.yaml").to_str().unwrap(),
+        ])
+        .assert()
+        .code(1);
+    let stderr = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+    assert!(stderr.contains("7 did not match the selection"), "{stderr}");
+}

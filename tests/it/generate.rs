@@ -102,7 +102,7 @@ fn check_reports_stale_files_and_generate_repairs_them() {
         "changed  src/operations/pets.rs (from line 1)",
         "missing  src/runtime/call.rs",
         "extra    src/operations/old_tag.rs",
-        "3 of 21 files differ",
+        "3 of 23 files differ",
     ] {
         assert!(report.contains(expected), "{expected:?} not in:\n{report}");
     }

@@ -62,6 +62,11 @@ pub struct ServeFlags {
     /// Forward the MCP client's Authorization header to the API (--transport http).
     #[arg(long)]
     pub forward_authorization: bool,
+    /// Another origin API redirects may lead to, e.g. https://cdn.example.com
+    /// (repeatable). Redirects within the API's own origin are always
+    /// followed; credentials never go to another origin.
+    #[arg(long = "allow-redirect-origin", value_name = "ORIGIN", value_parser = parse_origin)]
+    pub redirect_origins: Vec<String>,
 }
 
 /// Which transport serves MCP clients.
@@ -71,6 +76,22 @@ pub enum TransportKind {
     Stdio,
     /// Streamable HTTP at `/mcp`.
     Http,
+}
+
+/// An origin (`scheme://host[:port]`) for --allow-redirect-origin.
+fn parse_origin(s: &str) -> Result<String, String> {
+    let parsed = url::Url::parse(s).map_err(|e| format!("`{s}` is not an origin URL: {e}"))?;
+    if !matches!(parsed.scheme(), "http" | "https") || parsed.host_str().is_none() {
+        return Err(format!(
+            "`{s}` is not an http(s) origin like https://cdn.example.com"
+        ));
+    }
+    if parsed.path() != "/" || parsed.query().is_some() || !parsed.username().is_empty() {
+        return Err(format!(
+            "`{s}` has a path, query or user name; give just scheme://host[:port]"
+        ));
+    }
+    Ok(s.trim_end_matches('/').to_string())
 }
 
 fn parse_key_value(s: &str) -> Result<(String, String), String> {
@@ -100,6 +121,7 @@ impl ServeFlags {
                 limits: ResponseLimits {
                     max_body_bytes: self.max_response_bytes,
                 },
+                redirect_origins: self.redirect_origins.clone(),
                 ..HttpOptions::default()
             },
             rate_limit: self.rate_limit.map(|r| (r, self.rate_burst)),

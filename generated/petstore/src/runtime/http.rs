@@ -2,12 +2,17 @@
 //! per-call timeout, the response body read only up to the size cap (a
 //! 50 MB answer never lands in memory), and failures classified so the
 //! model gets a message it can act on. Optional bounded retries for
-//! idempotent methods on connection errors and 502/503/504.
+//! idempotent methods on connection errors and 502/503/504. Redirects are
+//! followed here, hop by hop, under [`super::redirect`]'s policy (same
+//! origin only unless allowed, never a credential to another origin, no
+//! `Referer`), all within the one timeout.
 //!
-//! Self-contained: imports only `super::request` and `super::response`.
+//! Self-contained: imports only `super::request`, `super::redirect` and
+//! `super::response`.
 
 use std::time::Duration;
 
+use super::redirect::{self, Redirects};
 use super::request::PreparedRequest;
 use super::response::{HttpResponse, ResponseLimits, TransportFailure};
 
@@ -23,6 +28,9 @@ pub struct HttpOptions {
     pub retry_backoff: Duration,
     /// Response size cap.
     pub limits: ResponseLimits,
+    /// Origins other than the API's own that redirects may lead to
+    /// (`https://cdn.example.com`); credentials never go along.
+    pub redirect_origins: Vec<String>,
 }
 
 impl Default for HttpOptions {
@@ -32,6 +40,7 @@ impl Default for HttpOptions {
             retries: 0,
             retry_backoff: Duration::from_millis(200),
             limits: ResponseLimits::default(),
+            redirect_origins: Vec::new(),
         }
     }
 }
@@ -52,7 +61,11 @@ impl HttpClient {
                 "/",
                 env!("CARGO_PKG_VERSION")
             ))
-            .redirect(reqwest::redirect::Policy::limited(5))
+            // Redirects are followed by `send_once`, which knows what the
+            // request carries; reqwest would forward API-key headers and a
+            // Referer to another origin.
+            .redirect(reqwest::redirect::Policy::none())
+            .referer(false)
             .build()
             .map_err(|e| format!("cannot create the HTTP client: {e}"))?;
         Ok(Self { client, options })
@@ -99,7 +112,43 @@ impl HttpClient {
         }
     }
 
+    /// One attempt: the request and the redirects it leads to, within the
+    /// timeout.
     async fn send_once(&self, request: &PreparedRequest) -> Result<HttpResponse, TransportFailure> {
+        let timeout = self.options.timeout;
+        let attempt = async {
+            let mut redirects = Redirects::new(&request.url, &self.options.redirect_origins);
+            let mut next: Option<PreparedRequest> = None;
+            loop {
+                let current = next.as_ref().unwrap_or(request);
+                let response = self.exchange(current).await?;
+                let location = redirect::is_followed_status(response.status)
+                    .then(|| location(&response.headers))
+                    .flatten();
+                let Some(location) = location else {
+                    return Ok(response);
+                };
+                match redirects.follow(current, response.status, location) {
+                    Ok(hop) => next = Some(hop),
+                    Err(refusal) => {
+                        return Err(TransportFailure::Redirect {
+                            chain: refusal.chain,
+                            reason: refusal.reason,
+                        });
+                    }
+                }
+            }
+        };
+        match tokio::time::timeout(timeout, attempt).await {
+            Ok(result) => result,
+            Err(_) => Err(TransportFailure::Timeout {
+                seconds: timeout.as_secs_f64(),
+            }),
+        }
+    }
+
+    /// One HTTP exchange: the request sent, the body read up to the cap.
+    async fn exchange(&self, request: &PreparedRequest) -> Result<HttpResponse, TransportFailure> {
         let method = reqwest::Method::from_bytes(request.method.as_bytes())
             .map_err(|e| TransportFailure::Other(format!("invalid method: {e}")))?;
         let mut builder = self.client.request(method, &request.url);
@@ -109,46 +158,45 @@ impl HttpClient {
         if let Some(body) = &request.body {
             builder = builder.body(body.clone());
         }
-        let timeout = self.options.timeout;
-        let exchange = async {
-            let mut response = builder.send().await.map_err(classify)?;
-            let status = response.status().as_u16();
-            let headers = response
-                .headers()
-                .iter()
-                .map(|(k, v)| {
-                    (
-                        k.as_str().to_string(),
-                        String::from_utf8_lossy(v.as_bytes()).into_owned(),
-                    )
-                })
-                .collect();
-            let cap = self.options.limits.max_body_bytes;
-            let mut body = Vec::new();
-            let mut truncated = false;
-            while let Some(chunk) = response.chunk().await.map_err(classify)? {
-                let room = cap.saturating_sub(body.len());
-                if chunk.len() > room {
-                    body.extend_from_slice(&chunk[..room]);
-                    truncated = true;
-                    break;
-                }
-                body.extend_from_slice(&chunk);
-            }
-            Ok(HttpResponse {
-                status,
-                headers,
-                body,
-                truncated,
+        let mut response = builder.send().await.map_err(classify)?;
+        let status = response.status().as_u16();
+        let headers = response
+            .headers()
+            .iter()
+            .map(|(k, v)| {
+                (
+                    k.as_str().to_string(),
+                    String::from_utf8_lossy(v.as_bytes()).into_owned(),
+                )
             })
-        };
-        match tokio::time::timeout(timeout, exchange).await {
-            Ok(result) => result,
-            Err(_) => Err(TransportFailure::Timeout {
-                seconds: timeout.as_secs_f64(),
-            }),
+            .collect();
+        let cap = self.options.limits.max_body_bytes;
+        let mut body = Vec::new();
+        let mut truncated = false;
+        while let Some(chunk) = response.chunk().await.map_err(classify)? {
+            let room = cap.saturating_sub(body.len());
+            if chunk.len() > room {
+                body.extend_from_slice(&chunk[..room]);
+                truncated = true;
+                break;
+            }
+            body.extend_from_slice(&chunk);
         }
+        Ok(HttpResponse {
+            status,
+            headers,
+            body,
+            truncated,
+        })
     }
+}
+
+/// The first `Location` header, if any.
+fn location(headers: &[(String, String)]) -> Option<&str> {
+    headers
+        .iter()
+        .find(|(name, _)| name.eq_ignore_ascii_case("location"))
+        .map(|(_, value)| value.as_str())
 }
 
 /// Sorts a reqwest error into what the model needs to know.

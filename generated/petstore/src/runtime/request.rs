@@ -49,6 +49,10 @@ pub struct PreparedRequest {
     pub headers: Vec<(String, String)>,
     /// The encoded body, if one is sent.
     pub body: Option<Vec<u8>>,
+    /// The credential values authentication placed on this request (keys,
+    /// tokens, header values), so that a redirect to another origin can be
+    /// refused when its URL would carry one on. Empty until authenticated.
+    pub credentials: Vec<String>,
 }
 
 /// Why a tool call could not become an HTTP request. Messages name the
@@ -296,6 +300,7 @@ pub fn prepare(
         url,
         headers,
         body,
+        credentials: Vec::new(),
     })
 }
 

@@ -147,7 +147,8 @@ impl Bridge {
         self.inner.api.tool_count()
     }
 
-    /// Runs one call: admit (validate, rate limit) → handler → HTTP.
+    /// Runs one call: admit (validate, rate limit) → handler → HTTP →
+    /// a result valid for the tool's output schema.
     async fn call(
         &self,
         tool: ToolId,
@@ -155,13 +156,15 @@ impl Bridge {
         client_authorization: Option<&str>,
     ) -> CallReport {
         let api = &self.inner.api;
-        match api.admit(tool, args) {
+        let mut report = match api.admit(tool, args) {
             Ok(args) => {
                 let call = Call::new(api, tool, client_authorization);
                 self.inner.handlers.handle(call, args).await
             }
             Err(refused) => refused.into(),
-        }
+        };
+        report.outcome = api.conform(tool, report.outcome);
+        report
     }
 }
 

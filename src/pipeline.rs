@@ -1,0 +1,134 @@
+//! The sequence every user of the tool model runs, in one place: load the
+//! document, build the catalog, refuse a catalog with no tools (saying what
+//! became of each operation), point every diagnostic at its file line, and
+//! let go of the source text.
+//!
+//! `list`, `serve`, `generate` and the tests call [`load_catalog`] instead
+//! of re-assembling the steps (and forgetting one of them).
+
+use crate::runtime::catalog::Catalog;
+use crate::spec::{self, Diagnostic, Document, LoadOptions};
+use crate::tools::{self, BuildOptions, BuildStats};
+
+/// How to load and build.
+#[derive(Debug, Clone, Default)]
+pub struct PipelineOptions {
+    /// Reading the document.
+    pub load: LoadOptions,
+    /// Turning it into tools.
+    pub build: BuildOptions,
+}
+
+/// A built catalog, the document it came from and what was found on the
+/// way (warnings, and errors confined to single operations).
+#[derive(Debug)]
+pub struct Loaded {
+    /// The tools.
+    pub catalog: Catalog,
+    /// The document, with its source text dropped.
+    pub document: Document,
+    /// Every diagnostic, located (file, pointer, line).
+    pub diagnostics: Vec<Diagnostic>,
+    /// What became of the operations.
+    pub stats: BuildStats,
+}
+
+/// Why there is no catalog to serve.
+#[derive(Debug, thiserror::Error)]
+pub enum PipelineError {
+    /// The document cannot be read or is not an OpenAPI document.
+    #[error("{0}")]
+    Load(Box<Diagnostic>),
+    /// The document loaded, but not one operation became a tool. The
+    /// diagnostics say why for each operation that failed.
+    #[error("{summary}")]
+    NoTools {
+        /// The error naming the document and the reason.
+        summary: Box<Diagnostic>,
+        /// Every diagnostic found, located.
+        diagnostics: Vec<Diagnostic>,
+        /// What became of the operations.
+        stats: BuildStats,
+    },
+}
+
+/// Loads `location` (path or URL) and builds its tool catalog.
+pub fn load_catalog(location: &str, options: &PipelineOptions) -> Result<Loaded, PipelineError> {
+    let (mut document, mut diagnostics) =
+        spec::load(location, &options.load).map_err(|d| PipelineError::Load(Box::new(d)))?;
+    let (catalog, more, stats) = tools::build_with_stats(&document, &options.build);
+    let start = diagnostics.len();
+    diagnostics.extend(more);
+    document.locate(&mut diagnostics[start..]);
+    document.drop_sources();
+    if catalog.tools.is_empty() {
+        let summary = Box::new(Diagnostic::error(location, "", no_tools_reason(&stats)));
+        return Err(PipelineError::NoTools {
+            summary,
+            diagnostics,
+            stats,
+        });
+    }
+    Ok(Loaded {
+        catalog,
+        document,
+        diagnostics,
+        stats,
+    })
+}
+
+/// One sentence accounting for every operation of a document that gave no
+/// tools.
+pub fn no_tools_reason(stats: &BuildStats) -> String {
+    if stats.operations == 0 {
+        return "the document yields no tools: it defines no operations under `paths` (or none whose path item could be read; see the errors above)".into();
+    }
+    let mut parts = Vec::new();
+    if stats.failed > 0 {
+        parts.push(format!(
+            "{} could not be made into a tool (each error above names the operation and the problem)",
+            stats.failed
+        ));
+    }
+    if stats.excluded > 0 {
+        parts.push(format!(
+            "{} {} excluded by `x-mcp: {{exclude: true}}`",
+            stats.excluded,
+            if stats.excluded == 1 { "is" } else { "are" }
+        ));
+    }
+    if stats.unselected > 0 {
+        parts.push(format!(
+            "{} did not match the selection (--tag, --operation, --method, --path, --read-only and their --exclude-* forms)",
+            stats.unselected
+        ));
+    }
+    format!(
+        "the document yields no tools: of its {} operation{}, {}",
+        stats.operations,
+        if stats.operations == 1 { "" } else { "s" },
+        parts.join("; ")
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reasons_account_for_every_operation() {
+        let none = BuildStats::default();
+        assert!(no_tools_reason(&none).contains("defines no operations"));
+        let mixed = BuildStats {
+            operations: 4,
+            failed: 2,
+            excluded: 1,
+            unselected: 1,
+        };
+        let text = no_tools_reason(&mixed);
+        assert!(text.contains("of its 4 operations"), "{text}");
+        assert!(text.contains("2 could not be made into a tool"), "{text}");
+        assert!(text.contains("1 is excluded by `x-mcp"), "{text}");
+        assert!(text.contains("1 did not match the selection"), "{text}");
+    }
+}
