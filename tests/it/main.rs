@@ -5,6 +5,7 @@ mod cli;
 mod corpus;
 mod generate;
 mod github;
+mod hardening;
 mod mock;
 mod model;
 mod parity;
