@@ -13,13 +13,13 @@ use axum::response::Response;
 use openapi2mcp::runtime::auth::Credentials;
 use openapi2mcp::runtime::http::HttpOptions;
 use openapi2mcp::runtime::response::ResponseLimits;
-use openapi2mcp::server::{Bridge, ServeOptions};
+use openapi2mcp::server::ServeOptions;
 use openapi2mcp::spec::Document;
 use openapi2mcp::tools::{self, BuildOptions, Catalog};
-use rmcp::ServiceExt;
-use rmcp::model::{CallToolRequestParams, CallToolResult};
-use rmcp::service::{RoleClient, RunningService};
+use rmcp::model::CallToolResult;
 use serde_json::{Value, json};
+
+use crate::serve::{call, connect, text_of};
 
 /// One request as a backend saw it.
 #[derive(Debug, Clone)]
@@ -189,33 +189,6 @@ fn catalog(schemes: Value, requirement: Value) -> Catalog {
     let (catalog, diags) = tools::build(&doc, &BuildOptions::default());
     assert!(diags.is_empty(), "{diags:?}");
     catalog
-}
-
-async fn connect(catalog: Catalog, options: ServeOptions) -> RunningService<RoleClient, ()> {
-    let bridge = Bridge::new(catalog, options).unwrap();
-    let (client_io, server_io) = tokio::io::duplex(1 << 20);
-    tokio::spawn(async move {
-        if let Ok(running) = bridge.serve(server_io).await {
-            let _ = running.waiting().await;
-        }
-    });
-    ().serve(client_io).await.expect("client connects")
-}
-
-async fn call(client: &RunningService<RoleClient, ()>, name: &str, args: Value) -> CallToolResult {
-    let params = CallToolRequestParams::new(name.to_string())
-        .with_arguments(args.as_object().cloned().unwrap_or_default());
-    client.call_tool(params).await.expect("tools/call answered")
-}
-
-fn text_of(result: &CallToolResult) -> String {
-    result
-        .content
-        .iter()
-        .filter_map(|c| serde_json::to_value(c).ok())
-        .filter_map(|v| v.get("text").and_then(Value::as_str).map(str::to_string))
-        .collect::<Vec<_>>()
-        .join("\n")
 }
 
 /// One credential setup: the schemes, the requirement, the variables, and

@@ -31,7 +31,10 @@ fn catalog_of(doc: Value) -> Catalog {
 }
 
 /// A client connected in process to a bridge over `catalog`.
-async fn connect(catalog: Catalog, options: ServeOptions) -> RunningService<RoleClient, ()> {
+pub(crate) async fn connect(
+    catalog: Catalog,
+    options: ServeOptions,
+) -> RunningService<RoleClient, ()> {
     let bridge = Bridge::new(catalog, options).unwrap();
     let (client_io, server_io) = tokio::io::duplex(1 << 20);
     tokio::spawn(async move {
@@ -49,13 +52,17 @@ fn options_for(backend: &Backend, prefix: &str) -> ServeOptions {
     }
 }
 
-async fn call(client: &RunningService<RoleClient, ()>, name: &str, args: Value) -> CallToolResult {
+pub(crate) async fn call(
+    client: &RunningService<RoleClient, ()>,
+    name: &str,
+    args: Value,
+) -> CallToolResult {
     let params = CallToolRequestParams::new(name.to_string())
         .with_arguments(args.as_object().cloned().unwrap_or_default());
     client.call_tool(params).await.expect("tools/call answered")
 }
 
-fn text_of(result: &CallToolResult) -> String {
+pub(crate) fn text_of(result: &CallToolResult) -> String {
     result
         .content
         .iter()
