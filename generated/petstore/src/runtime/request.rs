@@ -291,6 +291,9 @@ pub fn prepare(
         Some(body) => build_body(body, args)?,
         None => None,
     };
+    if let (Some(declared), Some((content_type, _))) = (&binding.body, &body) {
+        check_content_type(declared, content_type)?;
+    }
     let body = body.map(|(content_type, bytes)| {
         headers.push(("Content-Type".into(), content_type));
         bytes
@@ -861,6 +864,27 @@ fn check_header_text(arg: &str, text: &str) -> Result<(), RequestError> {
         ));
     }
     Ok(())
+}
+
+/// The `Content-Type` comes from the API description (a media type key,
+/// or a multipart base type), so it is checked like any header value: a
+/// key such as `"application/json\r\nX-Evil: 1"` must not add a header.
+fn check_content_type(body: &BodyBinding, content_type: &str) -> Result<(), RequestError> {
+    if !content_type.chars().any(|c| c.is_control() && c != '\t') {
+        return Ok(());
+    }
+    let arg = match &body.shape {
+        BodyShape::Whole { arg, .. } => arg.as_str(),
+        BodyShape::Properties { .. } => "body",
+    };
+    Err(invalid(
+        arg,
+        format!(
+            "the API description declares the request body's media type as `{}`, which \
+             contains control characters and cannot be sent as a Content-Type header",
+            content_type.escape_debug()
+        ),
+    ))
 }
 
 /// The wire name must be an RFC 9110 token.
@@ -2337,6 +2361,44 @@ mod tests {
             header(&plain, "Content-Type").as_deref(),
             Some("application/octet-stream")
         );
+    }
+
+    /// Found by tests/it/props.rs: a media type key with a line break (from
+    /// the API description) became a Content-Type value carrying CR/LF.
+    #[test]
+    fn media_type_with_a_line_break_is_refused() {
+        let props = BodyShape::Properties {
+            props: vec![BodyProp {
+                arg: "a".into(),
+                name: "a".into(),
+                binary: false,
+                content_type: None,
+            }],
+        };
+        let json = with_body("application/json\r\nX-Evil: 1", true, props);
+        assert_invalid(&err(&json, json!({"a": "x"})), "body", "Content-Type");
+        let multipart = with_body(
+            "multipart/form-data\r\nX-Evil: 1",
+            true,
+            BodyShape::Whole {
+                arg: "form".into(),
+                binary: false,
+            },
+        );
+        assert_invalid(
+            &err(&multipart, json!({"form": {"f": "v"}})),
+            "form",
+            "control characters",
+        );
+        let tab = with_body("text/plain;\tcharset=utf-8", true, whole_text());
+        assert!(ok(&tab, json!({"body": "hi"})).body.is_some());
+    }
+
+    fn whole_text() -> BodyShape {
+        BodyShape::Whole {
+            arg: "body".into(),
+            binary: false,
+        }
     }
 
     #[test]
