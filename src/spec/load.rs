@@ -192,8 +192,8 @@ pub fn load(
             continue;
         }
         let display = display_for(&url);
-        let loaded = fetcher
-            .read(&url, &display)
+        let loaded = regular_file(&url, &display)
+            .and_then(|()| fetcher.read(&url, &display))
             .and_then(|text| parse_text(&text, &display).map(|v| (text, v)));
         let (text, mut value) = match loaded {
             Ok(x) => x,
@@ -444,6 +444,27 @@ fn external_target(
     Some(url)
 }
 
+/// A `$ref` may name only a regular file (or a symlink to one): reading a
+/// named pipe or a device such as `/dev/stdin` or `/dev/zero` would block
+/// or never end. (The root document may be a pipe, as in `<(curl …)`.)
+/// A missing file is left for the read to report.
+fn regular_file(url: &Url, display: &str) -> Result<(), Diagnostic> {
+    let Some(path) = (url.scheme() == "file")
+        .then(|| url.to_file_path().ok())
+        .flatten()
+    else {
+        return Ok(());
+    };
+    match std::fs::metadata(&path) {
+        Ok(meta) if !meta.is_file() => Err(Diagnostic::error(
+            display,
+            "",
+            "not a regular file (a directory, device or named pipe), so it is not read",
+        )),
+        _ => Ok(()),
+    }
+}
+
 /// Reads files and URLs (one HTTP client, made on first use).
 struct Fetcher<'a> {
     options: &'a LoadOptions,
@@ -568,5 +589,48 @@ mod tests {
         assert_eq!(warnings.len(), 1, "{warnings:?}");
         assert!(warnings[0].message.contains("--allow-remote-refs"));
         assert_eq!(warnings[0].line, Some(9));
+    }
+
+    /// Found by tests/it/props.rs: a `$ref` to a named pipe blocked the
+    /// load for ever (and one to `/dev/zero` would have read without end).
+    #[test]
+    fn refs_to_pipes_devices_and_directories_are_not_read() {
+        let dir = tempfile::tempdir().unwrap();
+        let fifo = dir.path().join("fifo.yaml");
+        let have_fifo = std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .is_ok_and(|s| s.success());
+        let mut refs = vec!["/dev/null", "."];
+        if have_fifo {
+            refs.push("fifo.yaml");
+        }
+        let schemas: String = refs
+            .iter()
+            .enumerate()
+            .map(|(i, r)| format!("    S{i}: {{$ref: '{r}#/X'}}\n"))
+            .collect();
+        let root = dir.path().join("root.yaml");
+        std::fs::write(
+            &root,
+            format!(
+                "openapi: 3.0.3\ninfo: {{title: t, version: '1'}}\npaths: {{}}\ncomponents:\n  schemas:\n{schemas}"
+            ),
+        )
+        .unwrap();
+        let (send, receive) = std::sync::mpsc::channel();
+        let path = root.to_str().unwrap().to_string();
+        std::thread::spawn(move || {
+            let _ = send.send(load(&path, &LoadOptions::default()).map(|(_, w)| w));
+        });
+        let warnings = receive
+            .recv_timeout(Duration::from_secs(10))
+            .expect("the load finishes")
+            .unwrap();
+        let refused = warnings
+            .iter()
+            .filter(|w| w.message.contains("not a regular file"))
+            .count();
+        assert_eq!(refused, refs.len(), "{warnings:?}");
     }
 }
