@@ -9,6 +9,7 @@ mod hardening;
 mod mock;
 mod model;
 mod parity;
+mod props;
 mod serve;
 mod snapshots;
 mod support;
