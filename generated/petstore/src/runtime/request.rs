@@ -797,6 +797,7 @@ fn header_params(
         };
         if let Some(text) = header_value(p, value) {
             check_token(p)?;
+            check_client_header(p)?;
             check_header_text(&p.arg, &text)?;
             out.push((p.name.clone(), text));
         }
@@ -883,6 +884,36 @@ fn check_content_type(body: &BodyBinding, content_type: &str) -> Result<(), Requ
             "the API description declares the request body's media type as `{}`, which \
              contains control characters and cannot be sent as a Content-Type header",
             content_type.escape_debug()
+        ),
+    ))
+}
+
+/// Headers the HTTP client writes itself, from the base URL (`Host`) and
+/// the body (framing), plus the hop-by-hop ones. A header parameter with
+/// one of these names is refused: a `Host` taken from an argument would
+/// send the request to another virtual host behind the base URL's address.
+const CLIENT_HEADERS: &[&str] = &[
+    "host",
+    "content-length",
+    "transfer-encoding",
+    "connection",
+    "keep-alive",
+    "upgrade",
+    "te",
+    "trailer",
+    "proxy-connection",
+];
+
+fn check_client_header(p: &ParamBinding) -> Result<(), RequestError> {
+    if !CLIENT_HEADERS.contains(&p.name.to_ascii_lowercase().as_str()) {
+        return Ok(());
+    }
+    Err(invalid(
+        &p.arg,
+        format!(
+            "the API description sends it as header `{}`, which the HTTP client sets itself \
+             from the base URL and the body, so it cannot be sent; leave `{}` out",
+            p.name, p.arg
         ),
     ))
 }
@@ -2392,6 +2423,20 @@ mod tests {
         );
         let tab = with_body("text/plain;\tcharset=utf-8", true, whole_text());
         assert!(ok(&tab, json!({"body": "hi"})).body.is_some());
+    }
+
+    /// Found by tests/it/props.rs: a header parameter named `Host` (or
+    /// `Connection`, `Content-Length`...) put an argument into a header the
+    /// HTTP client owns, choosing the virtual host behind the base URL.
+    #[test]
+    fn header_parameters_cannot_set_client_headers() {
+        for name in ["Host", "content-length", "Transfer-Encoding", "Connection"] {
+            let mut p = param("h", Location::Header, Style::Simple, false);
+            p.name = name.into();
+            let binding = op("/items", vec![p]);
+            assert_invalid(&err(&binding, json!({"h": "evil.example"})), "h", name);
+            assert!(ok(&binding, json!({})).headers.is_empty());
+        }
     }
 
     fn whole_text() -> BodyShape {
