@@ -786,8 +786,11 @@ fn run_pipeline(path: &str, keep_examples: bool) -> Outcome {
     }
 }
 
-/// What any catalog must be: named tools that serialize.
+/// What any catalog must be: named tools that serialize, and whose
+/// bindings (however odd the document) turn calls into safe requests or
+/// refusals, with no arguments and with one plausible value per argument.
 fn check_catalog(catalog: &Catalog) {
+    let tally = PrepareTally::default();
     for tool in &catalog.tools {
         assert!(
             !tool.name.is_empty() && tool.name.len() <= 64,
@@ -795,8 +798,34 @@ fn check_catalog(catalog: &Catalog) {
             tool.name
         );
         let _ = tool.to_mcp_json();
+        let plausible = plausible_arguments(&tool.input_schema);
+        for args in [Map::new(), plausible] {
+            if let Err(e) = check_prepare(&tool.http, &args, BASES[0], &tally) {
+                panic!("tool `{}` with arguments {args:?}: {e}", tool.name);
+            }
+        }
     }
     serde_json::to_string(catalog).expect("a catalog serializes");
+}
+
+/// One value per input property, of the declared type where there is one.
+fn plausible_arguments(input_schema: &Value) -> Map<String, Value> {
+    let Some(properties) = input_schema.get("properties").and_then(Value::as_object) else {
+        return Map::new();
+    };
+    properties
+        .iter()
+        .map(|(name, schema)| {
+            let value = match schema.get("type").and_then(Value::as_str) {
+                Some("integer") | Some("number") => json!(7),
+                Some("boolean") => json!(true),
+                Some("array") => json!(["a", "b"]),
+                Some("object") => json!({"k": "v"}),
+                _ => json!("a b/c"),
+            };
+            (name.clone(), value)
+        })
+        .collect()
 }
 
 /// Outcomes seen by the loader property, for the report.
@@ -1012,6 +1041,26 @@ const PARAM_NAMES: &[&str] = &[
     "{",
     "..",
     "%2e",
+    "Host",
+    "content-length",
+    "Transfer-Encoding",
+    "Connection",
+];
+
+/// Headers the HTTP client derives from the base URL and the body: a
+/// parameter must not set them (a `Host` from an argument would choose
+/// another virtual host behind the base URL's address; a `Content-Length`
+/// or `Transfer-Encoding` would change the framing).
+const CLIENT_HEADERS: &[&str] = &[
+    "host",
+    "content-length",
+    "transfer-encoding",
+    "connection",
+    "keep-alive",
+    "upgrade",
+    "te",
+    "trailer",
+    "proxy-connection",
 ];
 
 const CONTENT_TYPES: &[&str] = &[
@@ -1337,6 +1386,10 @@ fn check_request(
         prop_assert!(
             !name.contains(['\r', '\n', '\0']) && !value.contains(['\r', '\n', '\0']),
             "CR/LF/NUL in header {name:?}: {value:?}"
+        );
+        prop_assert!(
+            !CLIENT_HEADERS.contains(&name.to_ascii_lowercase().as_str()),
+            "a parameter sets the client's own header {name}: {value:?}"
         );
         prop_assert!(
             HeaderName::from_bytes(name.as_bytes()).is_ok(),
