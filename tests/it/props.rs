@@ -1369,6 +1369,7 @@ fn check_request(
     use reqwest::header::{HeaderName, HeaderValue};
 
     // The URL: same origin, inside the prefix, nothing for a parser to resolve.
+    let given = base;
     let base = url::Url::parse(base).expect("the base URL parses");
     let url = url::Url::parse(&request.url)
         .map_err(|e| fail(format!("`{}` does not parse: {e}", request.url)))?;
@@ -1376,9 +1377,14 @@ fn check_request(
     prop_assert_eq!(url.host_str(), base.host_str());
     prop_assert_eq!(url.port_or_known_default(), base.port_or_known_default());
     let path = url.path();
+    // The base's own path is the prefix: /api/v1 for every one of BASES.
+    let prefix = base.path().trim_end_matches('/');
+    if BASES.contains(&given) {
+        prop_assert_eq!(prefix, PREFIX);
+    }
     prop_assert!(
-        path == PREFIX || path.starts_with(&format!("{PREFIX}/")),
-        "`{}` left the prefix {PREFIX}: path `{path}`",
+        path == prefix || path.starts_with(&format!("{prefix}/")),
+        "`{}` left the prefix {prefix}: path `{path}`",
         request.url
     );
     let raw = raw_path(&request.url);
@@ -1547,4 +1553,126 @@ fn prepare_keeps_feature_tools_inside_the_base_url() {
         |((i, args), base)| check_prepare(&catalog.tools[i].http, &args, base, &tally),
     );
     tally.report(name);
+}
+
+/// Server URL templates, variable values and `--base-url` texts.
+const SERVER_URLS: &[&str] = &[
+    "https://{region}.api.example.com/api",
+    "http://127.0.0.1:{port}/{version}/",
+    "{scheme}://h.example/v1",
+    "https://h.example/{a}{b}",
+    "https://h.example/{",
+    "https://h.example/}{",
+    "https://h.example/{}",
+    "/relative/{v}",
+    "",
+    "ftp://h.example/",
+    "https://h.example/v1?x=1",
+    "https://h.example/v1#f",
+    "https://user:pw@h.example:8443/",
+    "https://[::1]:{port}",
+    "http://h.example:99999/",
+];
+
+const SERVER_VALUES: &[&str] = &[
+    "eu",
+    "8080",
+    "v2",
+    "https",
+    "ftp",
+    "",
+    "evil.example/",
+    "@evil.example",
+    "a/../..",
+    "x?y",
+    "x#y",
+    "\r\n",
+    " ",
+    "日本",
+    "%2e%2e",
+    "{a}",
+    "0",
+    "65536",
+];
+
+fn server() -> impl Strategy<Value = openapi2mcp::runtime::binding::Server> {
+    use openapi2mcp::runtime::binding::{Server, ServerVariable};
+    let variable = (
+        select(vec!["region", "port", "version", "scheme", "a", "b", "v"]),
+        select(SERVER_VALUES),
+        vec(select(SERVER_VALUES), 0..3),
+    )
+        .prop_map(|(name, default, allowed)| ServerVariable {
+            name: name.into(),
+            default: default.into(),
+            allowed: allowed.into_iter().map(str::to_string).collect(),
+        });
+    (select(SERVER_URLS), vec(variable, 0..4)).prop_map(|(url, variables)| Server {
+        url: url.into(),
+        variables,
+    })
+}
+
+/// `base_url` never panics, and what it returns is an absolute http(s) URL
+/// with a host, no query or fragment and no trailing slash, which
+/// `prepare` accepts as a base.
+#[test]
+fn base_url_is_absolute_http_or_a_refusal() {
+    let strategy = (
+        vec(server(), 0..3),
+        vec(
+            (
+                select(vec!["region", "port", "version", "scheme", "a"]),
+                select(SERVER_VALUES),
+            ),
+            0..3,
+        ),
+        option::weighted(0.3, select(SERVER_URLS)),
+    );
+    let accepted = AtomicU32::new(0);
+    run_property(
+        "base_url_is_absolute_http_or_a_refusal",
+        config(3000, 1024),
+        strategy,
+        |(servers, overrides, explicit)| {
+            let overrides = overrides
+                .into_iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect();
+            let result = catch_unwind(AssertUnwindSafe(|| {
+                request::base_url(&servers, &overrides, explicit)
+            }))
+            .map_err(|p| fail(format!("base_url panicked: {}", panic_text(p.as_ref()))))?;
+            let base = match result {
+                Ok(base) => base,
+                Err(e) => {
+                    prop_assert!(!e.to_string().trim().is_empty());
+                    return Ok(());
+                }
+            };
+            accepted.fetch_add(1, Ordering::Relaxed);
+            let url = url::Url::parse(&base)
+                .map_err(|e| fail(format!("`{base}` does not parse: {e}")))?;
+            prop_assert!(matches!(url.scheme(), "http" | "https"), "{base}");
+            prop_assert!(url.host_str().is_some(), "{base}");
+            prop_assert!(url.query().is_none() && url.fragment().is_none(), "{base}");
+            prop_assert!(!base.ends_with('/'), "{base}");
+            let empty = HttpBinding {
+                method: "get".into(),
+                path: "/x".into(),
+                params: Vec::new(),
+                body: None,
+                servers: Vec::new(),
+                security: Vec::new(),
+                output: None,
+            };
+            let request = request::prepare(&empty, &Map::new(), &base)
+                .map_err(|e| fail(format!("prepare refused the base `{base}`: {e}")))?;
+            check_request(&empty, &request, &base)
+        },
+    );
+    println!(
+        "props: base_url_is_absolute_http_or_a_refusal outcomes: {} base URLs, the rest refused",
+        accepted.load(Ordering::Relaxed)
+    );
 }
