@@ -81,7 +81,7 @@ logging.getLogger("mcp.client.streamable_http").setLevel(logging.ERROR)
 # --- the client worker (a separate process) -----------------------------------
 
 
-async def worker(url: str, sessions: int, seconds: float, seed: int, allowed: str) -> dict[str, Any]:
+async def worker(url: str, sessions: int, seconds: float, seed: int, start_at: float) -> dict[str, Any]:
     import anyio
     from mcp import ClientSession
     from mcp.client.streamable_http import streamable_http_client
@@ -97,8 +97,12 @@ async def worker(url: str, sessions: int, seconds: float, seed: int, allowed: st
         "unexpected": 0, "unexpected_samples": [],
         "secret_in_result": 0,
         "latencies": [],
+        "late_s": 0.0,
     }
-    deadline = time.monotonic() + seconds
+    # All client processes call between start_at and start_at + seconds
+    # (wall clock), so that the driver's samples line up with the load.
+    ready = anyio.Event()
+    deadline = start_at + seconds
 
     def sample(key: str, text: str) -> None:
         if len(stats[key]) < 5:
@@ -113,7 +117,10 @@ async def worker(url: str, sessions: int, seconds: float, seed: int, allowed: st
                             await s.initialize()
                             await s.list_tools()
                         stats["sessions_opened"] += 1
-                        while time.monotonic() < deadline:
+                        if stats["sessions_opened"] == sessions:
+                            ready.set()
+                        await ready.wait()
+                        while time.time() < deadline:
                             kind = rng.choices(kinds, weights)[0]
                             tool = rng.choice(TOOLS)
                             args = {"kind": kind, "X-Request-Tag": TAG, "session": COOKIE}
@@ -144,16 +151,24 @@ async def worker(url: str, sessions: int, seconds: float, seed: int, allowed: st
         except Exception as e:  # noqa: BLE001
             sample("session_failures", f"session {i}: {type(e).__name__}: {e}")
 
+    async def starter() -> None:
+        with anyio.move_on_after(max(0.0, start_at - time.time())):
+            await ready.wait()  # every session is open: wait for the start
+            await anyio.sleep(max(0.0, start_at - time.time()))
+        stats["late_s"] = max(0.0, time.time() - start_at)
+        ready.set()
+
     async with anyio.create_task_group() as tg:
         for i in range(sessions):
             tg.start_soon(one_session, i)
+        tg.start_soon(starter)
     return stats
 
 
 def worker_main(ns: argparse.Namespace) -> int:
     import anyio
 
-    stats = anyio.run(worker, ns.url, ns.sessions, ns.seconds, ns.seed, ns.allowed)
+    stats = anyio.run(worker, ns.url, ns.sessions, ns.seconds, ns.seed, ns.start_at)
     json.dump(stats, sys.stdout)
     sys.stdout.write("\n")
     return 0
@@ -176,7 +191,8 @@ def proc_status(pid: int) -> tuple[int, int]:
 def fd_kinds(pid: int, mcp_port: int, upstream: dict[int, str]) -> dict[str, int]:
     """The process's open fds by what they are: MCP client connections
     (local port = the MCP port), connections to each backend origin, the
-    listener, other sockets, other fds."""
+    listener, unix sockets, TCP sockets being torn down (in no TCP table any
+    more), other sockets, other fds."""
     inodes: dict[str, str] = {}
     for fd in os.listdir(f"/proc/{pid}/fd"):
         try:
@@ -185,6 +201,14 @@ def fd_kinds(pid: int, mcp_port: int, upstream: dict[int, str]) -> dict[str, int
             continue
         m = re.fullmatch(r"socket:\[(\d+)\]", link)
         inodes[fd] = m.group(1) if m else ""
+    unix: set[str] = set()
+    try:
+        for line in Path("/proc/net/unix").read_text().splitlines()[1:]:
+            f = line.split()
+            if len(f) >= 7:
+                unix.add(f[6])
+    except OSError:
+        pass
     conns: dict[str, tuple[int, int, str]] = {}
     for table in ("/proc/net/tcp", "/proc/net/tcp6"):
         try:
@@ -200,8 +224,10 @@ def fd_kinds(pid: int, mcp_port: int, upstream: dict[int, str]) -> dict[str, int
     for fd, inode in inodes.items():
         if not inode:
             kind = "other fds"
+        elif inode in unix:
+            kind = "unix sockets"
         elif inode not in conns:
-            kind = "other sockets"
+            kind = "closing sockets"  # TCP sockets out of the tables (reset, torn down)
         else:
             lport, rport, st = conns[inode]
             if st == "0A":
@@ -214,6 +240,13 @@ def fd_kinds(pid: int, mcp_port: int, upstream: dict[int, str]) -> dict[str, int
                 kind = "other sockets"
         out[kind] = out.get(kind, 0) + 1
     return out
+
+
+def machine_cpu() -> tuple[int, int]:
+    """(busy, total) jiffies of the whole machine, from /proc/stat."""
+    f = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    idle = f[3] + (f[4] if len(f) > 4 else 0)
+    return sum(f) - idle, sum(f)
 
 
 def cpu_seconds(pid: int) -> float:
@@ -309,20 +342,24 @@ def driver(ns: argparse.Namespace) -> int:
         say(f"soak: server at start: RSS {rss0 / 1024:.1f} MiB, {fds0} fds")
 
         workers = []
-        t0 = time.monotonic()
+        # The call phase starts at the same wall-clock time in every client
+        # process, once they have imported the SDK and opened their sessions.
+        start_at = time.time() + ns.setup
+        t0 = time.monotonic() + ns.setup
         for i in range(ns.processes):
             out = open(work / f"soak-worker-{i}.json", "w")
             err = open(work / f"soak-worker-{i}.stderr", "w")
             w = subprocess.Popen(
                 ["timeout", str(limit), sys.executable, str(Path(__file__).resolve()), "--worker",
                  "--url", url, "--sessions", str(ns.sessions), "--seconds", str(ns.seconds),
-                 "--seed", str(1000 + i), "--allowed", allowed],
+                 "--seed", str(1000 + i), "--start-at", f"{start_at:.3f}"],
                 stdout=out, stderr=err,
             )
             procs.append(w)
             workers.append((w, out, err))
 
         warm = final = None
+        cpu_start = cpu_end = None
         samples: list[tuple[float, int, int, dict[str, int]]] = []
         mcp_port = int(url.rsplit(":", 1)[1].split("/")[0])
         upstream = {ports[o]: f"backend {o}" for o in ("home", "foreign", "allowed")}
@@ -334,6 +371,10 @@ def driver(ns: argparse.Namespace) -> int:
                 rss, fds = proc_status(spid)
                 kinds = fd_kinds(spid, mcp_port, upstream)
                 samples.append((now, rss, fds, kinds))
+                if cpu_start is None and now >= 0:
+                    cpu_start = machine_cpu()
+                if cpu_end is None and now >= ns.seconds:
+                    cpu_end = machine_cpu()
                 if warm is None and now >= warm_at:
                     warm = (rss, fds)
                 if final is None and now >= final_at:
@@ -382,8 +423,11 @@ def driver(ns: argparse.Namespace) -> int:
             f"({ns.processes} processes x {ns.sessions}); {errors} isError results, {exceptions} SDK exceptions, "
             f"{unexpected} unexpected outcomes")
         say("soak: by kind (ok / isError): " + ", ".join(f"{k} {v['ok']}/{v['error']}" for k, v in by_kind.items()))
-        say(f"soak: server CPU {server_cpu:.1f} s in all, {1000 * server_cpu / max(calls, 1):.2f} ms per call "
-            f"(the clients, in Python, take most of the 2 cores)")
+        busy = ""
+        if cpu_start and cpu_end and cpu_end[1] > cpu_start[1]:
+            busy = (f"; the machine ({os.cpu_count()} cores) was {100 * (cpu_end[0] - cpu_start[0]) / (cpu_end[1] - cpu_start[1]):.0f} % busy "
+                    "during the calls, mostly the Python clients (and whatever else runs on it)")
+        say(f"soak: server CPU {server_cpu:.1f} s in all, {1000 * server_cpu / max(calls, 1):.2f} ms per call{busy}")
         say(f"soak: latency ms p50 {percentile(lat, 50):.1f}, p90 {percentile(lat, 90):.1f}, "
             f"p99 {percentile(lat, 99):.1f}, max {max(lat) if lat else 0:.1f}")
         peak = max((x[1] for x in samples), default=0)
@@ -395,6 +439,9 @@ def driver(ns: argparse.Namespace) -> int:
         (work / "soak-samples.json").write_text(json.dumps(samples))
         say("")
 
+        late = max(s.get("late_s", 0.0) for s in stats)
+        if late > 1:
+            say(f"soak: note: a client process started calling {late:.1f} s late (slow SDK import or session setup)")
         for i, s in enumerate(stats):
             if s["session_failures"]:
                 check(f"client process {i} sessions", False, "; ".join(s["session_failures"]))
@@ -412,15 +459,17 @@ def driver(ns: argparse.Namespace) -> int:
             check("RSS", final[0] <= RSS_FACTOR * warm[0],
                   f"final {final[0] / 1024:.1f} MiB <= {RSS_FACTOR} x warm {warm[0] / 1024:.1f} MiB")
             # The MCP clients' own connections come and go with the SDK's
-            # connection pool (50-90 for 50 sessions), so they are counted
-            # apart: the server's other fds (API connections included) are
-            # compared as medians over the warm window and the final window.
-            own = lambda x: x[2] - x[3].get("MCP client connections", 0)  # noqa: E731
+            # connection pool (50-100 for 50 sessions), and sockets being torn
+            # down come and go with the moment of the sample, so both are
+            # counted apart: the server's other fds (API connections included)
+            # are compared as medians over the warm and the final window. A
+            # leak of either kind shows after the sessions closed (below).
+            own = lambda x: x[2] - x[3].get("MCP client connections", 0) - x[3].get("closing sockets", 0)  # noqa: E731
             warm_win = [own(x) for x in samples if warm_at <= x[0] <= warm_at + WINDOW]
             final_win = [own(x) for x in samples if final_at - WINDOW <= x[0] <= final_at]
             mw, mf = statistics.median(warm_win or [0]), statistics.median(final_win or [0])
             check("fds", mf <= mw + FD_SLACK,
-                  f"server fds other than MCP client connections, median final {mf:g} <= warm {mw:g} + {FD_SLACK} "
+                  f"server fds other than MCP client connections and closing sockets, median final {mf:g} <= warm {mw:g} + {FD_SLACK} "
                   f"(totals at the samples: warm {warm[1]}, final {final[1]})")
             mcp_max = max(x[3].get("MCP client connections", 0) for x in samples)
             bound = 3 * ns.processes * ns.sessions + FD_SLACK
@@ -457,7 +506,7 @@ def driver(ns: argparse.Namespace) -> int:
         check("server log", SECRET not in log and not panics,
               f"{len(log.splitlines())} lines, API key {'FOUND' if SECRET in log else 'absent'}, "
               f"{len(panics)} panics" + (f": {panics[0][:300]}" if panics else ""))
-        say(f"(wall {elapsed:.1f} s; logs in {work})")
+        say(f"(wall {elapsed + ns.setup:.1f} s from the start of the client processes; logs in {work})")
     finally:
         for p in reversed(procs):
             stop(p)
@@ -468,7 +517,10 @@ def driver(ns: argparse.Namespace) -> int:
 def main(argv: list[str]) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--seconds", type=float, default=120.0, help="length of the call phase (default 120)")
-    p.add_argument("--warmup", type=float, default=15.0, help="when the warm RSS/fds are sampled (default 15 s)")
+    p.add_argument("--warmup", type=float, default=15.0,
+                   help="when the warm RSS/fds are sampled, from the start of the calls (default 15 s)")
+    p.add_argument("--setup", type=float, default=10.0,
+                   help="seconds the client processes get to import the SDK and open their sessions (default 10)")
     p.add_argument("--processes", type=int, default=2, help="client processes (default 2)")
     p.add_argument("--sessions", type=int, default=25, help="sessions per client process (default 25)")
     p.add_argument("--min-calls", type=int, default=0, help="fail below this many calls (default: no floor)")
@@ -478,7 +530,7 @@ def main(argv: list[str]) -> int:
     p.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     p.add_argument("--url", help=argparse.SUPPRESS)
     p.add_argument("--seed", type=int, default=1, help=argparse.SUPPRESS)
-    p.add_argument("--allowed", help=argparse.SUPPRESS)
+    p.add_argument("--start-at", type=float, help=argparse.SUPPRESS)
     ns = p.parse_args(argv)
     if ns.worker:
         return worker_main(ns)
