@@ -129,6 +129,15 @@ struct SpecArgs {
     /// Output schemas: full (the response schema), loose ({"type":"object"}), or off.
     #[arg(long, value_enum, default_value_t = OutputMode::Full)]
     output_schema: OutputMode,
+    /// Size budget of each tool's inputSchema and outputSchema, in bytes of
+    /// compact JSON (about 4 bytes a token); past it, nested objects are
+    /// summarized and point at a resource with the full schema. 0 = no limit.
+    #[arg(long, value_name = "BYTES", default_value_t = openapi2mcp::tools::DEFAULT_SCHEMA_BUDGET)]
+    schema_budget: usize,
+    /// Size budget of each tool's outputSchema, in bytes (default: half of
+    /// --schema-budget). 0 = no limit.
+    #[arg(long, value_name = "BYTES")]
+    output_schema_budget: Option<usize>,
     /// Keep only operations with one of these tags (repeatable or comma-separated).
     #[arg(long = "tag", value_delimiter = ',')]
     tags: Vec<String>,
@@ -165,6 +174,8 @@ impl SpecArgs {
             spec: spec.to_string(),
             allow_remote_refs: false,
             output_schema: OutputMode::Off,
+            schema_budget: openapi2mcp::tools::DEFAULT_SCHEMA_BUDGET,
+            output_schema_budget: None,
             tags: Vec::new(),
             exclude_tags: Vec::new(),
             operations: Vec::new(),
@@ -213,6 +224,9 @@ fn load_catalog(args: &SpecArgs) -> Result<Result<Catalog, ExitCode>> {
     Ok(load_catalog_and_document(args, false)?.map(|(catalog, _)| catalog))
 }
 
+/// The live schema source of a loaded document.
+type Live = std::sync::Arc<openapi2mcp::tools::live::LiveSchemas>;
+
 /// [`load_catalog`], also handing back the document (with
 /// `components.examples` when `keep_examples`, as the mock needs them).
 /// A document that yields no tools is an error (exit 1), printed with the
@@ -220,7 +234,7 @@ fn load_catalog(args: &SpecArgs) -> Result<Result<Catalog, ExitCode>> {
 fn load_catalog_and_document(
     args: &SpecArgs,
     keep_examples: bool,
-) -> Result<Result<(Catalog, spec::Document), ExitCode>> {
+) -> Result<Result<(Catalog, Live), ExitCode>> {
     let options = PipelineOptions {
         load: LoadOptions {
             allow_remote_refs: args.allow_remote_refs,
@@ -234,6 +248,10 @@ fn load_catalog_and_document(
                 OutputMode::Off => OutputSchemaMode::Off,
             },
             selection: selection(args)?,
+            schema_budget: args.schema_budget,
+            output_schema_budget: args.output_schema_budget.unwrap_or(
+                openapi2mcp::tools::default_output_budget(args.schema_budget),
+            ),
         },
     };
     match pipeline::load_catalog(&args.spec, &options) {
@@ -241,7 +259,7 @@ fn load_catalog_and_document(
             if !args.quiet {
                 print_diagnostics(&loaded.diagnostics);
             }
-            Ok(Ok((loaded.catalog, loaded.document)))
+            Ok(Ok((loaded.catalog, loaded.schemas)))
         }
         Err(PipelineError::Load(fatal)) => {
             eprintln!("{fatal}");
@@ -297,18 +315,20 @@ fn print_diagnostics(diags: &[Diagnostic]) {
 fn serve(args: ServeArgs) -> Result<ExitCode> {
     use openapi2mcp::server::Bridge;
 
-    let (catalog, doc) = match load_catalog_and_document(&args.spec, args.mock)? {
+    let (catalog, live) = match load_catalog_and_document(&args.spec, args.mock)? {
         Ok(c) => c,
         Err(code) => return Ok(code),
     };
     // The mock's diagnostics repeat what building the catalog reported.
     let mock = args.mock.then(|| {
-        let (server, _) =
-            openapi2mcp::mock::MockServer::new(&doc, openapi2mcp::mock::MockOptions::default());
+        let (server, _) = openapi2mcp::mock::MockServer::new(
+            live.document(),
+            openapi2mcp::mock::MockOptions::default(),
+        );
         std::sync::Arc::new(server)
     });
-    drop(doc);
     let mut options = args.flags.options().map_err(anyhow::Error::msg)?;
+    options.schemas = openapi2mcp::runtime::schemas::Schemas(live);
     let runtime = args.flags.runtime().context("starting the async runtime")?;
     runtime.block_on(async move {
         if let Some(server) = mock {
@@ -333,13 +353,14 @@ fn serve(args: ServeArgs) -> Result<ExitCode> {
 fn generate(args: GenerateArgs) -> Result<ExitCode> {
     use openapi2mcp::codegen::{self, GenerateOptions};
 
-    let catalog = match load_catalog(&args.spec)? {
+    let (catalog, live) = match load_catalog_and_document(&args.spec, false)? {
         Ok(c) => c,
         Err(code) => return Ok(code),
     };
     let options = GenerateOptions {
         package: args.name.clone(),
         templates: args.templates.clone(),
+        schemas: openapi2mcp::runtime::schemas::Schemas(live),
     };
     // A bar only where it helps: big documents, and stderr a terminal
     // (indicatif draws nothing otherwise).

@@ -6,8 +6,11 @@
 //! `list`, `serve`, `generate` and the tests call [`load_catalog`] instead
 //! of re-assembling the steps (and forgetting one of them).
 
+use std::sync::Arc;
+
 use crate::runtime::catalog::Catalog;
 use crate::spec::{self, Diagnostic, Document, LoadOptions};
+use crate::tools::live::LiveSchemas;
 use crate::tools::{self, BuildOptions, BuildStats};
 
 /// How to load and build.
@@ -25,12 +28,20 @@ pub struct PipelineOptions {
 pub struct Loaded {
     /// The tools.
     pub catalog: Catalog,
-    /// The document, with its source text dropped.
-    pub document: Document,
+    /// The document (its source text dropped) and the full schemas behind
+    /// budgeted tools: what the server's resources serve.
+    pub schemas: Arc<LiveSchemas>,
     /// Every diagnostic, located (file, pointer, line).
     pub diagnostics: Vec<Diagnostic>,
     /// What became of the operations.
     pub stats: BuildStats,
+}
+
+impl Loaded {
+    /// The loaded document.
+    pub fn document(&self) -> &Document {
+        self.schemas.document()
+    }
 }
 
 /// Why there is no catalog to serve.
@@ -56,11 +67,13 @@ pub enum PipelineError {
 pub fn load_catalog(location: &str, options: &PipelineOptions) -> Result<Loaded, PipelineError> {
     let (mut document, mut diagnostics) =
         spec::load(location, &options.load).map_err(|d| PipelineError::Load(Box::new(d)))?;
-    let (catalog, more, stats) = tools::build_with_stats(&document, &options.build);
+    let built = tools::build_all(&document, &options.build);
+    let (catalog, stats) = (built.catalog, built.stats);
     let start = diagnostics.len();
-    diagnostics.extend(more);
+    diagnostics.extend(built.diagnostics);
     document.locate(&mut diagnostics[start..]);
     document.drop_sources();
+    let schemas = Arc::new(LiveSchemas::new(document, built.schemas));
     if catalog.tools.is_empty() {
         let summary = Box::new(Diagnostic::error(location, "", no_tools_reason(&stats)));
         return Err(PipelineError::NoTools {
@@ -71,7 +84,7 @@ pub fn load_catalog(location: &str, options: &PipelineOptions) -> Result<Loaded,
     }
     Ok(Loaded {
         catalog,
-        document,
+        schemas,
         diagnostics,
         stats,
     })
@@ -124,6 +137,7 @@ mod tests {
             failed: 2,
             excluded: 1,
             unselected: 1,
+            ..BuildStats::default()
         };
         let text = no_tools_reason(&mixed);
         assert!(text.contains("of its 4 operations"), "{text}");

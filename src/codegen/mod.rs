@@ -77,6 +77,10 @@ pub struct GenerateOptions {
     pub package: Option<String>,
     /// A directory of template overrides (see [`templates::TEMPLATES`]).
     pub templates: Option<PathBuf>,
+    /// The full schemas and the document, embedded so that the crate
+    /// serves the same resources and checks arguments against the same
+    /// full schemas as `serve`.
+    pub schemas: crate::runtime::schemas::Schemas,
 }
 
 /// One file of a generated crate.
@@ -175,6 +179,15 @@ pub fn generate(
         path: "tools.json".into(),
         contents: json,
     });
+    let (schemas, document) = embedded_schemas(catalog, &options.schemas)?;
+    files.push(GeneratedFile {
+        path: "schemas.json".into(),
+        contents: schemas,
+    });
+    files.push(GeneratedFile {
+        path: "document.json".into(),
+        contents: document,
+    });
     step(progress);
     files.extend(vendor::SOURCES.iter().map(|(path, text)| GeneratedFile {
         path: (*path).to_string(),
@@ -183,6 +196,30 @@ pub fn generate(
     step(progress);
     files.sort_by(|a, b| a.path.cmp(&b.path));
     Ok(GeneratedCrate { package, files })
+}
+
+/// `schemas.json` (component schemas, and the defs behind budgeted tools)
+/// and `document.json` (the API description; empty when there is none).
+fn embedded_schemas(
+    catalog: &Catalog,
+    schemas: &crate::runtime::schemas::Schemas,
+) -> Result<(String, String), CodegenError> {
+    use crate::runtime::schemas::{EmbeddedSchemas, SchemaSide};
+    let mut tops = Vec::new();
+    for tool in &catalog.tools {
+        if let Some(full) = &tool.input_full {
+            tops.push((SchemaSide::Input, full));
+        }
+        if let Some(full) = &tool.output_full {
+            tops.push((SchemaSide::Output, full));
+        }
+    }
+    let embedded = EmbeddedSchemas::capture(&*schemas.0, &tops);
+    let mut json = serde_json::to_string(&embedded)
+        .map_err(|e| CodegenError::Setup(format!("serializing the schemas: {e}")))?;
+    json.push('\n');
+    let document = embedded.document.as_deref().unwrap_or_default().to_string();
+    Ok((json, document))
 }
 
 /// What `group.rs.hbs` sees: the group, plus crate-level names.

@@ -32,6 +32,10 @@ pub const SOURCES: &[(&str, &str)] = &[
         include_str!("../runtime/redirect.rs"),
     ),
     (
+        "src/runtime/schemas.rs",
+        include_str!("../runtime/schemas.rs"),
+    ),
+    (
         "src/runtime/request.rs",
         include_str!("../runtime/request.rs"),
     ),

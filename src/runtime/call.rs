@@ -28,6 +28,7 @@ use super::http::{HttpClient, HttpOptions};
 use super::ratelimit::RateLimiter;
 use super::request;
 use super::response::{self, Content, ToolOutcome};
+use super::schemas::{SchemaSide, SchemaSource, Schemas, with_closure};
 
 /// How calls reach the API.
 #[derive(Debug, Clone, Default)]
@@ -45,6 +46,8 @@ pub struct ApiOptions {
     /// Use the MCP client's own `Authorization` header (when the transport
     /// has one) instead of configured credentials.
     pub forward_authorization: bool,
+    /// Where the full schemas behind budgeted tools come from.
+    pub schemas: Schemas,
 }
 
 /// What [`Api`] needs to know of one tool.
@@ -58,6 +61,11 @@ pub struct ToolSpec {
     pub input_schema: Arc<Map<String, Value>>,
     /// The advertised output schema, if any.
     pub output_schema: Option<Arc<Map<String, Value>>>,
+    /// The full input schema's top level, when the listed one summarizes
+    /// it; arguments are checked against the full schema.
+    pub input_full: Option<Arc<Map<String, Value>>>,
+    /// The full output schema's top level, when the listed one summarizes it.
+    pub output_full: Option<Arc<Map<String, Value>>>,
 }
 
 /// Identifies a tool of an [`Api`] (its index; cheap to copy).
@@ -159,6 +167,34 @@ impl Api {
         &self.tools[tool.0].spec
     }
 
+    /// Where the full schemas come from.
+    pub fn schemas(&self) -> &dyn SchemaSource {
+        &*self.options.schemas.0
+    }
+
+    /// The tool's full input (or output) schema, self-contained: what the
+    /// listed schema summarizes, or the listed schema itself.
+    pub fn full_schema(&self, tool: ToolId, output: bool) -> Option<Value> {
+        let spec = &self.tools[tool.0].spec;
+        let (full, listed, side) = if output {
+            (
+                &spec.output_full,
+                spec.output_schema.as_ref(),
+                SchemaSide::Output,
+            )
+        } else {
+            (
+                &spec.input_full,
+                Some(&spec.input_schema),
+                SchemaSide::Input,
+            )
+        };
+        match full {
+            Some(top) => Some(with_closure(top, side, self.schemas())),
+            None => listed.map(|m| Value::Object((**m).clone())),
+        }
+    }
+
     /// Checks `args` against the tool's input schema, then takes a token
     /// from the rate limit. On refusal, the outcome says what to change.
     pub fn admit(
@@ -168,7 +204,7 @@ impl Api {
     ) -> Result<Map<String, Value>, ToolOutcome> {
         let endpoint = &self.tools[tool.0];
         let args = Value::Object(args);
-        if let Some(message) = validate(endpoint, &args) {
+        if let Some(message) = validate(endpoint, &args, self.schemas()) {
             return Err(response::invalid_arguments(&message));
         }
         if let Some(wait) = self.limiter.as_ref().and_then(|l| l.try_acquire().err()) {
@@ -356,9 +392,17 @@ fn compiled<'a>(
     schema: &Map<String, Value>,
     tool: &str,
 ) -> Option<&'a jsonschema::Validator> {
-    let result = cell.get_or_init(|| {
-        jsonschema::draft202012::new(&Value::Object(schema.clone())).map_err(|e| e.to_string())
-    });
+    compiled_with(cell, tool, || Value::Object(schema.clone()))
+}
+
+/// [`compiled`], the schema made only when first needed.
+fn compiled_with<'a>(
+    cell: &'a OnceLock<Result<jsonschema::Validator, String>>,
+    tool: &str,
+    schema: impl FnOnce() -> Value,
+) -> Option<&'a jsonschema::Validator> {
+    let result =
+        cell.get_or_init(|| jsonschema::draft202012::new(&schema()).map_err(|e| e.to_string()));
     match result {
         Ok(v) => Some(v),
         Err(e) => {
@@ -435,14 +479,20 @@ fn check_structured(endpoint: &Endpoint, outcome: ToolOutcome) -> ToolOutcome {
     conform(&endpoint.spec.name, schema, validator, outcome)
 }
 
-/// Checks `args` against the tool's input schema; `Some(message)` naming
-/// each bad argument when they do not fit.
-fn validate(endpoint: &Endpoint, args: &Value) -> Option<String> {
-    let validator = compiled(
-        &endpoint.validator,
-        &endpoint.spec.input_schema,
-        &endpoint.spec.name,
-    )?;
+/// Checks `args` against the tool's full input schema (not the budgeted
+/// one it lists); `Some(message)` naming each bad argument, down to nested
+/// fields, when they do not fit.
+fn validate(endpoint: &Endpoint, args: &Value, schemas: &dyn SchemaSource) -> Option<String> {
+    let validator = match &endpoint.spec.input_full {
+        Some(top) => compiled_with(&endpoint.validator, &endpoint.spec.name, || {
+            with_closure(top, SchemaSide::Input, schemas)
+        }),
+        None => compiled(
+            &endpoint.validator,
+            &endpoint.spec.input_schema,
+            &endpoint.spec.name,
+        ),
+    }?;
     let problems: Vec<String> = validator
         .iter_errors(args)
         .take(8)

@@ -5,7 +5,8 @@
 //!
 //! `binding` is the data (how arguments map onto HTTP); `request` turns a
 //! call's arguments into an HTTP request; `response` turns the HTTP
-//! response into MCP-neutral tool content.
+//! response into MCP-neutral tool content; `schemas` holds the full
+//! schemas behind budgeted tools and the resources that serve them.
 
 pub mod auth;
 pub mod binding;
@@ -17,3 +18,4 @@ pub mod ratelimit;
 pub mod redirect;
 pub mod request;
 pub mod response;
+pub mod schemas;

@@ -15,8 +15,10 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, ListToolsResult,
-    PaginatedRequestParams, ProgressNotificationParam, ServerCapabilities, ServerConfig, Tool,
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock,
+    ListResourceTemplatesResult, ListResourcesResult, ListToolsResult, PaginatedRequestParams,
+    ProgressNotificationParam, ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult,
+    ServerCapabilities, ServerConfig, Tool,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData as McpError, RoleServer, ServerHandler};
@@ -29,6 +31,9 @@ use crate::runtime::call::{
 use crate::runtime::catalog::{Catalog, ORIGIN_META_KEY, ToolDef};
 use crate::runtime::http::HttpOptions;
 use crate::runtime::response::{Content, ToolOutcome};
+use crate::runtime::schemas::{
+    DOCUMENT_URI, SchemaResource, Schemas, component_schema, schema_uri, tool_schema_uri,
+};
 
 /// How the server reaches the API and shapes its answers.
 #[derive(Debug, Clone)]
@@ -48,6 +53,9 @@ pub struct ServeOptions {
     /// Forward the MCP client's `Authorization` header to the API (HTTP
     /// transport only; off by default).
     pub forward_authorization: bool,
+    /// The full schemas behind budgeted tools, served as resources and
+    /// used to check arguments.
+    pub schemas: Schemas,
 }
 
 impl Default for ServeOptions {
@@ -60,6 +68,7 @@ impl Default for ServeOptions {
             rate_limit: None,
             credentials: Credentials::default(),
             forward_authorization: false,
+            schemas: Schemas::default(),
         }
     }
 }
@@ -91,6 +100,7 @@ pub struct Bridge {
 
 struct Inner {
     info: ServerConfig,
+    title: String,
     pages: Vec<Vec<Tool>>,
     api: Api,
     handlers: Arc<dyn Handlers>,
@@ -111,6 +121,7 @@ impl Bridge {
         handlers: Arc<dyn Handlers>,
     ) -> Result<Self, ServeError> {
         let info = server_info(&catalog);
+        let title = catalog.title.clone();
         let mut tools = Vec::with_capacity(catalog.tools.len());
         let mut specs = Vec::with_capacity(catalog.tools.len());
         for def in catalog.tools {
@@ -126,6 +137,7 @@ impl Bridge {
             rate_limit: options.rate_limit,
             credentials: options.credentials,
             forward_authorization: options.forward_authorization,
+            schemas: options.schemas,
         };
         let api =
             Api::new(&catalog.security_schemes, specs, api_options).map_err(ServeError::Client)?;
@@ -135,6 +147,7 @@ impl Bridge {
         Ok(Self {
             inner: Arc::new(Inner {
                 info,
+                title,
                 pages,
                 api,
                 handlers,
@@ -177,6 +190,8 @@ fn into_tool(def: ToolDef) -> Result<(Tool, ToolSpec), ServeError> {
         description,
         input_schema,
         output_schema,
+        input_full,
+        output_full,
         annotations,
         origin,
         http,
@@ -198,13 +213,19 @@ fn into_tool(def: ToolDef) -> Result<(Tool, ToolSpec), ServeError> {
         name: name.clone(),
         reason: e.to_string(),
     };
-    tool.annotations = Some(serde_json::from_value(json!(annotations)).map_err(bad)?);
+    tool.annotations = Some(serde_json::from_value(annotations.to_mcp_json()).map_err(bad)?);
     tool.meta = Some(serde_json::from_value(json!({ ORIGIN_META_KEY: origin })).map_err(bad)?);
     let spec = ToolSpec {
-        name,
+        name: name.clone(),
         http,
         input_schema,
         output_schema: tool.output_schema.clone(),
+        input_full: input_full
+            .map(|v| object(v, "the full inputSchema"))
+            .transpose()?,
+        output_full: output_full
+            .map(|v| object(v, "the full outputSchema"))
+            .transpose()?,
     };
     Ok((tool, spec))
 }
@@ -257,9 +278,17 @@ fn server_info(catalog: &Catalog) -> ServerConfig {
         instructions.push_str("\n\n");
         instructions.push_str(&short);
     }
-    ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
-        .with_server_info(implementation)
-        .with_instructions(instructions)
+    instructions.push_str(
+        "\n\nWhere a tool's schema is summarized to save space, the summary names a resource (openapi2mcp://schemas/{name}, or the tool's own full schema) that holds the full schema; arguments are always checked against the full schema.",
+    );
+    ServerConfig::new(
+        ServerCapabilities::builder()
+            .enable_tools()
+            .enable_resources()
+            .build(),
+    )
+    .with_server_info(implementation)
+    .with_instructions(instructions)
 }
 
 /// Maps our SDK-neutral outcome to rmcp's result.
@@ -319,6 +348,135 @@ impl ServerHandler for Bridge {
         let mut result = ListToolsResult::with_all_items(pages[index].clone());
         result.next_cursor = (index + 1 < pages.len()).then(|| (index + 1).to_string());
         Ok(result)
+    }
+
+    async fn list_resources(
+        &self,
+        request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListResourcesResult, McpError> {
+        const PAGE: usize = 500;
+        let source = self.inner.api.schemas();
+        let names = source.components();
+        // Entry 0 is the document (when there is one), then the components.
+        let document = source.document_json().is_some();
+        let total = names.len() + usize::from(document);
+        let start = match request.and_then(|r| r.cursor) {
+            None => 0,
+            Some(c) => c
+                .parse::<usize>()
+                .ok()
+                .filter(|i| *i < total.max(1))
+                .ok_or_else(|| McpError::invalid_params(format!("invalid cursor `{c}`"), None))?,
+        };
+        let end = (start + PAGE).min(total);
+        let mut items = Vec::with_capacity(end - start);
+        for i in start..end {
+            let v = if document && i == 0 {
+                json!({
+                    "uri": DOCUMENT_URI,
+                    "name": "openapi-document",
+                    "title": format!("{} API description", self.inner.title),
+                    "description": "The OpenAPI description these tools were made from, as loaded (Swagger 2.0 upgraded to OpenAPI 3.0; webhooks left out).",
+                    "mimeType": "application/json",
+                })
+            } else {
+                let key = &names[i - usize::from(document)];
+                json!({
+                    "uri": schema_uri(key),
+                    "name": key,
+                    "description": format!("JSON Schema (2020-12) of the `{key}` component, with every schema it references."),
+                    "mimeType": "application/schema+json",
+                })
+            };
+            if let Ok(r) = serde_json::from_value(v) {
+                items.push(r);
+            }
+        }
+        let mut result = ListResourcesResult::with_all_items(items);
+        result.next_cursor = (end < total).then(|| end.to_string());
+        Ok(result)
+    }
+
+    async fn list_resource_templates(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListResourceTemplatesResult, McpError> {
+        let templates = [
+            json!({
+                "uriTemplate": "openapi2mcp://schemas/{name}",
+                "name": "component-schema",
+                "description": "The full JSON Schema (2020-12) of one component schema of the API description, with every schema it references.",
+                "mimeType": "application/schema+json",
+            }),
+            json!({
+                "uriTemplate": "openapi2mcp://tools/{tool}/input-schema",
+                "name": "tool-input-schema",
+                "description": "The full input schema of a tool, where its listed inputSchema summarizes nested objects.",
+                "mimeType": "application/schema+json",
+            }),
+            json!({
+                "uriTemplate": "openapi2mcp://tools/{tool}/output-schema",
+                "name": "tool-output-schema",
+                "description": "The full output schema of a tool, where its listed outputSchema summarizes nested objects.",
+                "mimeType": "application/schema+json",
+            }),
+        ];
+        let items = templates
+            .into_iter()
+            .filter_map(|t| serde_json::from_value(t).ok())
+            .collect();
+        Ok(ListResourceTemplatesResult::with_all_items(items))
+    }
+
+    async fn read_resource(
+        &self,
+        request: ReadResourceRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceResponse, McpError> {
+        let uri = request.uri;
+        let api = &self.inner.api;
+        let not_found = |why: String| McpError::resource_not_found(why, Some(json!({"uri": uri})));
+        let (text, mime) = match SchemaResource::parse(&uri) {
+            Some(SchemaResource::Document) => match api.schemas().document_json() {
+                Some(text) => (text.to_string(), "application/json"),
+                None => {
+                    return Err(not_found(
+                        "this server does not carry its API description".into(),
+                    ));
+                }
+            },
+            Some(SchemaResource::Component(key)) => {
+                let schema = component_schema(&key, api.schemas()).ok_or_else(|| {
+                    not_found(format!(
+                        "no component schema `{key}`; resources/list names them all"
+                    ))
+                })?;
+                (schema.to_string(), "application/schema+json")
+            }
+            Some(SchemaResource::ToolInput(name) | SchemaResource::ToolOutput(name)) => {
+                let output = uri.ends_with("/output-schema");
+                let tool = api
+                    .find(&name)
+                    .ok_or_else(|| not_found(format!("no tool `{name}`")))?;
+                let schema = api
+                    .full_schema(tool, output)
+                    .ok_or_else(|| not_found(format!("tool `{name}` has no output schema")))?;
+                (schema.to_string(), "application/schema+json")
+            }
+            None => {
+                return Err(not_found(format!(
+                    "unknown resource `{uri}`: this server serves {DOCUMENT_URI}, openapi2mcp://schemas/{{name}} and {}",
+                    tool_schema_uri("{tool}", false)
+                )));
+            }
+        };
+        let result: ReadResourceResult = serde_json::from_value(json!({
+            "contents": [{"uri": uri, "mimeType": mime, "text": text}]
+        }))
+        .map_err(|e| McpError::internal_error(e.to_string(), None))?;
+        Ok(result.into())
     }
 
     fn get_tool(&self, name: &str) -> Option<Tool> {

@@ -25,6 +25,9 @@ pub enum Direction {
     Input,
     /// Responses from the API: `writeOnly` properties are dropped.
     Output,
+    /// The schema as documented, for readers (the schema resources):
+    /// `readOnly` and `writeOnly` properties are kept, as annotations.
+    Document,
 }
 
 /// Converts one schema. `rewrite_ref` maps each `$ref` string found (as
@@ -256,6 +259,7 @@ impl Converter<'_> {
         let flag = match self.direction {
             Direction::Input => "readOnly",
             Direction::Output => "writeOnly",
+            Direction::Document => return false,
         };
         prop.get(flag) == Some(&Value::Bool(true))
     }

@@ -9,10 +9,11 @@
 //! permissive placeholder plus a diagnostic, never a failure of the tool.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
-use std::rc::Rc;
+use std::sync::Arc;
 
 use serde_json::{Map, Value, json};
 
+use super::budget::{self, Fitted, Side};
 use crate::spec::dialect::{self, Direction};
 use crate::spec::refs::Located;
 use crate::spec::{Diagnostic, Document};
@@ -20,15 +21,36 @@ use crate::spec::{Diagnostic, Document};
 /// Document-wide `$defs` keys and converted schemas.
 pub struct SchemaBundler<'d> {
     doc: &'d Document,
-    keys: KeyTable,
-    converted: HashMap<(String, Direction), Rc<Converted>>,
-    diagnostics: Vec<Diagnostic>,
+    state: BundleState,
 }
 
-/// One converted `$defs` entry and the keys it references directly.
-struct Converted {
-    schema: Value,
-    deps: Vec<String>,
+/// What a [`SchemaBundler`] has learnt of a document: the key table and
+/// the conversions made so far. Kept after the build (see
+/// [`super::live::LiveSchemas`]) so that later conversions use the same keys.
+#[derive(Default)]
+pub struct BundleState {
+    keys: KeyTable,
+    converted: HashMap<(String, Direction), Arc<Converted>>,
+    diagnostics: Vec<Diagnostic>,
+    components: Vec<String>,
+}
+
+impl BundleState {
+    /// The keys of the root document's component schemas, in order.
+    pub fn components(&self) -> &[String] {
+        &self.components
+    }
+}
+
+/// One converted `$defs` entry, the keys it references directly, and its
+/// size as compact JSON.
+pub struct Converted {
+    /// The JSON Schema 2020-12 form, `$ref`s pointing at `#/$defs/…`.
+    pub schema: Arc<Value>,
+    /// Keys referenced directly.
+    pub deps: Vec<String>,
+    /// Bytes of `schema` as compact JSON.
+    pub size: usize,
 }
 
 /// Ref target (file key, pointer) ↔ `$defs` key.
@@ -78,14 +100,36 @@ fn def_name(pointer: &str) -> String {
 }
 
 impl<'d> SchemaBundler<'d> {
-    /// A bundler for one document.
+    /// A bundler for one document. Every schema under the root document's
+    /// `components/schemas` gets its key first, in document order, so that
+    /// keys (and the resource names made from them) do not depend on which
+    /// operation happened to reference a schema first.
     pub fn new(doc: &'d Document) -> Self {
-        Self {
-            doc,
-            keys: KeyTable::default(),
-            converted: HashMap::new(),
-            diagnostics: Vec::new(),
+        let mut state = BundleState::default();
+        let root = doc.root_key().to_string();
+        if let Some(Value::Object(schemas)) =
+            doc.root().get("components").and_then(|c| c.get("schemas"))
+        {
+            for name in schemas.keys() {
+                let pointer = format!(
+                    "/components/schemas/{}",
+                    name.replace('~', "~0").replace('/', "~1")
+                );
+                let key = state.keys.key_for(root.clone(), pointer).to_string();
+                state.components.push(key);
+            }
         }
+        Self { doc, state }
+    }
+
+    /// Picks up where an earlier bundler of the same document stopped.
+    pub fn resume(doc: &'d Document, state: BundleState) -> Self {
+        Self { doc, state }
+    }
+
+    /// Lets go of the document, keeping what was learnt.
+    pub fn into_state(self) -> BundleState {
+        self.state
     }
 
     /// Converts the schema at `node`, rewriting its `$ref`s to `#/$defs/…`
@@ -110,8 +154,8 @@ impl<'d> SchemaBundler<'d> {
         found: &mut Vec<String>,
     ) -> Value {
         let doc = self.doc;
-        let keys = &mut self.keys;
-        let diagnostics = &mut self.diagnostics;
+        let keys = &mut self.state.keys;
+        let diagnostics = &mut self.state.diagnostics;
         dialect::convert(schema, doc.version, direction, &mut |reference| {
             let key = match doc.ref_target(file, reference) {
                 Ok((f, p)) => keys.key_for(f, p).to_string(),
@@ -131,7 +175,7 @@ impl<'d> SchemaBundler<'d> {
 
     /// The `$defs` map for `deps` and everything they reference, sorted by key.
     pub fn defs(&mut self, deps: &BTreeSet<String>, direction: Direction) -> Map<String, Value> {
-        let mut closure: BTreeMap<String, Rc<Converted>> = BTreeMap::new();
+        let mut closure: BTreeMap<String, Arc<Converted>> = BTreeMap::new();
         let mut queue: Vec<String> = deps.iter().cloned().collect();
         while let Some(key) = queue.pop() {
             if closure.contains_key(&key) {
@@ -149,28 +193,61 @@ impl<'d> SchemaBundler<'d> {
         }
         closure
             .into_iter()
-            .map(|(k, c)| (k, c.schema.clone()))
+            .map(|(k, c)| (k, (*c.schema).clone()))
             .collect()
     }
 
-    fn entry(&mut self, key: &str, direction: Direction) -> Rc<Converted> {
+    /// The converted schema of `key` (converted on first use, then cached).
+    pub fn entry(&mut self, key: &str, direction: Direction) -> Arc<Converted> {
         let cache_key = (key.to_string(), direction);
-        if let Some(c) = self.converted.get(&cache_key) {
-            return Rc::clone(c);
+        if let Some(c) = self.state.converted.get(&cache_key) {
+            return Arc::clone(c);
         }
-        let converted = match self.keys.targets.get(key).cloned() {
+        let (schema, deps) = match self.state.keys.targets.get(key).cloned() {
             Some((file, pointer)) => self.convert_target(&file, &pointer, direction),
-            None => Converted {
-                schema: json!({}),
-                deps: Vec::new(),
-            },
+            None => (json!({}), Vec::new()),
         };
-        let rc = Rc::new(converted);
-        self.converted.insert(cache_key, Rc::clone(&rc));
+        let size = json_size(&schema);
+        let rc = Arc::new(Converted {
+            schema: Arc::new(schema),
+            deps,
+            size,
+        });
+        self.state.converted.insert(cache_key, Arc::clone(&rc));
         rc
     }
 
-    fn convert_target(&mut self, file: &str, pointer: &str, direction: Direction) -> Converted {
+    /// `top` (converted, referencing `deps`) fitted to `budget` bytes: as
+    /// is with its `$defs` when it fits, else summarized (see
+    /// [`super::budget`]). `self_uri` is the resource of the tool's full
+    /// schema.
+    pub fn fit(
+        &mut self,
+        top: Map<String, Value>,
+        deps: &BTreeSet<String>,
+        side: Side,
+        budget: usize,
+        self_uri: &str,
+    ) -> Fitted {
+        let direction = match side {
+            Side::Input => Direction::Input,
+            Side::Output => Direction::Output,
+        };
+        let mut lookup = |k: &str| self.entry(k, direction);
+        budget::fit(top, deps, side, budget, &mut lookup, self_uri)
+    }
+
+    /// Whether `key` names a schema of this document.
+    pub fn knows(&self, key: &str) -> bool {
+        self.state.keys.targets.contains_key(key)
+    }
+
+    fn convert_target(
+        &mut self,
+        file: &str,
+        pointer: &str,
+        direction: Direction,
+    ) -> (Value, Vec<String>) {
         let doc = self.doc;
         let value = doc
             .file(file)
@@ -179,21 +256,21 @@ impl<'d> SchemaBundler<'d> {
             Some(value) => {
                 let mut deps = Vec::new();
                 let schema = self.convert_raw(file, value, direction, &mut deps);
-                Converted { schema, deps }
+                (schema, deps)
             }
             None => {
                 let shown = pointer.trim_start_matches("/unresolved/");
-                self.diagnostics.push(Diagnostic::warning(
+                self.state.diagnostics.push(Diagnostic::warning(
                     doc.display_name(file),
                     "",
                     format!(
                         "schema reference `{shown}` points at nothing; any value accepted there"
                     ),
                 ));
-                Converted {
-                    schema: json!({"$comment": format!("unresolved reference {shown}")}),
-                    deps: Vec::new(),
-                }
+                (
+                    json!({"$comment": format!("unresolved reference {shown}")}),
+                    Vec::new(),
+                )
             }
         }
     }
@@ -201,13 +278,30 @@ impl<'d> SchemaBundler<'d> {
     /// Diagnostics gathered so far (unresolved references), deduplicated.
     pub fn take_diagnostics(&mut self) -> Vec<Diagnostic> {
         let mut out: Vec<Diagnostic> = Vec::new();
-        for d in self.diagnostics.drain(..) {
+        for d in self.state.diagnostics.drain(..) {
             if !out.contains(&d) {
                 out.push(d);
             }
         }
         out
     }
+}
+
+/// Bytes of `value` as compact JSON, without building the text.
+pub fn json_size(value: &Value) -> usize {
+    struct Count(usize);
+    impl std::io::Write for Count {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            self.0 += buf.len();
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let mut count = Count(0);
+    let _ = serde_json::to_writer(&mut count, value);
+    count.0
 }
 
 #[cfg(test)]

@@ -13,11 +13,14 @@ use std::collections::BTreeSet;
 
 use serde_json::{Map, Value, json};
 
+use super::SELF_TOOL;
+use super::budget::Side;
 use super::bundle::SchemaBundler;
 use super::operations::Operation;
 use crate::runtime::binding::{
     BodyBinding, BodyProp, BodyShape, Location, MediaKind, ParamBinding, Style,
 };
+use crate::runtime::schemas::tool_schema_uri;
 use crate::spec::dialect::Direction;
 use crate::spec::refs::Located;
 use crate::spec::{Diagnostic, Document};
@@ -31,8 +34,11 @@ const MAX_ARG_LEN: usize = 64;
 
 /// The input schema and the request binding of one operation.
 pub struct Inputs {
-    /// JSON Schema object of the arguments, with `$defs`.
+    /// JSON Schema object of the arguments, with `$defs`, within the
+    /// schema budget.
     pub schema: Value,
+    /// The full schema's top level when `schema` is a summary of it.
+    pub full: Option<Value>,
     /// Parameter bindings in document order.
     pub http_params: Vec<ParamBinding>,
     /// The body binding, if the operation has a body.
@@ -61,6 +67,7 @@ pub fn build(
     doc: &Document,
     op: &Operation<'_>,
     bundler: &mut SchemaBundler<'_>,
+    budget: usize,
     warnings: &mut Vec<Diagnostic>,
 ) -> Result<Inputs, Diagnostic> {
     let mut deps = BTreeSet::new();
@@ -107,12 +114,16 @@ pub fn build(
         schema.insert("required".into(), Value::Array(required));
     }
     schema.insert("additionalProperties".into(), json!(false));
-    let defs = bundler.defs(&deps, Direction::Input);
-    if !defs.is_empty() {
-        schema.insert("$defs".into(), Value::Object(defs));
-    }
+    let fitted = bundler.fit(
+        schema,
+        &deps,
+        Side::Input,
+        budget,
+        &tool_schema_uri(SELF_TOOL, false),
+    );
     Ok(Inputs {
-        schema: Value::Object(schema),
+        schema: fitted.listed,
+        full: fitted.full,
         http_params,
         body,
     })

@@ -4,8 +4,10 @@
 //! nothing downstream looks at the raw document.
 
 pub mod annotations;
+pub mod budget;
 pub mod bundle;
 mod inputs;
+pub mod live;
 pub mod naming;
 pub mod operations;
 mod outputs;
@@ -21,7 +23,7 @@ pub use annotations::ToolAnnotations;
 pub use select::Selection;
 
 use crate::spec::{Diagnostic, Document};
-use bundle::SchemaBundler;
+use bundle::{SchemaBundler, json_size};
 use naming::NameRegistry;
 use operations::Operation;
 
@@ -39,13 +41,59 @@ pub enum OutputSchemaMode {
     Off,
 }
 
+/// The default size budget of one tool's `inputSchema`, in bytes of
+/// compact JSON (about 1,000 tokens): room for every argument of nearly
+/// every operation with a level or two of its nested objects; past it,
+/// nested schemas are summarized (see [`budget`]).
+pub const DEFAULT_SCHEMA_BUDGET: usize = 4096;
+
+/// The default budget of an `outputSchema`: half the input budget. A
+/// model needs the arguments exactly, but only the shape of a result (the
+/// result itself says the rest).
+pub const fn default_output_budget(input_budget: usize) -> usize {
+    input_budget / 2
+}
+
+/// Stands for the tool's name in resource URIs written before names are
+/// assigned; replaced once they are.
+pub(crate) const SELF_TOOL: &str = "\u{1}self\u{1}";
+
 /// What to build and how.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct BuildOptions {
     /// Output schema policy.
     pub output_schemas: OutputSchemaMode,
     /// Which operations become tools.
     pub selection: Selection,
+    /// Size budget of each `inputSchema`, in bytes of compact JSON; `0`
+    /// for no limit.
+    pub schema_budget: usize,
+    /// Size budget of each `outputSchema`; `0` for no limit.
+    pub output_schema_budget: usize,
+}
+
+impl Default for BuildOptions {
+    fn default() -> Self {
+        Self {
+            output_schemas: OutputSchemaMode::default(),
+            selection: Selection::default(),
+            schema_budget: DEFAULT_SCHEMA_BUDGET,
+            output_schema_budget: default_output_budget(DEFAULT_SCHEMA_BUDGET),
+        }
+    }
+}
+
+/// Everything a build produces.
+pub struct Built {
+    /// The tools.
+    pub catalog: Catalog,
+    /// Warnings, and errors confined to single operations.
+    pub diagnostics: Vec<Diagnostic>,
+    /// What became of the operations.
+    pub stats: BuildStats,
+    /// The schema keys and conversions made, for the full schemas behind
+    /// budgeted tools (see [`live::LiveSchemas`]).
+    pub schemas: bundle::BundleState,
 }
 
 /// What became of a document's operations while the catalog was built:
@@ -61,6 +109,10 @@ pub struct BuildStats {
     pub excluded: usize,
     /// Tools the selection filters (tags, methods, paths...) left out.
     pub unselected: usize,
+    /// Tool schemas summarized to fit the schema budget.
+    pub budgeted: usize,
+    /// Tool schemas still over the budget (their arguments alone exceed it).
+    pub over_budget: usize,
 }
 
 /// Turns every operation of `doc` into a tool. Operations that cannot be
@@ -76,6 +128,12 @@ pub fn build_with_stats(
     doc: &Document,
     options: &BuildOptions,
 ) -> (Catalog, Vec<Diagnostic>, BuildStats) {
+    let built = build_all(doc, options);
+    (built.catalog, built.diagnostics, built.stats)
+}
+
+/// [`build_with_stats`], also handing back the schema conversions.
+pub fn build_all(doc: &Document, options: &BuildOptions) -> Built {
     let mut diags = Vec::new();
     let root = doc.root();
     let info = root.get("info");
@@ -115,6 +173,36 @@ pub fn build_with_stats(
         .filter(|t| options.selection.keeps(t))
         .collect();
     stats.unselected = before - tools.len();
+    for t in &tools {
+        let over = [
+            (
+                t.input_full.is_some(),
+                json_size(&t.input_schema),
+                "inputSchema",
+                options.schema_budget,
+            ),
+            (
+                t.output_full.is_some(),
+                t.output_schema.as_ref().map_or(0, json_size),
+                "outputSchema",
+                options.output_schema_budget,
+            ),
+        ];
+        for (budgeted, size, what, budget) in over {
+            stats.budgeted += usize::from(budgeted);
+            if budgeted && budget > 0 && size > budget {
+                stats.over_budget += 1;
+                diags.push(Diagnostic::warning(
+                    doc.display_name(doc.root_key()),
+                    "",
+                    format!(
+                        "tool `{}`: its {what} is {size} bytes, over the schema budget of {budget} even with every nested schema summarized (its arguments alone exceed it)",
+                        t.name
+                    ),
+                ));
+            }
+        }
+    }
 
     let catalog = Catalog {
         title: text("title").unwrap_or_else(|| "API".to_string()),
@@ -123,7 +211,12 @@ pub fn build_with_stats(
         security_schemes,
         tools,
     };
-    (catalog, diags, stats)
+    Built {
+        catalog,
+        diagnostics: diags,
+        stats,
+        schemas: bundler.into_state(),
+    }
 }
 
 /// A tool before its final name is known.
@@ -155,8 +248,14 @@ fn draft(
             false,
         ),
     };
-    let inputs = inputs::build(doc, op, bundler, warnings)?;
-    let output = outputs::build(doc, op, options.output_schemas, bundler);
+    let inputs = inputs::build(doc, op, bundler, options.schema_budget, warnings)?;
+    let output = outputs::build(
+        doc,
+        op,
+        options.output_schemas,
+        bundler,
+        options.output_schema_budget,
+    );
     let method = op.method.to_ascii_uppercase();
     let summary = op.string("summary");
     let title = overrides
@@ -193,6 +292,8 @@ fn draft(
             title,
             description,
             input_schema: inputs.schema,
+            input_full: inputs.full,
+            output_full: output.as_ref().and_then(|o| o.full.clone()),
             output_schema: output.map(|o| o.schema),
             annotations,
             origin,
@@ -219,9 +320,27 @@ fn assign_names(drafts: Vec<Draft>) -> Vec<ToolDef> {
         .zip(names)
         .map(|(mut d, name)| {
             d.tool.name = name.unwrap_or_default();
+            if d.tool.input_full.is_some() {
+                name_self(&mut d.tool.input_schema, &d.tool.name);
+            }
+            if d.tool.output_full.is_some()
+                && let Some(out) = &mut d.tool.output_schema
+            {
+                name_self(out, &d.tool.name);
+            }
             d.tool
         })
         .collect()
+}
+
+/// Writes the tool's name where a summary points at its own full schema.
+fn name_self(schema: &mut Value, name: &str) {
+    match schema {
+        Value::String(s) if s.contains(SELF_TOOL) => *s = s.replace(SELF_TOOL, name),
+        Value::Object(m) => m.values_mut().for_each(|v| name_self(v, name)),
+        Value::Array(items) => items.iter_mut().for_each(|v| name_self(v, name)),
+        _ => {}
+    }
 }
 
 fn first_line(s: &str) -> String {

@@ -8,9 +8,12 @@ use std::collections::BTreeSet;
 use serde_json::{Map, Value, json};
 
 use super::OutputSchemaMode;
+use super::SELF_TOOL;
+use super::budget::Side;
 use super::bundle::SchemaBundler;
 use super::operations::Operation;
 use crate::runtime::binding::{MediaKind, OutputShape};
+use crate::runtime::schemas::tool_schema_uri;
 use crate::spec::Document;
 use crate::spec::dialect::Direction;
 use crate::spec::refs::Located;
@@ -21,8 +24,11 @@ const MAX_DEPTH: usize = 16;
 
 /// An advertised output schema and the matching shape.
 pub struct Output {
-    /// The `outputSchema` (always `"type": "object"` at the top).
+    /// The `outputSchema` (always `"type": "object"` at the top), within
+    /// the schema budget.
     pub schema: Value,
+    /// The full schema's top level when `schema` is a summary of it.
+    pub full: Option<Value>,
     /// How the runtime turns the body into structured content.
     pub shape: OutputShape,
 }
@@ -33,6 +39,7 @@ pub fn build(
     op: &Operation<'_>,
     mode: OutputSchemaMode,
     bundler: &mut SchemaBundler<'_>,
+    budget: usize,
 ) -> Option<Output> {
     if mode == OutputSchemaMode::Off {
         return None;
@@ -51,23 +58,31 @@ pub fn build(
         _ => {
             let mut deps = BTreeSet::new();
             let converted = bundler.convert(&schema, Direction::Output, &mut deps);
-            let defs = bundler.defs(&deps, Direction::Output);
+            let fitted = bundler.fit(
+                finish(converted, object),
+                &deps,
+                Side::Output,
+                budget,
+                &tool_schema_uri(SELF_TOOL, true),
+            );
             return Some(Output {
-                schema: finish(converted, defs, object),
+                schema: fitted.listed,
+                full: fitted.full,
                 shape,
             });
         }
     };
     Some(Output {
-        schema: finish(inner, Map::new(), object),
+        schema: Value::Object(finish(inner, object)),
+        full: None,
         shape,
     })
 }
 
-/// Puts the converted schema in its final form: an object at the top, the
-/// `$defs` at the top level.
-fn finish(converted: Value, defs: Map<String, Value>, object: bool) -> Value {
-    let mut top = if object {
+/// Puts the converted schema in its final form: an object at the top (the
+/// `$defs` are added by the budget).
+fn finish(converted: Value, object: bool) -> Map<String, Value> {
+    if object {
         match converted {
             Value::Object(mut m) => {
                 if !m.contains_key("type") {
@@ -88,11 +103,7 @@ fn finish(converted: Value, defs: Map<String, Value>, object: bool) -> Value {
             // Not required: a 204 or an empty body is `{}`.
             ("properties".to_string(), json!({ WRAP_KEY: converted })),
         ])
-    };
-    if !defs.is_empty() {
-        top.insert("$defs".into(), Value::Object(defs));
     }
-    Value::Object(top)
 }
 
 /// The JSON schema of the first 2xx response (lowest code), else `2XX`.

@@ -20,12 +20,23 @@ fn bin() -> Command {
 }
 
 fn generate(spec: &Path, package: &str) -> GeneratedCrate {
-    let catalog = support::build(spec);
+    let loaded = openapi2mcp::pipeline::load_catalog(
+        spec.to_str().unwrap(),
+        &openapi2mcp::pipeline::PipelineOptions {
+            load: openapi2mcp::spec::LoadOptions {
+                keep_examples: false,
+                ..Default::default()
+            },
+            ..Default::default()
+        },
+    )
+    .unwrap();
     let options = GenerateOptions {
         package: Some(package.to_string()),
         templates: None,
+        schemas: openapi2mcp::runtime::schemas::Schemas(loaded.schemas),
     };
-    codegen::generate(&catalog, &options, &mut |_, _| {}).unwrap()
+    codegen::generate(&loaded.catalog, &options, &mut |_, _| {}).unwrap()
 }
 
 #[test]
@@ -102,7 +113,7 @@ fn check_reports_stale_files_and_generate_repairs_them() {
         "changed  src/operations/pets.rs (from line 1)",
         "missing  src/runtime/call.rs",
         "extra    src/operations/old_tag.rs",
-        "3 of 23 files differ",
+        "3 of 26 files differ",
     ] {
         assert!(report.contains(expected), "{expected:?} not in:\n{report}");
     }

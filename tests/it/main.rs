@@ -1,6 +1,7 @@
 //! The one integration-test binary (one link step keeps CI fast on 2 cores).
 
 mod backend;
+mod budget;
 mod cli;
 mod corpus;
 mod generate;

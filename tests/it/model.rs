@@ -392,7 +392,7 @@ fn servers_security_and_origin_are_carried() {
     );
     assert_eq!(
         mcp["annotations"],
-        json!({"title": "Get me", "readOnlyHint": true, "destructiveHint": false, "idempotentHint": true, "openWorldHint": true})
+        json!({"title": "Get me", "readOnlyHint": true})
     );
 }
 

@@ -20,3 +20,22 @@ pub const CATALOG_JSON: &str = include_str!("../tools.json");
 pub fn catalog() -> Result<runtime::catalog::Catalog, serde_json::Error> {
     serde_json::from_str(CATALOG_JSON)
 }
+
+/// The component schemas of the API description, and the full schemas
+/// behind tools whose listed schemas are summarized (`schemas.json`).
+pub const SCHEMAS_JSON: &str = include_str!("../schemas.json");
+
+/// The API description the tools were made from (`document.json`).
+pub const DOCUMENT_JSON: &str = include_str!("../document.json");
+
+/// The schemas served as resources and used to check arguments, parsed
+/// from [`SCHEMAS_JSON`] and [`DOCUMENT_JSON`].
+pub fn schemas() -> Result<runtime::schemas::EmbeddedSchemas, serde_json::Error> {
+    let mut schemas: runtime::schemas::EmbeddedSchemas = serde_json::from_str(
+        SCHEMAS_JSON,
+    )?;
+    if !DOCUMENT_JSON.is_empty() {
+        schemas.document = Some(DOCUMENT_JSON.into());
+    }
+    Ok(schemas)
+}

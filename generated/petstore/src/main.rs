@@ -31,9 +31,12 @@ fn main() -> ExitCode {
 }
 
 fn run(cli: &Cli) -> Result<(), String> {
-    let options = cli.flags.options()?;
+    let mut options = cli.flags.options()?;
     let catalog = petstore_mcp::catalog()
         .map_err(|e| format!("the embedded tool catalog (tools.json) is invalid: {e}"))?;
+    let schemas = petstore_mcp::schemas()
+        .map_err(|e| format!("the embedded schemas (schemas.json) are invalid: {e}"))?;
+    options.schemas = petstore_mcp::runtime::schemas::Schemas(Arc::new(schemas));
     let runtime = cli
         .flags
         .runtime()

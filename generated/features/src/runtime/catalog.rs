@@ -21,11 +21,21 @@ pub struct ToolDef {
     pub title: String,
     /// What the tool does, for the model: summary and description.
     pub description: String,
-    /// JSON Schema 2020-12 object schema of the arguments.
+    /// JSON Schema 2020-12 object schema of the arguments, as listed
+    /// (within the schema budget).
     pub input_schema: Value,
-    /// JSON Schema of `structuredContent`, when the success response is JSON.
+    /// JSON Schema of `structuredContent`, when the success response is
+    /// JSON, as listed (within the schema budget).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub output_schema: Option<Value>,
+    /// When `input_schema` summarizes: the full schema's top level, whose
+    /// `$ref`s name `$defs` keys of the document (see [`super::schemas`]).
+    /// Arguments are validated against it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub input_full: Option<Value>,
+    /// When `output_schema` summarizes: the full schema's top level.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub output_full: Option<Value>,
     /// Behaviour hints derived from the HTTP method (and `x-mcp`).
     pub annotations: ToolAnnotations,
     /// Where the tool came from in the document.
@@ -48,6 +58,27 @@ pub struct ToolAnnotations {
     pub idempotent_hint: bool,
     /// The tool reaches outside the server (always: it calls an API).
     pub open_world_hint: bool,
+}
+
+impl ToolAnnotations {
+    /// The annotations as `tools/list` carries them: only the hints that
+    /// mean something and differ from MCP's defaults (`destructiveHint`
+    /// and `idempotentHint` only apply to tools that are not read-only;
+    /// `openWorldHint` defaults to true). Every byte here is paid for once
+    /// per tool in every model context.
+    pub fn to_mcp_json(&self) -> Value {
+        let mut m = Map::new();
+        m.insert("title".into(), json!(self.title));
+        m.insert("readOnlyHint".into(), json!(self.read_only_hint));
+        if !self.read_only_hint {
+            m.insert("destructiveHint".into(), json!(self.destructive_hint));
+            m.insert("idempotentHint".into(), json!(self.idempotent_hint));
+        }
+        if !self.open_world_hint {
+            m.insert("openWorldHint".into(), json!(false));
+        }
+        Value::Object(m)
+    }
 }
 
 /// The operation a tool was made from, so users can trace it back.
@@ -83,7 +114,7 @@ impl ToolDef {
         if let Some(out) = &self.output_schema {
             tool.insert("outputSchema".into(), out.clone());
         }
-        tool.insert("annotations".into(), json!(self.annotations));
+        tool.insert("annotations".into(), self.annotations.to_mcp_json());
         tool.insert("_meta".into(), json!({ ORIGIN_META_KEY: self.origin }));
         Value::Object(tool)
     }
@@ -130,6 +161,8 @@ mod tests {
                 description: "d".into(),
                 input_schema: json!({"type": "object", "properties": {"b": {}, "a": {}}}),
                 output_schema: None,
+                input_full: None,
+                output_full: None,
                 annotations: ToolAnnotations {
                     title: "Get pet".into(),
                     read_only_hint: true,

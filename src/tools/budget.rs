@@ -1,0 +1,843 @@
+//! The schema budget: no tool schema bigger than it is worth.
+//!
+//! A tool's schema is its top level (the arguments, or the response) plus
+//! the `$defs` it reaches. Within the budget (bytes of compact JSON) it is
+//! listed as is. Over it, the schema is listed inline down to a depth, and
+//! what lies deeper is *summarized*: replaced by an open schema that keeps
+//! the type, `enum`, `const` and `format`, names the fields, and says which
+//! resource holds the full schema (`openapi2mcp://schemas/{name}`, or the
+//! tool's own full schema for inline parts). The deepest levels go first:
+//! the largest depth that fits is used; when even depth 1 does not fit,
+//! descriptions are shortened and field lists dropped; then the arguments
+//! themselves are summarized (never removed). Output schemas additionally
+//! stay open (no `additionalProperties: false`), and as a last resort
+//! become one open object that names its fields.
+//!
+//! What is never dropped: a top-level argument (they are all kept, with
+//! their `required`), an `enum`, a path parameter. The server validates
+//! arguments against the full schema, so a guess at a summarized field is
+//! answered with the exact field that is wrong.
+
+use std::collections::BTreeSet;
+use std::sync::Arc;
+
+use serde_json::{Map, Value, json};
+
+use super::bundle::{Converted, json_size};
+
+/// Which schema of a tool is being fitted.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Side {
+    /// `inputSchema`: arguments.
+    Input,
+    /// `outputSchema`: structured results; must stay open when summarized.
+    Output,
+}
+
+/// A schema fitted to its budget.
+pub struct Fitted {
+    /// What `tools/list` shows.
+    pub listed: Value,
+    /// The full top level (its `$ref`s name `$defs` keys), when `listed`
+    /// is a summary of it; `None` when nothing was summarized.
+    pub full: Option<Value>,
+    /// Whether `listed` is still over the budget (only when the top-level
+    /// arguments alone exceed it).
+    pub over: bool,
+}
+
+/// Deepest inline level tried.
+const MAX_DEPTH: usize = 8;
+/// A subschema this small (compact JSON, no references) is never
+/// summarized: the summary would be no smaller.
+const SMALL: usize = 160;
+/// Field names a summary lists.
+const FIELDS_LISTED: usize = 12;
+
+/// Fits `top` (whose references name `deps` and their closure) to
+/// `budget` bytes; `0` means unlimited. `lookup` hands out converted defs;
+/// `self_uri` is the resource holding this tool's full schema.
+pub fn fit(
+    top: Map<String, Value>,
+    deps: &BTreeSet<String>,
+    side: Side,
+    budget: usize,
+    lookup: &mut dyn FnMut(&str) -> Arc<Converted>,
+    self_uri: &str,
+) -> Fitted {
+    // The closure, its size, without copying anything.
+    let mut closure: Vec<(String, Arc<Converted>)> = Vec::new();
+    let mut seen: BTreeSet<String> = BTreeSet::new();
+    let mut queue: Vec<String> = deps.iter().rev().cloned().collect();
+    let top_value = Value::Object(top);
+    let mut total = json_size(&top_value);
+    while let Some(key) = queue.pop() {
+        if !seen.insert(key.clone()) {
+            continue;
+        }
+        let entry = lookup(&key);
+        total += entry.size + key.len() + 4;
+        queue.extend(entry.deps.iter().filter(|d| !seen.contains(*d)).cloned());
+        closure.push((key, entry));
+    }
+    if !closure.is_empty() {
+        total += "\"$defs\":{},".len();
+    }
+    let Value::Object(top) = top_value else {
+        unreachable!("built from a map")
+    };
+    if budget == 0 || total <= budget {
+        let mut listed = top;
+        if !closure.is_empty() {
+            closure.sort_by(|a, b| a.0.cmp(&b.0));
+            let defs: Map<String, Value> = closure
+                .into_iter()
+                .map(|(k, c)| (k, (*c.schema).clone()))
+                .collect();
+            listed.insert("$defs".into(), Value::Object(defs));
+        }
+        return Fitted {
+            listed: Value::Object(listed),
+            full: None,
+            over: false,
+        };
+    }
+    let top_value = Value::Object(top);
+    let chosen = {
+        let mut attempt = |depth: usize, desc_max: Option<usize>| {
+            let mut e = Expander {
+                lookup: &mut *lookup,
+                max_depth: depth,
+                terse: desc_max.is_some(),
+                desc_max: desc_max.unwrap_or(0),
+                side,
+                nodes: 0,
+                node_limit: budget / 3 + 16,
+                stack: Vec::new(),
+                self_uri,
+                inline_summaries: false,
+            };
+            let v = e.expand(&top_value, 0, None).ok()?;
+            let v = e.point_to_self(v);
+            (json_size(&v) <= budget).then_some(v)
+        };
+        let mut best = attempt(1, None);
+        if best.is_some() {
+            for depth in 2..=MAX_DEPTH {
+                match attempt(depth, None) {
+                    Some(v) => best = Some(v),
+                    None => break,
+                }
+            }
+        }
+        best.or_else(|| attempt(1, Some(100)))
+            .or_else(|| attempt(0, Some(100)))
+            .or_else(|| attempt(0, Some(40)))
+            .or_else(|| attempt(0, Some(0)))
+    };
+    let listed = match chosen {
+        Some(v) => v,
+        None if side == Side::Output => [true, false]
+            .into_iter()
+            .map(|typed| top_fields(&top_value, &mut *lookup, self_uri, typed))
+            .find(|v| json_size(v) <= budget)
+            .unwrap_or_else(|| {
+                [FIELDS_LISTED, FIELDS_LISTED / 2, 0]
+                    .into_iter()
+                    .map(|n| whole_summary(&top_value, &mut *lookup, self_uri, n))
+                    .find(|v| json_size(v) <= budget)
+                    .unwrap_or_else(|| json!({"type": "object"}))
+            }),
+        None => {
+            // The arguments alone exceed the budget: list them summarized
+            // anyway (an argument is never dropped); `over` says so.
+            let mut e = Expander {
+                lookup: &mut *lookup,
+                max_depth: 0,
+                terse: true,
+                desc_max: 0,
+                side,
+                nodes: 0,
+                node_limit: usize::MAX,
+                stack: Vec::new(),
+                self_uri,
+                inline_summaries: false,
+            };
+            match e.expand(&top_value, 0, None) {
+                Ok(v) => e.point_to_self(v),
+                Err(_) => top_value.clone(),
+            }
+        }
+    };
+    let over = json_size(&listed) > budget;
+    Fitted {
+        listed,
+        full: Some(top_value),
+        over,
+    }
+}
+
+/// The output schema's top-level fields, open: each with its type only
+/// (`typed`), or with no constraint at all; what is left when even the
+/// summarized fields do not fit.
+fn top_fields(
+    top: &Value,
+    lookup: &mut dyn FnMut(&str) -> Arc<Converted>,
+    self_uri: &str,
+    typed: bool,
+) -> Value {
+    let mut props: Map<String, Value> = Map::new();
+    collect_members(top, lookup, 0, &mut |m| {
+        if let Some(Value::Object(p)) = m.get("properties") {
+            for (name, schema) in p {
+                if !props.contains_key(name) {
+                    props.insert(name.clone(), schema.clone());
+                }
+            }
+        }
+    });
+    let props: Map<String, Value> = props
+        .into_iter()
+        .map(|(name, schema)| {
+            let mut out = Map::new();
+            if typed {
+                let resolved = resolve(&schema, lookup);
+                if let Some(t) = resolved.get("type") {
+                    out.insert("type".into(), t.clone());
+                }
+            }
+            (name, Value::Object(out))
+        })
+        .collect();
+    json!({
+        "type": "object",
+        "properties": props,
+        "description": format!("Field schemas summarized. Full schema: {self_uri}"),
+    })
+}
+
+/// The output schema as one open object naming its fields: what is left
+/// when not even the top-level fields fit.
+fn whole_summary(
+    top: &Value,
+    lookup: &mut dyn FnMut(&str) -> Arc<Converted>,
+    self_uri: &str,
+    listed: usize,
+) -> Value {
+    let fields = field_names(top, lookup);
+    let mut text = String::from("The result object");
+    if listed > 0 {
+        describe_fields(&mut text, &fields, &required_names(top, lookup), listed);
+    } else {
+        text.push('.');
+    }
+    text.push_str(&format!(" Full schema: {self_uri}"));
+    json!({"type": "object", "description": text})
+}
+
+struct TooBig;
+
+struct Expander<'a> {
+    lookup: &'a mut dyn FnMut(&str) -> Arc<Converted>,
+    /// Schemas at this depth or shallower are listed inline.
+    max_depth: usize,
+    /// Shorter descriptions, no examples, no field lists.
+    terse: bool,
+    /// In terse mode, the longest description kept below the top level
+    /// (`0`: none).
+    desc_max: usize,
+    side: Side,
+    nodes: usize,
+    node_limit: usize,
+    /// Defs being expanded (a reference back into one is summarized).
+    stack: Vec<String>,
+    self_uri: &'a str,
+    /// Whether an inline schema (not a component) was summarized: the top
+    /// level then says once where the tool's full schema is.
+    inline_summaries: bool,
+}
+
+/// Keywords whose value is one subschema one level down.
+const DOWN_ONE: &[&str] = &[
+    "items",
+    "additionalProperties",
+    "unevaluatedProperties",
+    "unevaluatedItems",
+    "contains",
+    "propertyNames",
+    "additionalItems",
+];
+/// Keywords whose value is a map of subschemas one level down.
+const DOWN_MAP: &[&str] = &["properties", "patternProperties"];
+/// Keywords whose value is a list of subschemas at the same level.
+const SAME_LIST: &[&str] = &["allOf", "anyOf", "oneOf"];
+/// Keywords whose value is a subschema at the same level.
+const SAME_ONE: &[&str] = &["not", "if", "then", "else"];
+
+fn ref_key(map: &Map<String, Value>) -> Option<&str> {
+    map.get("$ref")?.as_str()?.strip_prefix("#/$defs/")
+}
+
+impl Expander<'_> {
+    fn tick(&mut self) -> Result<(), TooBig> {
+        self.nodes += 1;
+        if self.nodes > self.node_limit {
+            Err(TooBig)
+        } else {
+            Ok(())
+        }
+    }
+
+    /// `schema` at `depth` (the tool schema is depth 0, its properties 1),
+    /// inside def `within` (for the pointer to the full schema).
+    fn expand(
+        &mut self,
+        schema: &Value,
+        depth: usize,
+        within: Option<&str>,
+    ) -> Result<Value, TooBig> {
+        self.tick()?;
+        let Value::Object(map) = schema else {
+            return Ok(schema.clone());
+        };
+        if let Some(key) = ref_key(map) {
+            let key = key.to_string();
+            let def = (self.lookup)(&key);
+            let small = def.deps.is_empty()
+                && (def.size <= SMALL || def.schema.as_object().is_some_and(|m| !is_structural(m)));
+            let target = if small || (depth <= self.max_depth && !self.stack.contains(&key)) {
+                self.stack.push(key.clone());
+                let inner = self.expand(&def.schema, depth, Some(&key));
+                self.stack.pop();
+                inner?
+            } else {
+                self.summary(&def.schema, Some(&key))
+            };
+            let terse = (self.terse && depth >= 1).then_some(self.desc_max);
+            return Ok(with_siblings(target, map, terse));
+        }
+        if depth > self.max_depth && is_structural(map) && !is_small(schema) {
+            return Ok(self.summary(schema, within));
+        }
+        let mut out = Map::with_capacity(map.len());
+        for (k, v) in map {
+            let k = k.as_str();
+            if DOWN_MAP.contains(&k) {
+                let Value::Object(props) = v else { continue };
+                let mut o = Map::with_capacity(props.len());
+                for (name, prop) in props {
+                    o.insert(name.clone(), self.expand(prop, depth + 1, within)?);
+                }
+                out.insert(k.into(), Value::Object(o));
+            } else if DOWN_ONE.contains(&k) {
+                if self.side == Side::Output && v == &Value::Bool(false) {
+                    continue; // stays open
+                }
+                out.insert(k.into(), self.expand(v, depth + 1, within)?);
+            } else if k == "prefixItems" || SAME_LIST.contains(&k) {
+                let Value::Array(items) = v else { continue };
+                let next = if k == "prefixItems" { depth + 1 } else { depth };
+                let mut o = Vec::with_capacity(items.len());
+                for item in items {
+                    o.push(self.expand(item, next, within)?);
+                }
+                out.insert(k.into(), Value::Array(o));
+            } else if SAME_ONE.contains(&k) || k == "dependentSchemas" {
+                if k == "dependentSchemas" {
+                    continue; // rare; the full schema has it
+                }
+                out.insert(k.into(), self.expand(v, depth, within)?);
+            } else if k == "$defs"
+                || (self.terse && depth >= 1 && matches!(k, "examples" | "title"))
+            {
+                continue;
+            } else if self.terse && depth >= 1 && k == "description" {
+                if let Some(d) = v.as_str().filter(|_| self.desc_max > 0) {
+                    out.insert(k.into(), Value::String(first_sentence(d, self.desc_max)));
+                }
+            } else {
+                out.insert(k.into(), v.clone());
+            }
+        }
+        Ok(Value::Object(out))
+    }
+
+    /// An open stand-in for `schema`: its type, enum, const and format,
+    /// what fields it has, and where the full schema is.
+    fn summary(&mut self, schema: &Value, key: Option<&str>) -> Value {
+        let mut out = Map::new();
+        let resolved = resolve(schema, &mut *self.lookup);
+        if let Value::Object(m) = &*resolved {
+            for k in ["type", "enum", "const", "format"] {
+                if let Some(v) = m.get(k) {
+                    out.insert(k.into(), v.clone());
+                }
+            }
+            if let Some(items) = m.get("items")
+                && m.get("type").and_then(Value::as_str) == Some("array")
+            {
+                let items_key = items.as_object().and_then(ref_key).map(str::to_string);
+                out.insert("items".into(), self.shallow(items, items_key.as_deref()));
+            }
+        }
+        let mut text = String::new();
+        let room = if self.terse {
+            self.desc_max.min(80)
+        } else {
+            160
+        };
+        if let Some(d) = resolved
+            .get("description")
+            .and_then(Value::as_str)
+            .filter(|_| room > 0)
+        {
+            text.push_str(&first_sentence(d, room));
+            if !text.ends_with(['.', '!', '?', ':']) {
+                text.push('.');
+            }
+        }
+        let listed = match (self.terse, self.desc_max) {
+            (false, _) => FIELDS_LISTED,
+            (true, 0) => 0,
+            (true, _) => FIELDS_LISTED / 2,
+        };
+        if listed > 0 {
+            let fields = field_names(&resolved, &mut *self.lookup);
+            if !fields.is_empty() {
+                if !text.is_empty() {
+                    text.push(' ');
+                }
+                text.push_str(key.unwrap_or("An object"));
+                let required = required_names(&resolved, &mut *self.lookup);
+                describe_fields(&mut text, &fields, &required, listed);
+            }
+            let variants = variant_names(&resolved);
+            if !variants.is_empty() {
+                text.push_str(&format!(" One of: {}.", variants.join(", ")));
+            }
+        }
+        match key {
+            Some(key) => {
+                if !text.is_empty() {
+                    text.push(' ');
+                }
+                text.push_str(&format!("Full schema: {}", schema_uri(key)));
+            }
+            None => self.inline_summaries = true,
+        }
+        if !text.is_empty() {
+            out.insert("description".into(), Value::String(text));
+        }
+        Value::Object(out)
+    }
+
+    /// Says once, at the top, where the full schema of the tool is, when
+    /// an inline part of it was summarized.
+    fn point_to_self(&self, top: Value) -> Value {
+        let Value::Object(mut m) = top else {
+            return top;
+        };
+        if self.inline_summaries {
+            let note = format!(
+                "Nested schemas are summarized; full schema: {}",
+                self.self_uri
+            );
+            let text = match m.get("description").and_then(Value::as_str) {
+                Some(d) if !d.is_empty() => format!("{d}\n\n{note}"),
+                _ => note,
+            };
+            m.insert("description".into(), Value::String(text));
+        }
+        Value::Object(m)
+    }
+
+    /// A one-level stand-in (array items inside a summary).
+    fn shallow(&mut self, schema: &Value, key: Option<&str>) -> Value {
+        let resolved = resolve(schema, &mut *self.lookup);
+        if is_small(&resolved) {
+            return (*resolved).clone();
+        }
+        let mut out = Map::new();
+        if let Value::Object(m) = &*resolved {
+            for k in ["type", "enum", "const", "format"] {
+                if let Some(v) = m.get(k) {
+                    out.insert(k.into(), v.clone());
+                }
+            }
+        }
+        if let Some(key) = key {
+            out.insert(
+                "description".into(),
+                Value::String(format!("{key}. Full schema: {}", schema_uri(key))),
+            );
+        }
+        Value::Object(out)
+    }
+}
+
+fn schema_uri(key: &str) -> String {
+    crate::runtime::schemas::schema_uri(key)
+}
+
+/// Whether a schema has structure worth summarizing (nested schemas); a
+/// scalar schema is listed as it is, however deep.
+fn is_structural(map: &Map<String, Value>) -> bool {
+    [
+        "properties",
+        "patternProperties",
+        "additionalProperties",
+        "items",
+        "prefixItems",
+        "allOf",
+        "anyOf",
+        "oneOf",
+        "not",
+        "if",
+    ]
+    .iter()
+    .any(|k| map.get(*k).is_some_and(|v| !v.is_boolean()))
+}
+
+/// The site's own keywords (a description, say) laid over the expanded
+/// target of a `$ref`; `terse` is the longest description kept, when
+/// descriptions are shortened.
+fn with_siblings(target: Value, site: &Map<String, Value>, terse: Option<usize>) -> Value {
+    if site.len() == 1 {
+        return target;
+    }
+    let mut out = match target {
+        Value::Object(m) => m,
+        Value::Bool(true) => Map::new(),
+        other => {
+            let mut m = Map::new();
+            m.insert("allOf".into(), Value::Array(vec![other]));
+            m
+        }
+    };
+    for (k, v) in site {
+        if k == "$ref" || (terse.is_some() && matches!(k.as_str(), "examples" | "title")) {
+            continue;
+        }
+        let v = match (k.as_str(), v, terse) {
+            ("description", _, Some(0)) => continue,
+            ("description", Value::String(d), Some(max)) => Value::String(first_sentence(d, max)),
+            _ => v.clone(),
+        };
+        out.insert(k.clone(), v);
+    }
+    Value::Object(out)
+}
+
+/// Follows a top-level `$ref` chain (a few hops) to the schema it names.
+fn resolve(schema: &Value, lookup: &mut dyn FnMut(&str) -> Arc<Converted>) -> Arc<Value> {
+    let mut cur = Arc::new(schema.clone());
+    for _ in 0..4 {
+        let next = match cur.as_object().and_then(ref_key) {
+            Some(key) => Arc::clone(&lookup(key).schema),
+            None => break,
+        };
+        cur = next;
+    }
+    cur
+}
+
+/// Property names of an object schema, through `allOf` and `$ref`s.
+fn field_names(schema: &Value, lookup: &mut dyn FnMut(&str) -> Arc<Converted>) -> Vec<String> {
+    let mut out = Vec::new();
+    collect_members(schema, lookup, 0, &mut |m| {
+        if let Some(Value::Object(props)) = m.get("properties") {
+            for name in props.keys() {
+                if !out.contains(name) {
+                    out.push(name.clone());
+                }
+            }
+        }
+    });
+    out
+}
+
+/// `required` names of an object schema, through `allOf` and `$ref`s.
+fn required_names(schema: &Value, lookup: &mut dyn FnMut(&str) -> Arc<Converted>) -> Vec<String> {
+    let mut out = Vec::new();
+    collect_members(schema, lookup, 0, &mut |m| {
+        if let Some(Value::Array(req)) = m.get("required") {
+            for name in req.iter().filter_map(Value::as_str) {
+                if !out.iter().any(|o| o == name) {
+                    out.push(name.to_string());
+                }
+            }
+        }
+    });
+    out
+}
+
+fn collect_members(
+    schema: &Value,
+    lookup: &mut dyn FnMut(&str) -> Arc<Converted>,
+    depth: usize,
+    visit: &mut dyn FnMut(&Map<String, Value>),
+) {
+    if depth > 6 {
+        return;
+    }
+    let Value::Object(m) = schema else { return };
+    if let Some(key) = ref_key(m) {
+        let target = Arc::clone(&lookup(key).schema);
+        collect_members(&target, lookup, depth + 1, visit);
+    }
+    visit(m);
+    if let Some(Value::Array(parts)) = m.get("allOf") {
+        for part in parts {
+            collect_members(part, lookup, depth + 1, visit);
+        }
+    }
+}
+
+/// `$defs` names of `anyOf`/`oneOf` branches.
+fn variant_names(schema: &Value) -> Vec<String> {
+    let mut out = Vec::new();
+    for k in ["anyOf", "oneOf"] {
+        if let Some(Value::Array(parts)) = schema.get(k) {
+            for p in parts {
+                if let Some(key) = p.as_object().and_then(ref_key) {
+                    out.push(key.to_string());
+                }
+            }
+        }
+    }
+    out.truncate(FIELDS_LISTED);
+    out
+}
+
+fn describe_fields(text: &mut String, fields: &[String], required: &[String], listed: usize) {
+    if fields.is_empty() {
+        text.push('.');
+        return;
+    }
+    let shown: Vec<&str> = fields.iter().take(listed).map(String::as_str).collect();
+    text.push_str(&format!(
+        " with {} field{}: {}",
+        fields.len(),
+        if fields.len() == 1 { "" } else { "s" },
+        shown.join(", ")
+    ));
+    if fields.len() > shown.len() {
+        text.push_str(&format!(" (+{} more)", fields.len() - shown.len()));
+    }
+    let req: Vec<&str> = required.iter().take(listed).map(String::as_str).collect();
+    if !req.is_empty() {
+        text.push_str(&format!("; required: {}", req.join(", ")));
+    }
+    text.push('.');
+}
+
+/// Whether a subschema is small and self-contained (no references).
+fn is_small(schema: &Value) -> bool {
+    fn walk(v: &Value, left: &mut isize) -> bool {
+        *left -= 4;
+        if *left < 0 {
+            return false;
+        }
+        match v {
+            Value::Object(m) => m.iter().all(|(k, c)| {
+                *left -= k.len() as isize + 3;
+                k != "$ref" && walk(c, left)
+            }),
+            Value::Array(items) => items.iter().all(|c| walk(c, left)),
+            Value::String(s) => {
+                *left -= s.len() as isize;
+                *left >= 0
+            }
+            _ => true,
+        }
+    }
+    let mut left = SMALL as isize;
+    walk(schema, &mut left)
+}
+
+/// The first sentence of `text`, at most `max` characters.
+fn first_sentence(text: &str, max: usize) -> String {
+    let text = text.trim();
+    let end = text
+        .char_indices()
+        .find(|&(i, c)| (c == '.' && text[i + 1..].starts_with(char::is_whitespace)) || c == '\n')
+        .map_or(text.len(), |(i, c)| if c == '.' { i + 1 } else { i });
+    let sentence = text[..end].trim();
+    if sentence.chars().count() <= max {
+        sentence.to_string()
+    } else {
+        let cut: String = sentence.chars().take(max.saturating_sub(1)).collect();
+        format!("{}…", cut.trim_end())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashMap;
+
+    fn table(defs: Value) -> HashMap<String, Arc<Converted>> {
+        defs.as_object()
+            .unwrap()
+            .iter()
+            .map(|(k, v)| {
+                let mut deps = Vec::new();
+                crate::runtime::schemas::def_refs(v, &mut deps);
+                let c = Converted {
+                    schema: Arc::new(v.clone()),
+                    deps,
+                    size: json_size(v),
+                };
+                (k.clone(), Arc::new(c))
+            })
+            .collect()
+    }
+
+    fn big_defs() -> HashMap<String, Arc<Converted>> {
+        let mut props = Map::new();
+        for i in 0..40 {
+            props.insert(
+                format!("field_{i}"),
+                json!({"type": "string", "description": format!("The {i}th field of a large object, described at some length so that it costs bytes.")}),
+            );
+        }
+        props.insert("owner".into(), json!({"$ref": "#/$defs/User"}));
+        props.insert(
+            "status".into(),
+            json!({"type": "string", "enum": ["open", "closed"]}),
+        );
+        table(json!({
+            "Repo": {"type": "object", "properties": props, "required": ["field_1"], "additionalProperties": false},
+            "User": {"type": "object", "properties": {"login": {"type": "string"}, "repos": {"type": "array", "items": {"$ref": "#/$defs/Repo"}}}},
+            "State": {"type": "string", "enum": ["a", "b"]}
+        }))
+    }
+
+    fn run(top: Value, side: Side, budget: usize) -> Fitted {
+        let defs = big_defs();
+        let mut deps = Vec::new();
+        crate::runtime::schemas::def_refs(&top, &mut deps);
+        let deps: BTreeSet<String> = deps.into_iter().collect();
+        let mut lookup = |k: &str| Arc::clone(&defs[k]);
+        fit(
+            top.as_object().unwrap().clone(),
+            &deps,
+            side,
+            budget,
+            &mut lookup,
+            "openapi2mcp://tools/t/input-schema",
+        )
+    }
+
+    fn input_top() -> Value {
+        json!({"type": "object", "properties": {
+            "owner": {"type": "string", "description": "Path parameter."},
+            "repo": {"$ref": "#/$defs/Repo"},
+            "state": {"$ref": "#/$defs/State"}
+        }, "required": ["owner", "repo"], "additionalProperties": false})
+    }
+
+    #[test]
+    fn within_budget_nothing_changes() {
+        let f = run(input_top(), Side::Input, 0);
+        assert!(f.full.is_none());
+        assert_eq!(f.listed["$defs"].as_object().unwrap().len(), 3);
+        let f = run(
+            json!({"type": "object", "properties": {"a": {"type": "string"}}}),
+            Side::Input,
+            500,
+        );
+        assert!(f.full.is_none());
+    }
+
+    #[test]
+    fn over_budget_keeps_every_argument_and_fits() {
+        for budget in [300, 600, 1200, 2500] {
+            let f = run(input_top(), Side::Input, budget);
+            let listed = &f.listed;
+            assert!(f.full.is_some());
+            assert_eq!(
+                listed["properties"]
+                    .as_object()
+                    .unwrap()
+                    .keys()
+                    .collect::<Vec<_>>(),
+                ["owner", "repo", "state"],
+                "{budget}"
+            );
+            assert_eq!(listed["required"], json!(["owner", "repo"]));
+            assert_eq!(
+                listed["properties"]["state"]["enum"],
+                json!(["a", "b"]),
+                "enums are kept"
+            );
+            if !f.over {
+                assert!(
+                    json_size(listed) <= budget,
+                    "{budget}: {}",
+                    json_size(listed)
+                );
+            }
+            assert!(listed.get("$defs").is_none());
+            assert!(jsonschema::draft202012::new(listed).is_ok());
+            let text = listed.to_string();
+            assert!(text.contains("openapi2mcp://schemas/"), "{budget}: {text}");
+        }
+    }
+
+    #[test]
+    fn summaries_name_fields_and_resources() {
+        let f = run(input_top(), Side::Input, 2500);
+        let repo = &f.listed["properties"]["repo"];
+        let d = repo["description"].as_str().unwrap();
+        assert!(d.contains("Repo with 42 fields: field_0, field_1"), "{d}");
+        assert!(d.contains("more); required: field_1."), "{d}");
+        assert!(d.contains("openapi2mcp://schemas/Repo"), "{d}");
+        assert_eq!(repo["type"], "object");
+        assert!(
+            repo.get("additionalProperties").is_none(),
+            "summaries are open"
+        );
+    }
+
+    #[test]
+    fn output_schemas_stay_open_and_accept_the_full_shape() {
+        let top = json!({"type": "object", "properties": {"repo": {"$ref": "#/$defs/Repo"}, "items": {"type": "array", "items": {"$ref": "#/$defs/Repo"}}}});
+        for budget in [100, 400, 1500] {
+            let f = run(top.clone(), Side::Output, budget);
+            assert!(!f.over, "{budget}");
+            assert!(json_size(&f.listed) <= budget, "{budget}");
+            assert!(
+                !f.listed
+                    .to_string()
+                    .contains("\"additionalProperties\":false")
+            );
+            let instance = json!({"repo": {"field_1": "x", "extra": 1, "owner": {"login": "a", "more": true}}, "items": [{"field_1": "y", "z": 2}]});
+            let v = jsonschema::draft202012::new(&f.listed).unwrap();
+            assert!(v.is_valid(&instance), "{budget}: {}", f.listed);
+        }
+    }
+
+    #[test]
+    fn deeper_levels_go_first() {
+        let whole = json_size(&run(input_top(), Side::Input, 0).listed);
+        let shallow = run(input_top(), Side::Input, 1200).listed.to_string();
+        let deep = run(input_top(), Side::Input, whole - 1).listed;
+        // With room, the repo's own fields are listed in full, and the
+        // owner's nested repos are what gets summarized …
+        assert!(deep["properties"]["repo"]["properties"]["field_3"]["description"].is_string());
+        let owner = &deep["properties"]["repo"]["properties"]["owner"];
+        let d = owner.to_string();
+        assert!(d.contains("openapi2mcp://schemas/"), "{d}");
+        // … and with less, they are summarized before the arguments are.
+        assert!(shallow.contains("\"owner\""));
+        assert!(shallow.len() < deep.to_string().len());
+    }
+
+    #[test]
+    fn first_sentences() {
+        assert_eq!(first_sentence("One. Two.", 50), "One.");
+        assert_eq!(first_sentence("v1.2 is here\nmore", 50), "v1.2 is here");
+        assert_eq!(first_sentence("abcdefghij", 5), "abcd…");
+    }
+}
