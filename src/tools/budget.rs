@@ -311,10 +311,30 @@ impl Expander<'_> {
                 self.stack.pop();
                 inner?
             } else {
-                self.summary(&def.schema, Some(&key))
+                // The site's own description leads the summary.
+                let site = map
+                    .get("description")
+                    .and_then(Value::as_str)
+                    .map(|d| first_sentence(d, if self.terse { self.desc_max } else { 160 }));
+                let mut summary = self.summary(&def.schema, Some(&key));
+                if let (Some(site), Some(Value::String(text))) = (
+                    site.filter(|s| !s.is_empty()),
+                    summary.get_mut("description"),
+                ) {
+                    *text = format!("{site} {text}");
+                }
+                let mut rest = map.clone();
+                rest.remove("description");
+                let terse = (self.terse && depth >= 1).then_some(self.desc_max);
+                return Ok(with_siblings(summary, &rest, terse));
             };
             let terse = (self.terse && depth >= 1).then_some(self.desc_max);
             return Ok(with_siblings(target, map, terse));
+        }
+        if self.terse && self.desc_max == 0 && depth >= 2 {
+            if let Some(compact) = without_big_enum(map) {
+                return Ok(compact);
+            }
         }
         if depth > self.max_depth && is_structural(map) && !is_small(schema) {
             return Ok(self.summary(schema, within));
@@ -351,6 +371,9 @@ impl Expander<'_> {
                 || (self.terse && depth >= 1 && matches!(k, "examples" | "title"))
             {
                 continue;
+            } else if self.terse && self.desc_max == 0 && depth >= 1 && implied_by_format(k, v, map)
+            {
+                continue;
             } else if self.terse && depth >= 1 && k == "description" {
                 if let Some(d) = v.as_str().filter(|_| self.desc_max > 0) {
                     out.insert(k.into(), Value::String(first_sentence(d, self.desc_max)));
@@ -372,6 +395,11 @@ impl Expander<'_> {
                 if let Some(v) = m.get(k) {
                     out.insert(k.into(), v.clone());
                 }
+            }
+            if !out.contains_key("type")
+                && let Some(t) = all_of_type(&resolved, &mut *self.lookup, 0)
+            {
+                out.insert("type".into(), t);
             }
             if let Some(items) = m.get("items")
                 && m.get("type").and_then(Value::as_str) == Some("array")
@@ -454,6 +482,12 @@ impl Expander<'_> {
     /// A one-level stand-in (array items inside a summary).
     fn shallow(&mut self, schema: &Value, key: Option<&str>) -> Value {
         let resolved = resolve(schema, &mut *self.lookup);
+        if self.terse
+            && self.desc_max == 0
+            && let Some(compact) = resolved.as_object().and_then(without_big_enum)
+        {
+            return compact;
+        }
         if is_small(&resolved) {
             return (*resolved).clone();
         }
@@ -477,6 +511,77 @@ impl Expander<'_> {
 
 fn schema_uri(key: &str) -> String {
     crate::runtime::schemas::schema_uri(key)
+}
+
+/// Whether keyword `k` only restates what the schema's `format` says (a
+/// date-time `pattern`, int32 bounds): dropped at the budget's last level.
+fn implied_by_format(k: &str, v: &Value, map: &Map<String, Value>) -> bool {
+    let Some(format) = map.get("format").and_then(Value::as_str) else {
+        return false;
+    };
+    match k {
+        "pattern" => true,
+        "minimum" | "maximum" => match format {
+            "int32" => v
+                .as_i64()
+                .is_some_and(|n| n == i64::from(i32::MIN) || n == i64::from(i32::MAX)),
+            "int64" => v.as_i64().is_some_and(|n| n == i64::MIN || n == i64::MAX),
+            _ => false,
+        },
+        _ => false,
+    }
+}
+
+/// The `type` an `allOf` imposes (any member's, since all must hold).
+fn all_of_type(
+    schema: &Value,
+    lookup: &mut dyn FnMut(&str) -> Arc<Converted>,
+    depth: usize,
+) -> Option<Value> {
+    if depth > 4 {
+        return None;
+    }
+    for part in schema.get("allOf")?.as_array()? {
+        let part = resolve(part, lookup);
+        if let Some(t) = part.get("type") {
+            return Some(t.clone());
+        }
+        if let Some(t) = all_of_type(&part, lookup, depth + 1) {
+            return Some(t);
+        }
+    }
+    None
+}
+
+/// A scalar schema with a long `enum` (Microsoft Graph lists every
+/// property name in `$select`'s items), as the type and a description
+/// naming the first values: the last resort of the budget, below the
+/// arguments' own level. The full schema keeps the enum and the server
+/// checks against it.
+fn without_big_enum(map: &Map<String, Value>) -> Option<Value> {
+    const BIG_ENUM: usize = 512;
+    let values = map.get("enum")?.as_array()?;
+    if json_size(&Value::Array(values.clone())) <= BIG_ENUM {
+        return None;
+    }
+    let mut out = Map::new();
+    if let Some(t) = map.get("type") {
+        out.insert("type".into(), t.clone());
+    }
+    let shown: Vec<String> = values
+        .iter()
+        .take(6)
+        .map(|v| v.as_str().map_or_else(|| v.to_string(), str::to_string))
+        .collect();
+    out.insert(
+        "description".into(),
+        Value::String(format!(
+            "One of {} values: {}, …",
+            values.len(),
+            shown.join(", ")
+        )),
+    );
+    Some(Value::Object(out))
 }
 
 /// Whether a schema has structure worth summarizing (nested schemas); a

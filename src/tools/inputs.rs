@@ -63,6 +63,10 @@ enum ArgBinding {
 /// Builds the inputs of `op`. Fails only when a `$ref` in the request body
 /// cannot be followed (the operation is then skipped with that diagnostic);
 /// repairs to the document's parameters are reported in `warnings`.
+///
+/// A JSON body whose properties alone would not fit the schema budget as
+/// top-level arguments (Microsoft Graph's entities have hundreds) is one
+/// `body` argument instead, whose nested fields the budget can summarize.
 pub fn build(
     doc: &Document,
     op: &Operation<'_>,
@@ -70,10 +74,38 @@ pub fn build(
     budget: usize,
     warnings: &mut Vec<Diagnostic>,
 ) -> Result<Inputs, Diagnostic> {
+    let mut first_warnings = Vec::new();
+    let (inputs, flattened) = build_with(doc, op, bundler, budget, &mut first_warnings, true)?;
+    let over =
+        budget > 0 && inputs.full.is_some() && super::bundle::json_size(&inputs.schema) > budget;
+    if over && flattened {
+        let (whole, _) = build_with(doc, op, bundler, budget, warnings, false)?;
+        return Ok(whole);
+    }
+    warnings.extend(first_warnings);
+    Ok(inputs)
+}
+
+/// [`build`], flattening an object body into arguments when `flatten`;
+/// also says whether a JSON body was flattened.
+fn build_with(
+    doc: &Document,
+    op: &Operation<'_>,
+    bundler: &mut SchemaBundler<'_>,
+    budget: usize,
+    warnings: &mut Vec<Diagnostic>,
+    flatten: bool,
+) -> Result<(Inputs, bool), Diagnostic> {
     let mut deps = BTreeSet::new();
     let mut args = Vec::new();
     params(doc, op, bundler, &mut deps, &mut args, warnings);
-    let body_meta = body(doc, op, bundler, &mut deps, &mut args)?;
+    let body_meta = body(doc, op, bundler, &mut deps, &mut args, flatten)?;
+    let flattened = args
+        .iter()
+        .any(|a| matches!(a.binding, ArgBinding::BodyProp(_)))
+        && body_meta
+            .as_ref()
+            .is_some_and(|(mt, _)| MediaKind::of(mt) == MediaKind::Json);
     name_args(&mut args);
 
     let mut properties = Map::new();
@@ -121,12 +153,13 @@ pub fn build(
         budget,
         &tool_schema_uri(SELF_TOOL, false),
     );
-    Ok(Inputs {
+    let inputs = Inputs {
         schema: fitted.listed,
         full: fitted.full,
         http_params,
         body,
-    })
+    };
+    Ok((inputs, flattened))
 }
 
 fn params(
@@ -318,6 +351,7 @@ fn body(
     bundler: &mut SchemaBundler<'_>,
     deps: &mut BTreeSet<String>,
     args: &mut Vec<Arg>,
+    flatten: bool,
 ) -> Result<Option<(String, bool)>, Diagnostic> {
     let Some(rb) = op.node.child("requestBody") else {
         return Ok(None);
@@ -339,10 +373,12 @@ fn body(
     let schema = media.as_ref().and_then(|m| m.child("schema"));
     let kind = MediaKind::of(&media_type);
 
-    if matches!(
-        kind,
-        MediaKind::Json | MediaKind::Form | MediaKind::Multipart
-    ) && let Some(schema) = &schema
+    if (flatten || kind != MediaKind::Json)
+        && matches!(
+            kind,
+            MediaKind::Json | MediaKind::Form | MediaKind::Multipart
+        )
+        && let Some(schema) = &schema
         && let Some(shape) = object_shape(doc, schema.clone(), 0)
     {
         let encoding = media.as_ref().and_then(|m| m.child("encoding"));

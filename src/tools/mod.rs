@@ -55,8 +55,10 @@ pub const fn default_output_budget(input_budget: usize) -> usize {
 }
 
 /// Stands for the tool's name in resource URIs written before names are
-/// assigned; replaced once they are.
-pub(crate) const SELF_TOOL: &str = "\u{1}self\u{1}";
+/// assigned; replaced once they are. At least as long as the longest name
+/// (64), so a schema fitted with it still fits with the real name.
+pub(crate) const SELF_TOOL: &str =
+    "\u{1}______________________________________________________________\u{1}";
 
 /// What to build and how.
 #[derive(Debug, Clone)]
