@@ -331,10 +331,12 @@ impl Expander<'_> {
             let terse = (self.terse && depth >= 1).then_some(self.desc_max);
             return Ok(with_siblings(target, map, terse));
         }
-        if self.terse && self.desc_max == 0 && depth >= 2 {
-            if let Some(compact) = without_big_enum(map) {
-                return Ok(compact);
-            }
+        if self.terse
+            && self.desc_max == 0
+            && depth >= 2
+            && let Some(compact) = without_big_enum(map)
+        {
+            return Ok(compact);
         }
         if depth > self.max_depth && is_structural(map) && !is_small(schema) {
             return Ok(self.summary(schema, within));
@@ -369,9 +371,7 @@ impl Expander<'_> {
                 out.insert(k.into(), self.expand(v, depth, within)?);
             } else if k == "$defs"
                 || (self.terse && depth >= 1 && matches!(k, "examples" | "title"))
-            {
-                continue;
-            } else if self.terse && self.desc_max == 0 && depth >= 1 && implied_by_format(k, v, map)
+                || (self.terse && self.desc_max == 0 && depth >= 1 && implied_by_format(k, v, map))
             {
                 continue;
             } else if self.terse && depth >= 1 && k == "description" {
