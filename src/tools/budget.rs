@@ -65,13 +65,22 @@ pub fn fit(
     lookup: &mut dyn FnMut(&str) -> Arc<Converted>,
     self_uri: &str,
 ) -> Fitted {
-    // The closure, its size, without copying anything.
+    // The closure and its size, without copying anything; once the size
+    // passes the budget the rest of the closure does not matter (a Graph
+    // entity reaches thousands of schemas).
     let mut closure: Vec<(String, Arc<Converted>)> = Vec::new();
     let mut seen: BTreeSet<String> = BTreeSet::new();
     let mut queue: Vec<String> = deps.iter().rev().cloned().collect();
-    let top_value = Value::Object(top);
-    let mut total = json_size(&top_value);
+    let defs_overhead = if deps.is_empty() {
+        0
+    } else {
+        "\"$defs\":{},".len()
+    };
+    let mut total = map_size(&top) + defs_overhead;
     while let Some(key) = queue.pop() {
+        if budget > 0 && total > budget {
+            break;
+        }
         if !seen.insert(key.clone()) {
             continue;
         }
@@ -80,12 +89,6 @@ pub fn fit(
         queue.extend(entry.deps.iter().filter(|d| !seen.contains(*d)).cloned());
         closure.push((key, entry));
     }
-    if !closure.is_empty() {
-        total += "\"$defs\":{},".len();
-    }
-    let Value::Object(top) = top_value else {
-        unreachable!("built from a map")
-    };
     if budget == 0 || total <= budget {
         let mut listed = top;
         if !closure.is_empty() {
@@ -175,6 +178,23 @@ pub fn fit(
         full: Some(top_value),
         over,
     }
+}
+
+/// Bytes of a schema map as compact JSON.
+fn map_size(map: &Map<String, Value>) -> usize {
+    struct Count(usize);
+    impl std::io::Write for Count {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            self.0 += buf.len();
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let mut count = Count(0);
+    let _ = serde_json::to_writer(&mut count, map);
+    count.0
 }
 
 /// The output schema's top-level fields, open: each with its type only

@@ -602,10 +602,19 @@ fn name_args(args: &mut [Arg]) {
         let base = arg_name(&args[i].wire);
         let name = if taken.contains(&base) {
             let prefix = args[i].location.map_or("body", Location::as_str);
-            let mut candidate = arg_name(&format!("{prefix}_{base}"));
+            let stem = arg_name(&format!("{prefix}_{base}"));
+            let mut candidate = stem.clone();
             let mut n = 2;
+            // The suffix goes after a stem cut short enough to keep it, so
+            // a name at the length limit still gets distinct candidates
+            // (truncating after appending made this loop endless).
             while taken.contains(&candidate) {
-                candidate = arg_name(&format!("{prefix}_{base}_{n}"));
+                let suffix = format!("_{n}");
+                let mut cut = MAX_ARG_LEN.saturating_sub(suffix.len()).min(stem.len());
+                while !stem.is_char_boundary(cut) {
+                    cut -= 1;
+                }
+                candidate = format!("{}{suffix}", &stem[..cut]);
                 n += 1;
             }
             candidate
@@ -650,6 +659,28 @@ mod tests {
     fn template_params_in_order() {
         assert_eq!(template_params("/a/{x}/b/{y}.{fmt}/{x}"), ["x", "y", "fmt"]);
         assert!(template_params("/a/{").is_empty());
+    }
+
+    #[test]
+    fn long_clashing_names_stay_distinct_and_finite() {
+        let long = "x".repeat(80);
+        let mut args: Vec<Arg> = (0..5)
+            .map(|i| Arg {
+                wire: long.clone(),
+                location: Some(if i == 0 {
+                    Location::Query
+                } else {
+                    Location::Header
+                }),
+                schema: json!({}),
+                required: false,
+                binding: ArgBinding::WholeBody { binary: false },
+            })
+            .collect();
+        name_args(&mut args);
+        let names: BTreeSet<&str> = args.iter().map(|a| a.wire.as_str()).collect();
+        assert_eq!(names.len(), 5, "{names:?}");
+        assert!(names.iter().all(|n| n.len() <= MAX_ARG_LEN));
     }
 
     #[test]
