@@ -18,7 +18,7 @@
 //! arguments against the full schema, so a guess at a summarized field is
 //! answered with the exact field that is wrong.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap};
 use std::sync::Arc;
 
 use serde_json::{Map, Value, json};
@@ -64,6 +64,7 @@ pub fn fit(
     budget: usize,
     lookup: &mut dyn FnMut(&str) -> Arc<Converted>,
     self_uri: &str,
+    cache: &mut SummaryCache,
 ) -> Fitted {
     // The closure and its size, without copying anything; once the size
     // passes the budget the rest of the closure does not matter (a Graph
@@ -119,6 +120,7 @@ pub fn fit(
                 stack: Vec::new(),
                 self_uri,
                 inline_summaries: false,
+                cache: &mut *cache,
             };
             let v = e.expand(&top_value, 0, None).ok()?;
             let v = e.point_to_self(v);
@@ -165,6 +167,7 @@ pub fn fit(
                 stack: Vec::new(),
                 self_uri,
                 inline_summaries: false,
+                cache: &mut *cache,
             };
             match e.expand(&top_value, 0, None) {
                 Ok(v) => e.point_to_self(v),
@@ -275,7 +278,14 @@ struct Expander<'a> {
     /// Whether an inline schema (not a component) was summarized: the top
     /// level then says once where the tool's full schema is.
     inline_summaries: bool,
+    cache: &'a mut SummaryCache,
 }
+
+/// Summaries of component schemas already made, by component, side and
+/// level of detail: the same components are summarized for many tools
+/// (and for each depth tried).
+#[derive(Default)]
+pub struct SummaryCache(HashMap<(String, bool, bool, usize), Value>);
 
 /// Keywords whose value is one subschema one level down.
 const DOWN_ONE: &[&str] = &[
@@ -408,6 +418,24 @@ impl Expander<'_> {
     /// An open stand-in for `schema`: its type, enum, const and format,
     /// what fields it has, and where the full schema is.
     fn summary(&mut self, schema: &Value, key: Option<&str>) -> Value {
+        let Some(key) = key else {
+            return self.make_summary(schema, None);
+        };
+        let cache_key = (
+            key.to_string(),
+            self.side == Side::Output,
+            self.terse,
+            self.desc_max,
+        );
+        if let Some(v) = self.cache.0.get(&cache_key) {
+            return v.clone();
+        }
+        let v = self.make_summary(schema, Some(key));
+        self.cache.0.insert(cache_key, v.clone());
+        v
+    }
+
+    fn make_summary(&mut self, schema: &Value, key: Option<&str>) -> Value {
         let mut out = Map::new();
         let resolved = resolve(schema, &mut *self.lookup);
         if let Value::Object(m) = &*resolved {
@@ -654,16 +682,35 @@ fn with_siblings(target: Value, site: &Map<String, Value>, terse: Option<usize>)
 }
 
 /// Follows a top-level `$ref` chain (a few hops) to the schema it names.
-fn resolve(schema: &Value, lookup: &mut dyn FnMut(&str) -> Arc<Converted>) -> Arc<Value> {
-    let mut cur = Arc::new(schema.clone());
-    for _ in 0..4 {
+fn resolve<'v>(schema: &'v Value, lookup: &mut dyn FnMut(&str) -> Arc<Converted>) -> Resolved<'v> {
+    let Some(first) = schema.as_object().and_then(ref_key) else {
+        return Resolved::Here(schema);
+    };
+    let mut cur = Arc::clone(&lookup(first).schema);
+    for _ in 0..3 {
         let next = match cur.as_object().and_then(ref_key) {
             Some(key) => Arc::clone(&lookup(key).schema),
             None => break,
         };
         cur = next;
     }
-    cur
+    Resolved::Def(cur)
+}
+
+/// A schema as found, or the def a `$ref` led to (no copy either way).
+enum Resolved<'v> {
+    Here(&'v Value),
+    Def(Arc<Value>),
+}
+
+impl std::ops::Deref for Resolved<'_> {
+    type Target = Value;
+    fn deref(&self) -> &Value {
+        match self {
+            Resolved::Here(v) => v,
+            Resolved::Def(v) => v,
+        }
+    }
 }
 
 /// Property names of an object schema, through `allOf` and `$ref`s.
@@ -851,6 +898,7 @@ mod tests {
             budget,
             &mut lookup,
             "openapi2mcp://tools/t/input-schema",
+            &mut SummaryCache::default(),
         )
     }
 

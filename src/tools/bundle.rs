@@ -33,6 +33,7 @@ pub struct BundleState {
     converted: HashMap<(String, Direction), Arc<Converted>>,
     diagnostics: Vec<Diagnostic>,
     components: Vec<String>,
+    summaries: budget::SummaryCache,
 }
 
 impl BundleState {
@@ -233,8 +234,11 @@ impl<'d> SchemaBundler<'d> {
             Side::Input => Direction::Input,
             Side::Output => Direction::Output,
         };
+        let mut cache = std::mem::take(&mut self.state.summaries);
         let mut lookup = |k: &str| self.entry(k, direction);
-        budget::fit(top, deps, side, budget, &mut lookup, self_uri)
+        let fitted = budget::fit(top, deps, side, budget, &mut lookup, self_uri, &mut cache);
+        self.state.summaries = cache;
+        fitted
     }
 
     /// Whether `key` names a schema of this document.
