@@ -163,6 +163,46 @@ impl Server {
         }
     }
 
+    /// Every `resources/list` page and the templates, as JSON.
+    async fn resources(&self) -> Value {
+        let mut resources = Vec::new();
+        let mut cursor = None;
+        for _ in 0..100 {
+            let page = self
+                .client
+                .list_resources(Some(PaginatedRequestParams::default().with_cursor(cursor)))
+                .await
+                .unwrap_or_else(|e| {
+                    panic!("{}: resources/list failed: {e}\n{}", self.label, self.log())
+                });
+            resources.extend(
+                page.resources
+                    .iter()
+                    .map(|r| serde_json::to_value(r).unwrap()),
+            );
+            cursor = page.next_cursor.clone();
+            if cursor.is_none() {
+                break;
+            }
+        }
+        let templates = self
+            .client
+            .list_resource_templates(None)
+            .await
+            .unwrap_or_else(|e| panic!("{}: templates failed: {e}", self.label));
+        json!({"resources": resources, "templates": templates.resource_templates})
+    }
+
+    /// `resources/read` as JSON: the result or the error.
+    async fn read(&self, uri: &str) -> Value {
+        let params = rmcp::model::ReadResourceRequestParams::new(uri.to_string());
+        match self.client.read_resource(params).await {
+            Ok(result) => json!({"result": result}),
+            Err(ServiceError::McpError(error)) => json!({"error": error}),
+            Err(e) => panic!("{}: resources/read {uri} failed: {e}", self.label),
+        }
+    }
+
     /// `tools/call` as JSON: `{"result": CallToolResult}` or `{"error": ErrorData}`.
     async fn call(&self, tool: &str, args: Option<&Value>) -> Value {
         let mut params = CallToolRequestParams::new(tool.to_string());
@@ -406,7 +446,46 @@ impl<'a> Pair<'a> {
             }
         }
         assert!(!names_a.is_empty(), "{}: no tools listed", self.context);
+        self.compare_resources(&names_a).await;
         names_a
+    }
+
+    /// Same resources, templates and resource contents: the document,
+    /// every component schema, and every tool's full input and output
+    /// schema (errors included).
+    async fn compare_resources(&mut self, tools: &[String]) {
+        let a = self.serve.resources().await;
+        let b = self.generated.resources().await;
+        if a != b {
+            self.fail(format!(
+                "resources/list or templates differ:\n  serve:     {a}\n  generated: {b}"
+            ));
+        }
+        let mut uris: Vec<String> = a["resources"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|r| r["uri"].as_str().map(String::from))
+            .collect();
+        assert!(
+            uris.iter().any(|u| u == "openapi2mcp://document"),
+            "{}: the document is not a resource",
+            self.context
+        );
+        for tool in tools {
+            uris.push(format!("openapi2mcp://tools/{tool}/input-schema"));
+            uris.push(format!("openapi2mcp://tools/{tool}/output-schema"));
+        }
+        uris.push("openapi2mcp://schemas/NoSuchSchema".into());
+        for uri in uris {
+            let x = self.serve.read(&uri).await;
+            let y = self.generated.read(&uri).await;
+            if x != y {
+                self.fail(format!(
+                    "resources/read {uri} differs:\n  serve:     {x}\n  generated: {y}"
+                ));
+            }
+        }
     }
 
     /// Runs one case through both servers and compares requests and results.
@@ -850,6 +929,24 @@ fn features_reply(r: &Recorded) -> Reply {
 fn features_cases() -> Vec<Case> {
     use Expect::*;
     vec![
+        // put_settings: over the schema budget, so its listed schema
+        // summarizes `billing`; both check the full schema (the generated
+        // crate from its embedded schemas.json).
+        case(
+            "put_settings",
+            json!({"org": "acme", "setting_0": "a", "billing": {"email": "a@b.c", "plan": {"seats": 3, "name": "pro"}}}),
+            Ok,
+        ),
+        case(
+            "put_settings",
+            json!({"org": "acme", "setting_0": "a", "billing": {"plan": {"seats": 0}}}),
+            Refused("billing.plan.seats"),
+        ),
+        case(
+            "put_settings",
+            json!({"org": "acme", "setting_0": "a", "billing": {"plan": {"seats": 2, "colour": "red"}}}),
+            Refused("billing.plan"),
+        ),
         // search: every query style, a header and a cookie.
         case(
             "search",

@@ -95,6 +95,12 @@ impl Handlers for Operations {
                         Err(report) => report,
                     }
                 }
+                "put_settings" => {
+                    match call.parse(args) {
+                        Ok(args) => other::put_settings(call, args).await,
+                        Err(report) => report,
+                    }
+                }
                 _ => call.send_map(&args).await,
             }
         })

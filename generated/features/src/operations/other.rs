@@ -207,3 +207,138 @@ pub struct GetReportArgs {
 pub async fn get_report(call: Call<'_>, args: GetReportArgs) -> CallReport {
     call.send(&args).await
 }
+
+/// Arguments of `put_settings` (PUT `/settings/{org}`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PutSettingsArgs {
+    /// `org` path parameter.
+    pub org: String,
+    /// `setting_0` in the request body (`application/json`).
+    ///
+    /// Setting 0 of the organization, described at enough length that the whole schema passes the default budget.
+    pub setting_0: String,
+    /// `setting_1` in the request body (`application/json`).
+    ///
+    /// Setting 1 of the organization, described at enough length that the whole schema passes the default budget.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub setting_1: Option<String>,
+    /// `setting_2` in the request body (`application/json`).
+    ///
+    /// Setting 2 of the organization, described at enough length that the whole schema passes the default budget.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub setting_2: Option<String>,
+    /// `setting_3` in the request body (`application/json`).
+    ///
+    /// Setting 3 of the organization, described at enough length that the whole schema passes the default budget.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub setting_3: Option<String>,
+    /// `setting_4` in the request body (`application/json`).
+    ///
+    /// Setting 4 of the organization, described at enough length that the whole schema passes the default budget.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub setting_4: Option<String>,
+    /// `setting_5` in the request body (`application/json`).
+    ///
+    /// Setting 5 of the organization, described at enough length that the whole schema passes the default budget.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub setting_5: Option<String>,
+    /// `setting_6` in the request body (`application/json`).
+    ///
+    /// Setting 6 of the organization, described at enough length that the whole schema passes the default budget.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub setting_6: Option<String>,
+    /// `setting_7` in the request body (`application/json`).
+    ///
+    /// Setting 7 of the organization, described at enough length that the whole schema passes the default budget.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub setting_7: Option<String>,
+    /// `setting_8` in the request body (`application/json`).
+    ///
+    /// Setting 8 of the organization, described at enough length that the whole schema passes the default budget.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub setting_8: Option<String>,
+    /// `setting_9` in the request body (`application/json`).
+    ///
+    /// Setting 9 of the organization, described at enough length that the whole schema passes the default budget.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub setting_9: Option<String>,
+    /// `setting_10` in the request body (`application/json`).
+    ///
+    /// Setting 10 of the organization, described at enough length that the whole schema passes the default budget.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub setting_10: Option<String>,
+    /// `setting_11` in the request body (`application/json`).
+    ///
+    /// Setting 11 of the organization, described at enough length that the whole schema passes the default budget.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub setting_11: Option<String>,
+    /// `setting_12` in the request body (`application/json`).
+    ///
+    /// Setting 12 of the organization, described at enough length that the whole schema passes the default budget.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub setting_12: Option<String>,
+    /// `setting_13` in the request body (`application/json`).
+    ///
+    /// Setting 13 of the organization, described at enough length that the whole schema passes the default budget.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub setting_13: Option<String>,
+    /// `setting_14` in the request body (`application/json`).
+    ///
+    /// Setting 14 of the organization, described at enough length that the whole schema passes the default budget.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub setting_14: Option<String>,
+    /// `setting_15` in the request body (`application/json`).
+    ///
+    /// Setting 15 of the organization, described at enough length that the whole schema passes the default budget.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub setting_15: Option<String>,
+    /// `setting_16` in the request body (`application/json`).
+    ///
+    /// Setting 16 of the organization, described at enough length that the whole schema passes the default budget.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub setting_16: Option<String>,
+    /// `setting_17` in the request body (`application/json`).
+    ///
+    /// Setting 17 of the organization, described at enough length that the whole schema passes the default budget.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub setting_17: Option<String>,
+    /// `setting_18` in the request body (`application/json`).
+    ///
+    /// Setting 18 of the organization, described at enough length that the whole schema passes the default budget.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub setting_18: Option<String>,
+    /// `setting_19` in the request body (`application/json`).
+    ///
+    /// Setting 19 of the organization, described at enough length that the whole schema passes the default budget.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub setting_19: Option<String>,
+    /// `setting_20` in the request body (`application/json`).
+    ///
+    /// Setting 20 of the organization, described at enough length that the whole schema passes the default budget.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub setting_20: Option<String>,
+    /// `setting_21` in the request body (`application/json`).
+    ///
+    /// Setting 21 of the organization, described at enough length that the whole schema passes the default budget.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub setting_21: Option<String>,
+    /// `setting_22` in the request body (`application/json`).
+    ///
+    /// Setting 22 of the organization, described at enough length that the whole schema passes the default budget.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub setting_22: Option<String>,
+    /// `setting_23` in the request body (`application/json`).
+    ///
+    /// Setting 23 of the organization, described at enough length that the whole schema passes the default budget.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub setting_23: Option<String>,
+    /// `billing` in the request body (`application/json`).
+    pub billing: Value,
+}
+
+/// Replace an organization's settings (a schema over the default budget)
+///
+/// Tool `put_settings`: PUT `/settings/{org}` (operationId `putSettings`).
+pub async fn put_settings(call: Call<'_>, args: PutSettingsArgs) -> CallReport {
+    call.send(&args).await
+}
