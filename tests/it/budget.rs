@@ -202,6 +202,10 @@ async fn summarized_fields_are_still_checked_and_served_in_full() {
     assert_eq!(bad.is_error, Some(true));
     let text = text_of(&bad);
     assert!(text.contains("owner.plan.seats"), "{text}");
+    assert!(
+        text.contains("openapi2mcp://tools/put_repo/input-schema"),
+        "the error points at the full schema: {text}"
+    );
     assert!(backend.take().is_empty(), "nothing was sent");
     let bad = call(
         &client,

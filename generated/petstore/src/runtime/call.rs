@@ -511,11 +511,18 @@ fn validate(endpoint: &Endpoint, args: &Value, schemas: &dyn SchemaSource) -> Op
     if problems.is_empty() {
         return None;
     }
-    Some(format!(
-        "{}. The inputSchema of `{}` lists the accepted arguments.",
-        problems.join("; "),
-        endpoint.spec.name
-    ))
+    let name = &endpoint.spec.name;
+    let hint = if endpoint.spec.input_full.is_some() {
+        // The listed schema summarizes nested objects: say where the
+        // fields the model had to guess are spelled out.
+        format!(
+            "The inputSchema of `{name}` lists the accepted arguments; its nested objects are summarized there, and the resource {} holds the full schema.",
+            super::schemas::tool_schema_uri(name, false)
+        )
+    } else {
+        format!("The inputSchema of `{name}` lists the accepted arguments.")
+    };
+    Some(format!("{}. {hint}", problems.join("; ")))
 }
 
 fn without_query(url: &str) -> &str {
