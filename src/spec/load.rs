@@ -361,6 +361,9 @@ fn display_for(url: &Url) -> String {
 }
 
 /// Finds `$ref`s to other files and queues them, enforcing the remote policy.
+///
+/// Walks every node of the file (13 MB for GitHub), so it builds no
+/// JSON pointer unless a reference to another file is found.
 fn enqueue_external_refs(
     base: &Url,
     value: &Value,
@@ -369,31 +372,87 @@ fn enqueue_external_refs(
     queue: &mut VecDeque<(Url, String)>,
     warnings: &mut Vec<Diagnostic>,
 ) {
-    let mut stack: Vec<(&Value, String)> = vec![(value, String::new())];
-    while let Some((v, pointer)) = stack.pop() {
+    let mut walk = RefWalk {
+        base,
+        display,
+        options,
+        queue,
+        warnings,
+        path: Vec::new(),
+    };
+    walk.visit(value);
+}
+
+/// One step of a path from the root: a member name or an array index.
+enum Step<'a> {
+    Key(&'a str),
+    Index(usize),
+}
+
+struct RefWalk<'a, 'q> {
+    base: &'q Url,
+    display: &'q str,
+    options: &'q LoadOptions,
+    queue: &'q mut VecDeque<(Url, String)>,
+    warnings: &'q mut Vec<Diagnostic>,
+    path: Vec<Step<'a>>,
+}
+
+impl<'a> RefWalk<'a, '_> {
+    /// Deeper than any parser here produces (serde_json stops at 128).
+    const MAX_DEPTH: usize = 1024;
+
+    fn visit(&mut self, v: &'a Value) {
+        if self.path.len() > Self::MAX_DEPTH {
+            return;
+        }
         match v {
             Value::Object(map) => {
                 if let Some(Value::String(r)) = map.get("$ref")
-                    && let Some(url) =
-                        external_target(base, r, &pointer, display, options, warnings)
+                    && !r.starts_with('#')
                 {
-                    queue.push_back((url, display.to_string()));
+                    let pointer = self.pointer();
+                    if let Some(url) = external_target(
+                        self.base,
+                        r,
+                        &pointer,
+                        self.display,
+                        self.options,
+                        self.warnings,
+                    ) {
+                        self.queue.push_back((url, self.display.to_string()));
+                    }
                 }
                 for (k, child) in map {
                     if k != "$ref" && (child.is_object() || child.is_array()) {
-                        stack.push((child, super::diag::push_token(&pointer, k)));
+                        self.path.push(Step::Key(k));
+                        self.visit(child);
+                        self.path.pop();
                     }
                 }
             }
             Value::Array(items) => {
                 for (i, child) in items.iter().enumerate() {
                     if child.is_object() || child.is_array() {
-                        stack.push((child, format!("{pointer}/{i}")));
+                        self.path.push(Step::Index(i));
+                        self.visit(child);
+                        self.path.pop();
                     }
                 }
             }
             _ => {}
         }
+    }
+
+    fn pointer(&self) -> String {
+        let mut out = String::new();
+        for step in &self.path {
+            match step {
+                Step::Key(k) => out = super::diag::push_token(&out, k),
+                Step::Index(i) => out.push_str(&format!("/{i}")),
+            }
+        }
+        out
     }
 }
 
