@@ -292,7 +292,7 @@ impl<'d> SchemaBundler<'d> {
 }
 
 /// Bytes of `value` as compact JSON, without building the text.
-pub fn json_size(value: &Value) -> usize {
+pub fn json_size<T: serde::Serialize + ?Sized>(value: &T) -> usize {
     struct Count(usize);
     impl std::io::Write for Count {
         fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
