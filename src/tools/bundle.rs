@@ -33,7 +33,6 @@ pub struct BundleState {
     converted: HashMap<(String, Direction), Arc<Converted>>,
     diagnostics: Vec<Diagnostic>,
     components: Vec<String>,
-    summaries: budget::SummaryCache,
 }
 
 impl BundleState {
@@ -234,11 +233,8 @@ impl<'d> SchemaBundler<'d> {
             Side::Input => Direction::Input,
             Side::Output => Direction::Output,
         };
-        let mut cache = std::mem::take(&mut self.state.summaries);
         let mut lookup = |k: &str| self.entry(k, direction);
-        let fitted = budget::fit(top, deps, side, budget, &mut lookup, self_uri, &mut cache);
-        self.state.summaries = cache;
-        fitted
+        budget::fit(top, deps, side, budget, &mut lookup, self_uri)
     }
 
     /// Whether `key` names a schema of this document.

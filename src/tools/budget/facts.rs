@@ -174,40 +174,29 @@ impl std::ops::Deref for Resolved<'_> {
     }
 }
 
-/// Property names of an object schema, through `allOf` and `$ref`s.
-pub(super) fn field_names(
+/// Property names and `required` names of an object schema, through
+/// `allOf` and `$ref`s, each in first-seen order.
+pub(super) fn fields_of(
     schema: &Value,
     lookup: &mut dyn FnMut(&str) -> Arc<Converted>,
-) -> Vec<String> {
-    let mut out = Vec::new();
+) -> (Vec<String>, Vec<String>) {
+    let (mut fields, mut required) = (Vec::new(), Vec::new());
+    let add = |out: &mut Vec<String>, name: &str| {
+        if !out.iter().any(|o| o == name) {
+            out.push(name.to_string());
+        }
+    };
     collect_members(schema, lookup, 0, &mut |m| {
         if let Some(Value::Object(props)) = m.get("properties") {
-            for name in props.keys() {
-                if !out.contains(name) {
-                    out.push(name.clone());
-                }
-            }
+            props.keys().for_each(|n| add(&mut fields, n));
         }
-    });
-    out
-}
-
-/// `required` names of an object schema, through `allOf` and `$ref`s.
-pub(super) fn required_names(
-    schema: &Value,
-    lookup: &mut dyn FnMut(&str) -> Arc<Converted>,
-) -> Vec<String> {
-    let mut out = Vec::new();
-    collect_members(schema, lookup, 0, &mut |m| {
         if let Some(Value::Array(req)) = m.get("required") {
-            for name in req.iter().filter_map(Value::as_str) {
-                if !out.iter().any(|o| o == name) {
-                    out.push(name.to_string());
-                }
-            }
+            req.iter()
+                .filter_map(Value::as_str)
+                .for_each(|n| add(&mut required, n));
         }
     });
-    out
+    (fields, required)
 }
 
 pub(super) fn collect_members(

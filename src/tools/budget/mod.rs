@@ -18,7 +18,7 @@
 //! arguments against the full schema, so a guess at a summarized field is
 //! answered with the exact field that is wrong.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::BTreeSet;
 use std::sync::Arc;
 
 use serde_json::{Map, Value, json};
@@ -68,7 +68,6 @@ pub fn fit(
     budget: usize,
     lookup: &mut dyn FnMut(&str) -> Arc<Converted>,
     self_uri: &str,
-    cache: &mut SummaryCache,
 ) -> Fitted {
     // The closure and its size, without copying anything; once the size
     // passes the budget the rest of the closure does not matter (a Graph
@@ -124,7 +123,6 @@ pub fn fit(
                 stack: Vec::new(),
                 self_uri,
                 inline_summaries: false,
-                cache: &mut *cache,
             };
             let v = e.expand(&top_value, 0, None).ok()?;
             let v = e.point_to_self(v);
@@ -171,7 +169,6 @@ pub fn fit(
                 stack: Vec::new(),
                 self_uri,
                 inline_summaries: false,
-                cache: &mut *cache,
             };
             match e.expand(&top_value, 0, None) {
                 Ok(v) => e.point_to_self(v),
@@ -234,10 +231,10 @@ fn whole_summary(
     self_uri: &str,
     listed: usize,
 ) -> Value {
-    let fields = field_names(top, lookup);
+    let (fields, required) = fields_of(top, lookup);
     let mut text = String::from("The result object");
     if listed > 0 {
-        describe_fields(&mut text, &fields, &required_names(top, lookup), listed);
+        describe_fields(&mut text, &fields, &required, listed);
     } else {
         text.push('.');
     }
@@ -265,14 +262,7 @@ struct Expander<'a> {
     /// Whether an inline schema (not a component) was summarized: the top
     /// level then says once where the tool's full schema is.
     inline_summaries: bool,
-    cache: &'a mut SummaryCache,
 }
-
-/// Summaries of component schemas already made, by component, side and
-/// level of detail: the same components are summarized for many tools
-/// (and for each depth tried).
-#[derive(Default)]
-pub struct SummaryCache(HashMap<(String, bool, bool, usize), Value>);
 
 /// Keywords whose value is one subschema one level down.
 const DOWN_ONE: &[&str] = &[
@@ -401,24 +391,6 @@ impl Expander<'_> {
     /// An open stand-in for `schema`: its type, enum, const and format,
     /// what fields it has, and where the full schema is.
     fn summary(&mut self, schema: &Value, key: Option<&str>) -> Value {
-        let Some(key) = key else {
-            return self.make_summary(schema, None);
-        };
-        let cache_key = (
-            key.to_string(),
-            self.side == Side::Output,
-            self.terse,
-            self.desc_max,
-        );
-        if let Some(v) = self.cache.0.get(&cache_key) {
-            return v.clone();
-        }
-        let v = self.make_summary(schema, Some(key));
-        self.cache.0.insert(cache_key, v.clone());
-        v
-    }
-
-    fn make_summary(&mut self, schema: &Value, key: Option<&str>) -> Value {
         let mut out = Map::new();
         let resolved = resolve(schema, &mut *self.lookup);
         if let Value::Object(m) = &*resolved {
@@ -461,13 +433,12 @@ impl Expander<'_> {
             (true, _) => FIELDS_LISTED / 2,
         };
         if listed > 0 {
-            let fields = field_names(&resolved, &mut *self.lookup);
+            let (fields, required) = fields_of(&resolved, &mut *self.lookup);
             if !fields.is_empty() {
                 if !text.is_empty() {
                     text.push(' ');
                 }
                 text.push_str(key.unwrap_or("An object"));
-                let required = required_names(&resolved, &mut *self.lookup);
                 describe_fields(&mut text, &fields, &required, listed);
             }
             let variants = variant_names(&resolved);
@@ -599,7 +570,6 @@ mod tests {
             budget,
             &mut lookup,
             "openapi2mcp://tools/t/input-schema",
-            &mut SummaryCache::default(),
         )
     }
 
