@@ -4,6 +4,7 @@ mod backend;
 mod budget;
 mod cli;
 mod corpus;
+mod discovery;
 mod generate;
 mod github;
 mod hardening;

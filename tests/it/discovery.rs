@@ -1,0 +1,547 @@
+//! Listing modes (issue 12) end to end with rmcp's client: `discovery`
+//! lists four meta-tools under 1,000 tokens (counted with o200k_base) and
+//! reaches the backend with exactly the request of a direct call;
+//! `toolsets` switches groups on and off with `list_changed`; `auto`
+//! picks per document; the search finds the right tool for the query set
+//! in tests/fixtures/search-queries.yaml.
+
+use std::path::PathBuf;
+use std::process::Command;
+use std::sync::{Arc, OnceLock};
+
+use openapi2mcp::pipeline::{self, PipelineOptions};
+use openapi2mcp::runtime::schemas::Schemas;
+use openapi2mcp::server::listing::{ListingOptions, ToolsMode};
+use openapi2mcp::server::{Bridge, ServeOptions};
+use openapi2mcp::tools::{BuildOptions, Catalog, OutputSchemaMode};
+use rmcp::model::CallToolResult;
+use rmcp::service::{NotificationContext, RoleClient, RunningService};
+use rmcp::{ClientHandler, ServiceExt};
+use serde_json::{Value, json};
+use tokio::sync::mpsc;
+
+use crate::backend::{Backend, Recorded, Reply};
+use crate::serve::{call, connect, text_of};
+use crate::support::{external, local, root};
+
+const GITHUB: &str = "@octokit/openapi/generated/api.github.com.json";
+
+fn mode(mode: ToolsMode) -> ListingOptions {
+    ListingOptions {
+        mode,
+        ..ListingOptions::default()
+    }
+}
+
+/// GitHub's catalog (default build), loaded once for every test here.
+fn github() -> Option<&'static Catalog> {
+    static CATALOG: OnceLock<Option<Catalog>> = OnceLock::new();
+    CATALOG
+        .get_or_init(|| {
+            let path = external(GITHUB)?;
+            let loaded =
+                pipeline::load_catalog(path.to_str().unwrap(), &PipelineOptions::default())
+                    .expect("GitHub loads");
+            Some(loaded.catalog)
+        })
+        .as_ref()
+}
+
+fn petstore() -> Catalog {
+    pipeline::load_catalog(
+        local("specs/petstore.yaml").to_str().unwrap(),
+        &PipelineOptions::default(),
+    )
+    .unwrap()
+    .catalog
+}
+
+/// Tokens of `text` with the o200k_base encoding (GPT-4o's).
+fn tokens(text: &str) -> usize {
+    static BPE: OnceLock<tiktoken_rs::CoreBPE> = OnceLock::new();
+    BPE.get_or_init(|| tiktoken_rs::o200k_base().expect("o200k_base"))
+        .encode_ordinary(text)
+        .len()
+}
+
+/// The tool whose origin is `method path`.
+fn tool_for<'a>(catalog: &'a Catalog, method: &str, path: &str) -> &'a str {
+    &catalog
+        .tools
+        .iter()
+        .find(|t| t.origin.method == method && t.origin.path == path)
+        .unwrap_or_else(|| panic!("no tool for {method} {path}"))
+        .name
+}
+
+fn repo_reply(r: &Recorded) -> Reply {
+    match r.method.as_str() {
+        "GET" => (
+            200,
+            "application/json",
+            br#"{"id":1,"name":"hello","full_name":"octo/hello","private":false}"#.to_vec(),
+        ),
+        _ => (204, "text/plain", Vec::new()),
+    }
+}
+
+#[tokio::test]
+async fn auto_picks_discovery_for_github_and_full_for_petstore() {
+    let pets = Bridge::new(petstore(), ServeOptions::default()).unwrap();
+    assert_eq!(pets.mode(), ToolsMode::Full);
+    let Some(gh) = github() else { return };
+    let bridge = Bridge::new(gh.clone(), ServeOptions::default()).unwrap();
+    assert_eq!(bridge.mode(), ToolsMode::Discovery);
+    // A budget above GitHub's whole list makes auto list it in full.
+    let options = ServeOptions {
+        listing: ListingOptions {
+            auto_budget: 10_000_000,
+            ..ListingOptions::default()
+        },
+        ..ServeOptions::default()
+    };
+    assert_eq!(
+        Bridge::new(gh.clone(), options).unwrap().mode(),
+        ToolsMode::Full
+    );
+}
+
+#[tokio::test]
+async fn discovery_lists_four_meta_tools_in_under_a_thousand_tokens() {
+    let Some(gh) = github() else { return };
+    let client = connect(gh.clone(), ServeOptions::default()).await;
+    let tools = client.list_all_tools().await.unwrap();
+    let names: Vec<&str> = tools.iter().map(|t| t.name.as_ref()).collect();
+    assert_eq!(
+        names,
+        [
+            "search_tools",
+            "describe_tools",
+            "call_read_only_tool",
+            "call_tool"
+        ]
+    );
+    let listed = serde_json::to_string(&json!({"tools": tools})).unwrap();
+    let count = tokens(&listed);
+    assert!(
+        count <= 1000,
+        "{count} tokens of meta-tool definitions: {listed}"
+    );
+    // Annotations stay truthful: only the read-only caller claims read-only.
+    let by_name = |n: &str| tools.iter().find(|t| t.name == n).unwrap();
+    let hints = |n: &str| by_name(n).annotations.clone().unwrap();
+    assert_eq!(hints("call_read_only_tool").read_only_hint, Some(true));
+    assert_eq!(hints("call_tool").read_only_hint, Some(false));
+    assert_eq!(hints("call_tool").destructive_hint, Some(true));
+    let info = client.peer_info().unwrap();
+    assert!(
+        info.instructions
+            .as_deref()
+            .unwrap()
+            .contains("search_tools"),
+        "{:?}",
+        info.instructions
+    );
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn search_describe_call_reaches_the_backend_like_a_direct_call() {
+    let Some(gh) = github() else { return };
+    let backend = Backend::start(repo_reply).await;
+    let options = ServeOptions {
+        base_url: Some(backend.url()),
+        listing: mode(ToolsMode::Discovery),
+        ..ServeOptions::default()
+    };
+    let client = connect(gh.clone(), options).await;
+    let get_repo = tool_for(gh, "GET", "/repos/{owner}/{repo}");
+
+    // search → the tool is among the hits, marked read-only.
+    let found = call(
+        &client,
+        "search_tools",
+        json!({"query": "get a repository", "limit": 5}),
+    )
+    .await;
+    assert_eq!(found.is_error, Some(false), "{}", text_of(&found));
+    let hits = found.structured_content.clone().unwrap()["tools"].clone();
+    let hit = hits
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|h| h["name"] == get_repo)
+        .unwrap_or_else(|| panic!("{get_repo} not in {hits}"));
+    assert_eq!(hit["readOnly"], true);
+    assert_eq!(hit["callWith"], "call_read_only_tool");
+    assert_eq!(hit["path"], "/repos/{owner}/{repo}");
+    assert!(text_of(&found).contains(get_repo));
+
+    // describe → the definition tools/list would carry in full mode.
+    let described = call(
+        &client,
+        "describe_tools",
+        json!({"names": [get_repo, "no_such_tool"]}),
+    )
+    .await;
+    assert_eq!(described.is_error, Some(false), "{}", text_of(&described));
+    let structured = described.structured_content.clone().unwrap();
+    let expected = gh
+        .tools
+        .iter()
+        .find(|t| t.name == get_repo)
+        .unwrap()
+        .to_mcp_json();
+    assert_eq!(structured["tools"][0], expected);
+    assert_eq!(structured["unknown"], json!(["no_such_tool"]));
+
+    // call through the meta-tool, then directly: the same request, the
+    // same result.
+    let args = json!({"owner": "octo", "repo": "hello"});
+    let via = call(
+        &client,
+        "call_read_only_tool",
+        json!({"name": get_repo, "arguments": args}),
+    )
+    .await;
+    let direct = call(&client, get_repo, args.clone()).await;
+    assert_eq!(via.is_error, Some(false), "{}", text_of(&via));
+    assert_eq!(via.structured_content, direct.structured_content);
+    assert_eq!(text_of(&via), text_of(&direct));
+    let seen = backend.take();
+    assert_eq!(seen.len(), 2);
+    assert_eq!(seen[0].target, "/repos/octo/hello");
+    assert_eq!(seen[0].target, seen[1].target);
+    assert_eq!(seen[0].method, seen[1].method);
+    assert_eq!(seen[0].headers, seen[1].headers);
+
+    // Wrong arguments behind a meta-tool are refused as they are directly.
+    let bad = call(
+        &client,
+        "call_read_only_tool",
+        json!({"name": get_repo, "arguments": {"owner": 5}}),
+    )
+    .await;
+    assert_eq!(bad.is_error, Some(true));
+    assert!(text_of(&bad).contains("repo"), "{}", text_of(&bad));
+    assert!(backend.take().is_empty(), "a refused call sends nothing");
+
+    // The read-only caller refuses a delete; call_tool runs it.
+    let delete_repo = tool_for(gh, "DELETE", "/repos/{owner}/{repo}");
+    let refused = call(
+        &client,
+        "call_read_only_tool",
+        json!({"name": delete_repo, "arguments": args}),
+    )
+    .await;
+    assert_eq!(refused.is_error, Some(true));
+    assert!(
+        text_of(&refused).contains("call_tool"),
+        "{}",
+        text_of(&refused)
+    );
+    assert!(backend.take().is_empty());
+    let deleted = call(
+        &client,
+        "call_tool",
+        json!({"name": delete_repo, "arguments": args}),
+    )
+    .await;
+    assert_eq!(deleted.is_error, Some(false), "{}", text_of(&deleted));
+    let seen = backend.take();
+    assert_eq!(
+        (seen[0].method.as_str(), seen[0].target.as_str()),
+        ("DELETE", "/repos/octo/hello")
+    );
+
+    // Unknown names get suggestions; bad meta arguments are named.
+    let unknown = call(
+        &client,
+        "call_tool",
+        json!({"name": "get_repository_please", "arguments": {}}),
+    )
+    .await;
+    assert_eq!(unknown.is_error, Some(true));
+    assert!(
+        text_of(&unknown).contains("did you mean"),
+        "{}",
+        text_of(&unknown)
+    );
+    let bad_limit = call(&client, "search_tools", json!({"query": "x", "limit": 500})).await;
+    assert_eq!(bad_limit.is_error, Some(true));
+    assert!(text_of(&bad_limit).contains("limit"));
+    let bad_tag = call(
+        &client,
+        "search_tools",
+        json!({"query": "x", "tag": "nope-tag"}),
+    )
+    .await;
+    assert!(
+        text_of(&bad_tag).contains("no tool has the tag"),
+        "{}",
+        text_of(&bad_tag)
+    );
+    let tagged = call(
+        &client,
+        "search_tools",
+        json!({"query": "list", "tag": "pulls", "limit": 50}),
+    )
+    .await;
+    let hits = tagged.structured_content.unwrap()["tools"].clone();
+    assert!(!hits.as_array().unwrap().is_empty());
+    for hit in hits.as_array().unwrap() {
+        let tool = gh.tools.iter().find(|t| t.name == hit["name"]).unwrap();
+        assert!(tool.origin.tags.iter().any(|t| t == "pulls"), "{hit}");
+    }
+    client.cancel().await.unwrap();
+}
+
+/// A client that forwards `tools/list_changed` notifications.
+#[derive(Clone)]
+struct Watcher(mpsc::UnboundedSender<()>);
+
+impl ClientHandler for Watcher {
+    async fn on_tool_list_changed(&self, _context: NotificationContext<RoleClient>) {
+        let _ = self.0.send(());
+    }
+}
+
+async fn connect_watching(
+    catalog: Catalog,
+    options: ServeOptions,
+) -> (
+    RunningService<RoleClient, Watcher>,
+    mpsc::UnboundedReceiver<()>,
+) {
+    let bridge = Bridge::new(catalog, options).unwrap().new_session();
+    let (client_io, server_io) = tokio::io::duplex(1 << 20);
+    tokio::spawn(async move {
+        if let Ok(running) = bridge.serve(server_io).await {
+            let _ = running.waiting().await;
+        }
+    });
+    let (tx, rx) = mpsc::unbounded_channel();
+    let client = Watcher(tx).serve(client_io).await.expect("client connects");
+    (client, rx)
+}
+
+async fn names(client: &RunningService<RoleClient, Watcher>) -> Vec<String> {
+    client
+        .list_all_tools()
+        .await
+        .unwrap()
+        .iter()
+        .map(|t| t.name.to_string())
+        .collect()
+}
+
+async fn call_w(
+    client: &RunningService<RoleClient, Watcher>,
+    name: &str,
+    args: Value,
+) -> CallToolResult {
+    let params = rmcp::model::CallToolRequestParams::new(name.to_string())
+        .with_arguments(args.as_object().cloned().unwrap_or_default());
+    client.call_tool(params).await.expect("answered")
+}
+
+#[tokio::test]
+async fn toolsets_switch_on_and_off_with_list_changed() {
+    let catalog = petstore();
+    let pet_tools: Vec<String> = catalog
+        .tools
+        .iter()
+        .filter(|t| t.origin.tags.first().map(String::as_str) == Some("pets"))
+        .map(|t| t.name.clone())
+        .collect();
+    assert!(!pet_tools.is_empty());
+    let backend = Backend::start(repo_reply).await;
+    let options = ServeOptions {
+        base_url: Some(format!("{}/v1", backend.url())),
+        listing: mode(ToolsMode::Toolsets),
+        ..ServeOptions::default()
+    };
+    let (client, mut changed) = connect_watching(catalog.clone(), options).await;
+    let caps = client
+        .peer_info()
+        .unwrap()
+        .capabilities
+        .tools
+        .clone()
+        .unwrap();
+    assert_eq!(caps.list_changed, Some(true));
+    assert_eq!(
+        names(&client).await,
+        ["list_toolsets", "enable_toolset", "disable_toolset"]
+    );
+    let sets = call_w(&client, "list_toolsets", json!({})).await;
+    let listed = sets.structured_content.unwrap();
+    assert!(
+        listed["toolsets"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|s| s["name"] == "pets" && s["enabled"] == false),
+        "{listed}"
+    );
+    // A tool of a disabled toolset is refused, naming the toolset.
+    let refused = call_w(&client, &pet_tools[0], json!({})).await;
+    assert_eq!(refused.is_error, Some(true));
+    assert!(
+        text_of(&refused).contains("enable_toolset"),
+        "{}",
+        text_of(&refused)
+    );
+
+    let enabled = call_w(&client, "enable_toolset", json!({"names": ["pets"]})).await;
+    assert_eq!(enabled.is_error, Some(false), "{}", text_of(&enabled));
+    tokio::time::timeout(std::time::Duration::from_secs(10), changed.recv())
+        .await
+        .expect("list_changed arrives")
+        .expect("channel open");
+    let now = names(&client).await;
+    assert_eq!(
+        &now[..3],
+        ["list_toolsets", "enable_toolset", "disable_toolset"]
+    );
+    assert_eq!(now[3..].to_vec(), pet_tools);
+
+    // Enabling again changes nothing and sends no notification.
+    let again = call_w(&client, "enable_toolset", json!({"names": ["pets"]})).await;
+    assert_eq!(again.structured_content.unwrap()["changed"], false);
+    let unknown = call_w(&client, "enable_toolset", json!({"names": ["nope"]})).await;
+    assert_eq!(unknown.is_error, Some(true));
+    assert!(text_of(&unknown).contains("pets"), "{}", text_of(&unknown));
+
+    let off = call_w(&client, "disable_toolset", json!({"names": ["pets"]})).await;
+    assert_eq!(off.structured_content.unwrap()["changed"], true);
+    tokio::time::timeout(std::time::Duration::from_secs(10), changed.recv())
+        .await
+        .expect("list_changed arrives")
+        .expect("channel open");
+    assert!(
+        changed.try_recv().is_err(),
+        "exactly one notification per change"
+    );
+    assert_eq!(names(&client).await.len(), 3);
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn unknown_starting_toolsets_are_refused_at_start_up() {
+    let options = ServeOptions {
+        listing: ListingOptions {
+            mode: ToolsMode::Toolsets,
+            toolsets: vec!["nope".into()],
+            ..ListingOptions::default()
+        },
+        ..ServeOptions::default()
+    };
+    let err = Bridge::new(petstore(), options).err().expect("refused");
+    assert!(err.to_string().contains("no toolset `nope`"), "{err}");
+}
+
+/// Microsoft Graph v1.0, fetched by scripts/fetch-large-specs.sh.
+fn graph() -> Option<PathBuf> {
+    let path = root().join("tests/external/large/graph.json");
+    if !path.exists() {
+        let status = Command::new("bash")
+            .arg(root().join("scripts/fetch-large-specs.sh"))
+            .status()
+            .ok()?;
+        assert!(status.success(), "scripts/fetch-large-specs.sh failed");
+    }
+    Some(path)
+}
+
+#[tokio::test]
+async fn search_finds_the_right_tool_for_the_query_set() {
+    let set: Value = serde_norway::from_str(
+        &std::fs::read_to_string(local("tests/fixtures/search-queries.yaml")).unwrap(),
+    )
+    .unwrap();
+    let Some(gh) = github() else { return };
+    let graph = graph().expect("Microsoft Graph's document");
+    // Output schemas play no part in search; leaving them out halves
+    // Graph's build time.
+    let options = PipelineOptions {
+        build: BuildOptions {
+            output_schemas: OutputSchemaMode::Off,
+            ..BuildOptions::default()
+        },
+        ..PipelineOptions::default()
+    };
+    let graph = pipeline::load_catalog(graph.to_str().unwrap(), &options).expect("Graph loads");
+    let mut total = 0;
+    let mut found = 0;
+    let mut misses = Vec::new();
+    for (doc, catalog, schemas) in [
+        ("github", gh.clone(), None),
+        ("graph", graph.catalog, Some(Arc::clone(&graph.schemas))),
+    ] {
+        let queries = set[doc].as_array().unwrap();
+        assert!(queries.len() >= 25, "{doc}: {} queries", queries.len());
+        let mut options = ServeOptions {
+            listing: mode(ToolsMode::Discovery),
+            ..ServeOptions::default()
+        };
+        if let Some(s) = schemas {
+            options.schemas = Schemas(s as _);
+        }
+        let origin: std::collections::HashMap<String, String> = catalog
+            .tools
+            .iter()
+            .map(|t| {
+                (
+                    t.name.clone(),
+                    format!("{} {}", t.origin.method, t.origin.path),
+                )
+            })
+            .collect();
+        let all: std::collections::HashSet<&String> = origin.values().collect();
+        let client = connect(catalog.clone(), options).await;
+        for q in queries {
+            let query = q["q"].as_str().unwrap();
+            let expect: Vec<&str> = q["expect"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|e| e.as_str().unwrap())
+                .collect();
+            for e in &expect {
+                assert!(
+                    all.contains(&e.to_string()),
+                    "{doc}: `{e}` is no operation of the document"
+                );
+            }
+            let result = call(&client, "search_tools", json!({"query": query, "limit": 5})).await;
+            let hits: Vec<String> = result.structured_content.unwrap()["tools"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|h| origin[h["name"].as_str().unwrap()].clone())
+                .collect();
+            total += 1;
+            if hits.iter().any(|h| expect.contains(&h.as_str())) {
+                found += 1;
+            } else {
+                misses.push(format!("{doc}: \"{query}\" wants {expect:?}, got {hits:?}"));
+            }
+        }
+        client.cancel().await.unwrap();
+    }
+    assert!(total >= 60);
+    let accuracy = found as f64 / total as f64;
+    eprintln!(
+        "search top-5 accuracy: {found}/{total} = {:.1}%",
+        accuracy * 100.0
+    );
+    for m in &misses {
+        eprintln!("  miss: {m}");
+    }
+    assert!(
+        accuracy >= 0.90,
+        "top-5 accuracy {found}/{total}; misses:\n{}",
+        misses.join("\n")
+    );
+}
