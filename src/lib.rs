@@ -10,6 +10,7 @@
 
 pub mod client_config;
 pub mod codegen;
+pub mod footprint;
 pub mod mock;
 pub mod pipeline;
 pub mod runtime;

@@ -116,6 +116,9 @@ struct ListArgs {
     /// Print the full tool definitions as JSON, exactly as tools/list carries them.
     #[arg(long)]
     json: bool,
+    /// Count the tokens (o200k_base) of the tool list in each --tools mode.
+    #[arg(long, conflicts_with = "json")]
+    footprint: bool,
 }
 
 /// Which document, and which of its operations.
@@ -511,6 +514,25 @@ fn list(args: ListArgs) -> Result<ExitCode> {
         writeln!(out)?;
     } else {
         write_table(&mut out, &catalog)?;
+        let auto = openapi2mcp::footprint::auto_mode(&catalog);
+        writeln!(
+            out,
+            "serve --tools auto lists {}: the full list is about {} tokens (budget {})",
+            auto.as_str(),
+            openapi2mcp::footprint::estimate_full(&catalog),
+            openapi2mcp::server::listing::AUTO_TOKEN_BUDGET
+        )?;
+        if args.footprint {
+            let f = openapi2mcp::footprint::measure(&catalog)?;
+            writeln!(
+                out,
+                "tokens of tools/list (o200k_base): full {}; discovery {} (4 meta-tools); toolsets {} (3 meta-tools, plus each enabled toolset's tools)",
+                f.full, f.discovery, f.toolsets
+            )?;
+            if let Some((name, n)) = f.largest {
+                writeln!(out, "largest tool: {name}, {n} tokens")?;
+            }
+        }
     }
     out.flush()?;
     // The process exits next; freeing every tool first only costs time

@@ -79,6 +79,12 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     common.add_argument(
         "--timeout", type=float, default=None, help="seconds the whole session may take (default 180)"
     )
+    common.add_argument(
+        "--enable-toolset",
+        metavar="NAME",
+        default=None,
+        help="after listing, call enable_toolset NAME, wait for notifications/tools/list_changed and list again",
+    )
 
     parser = argparse.ArgumentParser(
         prog="python_client.py",
@@ -102,7 +108,7 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     # Sub-parser defaults would overwrite options given before the mode, so
     # parse twice and merge: an option given anywhere wins over None.
     ns = parser.parse_args(argv)
-    for key in ("call", "args", "timeout"):
+    for key in ("call", "args", "timeout", "enable_toolset"):
         if getattr(ns, key, None) is None:
             pre, _ = common.parse_known_args(argv)
             setattr(ns, key, getattr(pre, key))
@@ -170,7 +176,7 @@ async def list_all_tools(session: ClientSession) -> tuple[list[types.Tool], int]
             raise CheckFailed(f"tools/list still has a nextCursor after {MAX_PAGES} pages")
 
 
-async def exercise(session: ClientSession, ns: argparse.Namespace) -> dict[str, Any]:
+async def exercise(session: ClientSession, ns: argparse.Namespace, changed: anyio.Event) -> dict[str, Any]:
     await session.initialize()
     tools, pages = await list_all_tools(session)
     names: list[str] = []
@@ -187,6 +193,16 @@ async def exercise(session: ClientSession, ns: argparse.Namespace) -> dict[str, 
         "names_sha256": hashlib.sha256("\n".join(names).encode()).hexdigest(),
         "call": None,
     }
+    if ns.enable_toolset:
+        result = await session.call_tool("enable_toolset", {"names": [ns.enable_toolset]})
+        if result.is_error:
+            raise CheckFailed(f"enable_toolset {ns.enable_toolset!r} failed: {result.model_dump(mode='json')}")
+        with anyio.fail_after(10):
+            await changed.wait()
+        tools, _ = await list_all_tools(session)
+        seen = {t.name for t in tools}
+        out["tools_after_enable"] = len(tools)
+        out["list_changed"] = True
     if ns.call:
         if ns.call not in seen:
             raise CheckFailed(f"--call {ns.call!r}: no such tool among the {len(tools)} listed")
@@ -196,19 +212,25 @@ async def exercise(session: ClientSession, ns: argparse.Namespace) -> dict[str, 
 
 
 async def run(ns: argparse.Namespace) -> dict[str, Any]:
+    changed = anyio.Event()
+
+    async def on_message(message: Any) -> None:
+        if isinstance(message, types.ToolListChangedNotification):
+            changed.set()
+
     with anyio.fail_after(ns.timeout):
         if ns.mode == "stdio":
             # The SDK gives the server a minimal environment; pass the log settings through.
             env = {k: os.environ[k] for k in PASS_ENV if k in os.environ}
             params = StdioServerParameters(command=ns.command[0], args=ns.command[1:], env=env or None)
             async with stdio_client(params, errlog=sys.stderr) as (read, write):
-                async with ClientSession(read, write) as session:
-                    return await exercise(session, ns)
+                async with ClientSession(read, write, message_handler=on_message) as session:
+                    return await exercise(session, ns, changed)
         else:
             async with create_mcp_http_client(headers=ns.headers or None) as http_client:
                 async with streamable_http_client(ns.url, http_client=http_client) as (read, write):
-                    async with ClientSession(read, write) as session:
-                        return await exercise(session, ns)
+                    async with ClientSession(read, write, message_handler=on_message) as session:
+                        return await exercise(session, ns, changed)
 
 
 def leaves(exc: BaseException) -> list[BaseException]:

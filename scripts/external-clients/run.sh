@@ -246,7 +246,7 @@ sdk_version="$("$python" -c 'import importlib.metadata as m; print(m.version("mc
 
 # --- (a) GitHub over stdio ----------------------------------------------------
 say "(a) GitHub REST description over stdio, MCP Python SDK $sdk_version"
-stdio_server=("$bin" serve --quiet "$github" --base-url "$backend")
+stdio_server=("$bin" serve --quiet "$github" --base-url "$backend" --tools full)
 if client github-stdio-list stdio -- "${stdio_server[@]}"; then
   check github-stdio-list list "$work/github-stdio-list.json"
 fi
@@ -258,7 +258,7 @@ call github-stdio-call-loose stdio -- "${stdio_server[@]}" --output-schema loose
 
 # --- (a) GitHub over streamable HTTP --------------------------------------------
 say "(a) GitHub REST description over streamable HTTP, MCP Python SDK $sdk_version"
-if start_http github-http --quiet "$github" --base-url "$backend"; then
+if start_http github-http --quiet "$github" --base-url "$backend" --tools full; then
   echo "server at $url"
   if client github-http-list http "$url"; then
     check github-http-list list "$work/github-http-list.json"
@@ -280,6 +280,33 @@ if [ -s "$work/github-stdio-list.json" ] && [ -s "$work/github-http-list.json" ]
   else
     fail "github: stdio and http listings differ (see $work/github-*-list.json)"
   fi
+fi
+
+# --- (a) listing modes: discovery (GitHub's default) and toolsets --------------
+say "(a) listing modes with the MCP Python SDK: GitHub in discovery mode, petstore in toolsets mode"
+# Discovery is what --tools auto picks for GitHub: four meta-tools, and the
+# same call reaches the backend through call_read_only_tool.
+discovery_server=("$bin" serve --quiet "$github" --base-url "$backend")
+call github-discovery-call stdio --call call_read_only_tool \
+  --args "{\"name\":\"$CALL_TOOL\",\"arguments\":$CALL_ARGS}" -- "${discovery_server[@]}"
+if [ -s "$work/github-discovery-call.json" ]; then
+  if "$python" -c 'import json,sys; r=json.load(open(sys.argv[1])); sys.exit(r["tools"]!=4)' "$work/github-discovery-call.json"; then
+    pass "github-discovery: 4 meta-tools listed"
+  else
+    fail "github-discovery: expected 4 meta-tools, see $work/github-discovery-call.json"
+  fi
+fi
+if start_http petstore-toolsets --quiet "$petstore" --base-url "$backend" --tools toolsets; then
+  if client petstore-toolsets http "$url" --enable-toolset pets; then
+    if "$python" -c 'import json,sys; r=json.load(open(sys.argv[1])); sys.exit(not (r["tools"]==3 and r.get("list_changed") and r["tools_after_enable"]>3))' "$work/petstore-toolsets.json"; then
+      pass "petstore-toolsets: 3 meta-tools, enable_toolset sent tools/list_changed, $("$python" -c 'import json,sys; print(json.load(open(sys.argv[1]))["tools_after_enable"])' "$work/petstore-toolsets.json") tools after"
+    else
+      fail "petstore-toolsets: unexpected listing, see $work/petstore-toolsets.json"
+    fi
+  fi
+  stop "$server_pid"
+else
+  fail "petstore-toolsets: the server did not start"
 fi
 
 # --- (b) the conformance suite against the petstore ----------------------------

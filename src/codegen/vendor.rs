@@ -36,6 +36,10 @@ pub const SOURCES: &[(&str, &str)] = &[
         include_str!("../runtime/schemas.rs"),
     ),
     (
+        "src/runtime/search.rs",
+        include_str!("../runtime/search.rs"),
+    ),
+    (
         "src/runtime/request.rs",
         include_str!("../runtime/request.rs"),
     ),
@@ -45,6 +49,15 @@ pub const SOURCES: &[(&str, &str)] = &[
     ),
     ("src/server/mod.rs", include_str!("../server/mod.rs")),
     ("src/server/cli.rs", include_str!("../server/cli.rs")),
+    (
+        "src/server/discovery.rs",
+        include_str!("../server/discovery.rs"),
+    ),
+    (
+        "src/server/listing.rs",
+        include_str!("../server/listing.rs"),
+    ),
+    ("src/server/meta.rs", include_str!("../server/meta.rs")),
     (
         "src/server/transport.rs",
         include_str!("../server/transport.rs"),
@@ -58,6 +71,7 @@ const CARGO_LOCK: &str = include_str!("../../Cargo.lock");
 pub const DEPENDENCIES: &[&str] = &[
     "axum",
     "base64",
+    "bm25",
     "clap",
     "jsonschema",
     "oauth2",

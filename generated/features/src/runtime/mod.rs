@@ -19,3 +19,4 @@ pub mod redirect;
 pub mod request;
 pub mod response;
 pub mod schemas;
+pub mod search;

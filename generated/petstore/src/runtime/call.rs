@@ -72,6 +72,13 @@ pub struct ToolSpec {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ToolId(usize);
 
+impl ToolId {
+    /// The tool's position in the list the [`Api`] was made from.
+    pub fn index(self) -> usize {
+        self.0
+    }
+}
+
 /// What one call did: the outcome, and the HTTP status when a response
 /// arrived (for the audit line).
 #[derive(Debug, Clone)]

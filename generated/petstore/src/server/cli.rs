@@ -8,6 +8,7 @@ use std::time::Duration;
 
 use clap::{Args, ValueEnum};
 
+use super::listing::{AUTO_TOKEN_BUDGET, ListingOptions, ToolsMode};
 use super::transport::{self, HttpTransportOptions};
 use super::{Bridge, ServeError, ServeOptions};
 use crate::runtime::auth::Credentials;
@@ -67,6 +68,18 @@ pub struct ServeFlags {
     /// followed; credentials never go to another origin.
     #[arg(long = "allow-redirect-origin", value_name = "ORIGIN", value_parser = parse_origin)]
     pub redirect_origins: Vec<String>,
+    /// Which tools tools/list shows: every tool (full), four meta-tools that
+    /// search, describe and call them (discovery), toolsets the client
+    /// enables per tag (toolsets), or full while the list fits
+    /// --tools-budget and discovery beyond it (auto).
+    #[arg(long, value_enum, default_value_t = ToolsMode::Auto)]
+    pub tools: ToolsMode,
+    /// Largest tool list, in estimated tokens, that --tools auto lists in full.
+    #[arg(long, default_value_t = AUTO_TOKEN_BUDGET, value_name = "TOKENS")]
+    pub tools_budget: usize,
+    /// A toolset enabled when a session starts, with --tools toolsets (repeatable).
+    #[arg(long = "toolset", value_name = "NAME")]
+    pub toolsets: Vec<String>,
 }
 
 /// Which transport serves MCP clients.
@@ -107,6 +120,12 @@ impl ServeFlags {
         if !(self.timeout.is_finite() && self.timeout > 0.0) {
             return Err("--timeout must be a positive number of seconds".into());
         }
+        if self.tools == ToolsMode::Toolsets && self.stateless {
+            return Err("--tools toolsets needs sessions (each client's enabled toolsets are kept in its session); it cannot be used with --stateless".into());
+        }
+        if !self.toolsets.is_empty() && self.tools != ToolsMode::Toolsets {
+            return Err("--toolset only applies with --tools toolsets".into());
+        }
         if let Some(rate) = self.rate_limit
             && !(rate.is_finite() && rate > 0.0)
         {
@@ -127,6 +146,11 @@ impl ServeFlags {
             rate_limit: self.rate_limit.map(|r| (r, self.rate_burst)),
             credentials: Credentials::from_env(),
             forward_authorization: self.forward_authorization,
+            listing: ListingOptions {
+                mode: self.tools,
+                auto_budget: self.tools_budget,
+                toolsets: self.toolsets.clone(),
+            },
             ..ServeOptions::default()
         })
     }

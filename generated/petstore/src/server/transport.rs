@@ -92,7 +92,7 @@ pub async fn bind_http(
         .with_json_response(options.stateless)
         .with_cancellation_token(shutdown.child_token());
 
-    let factory = move || Ok(bridge.clone());
+    let factory = move || Ok(bridge.new_session());
     let mcp = if options.stateless {
         axum::Router::new().nest_service(
             "/mcp",

@@ -1,0 +1,450 @@
+//! What the meta-tools do (their definitions are in [`super::meta`]):
+//! search, describe and call in `discovery` mode; list, enable and disable
+//! toolsets in `toolsets` mode; and which tools a session lists.
+
+use rmcp::model::{CallToolResult, Tool};
+use rmcp::service::RequestContext;
+use rmcp::{ErrorData as McpError, RoleServer};
+use serde_json::{Map, Value, json};
+
+use super::Bridge;
+use super::listing::ToolsMode;
+use super::meta::{MetaTool, kind, names_arg, ok, refuse, string_arg};
+use crate::runtime::call::ToolId;
+
+/// One entry of a session's tool list.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Listed {
+    /// A meta-tool, by position in the mode's meta-tools.
+    Meta(usize),
+    /// A catalog tool, by position.
+    Tool(usize),
+}
+
+/// Most hits `search_tools` returns.
+const MAX_LIMIT: usize = 50;
+/// Hits when the caller gives no limit.
+const DEFAULT_LIMIT: usize = 10;
+/// Longest one-line summary in search results.
+const SUMMARY_CHARS: usize = 160;
+
+impl Bridge {
+    /// The meta-tool of this mode called `name`.
+    pub(super) fn meta_tool(&self, name: &str) -> Option<MetaTool> {
+        self.inner
+            .meta
+            .iter()
+            .find(|(m, ..)| m.name() == name)
+            .map(|(m, ..)| *m)
+    }
+
+    /// What this session lists, in order (not used in `full` mode, whose
+    /// pages are fixed at start-up).
+    pub(super) fn listed_tools(&self) -> Vec<Listed> {
+        let inner = &self.inner;
+        let mut listed: Vec<Listed> = (0..inner.meta.len()).map(Listed::Meta).collect();
+        if inner.mode == ToolsMode::Toolsets {
+            let enabled = self.enabled_toolsets();
+            let mut tools: Vec<usize> = enabled
+                .iter()
+                .flat_map(|set| inner.toolsets.members[*set].iter().copied())
+                .collect();
+            tools.sort_unstable();
+            listed.extend(tools.into_iter().map(Listed::Tool));
+        }
+        listed
+    }
+
+    /// An entry's definition and serialized size.
+    pub(super) fn listed(&self, entry: Listed) -> (&Tool, usize) {
+        match entry {
+            Listed::Meta(i) => {
+                let (_, tool, size) = &self.inner.meta[i];
+                (tool, *size)
+            }
+            Listed::Tool(i) => (&self.inner.tools[i], self.inner.sizes[i]),
+        }
+    }
+
+    fn enabled_toolsets(&self) -> Vec<usize> {
+        match self.session.enabled.lock() {
+            Ok(set) => set.iter().copied().collect(),
+            Err(poisoned) => poisoned.into_inner().iter().copied().collect(),
+        }
+    }
+
+    /// In `toolsets` mode, the refusal for a tool whose toolset this
+    /// session has not enabled.
+    pub(super) fn not_enabled(&self, tool: ToolId) -> Option<CallToolResult> {
+        let inner = &self.inner;
+        if inner.mode != ToolsMode::Toolsets {
+            return None;
+        }
+        let set = inner.toolsets.of_tool[tool.index()];
+        if self.enabled_toolsets().contains(&set) {
+            return None;
+        }
+        Some(refuse(format!(
+            "tool `{}` belongs to the toolset `{}`, which is not enabled: call enable_toolset with names [\"{}\"] first",
+            inner.tools[tool.index()].name,
+            inner.toolsets.names[set],
+            inner.toolsets.names[set]
+        )))
+    }
+
+    /// Runs meta-tool `m`. Mistakes in its arguments are `isError` results
+    /// the model can act on; only transport-level failures are errors.
+    pub(super) async fn call_meta(
+        &self,
+        m: MetaTool,
+        args: Map<String, Value>,
+        context: &RequestContext<RoleServer>,
+    ) -> Result<CallToolResult, McpError> {
+        Ok(match m {
+            MetaTool::Search => self.search(&args),
+            MetaTool::Describe => self.describe(&args),
+            MetaTool::CallReadOnly | MetaTool::Call => {
+                return self.call_through(m, args, context).await;
+            }
+            MetaTool::ListToolsets => self.list_toolsets(),
+            MetaTool::EnableToolset | MetaTool::DisableToolset => {
+                return self.switch_toolsets(m, &args, context).await;
+            }
+        })
+    }
+
+    fn search(&self, args: &Map<String, Value>) -> CallToolResult {
+        let Some(index) = &self.inner.index else {
+            return refuse("search_tools is not available in this listing mode");
+        };
+        let query = match string_arg(MetaTool::Search, args, "query") {
+            Ok(q) => q,
+            Err(refusal) => return refusal,
+        };
+        let limit = match args.get("limit") {
+            None | Some(Value::Null) => DEFAULT_LIMIT,
+            Some(v) => match v.as_u64() {
+                Some(n) if (1..=MAX_LIMIT as u64).contains(&n) => n as usize,
+                _ => {
+                    return refuse(format!(
+                        "search_tools: `limit` must be an integer from 1 to {MAX_LIMIT}, not {v}"
+                    ));
+                }
+            },
+        };
+        let tag = match args.get("tag") {
+            None | Some(Value::Null) => None,
+            Some(Value::String(t)) if !t.trim().is_empty() => Some(t.trim()),
+            Some(v) => {
+                return refuse(format!(
+                    "search_tools: `tag` must be a non-empty string, not {}",
+                    kind(v)
+                ));
+            }
+        };
+        if let Some(t) = tag
+            && !index.tags().iter().any(|k| k.eq_ignore_ascii_case(t))
+        {
+            let mut tags = index.tags();
+            let more = tags.len().saturating_sub(30);
+            tags.truncate(30);
+            return refuse(format!(
+                "search_tools: no tool has the tag `{t}`; tags are: {}{}",
+                tags.join(", "),
+                if more > 0 {
+                    format!(" and {more} more")
+                } else {
+                    String::new()
+                }
+            ));
+        }
+        let hits = index.search(query, limit, tag);
+        let inner = &self.inner;
+        let mut items = Vec::with_capacity(hits.len());
+        let mut text = if hits.is_empty() {
+            format!(
+                "No tool matches \"{query}\". Try other words for the task or the thing it acts on."
+            )
+        } else {
+            format!("{} tools for \"{query}\", best first:\n", hits.len())
+        };
+        for hit in &hits {
+            let tool = &inner.tools[hit.index];
+            let facts = &inner.facts[hit.index];
+            let title = tool.title.as_deref().unwrap_or_default();
+            let summary = summary(tool.description.as_deref().unwrap_or_default(), title);
+            let call_with = if facts.read_only {
+                MetaTool::CallReadOnly.name()
+            } else {
+                MetaTool::Call.name()
+            };
+            text.push_str(&format!(
+                "- {} — {} ({} {}){}\n",
+                tool.name,
+                title,
+                facts.method,
+                facts.path,
+                if facts.read_only { " [read-only]" } else { "" }
+            ));
+            let mut item = json!({
+                "name": tool.name,
+                "title": title,
+                "method": facts.method,
+                "path": facts.path,
+                "readOnly": facts.read_only,
+                "callWith": call_with,
+            });
+            if let Some(s) = summary {
+                item["summary"] = json!(s);
+            }
+            items.push(item);
+        }
+        if !hits.is_empty() {
+            text.push_str(
+                "Next: describe_tools for their arguments, then call_read_only_tool (read-only tools) or call_tool.",
+            );
+        }
+        ok(json!({"query": query, "tools": items}), text)
+    }
+
+    fn describe(&self, args: &Map<String, Value>) -> CallToolResult {
+        let names = match names_arg(MetaTool::Describe, args, 20) {
+            Ok(n) => n,
+            Err(refusal) => return refusal,
+        };
+        let api = &self.inner.api;
+        let mut tools = Vec::new();
+        let mut unknown = Vec::new();
+        for name in &names {
+            match api.find(name) {
+                Some(id) => tools.push(
+                    serde_json::to_value(&self.inner.tools[id.index()]).unwrap_or(Value::Null),
+                ),
+                None => unknown.push(name.as_str()),
+            }
+        }
+        if tools.is_empty() {
+            return refuse(format!(
+                "describe_tools: no tool {}; {}",
+                quoted(&unknown),
+                self.suggest(unknown.first().copied().unwrap_or_default())
+            ));
+        }
+        let mut structured = json!({"tools": tools});
+        if !unknown.is_empty() {
+            structured["unknown"] = json!(unknown);
+        }
+        let text = serde_json::to_string(&structured).unwrap_or_default();
+        ok(structured, text)
+    }
+
+    async fn call_through(
+        &self,
+        m: MetaTool,
+        mut args: Map<String, Value>,
+        context: &RequestContext<RoleServer>,
+    ) -> Result<CallToolResult, McpError> {
+        let name = match string_arg(m, &args, "name") {
+            Ok(n) => n.to_string(),
+            Err(refusal) => return Ok(refusal),
+        };
+        let arguments = match args.remove("arguments") {
+            None | Some(Value::Null) => Map::new(),
+            Some(Value::Object(a)) => a,
+            Some(other) => {
+                return Ok(refuse(format!(
+                    "{}: `arguments` must be an object of the tool's arguments, not {}",
+                    m.name(),
+                    kind(&other)
+                )));
+            }
+        };
+        let Some(tool) = self.inner.api.find(&name) else {
+            return Ok(refuse(format!(
+                "{}: no tool `{name}`; {}",
+                m.name(),
+                self.suggest(&name)
+            )));
+        };
+        let facts = &self.inner.facts[tool.index()];
+        if m == MetaTool::CallReadOnly && !facts.read_only {
+            return Ok(refuse(format!(
+                "call_read_only_tool: `{name}` is not read-only ({} {}); call it with call_tool",
+                facts.method, facts.path
+            )));
+        }
+        self.run_tool(tool, &name, arguments, context).await
+    }
+
+    /// "did you mean" for a name that is no tool: the best search hits.
+    fn suggest(&self, name: &str) -> String {
+        let inner = &self.inner;
+        let hits = match &inner.index {
+            Some(index) => index.search(name, 3, None),
+            None => Vec::new(),
+        };
+        if hits.is_empty() {
+            return "search_tools finds tools by what they do".into();
+        }
+        let names: Vec<String> = hits
+            .iter()
+            .map(|h| format!("`{}`", inner.tools[h.index].name))
+            .collect();
+        format!("did you mean {}?", names.join(", "))
+    }
+
+    fn list_toolsets(&self) -> CallToolResult {
+        let inner = &self.inner;
+        let enabled = self.enabled_toolsets();
+        let mut items = Vec::with_capacity(inner.toolsets.names.len());
+        let mut text = String::new();
+        for (i, name) in inner.toolsets.names.iter().enumerate() {
+            let members = &inner.toolsets.members[i];
+            let on = enabled.contains(&i);
+            let examples: Vec<&str> = members
+                .iter()
+                .take(3)
+                .map(|t| {
+                    let tool = &inner.tools[*t];
+                    tool.title.as_deref().unwrap_or(&tool.name)
+                })
+                .collect();
+            text.push_str(&format!(
+                "- {name}{}: {} tools, e.g. {}\n",
+                if on { " (enabled)" } else { "" },
+                members.len(),
+                examples.join("; ")
+            ));
+            items.push(json!({
+                "name": name,
+                "tools": members.len(),
+                "enabled": on,
+                "examples": examples,
+            }));
+        }
+        ok(json!({"toolsets": items}), text)
+    }
+
+    async fn switch_toolsets(
+        &self,
+        m: MetaTool,
+        args: &Map<String, Value>,
+        context: &RequestContext<RoleServer>,
+    ) -> Result<CallToolResult, McpError> {
+        let names = match names_arg(m, args, 50) {
+            Ok(n) => n,
+            Err(refusal) => return Ok(refusal),
+        };
+        let sets = match self.inner.toolsets.resolve_names(&names) {
+            Ok(s) => s,
+            Err(why) => return Ok(refuse(format!("{}: {why}", m.name()))),
+        };
+        let changed = {
+            let mut enabled = match self.session.enabled.lock() {
+                Ok(g) => g,
+                Err(poisoned) => poisoned.into_inner(),
+            };
+            let mut changed = false;
+            for set in &sets {
+                changed |= if m == MetaTool::EnableToolset {
+                    enabled.insert(*set)
+                } else {
+                    enabled.remove(set)
+                };
+            }
+            changed
+        };
+        if changed {
+            let _ = context.peer.notify_tool_list_changed().await;
+        }
+        let inner = &self.inner;
+        let enabled: Vec<&str> = self
+            .enabled_toolsets()
+            .iter()
+            .map(|s| inner.toolsets.names[*s].as_str())
+            .collect();
+        let tools: usize = self
+            .enabled_toolsets()
+            .iter()
+            .map(|s| inner.toolsets.members[*s].len())
+            .sum();
+        let text = format!(
+            "Enabled toolsets: {} ({tools} tools).{}",
+            if enabled.is_empty() {
+                "none".to_string()
+            } else {
+                enabled.join(", ")
+            },
+            if changed {
+                " The tool list has changed."
+            } else {
+                " Nothing changed."
+            }
+        );
+        Ok(ok(
+            json!({"enabled": enabled, "tools": tools, "changed": changed}),
+            text,
+        ))
+    }
+}
+
+/// The description's first sentence, when it says more than the title.
+fn summary<'a>(description: &'a str, title: &str) -> Option<String> {
+    let first = meta_first_sentence(description);
+    if first.is_empty() || first.trim_end_matches('.') == title.trim_end_matches('.') {
+        return None;
+    }
+    let mut s: String = first.chars().take(SUMMARY_CHARS).collect();
+    if s.len() < first.len() {
+        s.push('…');
+    }
+    Some(s)
+}
+
+/// The first sentence (or line) of `text`.
+fn meta_first_sentence(text: &str) -> &str {
+    let text = text.trim_start();
+    let line = text.split('\n').next().unwrap_or_default();
+    match line.find(". ") {
+        Some(i) => &line[..=i],
+        None => line.trim_end(),
+    }
+}
+
+fn quoted(names: &[&str]) -> String {
+    names
+        .iter()
+        .map(|n| format!("`{n}`"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::meta;
+    use super::*;
+
+    #[test]
+    fn summaries_skip_what_the_title_says() {
+        assert_eq!(summary("Get a pet.", "Get a pet"), None);
+        assert_eq!(
+            summary("Returns one pet. Needs a key.\nMore", "Get a pet").as_deref(),
+            Some("Returns one pet.")
+        );
+        assert_eq!(summary("", "x"), None);
+        let long = "word ".repeat(100);
+        assert!(summary(&long, "x").unwrap().ends_with('…'));
+    }
+
+    #[test]
+    fn meta_names_are_distinct() {
+        let mut names: Vec<&str> = meta::DISCOVERY
+            .iter()
+            .chain(meta::TOOLSETS)
+            .map(|m| m.name())
+            .collect();
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), meta::DISCOVERY.len() + meta::TOOLSETS.len());
+    }
+}
