@@ -237,6 +237,8 @@ enum Expect {
     Refused(&'static str),
     /// A JSON-RPC error containing this.
     RpcError(&'static str),
+    /// Answered by the server itself (a meta-tool): nothing sent, no error.
+    Local,
 }
 
 /// One call: tool, arguments (`None`: no `arguments` member at all), expectation.
@@ -360,13 +362,14 @@ impl<'a> Pair<'a> {
         binary: &Path,
         backend: &'a Backend,
         prefix: &str,
-        session: &str,
-        env: &[(&str, &str)],
+        session: &Session,
     ) -> Pair<'a> {
-        let flags = vec![
+        let mut flags = vec![
             "--base-url".to_string(),
             format!("{}{prefix}", backend.url()),
         ];
+        flags.extend(session.flags.iter().map(|f| f.to_string()));
+        let env = session.env.as_slice();
         let mut serve_args = vec!["serve".to_string(), root().join(spec).display().to_string()];
         serve_args.extend(flags.iter().cloned());
         let serve = Server::spawn(
@@ -378,7 +381,10 @@ impl<'a> Pair<'a> {
         .await;
         let generated = Server::spawn("generated", binary, &flags, env).await;
         Pair {
-            context: format!("generated/{name} vs `openapi2mcp serve {spec}` ({session})"),
+            context: format!(
+                "generated/{name} vs `openapi2mcp serve {spec}` ({})",
+                session.label
+            ),
             backend,
             serve,
             generated,
@@ -598,6 +604,9 @@ fn unexpected(expect: Expect, got: &Value, sent: usize) -> Option<String> {
                 "expected no request and isError naming `{needle}`, got {sent} request(s)"
             ))
         }
+        Expect::Local if sent != 0 || is_error != Some(false) => Some(format!(
+            "expected an answer from the server itself, got {sent} request(s) and isError {is_error:?}"
+        )),
         Expect::RpcError(needle)
             if sent != 0
                 || got.get("error").is_none()
@@ -616,6 +625,8 @@ struct Session {
     label: &'static str,
     /// Credentials (and other variables) both servers get.
     env: Vec<(&'static str, &'static str)>,
+    /// Extra command-line flags both servers get.
+    flags: Vec<&'static str>,
     cases: Vec<Case>,
 }
 
@@ -623,7 +634,21 @@ fn session(label: &'static str, env: &[(&'static str, &'static str)], cases: Vec
     Session {
         label,
         env: env.to_vec(),
+        flags: Vec::new(),
         cases,
+    }
+}
+
+/// A [`session`] whose servers both get `flags`.
+fn session_with_flags(
+    label: &'static str,
+    env: &[(&'static str, &'static str)],
+    flags: &[&'static str],
+    cases: Vec<Case>,
+) -> Session {
+    Session {
+        flags: flags.to_vec(),
+        ..session(label, env, cases)
     }
 }
 
@@ -645,13 +670,12 @@ async fn run_parity(
     let mut reached = BTreeSet::new();
     let mut calls = 0;
     for (i, session) in sessions.into_iter().enumerate() {
-        let Session { label, env, cases } = session;
-        let mut pair = Pair::start(name, spec, &binary, &backend, prefix, label, &env).await;
+        let mut pair = Pair::start(name, spec, &binary, &backend, prefix, &session).await;
         let tools = pair.compare_listing().await;
         if i == 0 {
             all_tools = tools;
         }
-        for case in &cases {
+        for case in &session.cases {
             pair.check(case).await;
             calls += 1;
         }
@@ -885,6 +909,52 @@ async fn generated_petstore_matches_serve() {
                 "a wrong key the API echoes",
                 &[("OPENAPI2MCP_APIKEY_KEY", "wrong-secret")],
                 vec![case("get_pet", json!({"petId": 1}), ApiError)],
+            ),
+            session_with_flags(
+                "--tools discovery",
+                &[("OPENAPI2MCP_APIKEY_KEY", "k-123")],
+                &["--tools", "discovery"],
+                vec![
+                    case("search_tools", json!({"query": "find a pet by id"}), Local),
+                    case(
+                        "search_tools",
+                        json!({"query": "remove a pet", "limit": 2}),
+                        Local,
+                    ),
+                    case(
+                        "describe_tools",
+                        json!({"names": ["get_pet", "nope"]}),
+                        Local,
+                    ),
+                    case(
+                        "call_read_only_tool",
+                        json!({"name": "get_pet", "arguments": {"petId": 1}}),
+                        Ok,
+                    ),
+                    case(
+                        "call_read_only_tool",
+                        json!({"name": "delete_pet", "arguments": {"petId": 1}}),
+                        Refused("call_tool"),
+                    ),
+                    case(
+                        "call_tool",
+                        json!({"name": "create_pet", "arguments": {"name": "Rex"}}),
+                        Ok,
+                    ),
+                    case("call_tool", json!({"name": "get_pet"}), Refused("petId")),
+                ],
+            ),
+            session_with_flags(
+                "--tools toolsets",
+                &[("OPENAPI2MCP_APIKEY_KEY", "k-123")],
+                &["--tools", "toolsets"],
+                vec![
+                    case("list_toolsets", json!({}), Local),
+                    case("get_pet", json!({"petId": 1}), Refused("enable_toolset")),
+                    case("enable_toolset", json!({"names": ["pets"]}), Local),
+                    case("get_pet", json!({"petId": 1}), Ok),
+                    case("disable_toolset", json!({"names": "pets"}), Local),
+                ],
             ),
         ],
     )
