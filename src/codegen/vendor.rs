@@ -40,6 +40,10 @@ pub const SOURCES: &[(&str, &str)] = &[
         include_str!("../runtime/search.rs"),
     ),
     (
+        "src/runtime/select.rs",
+        include_str!("../runtime/select.rs"),
+    ),
+    (
         "src/runtime/request.rs",
         include_str!("../runtime/request.rs"),
     ),
@@ -73,6 +77,9 @@ pub const DEPENDENCIES: &[&str] = &[
     "base64",
     "bm25",
     "clap",
+    "jaq-core",
+    "jaq-json",
+    "jaq-std",
     "jsonschema",
     "oauth2",
     "percent-encoding",

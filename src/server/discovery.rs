@@ -259,6 +259,17 @@ impl Bridge {
                 )));
             }
         };
+        let select = match args.remove("select") {
+            None | Some(Value::Null) => None,
+            Some(Value::String(s)) if !s.trim().is_empty() => Some(s),
+            Some(other) => {
+                return Ok(refuse(format!(
+                    "{}: `select` must be a jq expression (a string), not {}",
+                    m.name(),
+                    kind(&other)
+                )));
+            }
+        };
         let Some(tool) = self.inner.api.find(&name) else {
             return Ok(refuse(format!(
                 "{}: no tool `{name}`; {}",
@@ -273,7 +284,8 @@ impl Bridge {
                 facts.method, facts.path
             )));
         }
-        self.run_tool(tool, &name, arguments, context).await
+        self.run_tool(tool, &name, arguments, select.as_deref(), context)
+            .await
     }
 
     /// "did you mean" for a name that is no tool: the best search hits.

@@ -545,3 +545,118 @@ async fn search_finds_the_right_tool_for_the_query_set() {
         misses.join("\n")
     );
 }
+
+#[tokio::test]
+async fn a_jq_selector_shrinks_a_github_repository_to_the_fields_asked_for() {
+    let Some(gh) = github() else { return };
+    // A realistic repository object: GitHub's own example for the operation.
+    fn full_repo(r: &Recorded) -> Reply {
+        let _ = r;
+        let body = serde_json::to_vec(&json!({
+            "id": 1296269, "node_id": "MDEwOlJlcG9zaXRvcnkxMjk2MjY5", "name": "Hello-World",
+            "full_name": "octocat/Hello-World", "private": false,
+            "owner": {"login": "octocat", "id": 1, "avatar_url": "https://github.com/images/error/octocat_happy.gif", "type": "User", "site_admin": false},
+            "description": "This your first repo!", "fork": false, "url": "https://api.github.com/repos/octocat/Hello-World",
+            "html_url": "https://github.com/octocat/Hello-World", "stargazers_count": 80, "watchers_count": 80,
+            "forks_count": 9, "open_issues_count": 0, "default_branch": "master", "topics": ["octocat", "atom", "electron", "api"],
+            "visibility": "public", "pushed_at": "2011-01-26T19:06:43Z", "created_at": "2011-01-26T19:01:12Z", "updated_at": "2011-01-26T19:14:43Z",
+            "permissions": {"admin": false, "push": false, "pull": true}, "license": {"key": "mit", "name": "MIT License", "spdx_id": "MIT"}
+        }))
+        .unwrap();
+        (200, "application/json", body)
+    }
+    let backend = Backend::start(full_repo).await;
+    let options = ServeOptions {
+        base_url: Some(backend.url()),
+        listing: mode(ToolsMode::Discovery),
+        response_filter: true,
+        ..ServeOptions::default()
+    };
+    let client = connect(gh.clone(), options).await;
+    let get_repo = tool_for(gh, "GET", "/repos/{owner}/{repo}");
+    let args = json!({"owner": "octocat", "repo": "Hello-World"});
+    let whole = call(
+        &client,
+        "call_read_only_tool",
+        json!({"name": get_repo, "arguments": args}),
+    )
+    .await;
+    let picked = call(
+        &client,
+        "call_read_only_tool",
+        json!({"name": get_repo, "arguments": args, "select": "{name, stars: .stargazers_count, owner: .owner.login}"}),
+    )
+    .await;
+    assert_eq!(picked.is_error, Some(false), "{}", text_of(&picked));
+    assert_eq!(
+        picked.structured_content,
+        Some(json!({"selected": {"name": "Hello-World", "stars": 80, "owner": "octocat"}}))
+    );
+    assert!(
+        text_of(&picked).len() * 10 < text_of(&whole).len(),
+        "{} vs {} bytes",
+        text_of(&picked).len(),
+        text_of(&whole).len()
+    );
+    // With --response-filter the tool itself takes the selector too.
+    let direct = call(
+        &client,
+        get_repo,
+        json!({"owner": "octocat", "repo": "Hello-World", "response_filter": ".topics"}),
+    )
+    .await;
+    assert_eq!(
+        direct.structured_content,
+        Some(json!({"selected": ["octocat", "atom", "electron", "api"]}))
+    );
+    // A bad selector is isError with jq's complaint; the API was called
+    // once per call all the same, and nothing else broke.
+    let bad = call(
+        &client,
+        "call_read_only_tool",
+        json!({"name": get_repo, "arguments": args, "select": "{name,"}),
+    )
+    .await;
+    assert_eq!(bad.is_error, Some(true));
+    assert!(
+        text_of(&bad).contains("invalid selector"),
+        "{}",
+        text_of(&bad)
+    );
+    let looping = call(
+        &client,
+        "call_read_only_tool",
+        json!({"name": get_repo, "arguments": args, "select": "repeat(.)"}),
+    )
+    .await;
+    assert_eq!(looping.is_error, Some(true));
+    assert!(
+        text_of(&looping).contains("repeat"),
+        "{}",
+        text_of(&looping)
+    );
+    assert_eq!(backend.take().len(), 5);
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn response_filter_lists_the_argument_and_a_schema_that_accepts_the_selection() {
+    let options = ServeOptions {
+        listing: mode(ToolsMode::Full),
+        response_filter: true,
+        ..ServeOptions::default()
+    };
+    let client = connect(petstore(), options).await;
+    let tools = client.list_all_tools().await.unwrap();
+    let get_pet = tools.iter().find(|t| t.name == "get_pet").unwrap();
+    assert!(
+        get_pet.input_schema["properties"]
+            .get("response_filter")
+            .is_some()
+    );
+    let out = Value::Object((*get_pet.output_schema.clone().unwrap()).clone());
+    let validator = jsonschema::validator_for(&out).expect("a valid schema");
+    assert!(validator.is_valid(&json!({"selected": 5})));
+    assert!(validator.is_valid(&json!({"id": 1, "name": "Rex"})));
+    client.cancel().await.unwrap();
+}

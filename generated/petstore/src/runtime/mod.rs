@@ -20,3 +20,4 @@ pub mod request;
 pub mod response;
 pub mod schemas;
 pub mod search;
+pub mod select;

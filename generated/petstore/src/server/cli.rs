@@ -80,6 +80,10 @@ pub struct ServeFlags {
     /// A toolset enabled when a session starts, with --tools toolsets (repeatable).
     #[arg(long = "toolset", value_name = "NAME")]
     pub toolsets: Vec<String>,
+    /// Give every tool with a JSON result an optional `response_filter`
+    /// argument: a jq expression applied to the result before it is returned.
+    #[arg(long)]
+    pub response_filter: bool,
 }
 
 /// Which transport serves MCP clients.
@@ -151,6 +155,7 @@ impl ServeFlags {
                 auto_budget: self.tools_budget,
                 toolsets: self.toolsets.clone(),
             },
+            response_filter: self.response_filter,
             ..ServeOptions::default()
         })
     }
