@@ -11,6 +11,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use openapi2mcp::pipeline::{self, PipelineError, PipelineOptions};
 use openapi2mcp::server::cli::{DEFAULT_LOG_FILTER, ServeFlags, init_logging};
 use openapi2mcp::spec::{self, Diagnostic, LoadOptions, Severity};
+use openapi2mcp::tools::descriptions::DescriptionMode;
 use openapi2mcp::tools::{BuildOptions, Catalog, OutputSchemaMode, Selection, select::PathGlobs};
 
 /// Turn any OpenAPI document into a Model Context Protocol server.
@@ -141,6 +142,10 @@ struct SpecArgs {
     /// --schema-budget). 0 = no limit.
     #[arg(long, value_name = "BYTES")]
     output_schema_budget: Option<usize>,
+    /// Tool descriptions: full (as written) or short (first paragraph,
+    /// without links, URLs or sentences the document repeats everywhere).
+    #[arg(long, value_enum, default_value_t = DescriptionMode::Full)]
+    descriptions: DescriptionMode,
     /// Keep only operations with one of these tags (repeatable or comma-separated).
     #[arg(long = "tag", value_delimiter = ',')]
     tags: Vec<String>,
@@ -179,6 +184,7 @@ impl SpecArgs {
             output_schema: OutputMode::Off,
             schema_budget: openapi2mcp::tools::DEFAULT_SCHEMA_BUDGET,
             output_schema_budget: None,
+            descriptions: DescriptionMode::Full,
             tags: Vec::new(),
             exclude_tags: Vec::new(),
             operations: Vec::new(),
@@ -262,6 +268,7 @@ fn load_catalog_and_document(
             output_schema_budget: args.output_schema_budget.unwrap_or(
                 openapi2mcp::tools::default_output_budget(args.schema_budget),
             ),
+            descriptions: args.descriptions,
         },
     };
     match pipeline::load_catalog(&args.spec, &options) {

@@ -6,6 +6,7 @@
 pub mod annotations;
 pub mod budget;
 pub mod bundle;
+pub mod descriptions;
 mod inputs;
 pub mod live;
 pub mod naming;
@@ -72,6 +73,8 @@ pub struct BuildOptions {
     pub schema_budget: usize,
     /// Size budget of each `outputSchema`; `0` for no limit.
     pub output_schema_budget: usize,
+    /// How much of each operation's description a tool carries.
+    pub descriptions: descriptions::DescriptionMode,
 }
 
 impl Default for BuildOptions {
@@ -81,6 +84,7 @@ impl Default for BuildOptions {
             selection: Selection::default(),
             schema_budget: DEFAULT_SCHEMA_BUDGET,
             output_schema_budget: default_output_budget(DEFAULT_SCHEMA_BUDGET),
+            descriptions: descriptions::DescriptionMode::default(),
         }
     }
 }
@@ -170,10 +174,13 @@ pub fn build_all(doc: &Document, options: &BuildOptions) -> Built {
     diags.extend(bundler.take_diagnostics());
     let named = assign_names(drafts);
     let before = named.len();
-    let tools: Vec<ToolDef> = named
+    let mut tools: Vec<ToolDef> = named
         .into_iter()
         .filter(|t| options.selection.keeps(t))
         .collect();
+    if options.descriptions == descriptions::DescriptionMode::Short {
+        descriptions::shorten_all(&mut tools);
+    }
     stats.unselected = before - tools.len();
     for t in &tools {
         let over = [
