@@ -9,6 +9,7 @@ mod generate;
 mod github;
 mod hardening;
 mod mock;
+mod naming;
 mod model;
 mod parity;
 mod props;
