@@ -47,6 +47,10 @@ enum Command {
 struct MockArgs {
     /// OpenAPI document: a file path or an http(s) URL; JSON or YAML.
     spec: String,
+    /// OpenAPI Overlay 1.0 document applied to the document before anything
+    /// else (rename, describe, exclude, annotate); repeatable, in order.
+    #[arg(long = "overlay", value_name = "FILE")]
+    overlays: Vec<String>,
     /// Follow `$ref`s to absolute http(s) URLs.
     #[arg(long)]
     allow_remote_refs: bool,
@@ -98,6 +102,10 @@ struct GenerateArgs {
 struct ConfigArgs {
     /// OpenAPI document: a file path or an http(s) URL.
     spec: String,
+    /// OpenAPI Overlay 1.0 document applied to the document before anything
+    /// else (rename, describe, exclude, annotate); repeatable, in order.
+    #[arg(long = "overlay", value_name = "FILE")]
+    overlays: Vec<String>,
     /// Key of the entry (default: the API title as a slug).
     #[arg(long)]
     name: Option<String>,
@@ -126,6 +134,10 @@ struct ListArgs {
 struct SpecArgs {
     /// OpenAPI document: a file path or an http(s) URL; JSON or YAML.
     spec: String,
+    /// OpenAPI Overlay 1.0 document applied to the document before anything
+    /// else (rename, describe, exclude, annotate); repeatable, in order.
+    #[arg(long = "overlay", value_name = "FILE")]
+    overlays: Vec<String>,
     /// Follow `$ref`s to absolute http(s) URLs.
     #[arg(long)]
     allow_remote_refs: bool,
@@ -175,6 +187,7 @@ impl SpecArgs {
     fn for_document(spec: &str) -> Self {
         Self {
             spec: spec.to_string(),
+            overlays: Vec::new(),
             allow_remote_refs: false,
             output_schema: OutputMode::Off,
             schema_budget: openapi2mcp::tools::DEFAULT_SCHEMA_BUDGET,
@@ -249,6 +262,7 @@ fn load_catalog_and_document(
         load: LoadOptions {
             allow_remote_refs: args.allow_remote_refs,
             keep_examples,
+            overlays: args.overlays.clone(),
             ..LoadOptions::default()
         },
         build: BuildOptions {
@@ -427,6 +441,7 @@ fn mock(args: MockArgs) -> Result<ExitCode> {
     let options = LoadOptions {
         allow_remote_refs: args.allow_remote_refs,
         keep_examples: true,
+        overlays: args.overlays.clone(),
         ..LoadOptions::default()
     };
     let (doc, mut diags) = match spec::load(&args.spec, &options) {
@@ -471,25 +486,34 @@ fn mock(args: MockArgs) -> Result<ExitCode> {
 }
 
 fn config(args: ConfigArgs) -> Result<ExitCode> {
-    let spec_args = SpecArgs::for_document(&args.spec);
+    let spec_args = SpecArgs {
+        overlays: args.overlays.clone(),
+        ..SpecArgs::for_document(&args.spec)
+    };
     let catalog = match load_catalog(&spec_args)? {
         Ok(c) => c,
         Err(code) => return Ok(code),
     };
-    // Clients start the server from elsewhere: absolute paths for both.
-    let document = if args.spec.contains("://") {
-        args.spec.clone()
-    } else {
-        std::path::absolute(&args.spec)
-            .with_context(|| format!("resolving {}", args.spec))?
-            .display()
-            .to_string()
+    // Clients start the server from elsewhere: absolute paths for all.
+    let absolute = |location: &String| -> Result<String> {
+        Ok(if location.contains("://") {
+            location.clone()
+        } else {
+            std::path::absolute(location)
+                .with_context(|| format!("resolving {location}"))?
+                .display()
+                .to_string()
+        })
     };
+    let document = absolute(&args.spec)?;
     let command = std::env::current_exe()
         .ok()
         .and_then(|p| p.canonicalize().ok())
         .map_or_else(|| "openapi2mcp".to_string(), |p| p.display().to_string());
     let mut serve_args = vec![document];
+    for overlay in &args.overlays {
+        serve_args.extend(["--overlay".to_string(), absolute(overlay)?]);
+    }
     if args.mock {
         serve_args.push("--mock".into());
     }
