@@ -10,6 +10,7 @@ mod github;
 mod hardening;
 mod mock;
 mod naming;
+mod overlay;
 mod model;
 mod parity;
 mod props;
