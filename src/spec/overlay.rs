@@ -85,8 +85,7 @@ impl Overlay {
             let Some(target) = action.get("target").and_then(Value::as_str) else {
                 return Err(at(
                     &here,
-                    "the action has no `target` (a JSONPath such as `$.paths['/pets'].get`)"
-                        .into(),
+                    "the action has no `target` (a JSONPath such as `$.paths['/pets'].get`)".into(),
                 ));
             };
             let path = JsonPath::parse(target).map_err(|e| {
@@ -233,17 +232,20 @@ fn remove_all(doc: &mut Value, pointers: Vec<String>) {
         .into_iter()
         .filter_map(|p| {
             let (parent, token) = p.rsplit_once('/')?;
-            Some((parent.to_string(), token.replace("~1", "/").replace("~0", "~")))
+            Some((
+                parent.to_string(),
+                token.replace("~1", "/").replace("~0", "~"),
+            ))
         })
         .collect();
     // Deepest first, and within one array the highest index first.
     split.sort_by(|(pa, ta), (pb, tb)| {
-        pb.len().cmp(&pa.len()).then_with(|| {
-            match (ta.parse::<usize>(), tb.parse::<usize>()) {
+        pb.len()
+            .cmp(&pa.len())
+            .then_with(|| match (ta.parse::<usize>(), tb.parse::<usize>()) {
                 (Ok(a), Ok(b)) => b.cmp(&a),
                 _ => tb.cmp(ta),
-            }
-        })
+            })
     });
     for (parent, token) in split {
         match doc.pointer_mut(&parent) {

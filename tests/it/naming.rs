@@ -63,7 +63,9 @@ fn assert_valid_names(catalog: &Catalog, what: &str) {
         assert!(
             t.name.len() <= 64
                 && !t.name.is_empty()
-                && t.name.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_'),
+                && t.name
+                    .chars()
+                    .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_'),
             "{what}: invalid name {}",
             t.name
         );
@@ -98,9 +100,15 @@ fn github_names_read_like_hand_written_ones() {
         ("pulls/list", "list_pull_requests"),
         ("repos/get", "get_repo"),
         ("repos/list-for-org", "list_repos_for_org"),
-        ("agent-tasks/list-tasks-for-repo", "list_agent_tasks_for_repo"),
+        (
+            "agent-tasks/list-tasks-for-repo",
+            "list_agent_tasks_for_repo",
+        ),
         ("codes-of-conduct/get-conduct-code", "get_conduct_code"),
-        ("activity/star-repo-for-authenticated-user", "star_repo_for_authenticated_user"),
+        (
+            "activity/star-repo-for-authenticated-user",
+            "star_repo_for_authenticated_user",
+        ),
         ("issues/create-comment", "create_issue_comment"),
         ("gists/create-comment", "create_gist_comment"),
         ("users/get-authenticated", "get_authenticated_user"),
@@ -137,8 +145,14 @@ fn stripe_names_need_no_hash() {
     };
     // Stripe's ids only spell method and path; the path reads better.
     assert_eq!(by_route("GET", "/v1/charges"), "list_charges");
-    assert_eq!(by_route("POST", "/v1/invoices/{invoice}/pay"), "pay_invoice");
-    assert_eq!(by_route("POST", "/v1/customers/{customer}"), "update_customer");
+    assert_eq!(
+        by_route("POST", "/v1/invoices/{invoice}/pay"),
+        "pay_invoice"
+    );
+    assert_eq!(
+        by_route("POST", "/v1/customers/{customer}"),
+        "update_customer"
+    );
 }
 
 #[test]
@@ -151,7 +165,12 @@ fn microsoft_graph_names_need_no_hash() {
     assert!(catalog.tools.len() > 11_000, "{}", catalog.tools.len());
     assert_eq!(hashed(&catalog), Vec::<&str>::new());
     let names: HashSet<&str> = catalog.tools.iter().map(|t| t.name.as_str()).collect();
-    for name in ["list_users", "get_user", "count_drives", "list_me_calendar_view_instances"] {
+    for name in [
+        "list_users",
+        "get_user",
+        "count_drives",
+        "list_me_calendar_view_instances",
+    ] {
         assert!(names.contains(name), "no {name}");
     }
 }

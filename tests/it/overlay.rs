@@ -39,7 +39,10 @@ fn names(table: &str) -> Vec<&str> {
             let mut cols = l.split_whitespace();
             let name = cols.next()?;
             let method = cols.next()?;
-            method.chars().all(|c| c.is_ascii_uppercase()).then_some(name)
+            method
+                .chars()
+                .all(|c| c.is_ascii_uppercase())
+                .then_some(name)
         })
         .collect()
 }
@@ -55,7 +58,10 @@ fn an_overlay_changes_what_list_shows() {
     let (before, after) = (names(&before), names(&after));
     for name in ["create_pull_request", "delete_repo", "list_classrooms"] {
         assert!(before.contains(&name), "{name} missing without the overlay");
-        assert!(!after.contains(&name), "{name} still listed with the overlay");
+        assert!(
+            !after.contains(&name),
+            "{name} still listed with the overlay"
+        );
     }
     assert!(after.contains(&"open_pull_request"));
     let classroom_table = stdout_of(&["list", &github, "--tag", "classroom"]);
@@ -66,12 +72,24 @@ fn an_overlay_changes_what_list_shows() {
     let expected: Vec<&str> = before
         .iter()
         .filter(|n| **n != "delete_repo" && !classroom.contains(n))
-        .map(|n| if *n == "create_pull_request" { "open_pull_request" } else { n })
+        .map(|n| {
+            if *n == "create_pull_request" {
+                "open_pull_request"
+            } else {
+                n
+            }
+        })
         .collect();
     assert_eq!(after, expected);
 
     let json: Value = serde_json::from_str(&stdout_of(&[
-        "list", &github, "--json", "--overlay", &overlay(), "--operation", "get_repo",
+        "list",
+        &github,
+        "--json",
+        "--overlay",
+        &overlay(),
+        "--operation",
+        "get_repo",
     ]))
     .unwrap();
     let tools = json.as_array().unwrap();
@@ -157,15 +175,24 @@ fn an_overlay_changes_what_generate_writes() {
         .success();
     let tools: Value =
         serde_json::from_str(&std::fs::read_to_string(out.join("tools.json")).unwrap()).unwrap();
-    let tools = tools.as_array().or_else(|| tools["tools"].as_array()).unwrap();
+    let tools = tools
+        .as_array()
+        .or_else(|| tools["tools"].as_array())
+        .unwrap();
     let names: Vec<&str> = tools.iter().filter_map(|t| t["name"].as_str()).collect();
     assert_eq!(names, ["get_repo", "open_pull_request"]);
     let code = std::fs::read_dir(out.join("src/operations"))
         .unwrap()
         .map(|e| std::fs::read_to_string(e.unwrap().path()).unwrap())
         .collect::<String>();
-    assert!(code.contains("fn open_pull_request"), "no open_pull_request fn");
-    assert!(code.contains("found by owner and name"), "new description not in the code");
+    assert!(
+        code.contains("fn open_pull_request"),
+        "no open_pull_request fn"
+    );
+    assert!(
+        code.contains("found by owner and name"),
+        "new description not in the code"
+    );
 }
 
 #[test]
@@ -173,7 +200,12 @@ fn broken_and_stale_overlays_point_into_the_overlay_file() {
     let petstore = local("specs/petstore.yaml");
     let broken = local("tests/fixtures/overlays/broken.yaml");
     let out = bin()
-        .args(["list", petstore.to_str().unwrap(), "--overlay", broken.to_str().unwrap()])
+        .args([
+            "list",
+            petstore.to_str().unwrap(),
+            "--overlay",
+            broken.to_str().unwrap(),
+        ])
         .assert()
         .failure();
     let err = String::from_utf8(out.get_output().stderr.clone()).unwrap();
@@ -184,7 +216,12 @@ fn broken_and_stale_overlays_point_into_the_overlay_file() {
 
     let stale = local("tests/fixtures/overlays/unmatched.yaml");
     let out = bin()
-        .args(["list", petstore.to_str().unwrap(), "--overlay", stale.to_str().unwrap()])
+        .args([
+            "list",
+            petstore.to_str().unwrap(),
+            "--overlay",
+            stale.to_str().unwrap(),
+        ])
         .assert()
         .success();
     let err = String::from_utf8(out.get_output().stderr.clone()).unwrap();
@@ -198,8 +235,17 @@ fn broken_and_stale_overlays_point_into_the_overlay_file() {
     // Every subcommand that reads a document takes --overlay.
     for sub in ["serve", "generate", "mock", "config"] {
         let out = bin()
-            .args([sub, petstore.to_str().unwrap(), "--overlay", broken.to_str().unwrap()])
-            .args(if sub == "generate" { vec!["--out", "/nonexistent/never-written"] } else { vec![] })
+            .args([
+                sub,
+                petstore.to_str().unwrap(),
+                "--overlay",
+                broken.to_str().unwrap(),
+            ])
+            .args(if sub == "generate" {
+                vec!["--out", "/nonexistent/never-written"]
+            } else {
+                vec![]
+            })
             .timeout(std::time::Duration::from_secs(60))
             .assert()
             .failure();

@@ -98,7 +98,11 @@ fn split_verb(words: &[String]) -> (Vec<String>, Vec<String>) {
     if words[0] == "bulk" && is_verb(1) {
         n = 2;
     }
-    while words.get(n).is_some_and(|w| matches!(w.as_str(), "or" | "and")) && is_verb(n + 1) {
+    while words
+        .get(n)
+        .is_some_and(|w| matches!(w.as_str(), "or" | "and"))
+        && is_verb(n + 1)
+    {
         n += 2;
     }
     (words[..n].to_vec(), words[n..].to_vec())
@@ -533,7 +537,10 @@ mod tests {
     #[test]
     fn hex_disambiguated_ids_fall_back_to_the_path() {
         assert!(!meaningful_operation_id("Get.Count.drives-7027"));
-        assert_eq!(first("Get.Count.drives-7027", "get", "/drives/$count"), "count_drives");
+        assert_eq!(
+            first("Get.Count.drives-7027", "get", "/drives/$count"),
+            "count_drives"
+        );
         assert_eq!(
             first(
                 "x",
@@ -595,7 +602,10 @@ mod tests {
         let name = fit(words);
         assert!(name.len() <= MAX_LEN, "{name}");
         assert!(name.starts_with("get_"), "{name}");
-        assert!(name.ends_with("_single_value_extended_properties"), "{name}");
+        assert!(
+            name.ends_with("_single_value_extended_properties"),
+            "{name}"
+        );
         assert!(!name.contains(|c: char| c.is_ascii_digit()), "{name}");
         let huge = vec!["get".to_string(), "x".repeat(80)];
         let h = fit(huge.clone());

@@ -100,8 +100,14 @@ pub fn assign(requests: &[NameRequest]) -> Vec<String> {
         names[i] = Some(registry.claim(&r.candidates[0]));
     }
     let mut level = vec![0usize; requests.len()];
-    let mut pending: Vec<usize> = (0..requests.len()).filter(|&i| !requests[i].explicit).collect();
-    let rounds = requests.iter().map(|r| r.candidates.len()).max().unwrap_or(0);
+    let mut pending: Vec<usize> = (0..requests.len())
+        .filter(|&i| !requests[i].explicit)
+        .collect();
+    let rounds = requests
+        .iter()
+        .map(|r| r.candidates.len())
+        .max()
+        .unwrap_or(0);
     for _ in 0..=rounds {
         if pending.is_empty() {
             break;
