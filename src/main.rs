@@ -41,6 +41,37 @@ enum Command {
     Mock(MockArgs),
     /// Print the mcpServers entry for Claude Desktop, Cursor and other MCP clients.
     Config(ConfigArgs),
+    /// Check how well the document serves a model: findings with fixes, and the token cost of its tools.
+    Lint(LintArgs),
+}
+
+#[derive(Args)]
+struct LintArgs {
+    #[command(flatten)]
+    spec: SpecArgs,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = LintFormat::Text)]
+    format: LintFormat,
+    /// Fail (exit 1) when the full tool list takes more tokens than this.
+    #[arg(long, value_name = "N")]
+    max_tokens: Option<usize>,
+    /// Fail (exit 1) on findings at or above this level (default: error).
+    #[arg(long, value_enum, default_value_t = DenyLevel::Error)]
+    deny: DenyLevel,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum LintFormat {
+    Text,
+    Json,
+    Sarif,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum DenyLevel {
+    Note,
+    Warning,
+    Error,
 }
 
 #[derive(Args)]
@@ -231,6 +262,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Generate(args) => generate(args),
         Command::Mock(args) => mock(args),
         Command::Config(args) => config(args),
+        Command::Lint(args) => lint(args),
     }
 }
 
@@ -524,6 +556,50 @@ fn config(args: ConfigArgs) -> Result<ExitCode> {
         openapi2mcp::client_config::snippet(&catalog, &command, &serve_args, args.name.as_deref());
     println!("{}", serde_json::to_string_pretty(&snippet)?);
     Ok(ExitCode::SUCCESS)
+}
+
+fn lint(args: LintArgs) -> Result<ExitCode> {
+    use openapi2mcp::lint::{self, Level, LintOptions, report};
+    let (catalog, live) = match load_catalog_and_document(&args.spec, false)? {
+        Ok(x) => x,
+        Err(code) => return Ok(code),
+    };
+    let options = LintOptions {
+        schema_budget: args.spec.schema_budget,
+        ..LintOptions::default()
+    };
+    let found = lint::lint(&catalog, live.document(), &args.spec.spec, &options);
+    match args.format {
+        LintFormat::Text => print!("{}", report::text(&found, 10)),
+        LintFormat::Json => println!("{}", serde_json::to_string_pretty(&report::json(&found))?),
+        LintFormat::Sarif => println!("{}", serde_json::to_string_pretty(&report::sarif(&found))?),
+    }
+    let deny = match args.deny {
+        DenyLevel::Note => Level::Note,
+        DenyLevel::Warning => Level::Warning,
+        DenyLevel::Error => Level::Error,
+    };
+    let mut failed = false;
+    if let Some(worst) = found.worst().filter(|w| *w >= deny) {
+        eprintln!(
+            "lint: failed: findings at level {} (--deny {})",
+            worst.as_str(),
+            deny.as_str()
+        );
+        failed = true;
+    }
+    if let Some(max) = args.max_tokens.filter(|m| found.footprint.full > *m) {
+        eprintln!(
+            "lint: failed: the tool list takes {} tokens, over --max-tokens {max}",
+            found.footprint.full
+        );
+        failed = true;
+    }
+    Ok(if failed {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    })
 }
 
 fn list(args: ListArgs) -> Result<ExitCode> {
