@@ -8,6 +8,7 @@ mod discovery;
 mod generate;
 mod github;
 mod hardening;
+mod lint;
 mod mock;
 mod model;
 mod naming;
