@@ -34,7 +34,9 @@ fn json_of(args: &[&str]) -> Value {
 fn rules_fired(report: &Value) -> BTreeMap<String, usize> {
     let mut counts = BTreeMap::new();
     for f in report["findings"].as_array().unwrap() {
-        *counts.entry(f["rule"].as_str().unwrap().to_string()).or_default() += 1;
+        *counts
+            .entry(f["rule"].as_str().unwrap().to_string())
+            .or_default() += 1;
     }
     counts
 }
@@ -57,21 +59,31 @@ fn petstore_lint_snapshots() {
     let (text, code) = lint(&["specs/petstore.yaml"]);
     assert_eq!(code, 0);
     insta::assert_snapshot!("lint_petstore_text", text);
-    insta::assert_json_snapshot!("lint_petstore_json", json_of(&["specs/petstore.yaml", "--format", "json"]));
+    insta::assert_json_snapshot!(
+        "lint_petstore_json",
+        json_of(&["specs/petstore.yaml", "--format", "json"])
+    );
 }
 
 #[test]
 fn a_bad_document_breaks_every_operation_rule() {
     let doc = "specs/lint-bad.yaml";
     let (text, code) = lint(&[doc]);
-    assert_eq!(code, 0, "no error-level findings, so the default gate passes");
+    assert_eq!(
+        code, 0,
+        "no error-level findings, so the default gate passes"
+    );
     insta::assert_snapshot!("lint_bad_text", text);
     let report = json_of(&[doc, "--format", "json"]);
     insta::assert_json_snapshot!("lint_bad_json", report);
     let fired = rules_fired(&report);
     for rule in openapi2mcp::lint::RULES {
         if rule.id != "list-over-auto-budget" {
-            assert!(fired.contains_key(rule.id), "{} did not fire: {fired:?}", rule.id);
+            assert!(
+                fired.contains_key(rule.id),
+                "{} did not fire: {fired:?}",
+                rule.id
+            );
         }
     }
     // Every finding is located: file, pointer and line.
@@ -97,7 +109,11 @@ fn the_gate_exits_1_on_denied_levels_and_token_budgets() {
     assert_eq!(lint(&[bad, "--deny", "warning"]).1, 1);
     assert_eq!(lint(&[bad, "--deny", "note"]).1, 1);
     let pet = "specs/petstore.yaml";
-    assert_eq!(lint(&[pet, "--deny", "warning"]).1, 0, "Petstore has notes only");
+    assert_eq!(
+        lint(&[pet, "--deny", "warning"]).1,
+        0,
+        "Petstore has notes only"
+    );
     assert_eq!(lint(&[pet, "--deny", "note"]).1, 1);
     let full = json_of(&[pet, "--format", "json"])["footprint"]["full"]
         .as_u64()
