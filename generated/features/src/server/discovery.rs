@@ -119,7 +119,7 @@ impl Bridge {
         };
         let query = match string_arg(MetaTool::Search, args, "query") {
             Ok(q) => q,
-            Err(refusal) => return refusal,
+            Err(why) => return refuse(why),
         };
         let limit = match args.get("limit") {
             None | Some(Value::Null) => DEFAULT_LIMIT,
@@ -210,7 +210,7 @@ impl Bridge {
     fn describe(&self, args: &Map<String, Value>) -> CallToolResult {
         let names = match names_arg(MetaTool::Describe, args, 20) {
             Ok(n) => n,
-            Err(refusal) => return refusal,
+            Err(why) => return refuse(why),
         };
         let api = &self.inner.api;
         let mut tools = Vec::new();
@@ -246,7 +246,7 @@ impl Bridge {
     ) -> Result<CallToolResult, McpError> {
         let name = match string_arg(m, &args, "name") {
             Ok(n) => n.to_string(),
-            Err(refusal) => return Ok(refusal),
+            Err(why) => return Ok(refuse(why)),
         };
         let arguments = match args.remove("arguments") {
             None | Some(Value::Null) => Map::new(),
@@ -333,7 +333,7 @@ impl Bridge {
     ) -> Result<CallToolResult, McpError> {
         let names = match names_arg(m, args, 50) {
             Ok(n) => n,
-            Err(refusal) => return Ok(refusal),
+            Err(why) => return Ok(refuse(why)),
         };
         let sets = match self.inner.toolsets.resolve_names(&names) {
             Ok(s) => s,
@@ -389,7 +389,7 @@ impl Bridge {
 }
 
 /// The description's first sentence, when it says more than the title.
-fn summary<'a>(description: &'a str, title: &str) -> Option<String> {
+fn summary(description: &str, title: &str) -> Option<String> {
     let first = meta_first_sentence(description);
     if first.is_empty() || first.trim_end_matches('.') == title.trim_end_matches('.') {
         return None;

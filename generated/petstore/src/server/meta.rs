@@ -174,37 +174,31 @@ pub fn refuse(reason: impl Into<String>) -> CallToolResult {
     CallToolResult::error(vec![ContentBlock::text(reason.into())])
 }
 
-/// The string argument `key`, or a refusal naming it.
+/// The string argument `key`, or the reason to refuse the call.
 pub fn string_arg<'a>(
     tool: MetaTool,
     args: &'a Map<String, Value>,
     key: &str,
-) -> Result<&'a str, CallToolResult> {
+) -> Result<&'a str, String> {
     match args.get(key) {
         Some(Value::String(s)) if !s.trim().is_empty() => Ok(s),
-        Some(Value::String(_)) => Err(refuse(format!(
-            "{}: `{key}` must not be empty",
-            tool.name()
-        ))),
-        Some(other) => Err(refuse(format!(
+        Some(Value::String(_)) => Err(format!("{}: `{key}` must not be empty", tool.name())),
+        Some(other) => Err(format!(
             "{}: `{key}` must be a string, not {}",
             tool.name(),
             kind(other)
-        ))),
-        None => Err(refuse(format!(
-            "{}: the argument `{key}` is required",
-            tool.name()
-        ))),
+        )),
+        None => Err(format!("{}: the argument `{key}` is required", tool.name())),
     }
 }
 
-/// The list of names in `names` (a string is taken as a list of one), or a
-/// refusal naming the problem.
+/// The list of names in `names` (a string is taken as a list of one), or
+/// the reason to refuse the call.
 pub fn names_arg(
     tool: MetaTool,
     args: &Map<String, Value>,
     max: usize,
-) -> Result<Vec<String>, CallToolResult> {
+) -> Result<Vec<String>, String> {
     let names: Vec<String> = match args.get("names") {
         Some(Value::String(s)) => vec![s.clone()],
         Some(Value::Array(items)) => {
@@ -213,39 +207,36 @@ pub fn names_arg(
                 match item {
                     Value::String(s) => out.push(s.clone()),
                     other => {
-                        return Err(refuse(format!(
+                        return Err(format!(
                             "{}: `names[{i}]` must be a string, not {}",
                             tool.name(),
                             kind(other)
-                        )));
+                        ));
                     }
                 }
             }
             out
         }
         Some(other) => {
-            return Err(refuse(format!(
+            return Err(format!(
                 "{}: `names` must be an array of strings, not {}",
                 tool.name(),
                 kind(other)
-            )));
+            ));
         }
         None => {
-            return Err(refuse(format!(
-                "{}: the argument `names` is required",
-                tool.name()
-            )));
+            return Err(format!("{}: the argument `names` is required", tool.name()));
         }
     };
     if names.is_empty() {
-        return Err(refuse(format!("{}: `names` is empty", tool.name())));
+        return Err(format!("{}: `names` is empty", tool.name()));
     }
     if names.len() > max {
-        return Err(refuse(format!(
+        return Err(format!(
             "{}: at most {max} names per call, got {}",
             tool.name(),
             names.len()
-        )));
+        ));
     }
     Ok(names)
 }
@@ -299,9 +290,7 @@ mod tests {
     #[test]
     fn argument_errors_name_the_argument() {
         let args = json!({"names": [1]});
-        let err = names_arg(MetaTool::Describe, args.as_object().unwrap(), 5).unwrap_err();
-        assert_eq!(err.is_error, Some(true));
-        let text = serde_json::to_string(&err).unwrap();
+        let text = names_arg(MetaTool::Describe, args.as_object().unwrap(), 5).unwrap_err();
         assert!(
             text.contains("names[0]") && text.contains("a number"),
             "{text}"
