@@ -7,6 +7,7 @@
 use assert_cmd::Command;
 use openapi2mcp::pipeline::{self, PipelineOptions};
 use openapi2mcp::server::ServeOptions;
+use openapi2mcp::server::listing::{ListingOptions, ToolsMode};
 use openapi2mcp::spec::LoadOptions;
 use serde_json::{Value, json};
 
@@ -123,6 +124,12 @@ async fn an_overlay_changes_what_serve_serves() {
         loaded.catalog,
         ServeOptions {
             base_url: Some(backend.url()),
+            // Every tool listed (auto would list discovery meta-tools for
+            // GitHub's 1,200).
+            listing: ListingOptions {
+                mode: ToolsMode::Full,
+                ..ListingOptions::default()
+            },
             ..ServeOptions::default()
         },
     )
