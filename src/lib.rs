@@ -11,6 +11,7 @@
 pub mod client_config;
 pub mod codegen;
 pub mod footprint;
+pub mod lint;
 pub mod mock;
 pub mod pipeline;
 pub mod runtime;

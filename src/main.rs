@@ -42,12 +42,47 @@ enum Command {
     Mock(MockArgs),
     /// Print the mcpServers entry for Claude Desktop, Cursor and other MCP clients.
     Config(ConfigArgs),
+    /// Check how well the document serves a model: findings with fixes, and the token cost of its tools.
+    Lint(LintArgs),
+}
+
+#[derive(Args)]
+struct LintArgs {
+    #[command(flatten)]
+    spec: SpecArgs,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = LintFormat::Text)]
+    format: LintFormat,
+    /// Fail (exit 1) when the full tool list takes more tokens than this.
+    #[arg(long, value_name = "N")]
+    max_tokens: Option<usize>,
+    /// Fail (exit 1) on findings at or above this level (default: error).
+    #[arg(long, value_enum, default_value_t = DenyLevel::Error)]
+    deny: DenyLevel,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum LintFormat {
+    Text,
+    Json,
+    Sarif,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum DenyLevel {
+    Note,
+    Warning,
+    Error,
 }
 
 #[derive(Args)]
 struct MockArgs {
     /// OpenAPI document: a file path or an http(s) URL; JSON or YAML.
     spec: String,
+    /// OpenAPI Overlay 1.0 document applied to the document before anything
+    /// else (rename, describe, exclude, annotate); repeatable, in order.
+    #[arg(long = "overlay", value_name = "FILE")]
+    overlays: Vec<String>,
     /// Follow `$ref`s to absolute http(s) URLs.
     #[arg(long)]
     allow_remote_refs: bool,
@@ -99,6 +134,10 @@ struct GenerateArgs {
 struct ConfigArgs {
     /// OpenAPI document: a file path or an http(s) URL.
     spec: String,
+    /// OpenAPI Overlay 1.0 document applied to the document before anything
+    /// else (rename, describe, exclude, annotate); repeatable, in order.
+    #[arg(long = "overlay", value_name = "FILE")]
+    overlays: Vec<String>,
     /// Key of the entry (default: the API title as a slug).
     #[arg(long)]
     name: Option<String>,
@@ -127,6 +166,10 @@ struct ListArgs {
 struct SpecArgs {
     /// OpenAPI document: a file path or an http(s) URL; JSON or YAML.
     spec: String,
+    /// OpenAPI Overlay 1.0 document applied to the document before anything
+    /// else (rename, describe, exclude, annotate); repeatable, in order.
+    #[arg(long = "overlay", value_name = "FILE")]
+    overlays: Vec<String>,
     /// Follow `$ref`s to absolute http(s) URLs.
     #[arg(long)]
     allow_remote_refs: bool,
@@ -180,6 +223,7 @@ impl SpecArgs {
     fn for_document(spec: &str) -> Self {
         Self {
             spec: spec.to_string(),
+            overlays: Vec::new(),
             allow_remote_refs: false,
             output_schema: OutputMode::Off,
             schema_budget: openapi2mcp::tools::DEFAULT_SCHEMA_BUDGET,
@@ -224,6 +268,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Generate(args) => generate(args),
         Command::Mock(args) => mock(args),
         Command::Config(args) => config(args),
+        Command::Lint(args) => lint(args),
     }
 }
 
@@ -255,6 +300,7 @@ fn load_catalog_and_document(
         load: LoadOptions {
             allow_remote_refs: args.allow_remote_refs,
             keep_examples,
+            overlays: args.overlays.clone(),
             ..LoadOptions::default()
         },
         build: BuildOptions {
@@ -434,6 +480,7 @@ fn mock(args: MockArgs) -> Result<ExitCode> {
     let options = LoadOptions {
         allow_remote_refs: args.allow_remote_refs,
         keep_examples: true,
+        overlays: args.overlays.clone(),
         ..LoadOptions::default()
     };
     let (doc, mut diags) = match spec::load(&args.spec, &options) {
@@ -478,25 +525,34 @@ fn mock(args: MockArgs) -> Result<ExitCode> {
 }
 
 fn config(args: ConfigArgs) -> Result<ExitCode> {
-    let spec_args = SpecArgs::for_document(&args.spec);
+    let spec_args = SpecArgs {
+        overlays: args.overlays.clone(),
+        ..SpecArgs::for_document(&args.spec)
+    };
     let catalog = match load_catalog(&spec_args)? {
         Ok(c) => c,
         Err(code) => return Ok(code),
     };
-    // Clients start the server from elsewhere: absolute paths for both.
-    let document = if args.spec.contains("://") {
-        args.spec.clone()
-    } else {
-        std::path::absolute(&args.spec)
-            .with_context(|| format!("resolving {}", args.spec))?
-            .display()
-            .to_string()
+    // Clients start the server from elsewhere: absolute paths for all.
+    let absolute = |location: &String| -> Result<String> {
+        Ok(if location.contains("://") {
+            location.clone()
+        } else {
+            std::path::absolute(location)
+                .with_context(|| format!("resolving {location}"))?
+                .display()
+                .to_string()
+        })
     };
+    let document = absolute(&args.spec)?;
     let command = std::env::current_exe()
         .ok()
         .and_then(|p| p.canonicalize().ok())
         .map_or_else(|| "openapi2mcp".to_string(), |p| p.display().to_string());
     let mut serve_args = vec![document];
+    for overlay in &args.overlays {
+        serve_args.extend(["--overlay".to_string(), absolute(overlay)?]);
+    }
     if args.mock {
         serve_args.push("--mock".into());
     }
@@ -507,6 +563,50 @@ fn config(args: ConfigArgs) -> Result<ExitCode> {
         openapi2mcp::client_config::snippet(&catalog, &command, &serve_args, args.name.as_deref());
     println!("{}", serde_json::to_string_pretty(&snippet)?);
     Ok(ExitCode::SUCCESS)
+}
+
+fn lint(args: LintArgs) -> Result<ExitCode> {
+    use openapi2mcp::lint::{self, Level, LintOptions, report};
+    let (catalog, live) = match load_catalog_and_document(&args.spec, false)? {
+        Ok(x) => x,
+        Err(code) => return Ok(code),
+    };
+    let options = LintOptions {
+        schema_budget: args.spec.schema_budget,
+        ..LintOptions::default()
+    };
+    let found = lint::lint(&catalog, live.document(), &args.spec.spec, &options);
+    match args.format {
+        LintFormat::Text => print!("{}", report::text(&found, 10)),
+        LintFormat::Json => println!("{}", serde_json::to_string_pretty(&report::json(&found))?),
+        LintFormat::Sarif => println!("{}", serde_json::to_string_pretty(&report::sarif(&found))?),
+    }
+    let deny = match args.deny {
+        DenyLevel::Note => Level::Note,
+        DenyLevel::Warning => Level::Warning,
+        DenyLevel::Error => Level::Error,
+    };
+    let mut failed = false;
+    if let Some(worst) = found.worst().filter(|w| *w >= deny) {
+        eprintln!(
+            "lint: failed: findings at level {} (--deny {})",
+            worst.as_str(),
+            deny.as_str()
+        );
+        failed = true;
+    }
+    if let Some(max) = args.max_tokens.filter(|m| found.footprint.full > *m) {
+        eprintln!(
+            "lint: failed: the tool list takes {} tokens, over --max-tokens {max}",
+            found.footprint.full
+        );
+        failed = true;
+    }
+    Ok(if failed {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    })
 }
 
 fn list(args: ListArgs) -> Result<ExitCode> {

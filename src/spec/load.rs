@@ -9,6 +9,7 @@ use serde_json::Value;
 use url::Url;
 
 use super::diag::Diagnostic;
+use super::overlay::Overlay;
 use super::parse::{Prune, parse_document, parse_text};
 use super::{locate, swagger2};
 
@@ -38,6 +39,9 @@ pub struct LoadOptions {
     /// Keep what only examples need: `components.examples` of the root
     /// document. Tools never read it; the mock backend does.
     pub keep_examples: bool,
+    /// OpenAPI Overlay documents (paths or URLs) applied, in order, to the
+    /// root document as read, before anything else (see [`super::overlay`]).
+    pub overlays: Vec<String>,
 }
 
 impl Default for LoadOptions {
@@ -47,6 +51,7 @@ impl Default for LoadOptions {
             http_timeout: Duration::from_secs(30),
             keep_sources: false,
             keep_examples: true,
+            overlays: Vec::new(),
         }
     }
 }
@@ -164,12 +169,19 @@ pub fn load(
     let prune = Prune {
         examples: !options.keep_examples,
     };
-    let value = parse_document(&text, location, prune)?;
+    let mut value = parse_document(&text, location, prune)?;
+    for overlay in &options.overlays {
+        let url = location_to_url(overlay)?;
+        let overlay_text = fetcher.read(&url, overlay)?;
+        let overlay = Overlay::parse(&overlay_text, overlay)?;
+        warnings.extend(overlay.apply(&mut value)?);
+    }
     let (version, value) = normalize(location, value, &mut warnings)?;
 
     let mut files = BTreeMap::new();
     let mut queue = VecDeque::new();
-    if !only_local_refs(&text) {
+    // An overlay may add a `$ref` the text does not have.
+    if !options.overlays.is_empty() || !only_local_refs(&text) {
         enqueue_external_refs(
             &root_url,
             &value,

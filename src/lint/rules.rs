@@ -1,0 +1,379 @@
+//! The lint rules and the checks behind them.
+
+use std::collections::HashMap;
+
+use serde_json::Value;
+
+use super::footprint::Footprint;
+use super::{Finding, Level, LintOptions, Rule};
+use crate::runtime::catalog::{Catalog, ToolDef};
+use crate::spec::Document;
+use crate::spec::diag::push_token;
+use crate::tools::bundle::json_size;
+
+/// Every rule `lint` applies.
+pub const RULES: &[Rule] = &[
+    Rule {
+        id: "missing-description",
+        level: Level::Warning,
+        summary: "The operation has neither a summary nor a description",
+        hint: "Add a summary (one line: what it does) and a description (when to use it, what it returns), or set x-mcp.description (an Overlay can add it to a document you do not own).",
+    },
+    Rule {
+        id: "vague-description",
+        level: Level::Note,
+        summary: "The tool's description is too short to tell a model when to use it",
+        hint: "Say what the operation does, when to use it rather than its neighbours, and what it returns, in a sentence or two.",
+    },
+    Rule {
+        id: "parameter-without-description",
+        level: Level::Note,
+        summary: "An argument has no description",
+        hint: "Describe what the argument means and its format; a model guesses from the name otherwise.",
+    },
+    Rule {
+        id: "parameter-without-type",
+        level: Level::Warning,
+        summary: "An argument's schema gives no type",
+        hint: "Give the argument a schema with a type (string, integer, ...), so clients validate it and a model knows what to send.",
+    },
+    Rule {
+        id: "free-text-should-be-enum",
+        level: Level::Warning,
+        summary: "A string argument lists its allowed values in prose instead of an enum",
+        hint: "Move the values into `enum`, so a model picks one instead of guessing spelling and case.",
+    },
+    Rule {
+        id: "request-body-without-schema",
+        level: Level::Warning,
+        summary: "A request body has no schema",
+        hint: "Give each request body media type a schema; without one the tool takes an untyped `body`.",
+    },
+    Rule {
+        id: "response-without-schema",
+        level: Level::Note,
+        summary: "A JSON success response has no schema",
+        hint: "Give the 2xx JSON response a schema, so the tool can advertise an outputSchema and a model knows what comes back.",
+    },
+    Rule {
+        id: "name-needed-suffix",
+        level: Level::Warning,
+        summary: "The tool's name needed a `_2`-style suffix or a hash to be unique",
+        hint: "Give the operation a distinct operationId, or set x-mcp.name (an Overlay can add it).",
+    },
+    Rule {
+        id: "near-duplicate",
+        level: Level::Warning,
+        summary: "Two operations present themselves the same way to a model",
+        hint: "Make the summaries say how the operations differ, or exclude one with x-mcp: false.",
+    },
+    Rule {
+        id: "schema-over-budget",
+        level: Level::Warning,
+        summary: "The tool's inputSchema is over the schema budget even after summarizing",
+        hint: "Split the operation, flatten its arguments, or raise --schema-budget knowingly.",
+    },
+    Rule {
+        id: "list-over-auto-budget",
+        level: Level::Note,
+        summary: "The whole tool list is over the token budget of `--tools auto`",
+        hint: "Serve with --tools discovery or toolsets, or select fewer operations (--tag, --path, --read-only).",
+    },
+];
+
+fn rule(id: &str) -> &'static Rule {
+    RULES.iter().find(|r| r.id == id).expect("known rule")
+}
+
+/// Runs every rule over the tools of `doc`.
+pub(super) fn check(
+    catalog: &Catalog,
+    doc: &Document,
+    document: &str,
+    options: &LintOptions,
+    footprint: &Footprint,
+) -> Vec<Finding> {
+    let root = doc.root();
+    let mut out = Vec::new();
+    let mut by_summary: HashMap<String, &str> = HashMap::new();
+    for tool in &catalog.tools {
+        let op_pointer = push_token(
+            &push_token("/paths", &tool.http.path),
+            &tool.http.method.to_ascii_lowercase(),
+        );
+        let op = root.pointer(&op_pointer);
+        let mut find = |id: &str, pointer: &str, message: String| {
+            let r = rule(id);
+            out.push(Finding {
+                rule: r.id,
+                level: r.level,
+                tool: Some(tool.name.clone()),
+                message,
+                hint: r.hint,
+                file: document.to_string(),
+                pointer: pointer.to_string(),
+                line: None,
+            });
+        };
+        let text = |key: &str| {
+            op.and_then(|o| o.get(key))
+                .and_then(Value::as_str)
+                .map(str::trim)
+                .filter(|s| !s.is_empty())
+        };
+        let described = text("summary").is_some()
+            || text("description").is_some()
+            || op.and_then(|o| o.pointer("/x-mcp/description")).is_some();
+        if !described {
+            find(
+                "missing-description",
+                &op_pointer,
+                format!(
+                    "`{}` ({} {}) has no summary or description; the model sees only \"{}\"",
+                    tool.name,
+                    tool.http.method,
+                    tool.http.path,
+                    first_line(&tool.description)
+                ),
+            );
+        } else if tool.description.split_whitespace().count() < 3 {
+            find(
+                "vague-description",
+                &op_pointer,
+                format!(
+                    "`{}` is described only as \"{}\"",
+                    tool.name,
+                    first_line(&tool.description)
+                ),
+            );
+        }
+        // The full schema: the listed one may have lost descriptions to the
+        // budget.
+        let full = tool.input_full.as_ref().unwrap_or(&tool.input_schema);
+        let props = full["properties"].as_object();
+        for (arg, schema) in props.into_iter().flatten() {
+            check_argument(tool, arg, schema, &op_pointer, &mut find);
+        }
+        if let Some(body) = op.and_then(|o| o.get("requestBody")) {
+            let body = resolve(root, body);
+            for (media, content) in body
+                .get("content")
+                .and_then(Value::as_object)
+                .into_iter()
+                .flatten()
+            {
+                if content.get("schema").is_none() {
+                    find(
+                        "request-body-without-schema",
+                        &format!("{op_pointer}/requestBody"),
+                        format!("`{}`: the `{media}` request body has no schema", tool.name),
+                    );
+                }
+            }
+        }
+        for (status, response) in op
+            .and_then(|o| o.get("responses"))
+            .and_then(Value::as_object)
+            .into_iter()
+            .flatten()
+        {
+            if !status.starts_with('2') {
+                continue;
+            }
+            let response = resolve(root, response);
+            for (media, content) in response
+                .get("content")
+                .and_then(Value::as_object)
+                .into_iter()
+                .flatten()
+            {
+                if media.contains("json") && content.get("schema").is_none() {
+                    find(
+                        "response-without-schema",
+                        &push_token(&format!("{op_pointer}/responses"), status),
+                        format!(
+                            "`{}`: the {status} `{media}` response has no schema",
+                            tool.name
+                        ),
+                    );
+                }
+            }
+        }
+        if suffixed(&tool.name) {
+            find(
+                "name-needed-suffix",
+                &op_pointer,
+                format!(
+                    "`{}` needed a suffix to be unique: another operation reads the same",
+                    tool.name
+                ),
+            );
+        }
+        let key = tool.title.trim().to_ascii_lowercase();
+        if !key.is_empty() {
+            if let Some(first) = by_summary.get(&key) {
+                find(
+                    "near-duplicate",
+                    &op_pointer,
+                    format!(
+                        "`{}` has the same title as `{first}` (\"{}\"); a model cannot tell them apart",
+                        tool.name, tool.title
+                    ),
+                );
+            } else {
+                by_summary.insert(key, &tool.name);
+            }
+        }
+        let size = json_size(&tool.input_schema);
+        if options.schema_budget > 0 && size > options.schema_budget {
+            find(
+                "schema-over-budget",
+                &op_pointer,
+                format!(
+                    "`{}`'s inputSchema is {size} bytes, over the budget of {}",
+                    tool.name, options.schema_budget
+                ),
+            );
+        }
+    }
+    let estimated = crate::footprint::estimate_full(catalog);
+    if estimated > options.auto_budget {
+        let r = rule("list-over-auto-budget");
+        out.push(Finding {
+            rule: r.id,
+            level: r.level,
+            tool: None,
+            message: format!(
+                "the {} tools take {} tokens ({} by the server's estimate), over the {} of --tools auto, which then lists the discovery meta-tools ({} tokens) instead",
+                catalog.tools.len(),
+                footprint.full,
+                estimated,
+                options.auto_budget,
+                footprint.discovery
+            ),
+            hint: r.hint,
+            file: document.to_string(),
+            pointer: "/paths".into(),
+            line: None,
+        });
+    }
+    out
+}
+
+fn check_argument(
+    tool: &ToolDef,
+    arg: &str,
+    schema: &Value,
+    op_pointer: &str,
+    find: &mut impl FnMut(&str, &str, String),
+) {
+    let has = |k: &str| schema.get(k).is_some();
+    let description = schema.get("description").and_then(Value::as_str);
+    if description.is_none_or(|d| d.trim().is_empty()) && !has("$ref") {
+        find(
+            "parameter-without-description",
+            op_pointer,
+            format!("`{}`: argument `{arg}` has no description", tool.name),
+        );
+    }
+    let typed = ["type", "$ref", "enum", "const", "anyOf", "oneOf", "allOf"]
+        .iter()
+        .any(|k| has(k));
+    if !typed {
+        find(
+            "parameter-without-type",
+            op_pointer,
+            format!("`{}`: argument `{arg}` has no type", tool.name),
+        );
+    }
+    let is_string = schema.get("type").and_then(Value::as_str) == Some("string");
+    if is_string
+        && !has("enum")
+        && let Some(d) = description
+        && lists_values(d)
+    {
+        find(
+            "free-text-should-be-enum",
+            op_pointer,
+            format!(
+                "`{}`: argument `{arg}` lists its values in prose (\"{}\")",
+                tool.name,
+                excerpt(d)
+            ),
+        );
+    }
+}
+
+/// Whether a description enumerates allowed values in words: "one of:
+/// `a`, `b`", "either `x` or `y`", "possible values are ...".
+fn lists_values(d: &str) -> bool {
+    let lower = d.to_ascii_lowercase();
+    [
+        "one of:",
+        "one of `",
+        "either `",
+        "possible values",
+        "allowed values",
+        "valid values",
+    ]
+    .iter()
+    .any(|p| lower.contains(p))
+}
+
+/// A name that ends in `_2`… or an 8-hex-digit hash.
+fn suffixed(name: &str) -> bool {
+    let Some((_, tail)) = name.rsplit_once('_') else {
+        return false;
+    };
+    (!tail.is_empty()
+        && tail.len() <= 3
+        && tail.chars().all(|c| c.is_ascii_digit())
+        && tail != "0"
+        && tail != "1")
+        || (tail.len() == 8
+            && tail.chars().all(|c| c.is_ascii_hexdigit())
+            && tail.chars().any(|c| c.is_ascii_digit()))
+}
+
+/// Follows a local `$ref` (one level, as responses and bodies use them).
+fn resolve<'a>(root: &'a Value, node: &'a Value) -> &'a Value {
+    node.get("$ref")
+        .and_then(Value::as_str)
+        .and_then(|r| r.strip_prefix('#'))
+        .and_then(|p| root.pointer(p))
+        .unwrap_or(node)
+}
+
+fn first_line(s: &str) -> &str {
+    s.lines().next().unwrap_or_default().trim()
+}
+
+fn excerpt(s: &str) -> String {
+    let line = first_line(s);
+    match line.char_indices().nth(80) {
+        Some((i, _)) => format!("{}…", &line[..i]),
+        None => line.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn suffixes_and_hashes_are_recognised() {
+        assert!(suffixed("get_pet_2"));
+        assert!(suffixed("get_thing_72429bb9"));
+        assert!(!suffixed("get_pet"));
+        assert!(!suffixed("get_v1"));
+        assert!(!suffixed("get_oauth2"));
+        assert!(!suffixed("list_sha256"));
+    }
+
+    #[test]
+    fn prose_value_lists_are_recognised() {
+        assert!(lists_values("The state. Can be one of: `open`, `closed`."));
+        assert!(lists_values("Either `asc` or `desc`."));
+        assert!(!lists_values("The name of the repository."));
+    }
+}

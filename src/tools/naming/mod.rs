@@ -1,0 +1,238 @@
+//! Tool names: `verb_noun` snake_case, `[a-z0-9_]`, at most 64 characters,
+//! unique within the server and deterministic (the same document always
+//! yields the same names). Names are what a model reads first, so they say
+//! what the operation does in as few words as keep them unique.
+//!
+//! The rules, in order:
+//! 1. `x-mcp.name` on the operation, sanitized; claimed before any other
+//!    name, so an override never renames another tool.
+//! 2. A meaningful `operationId` (letters, no `{`, not a generic
+//!    `operation1`, no machine-made `-7027` hex tail):
+//!    - `getPetById` → `get_pet_by_id` (snake_case);
+//!    - GitHub's `namespace/verb-rest` reads verb first. A namespace word
+//!      the action already says is not repeated (`classroom/list-classrooms`
+//!      → `list_classrooms`); when the action shares one word of the
+//!      namespace, the others go in front of it (`agent-tasks/list-tasks` →
+//!      `list_agent_tasks`); otherwise the namespace is added only when the
+//!      action has no noun of its own (`repos/get` → `get_repo`,
+//!      `repos/list-for-org` → `list_repos_for_org`,
+//!      `users/get-authenticated` → `get_authenticated_user`) or when
+//!      another operation wants the same name (`issues/create-comment` and
+//!      `gists/create-comment` → `create_issue_comment`,
+//!      `create_gist_comment`). `pulls` reads `pull_request`;
+//!      a namespace that is a verb leads (`search/code` → `search_code`);
+//!      an action without a verb takes one from the method.
+//!    - Microsoft Graph's `context.context.VerbNoun` reads
+//!      `verb_noun`, with as much context, nearest first, as uniqueness
+//!      needs (`me.calendarView.ListInstances` → `list_instances`, or
+//!      `list_calendar_view_instances`, or `list_me_calendar_view_instances`).
+//! 3. Otherwise method + path: `GET /pets` → `list_pets`, `GET /pets/{id}`
+//!    → `get_pet`, `POST /pets` → `create_pet`, `PUT …` → `replace_…`,
+//!    `PATCH …` → `update_…`, `DELETE …` → `delete_…`, `…/$count` →
+//!    `count_…`; static segments give the noun, each segment followed by a
+//!    parameter singular (`GET /users/{id}/pets` → `list_user_pets`);
+//!    version and `api` prefixes are skipped.
+//!
+//! Everywhere: compound verbs stay one word (`re-run` → `rerun`), articles
+//! are dropped (`get-a-classroom` → `get_classroom`), and a list's noun is
+//! plural, a get/update/delete of one item's noun singular. A name over 64
+//! characters drops its least informative words first: words already said,
+//! then the context right after the verb, leftmost first; only a name whose
+//! verb and last word alone exceed 64 ends in a hash. Names still equal
+//! after all that get `_2`, `_3`, … in document order.
+
+mod candidates;
+mod words;
+
+use std::collections::{HashMap, HashSet};
+
+pub use candidates::{candidates, fit, meaningful_operation_id};
+pub use words::{plural, singular, snake_case};
+
+/// Longest tool name MCP clients accept reliably.
+pub const MAX_LEN: usize = 64;
+
+/// Makes any string a valid tool name: `[a-z0-9_]`, not empty, at most
+/// [`MAX_LEN`] characters (words dropped as in [`fit`]).
+pub fn sanitize(name: &str) -> String {
+    fit(snake_case(name).split('_').map(str::to_string).collect())
+}
+
+/// The last resort of [`fit`]: the head of `name` and an 8-digit hash of
+/// all of it.
+fn hashed(name: &str) -> String {
+    let hash = format!("{:08x}", fnv1a(name) as u32);
+    let budget = MAX_LEN - hash.len() - 1;
+    let mut head = &name[..budget.min(name.len())];
+    if let Some(cut) = head.rfind('_').filter(|&c| c > budget / 2) {
+        head = &head[..cut];
+    }
+    format!("{head}_{hash}")
+}
+
+/// FNV-1a: tiny, stable across platforms and releases (unlike `DefaultHasher`).
+fn fnv1a(s: &str) -> u64 {
+    s.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    })
+}
+
+/// What one operation may be called.
+#[derive(Debug, Clone)]
+pub struct NameRequest {
+    /// Valid names, most concise first (see [`candidates`]); not empty.
+    pub candidates: Vec<String>,
+    /// An `x-mcp` name: claimed first and as is (or with `_2`).
+    pub explicit: bool,
+}
+
+/// Gives every request a unique name. Explicit names are claimed first, in
+/// order. Then, round by round, each operation proposes its current
+/// candidate: a name proposed by one operation only and not yet taken is
+/// granted; operations that want the same name all move to their next, more
+/// specific candidate, so no operation gets the short name at the expense of
+/// another. An operation out of candidates takes its last one with `_2`,
+/// `_3`… in document order.
+pub fn assign(requests: &[NameRequest]) -> Vec<String> {
+    let mut registry = NameRegistry::default();
+    let mut names: Vec<Option<String>> = vec![None; requests.len()];
+    for (i, r) in requests.iter().enumerate().filter(|(_, r)| r.explicit) {
+        names[i] = Some(registry.claim(&r.candidates[0]));
+    }
+    let mut level = vec![0usize; requests.len()];
+    let mut pending: Vec<usize> = (0..requests.len())
+        .filter(|&i| !requests[i].explicit)
+        .collect();
+    let rounds = requests
+        .iter()
+        .map(|r| r.candidates.len())
+        .max()
+        .unwrap_or(0);
+    for _ in 0..=rounds {
+        if pending.is_empty() {
+            break;
+        }
+        let proposal = |i: usize| requests[i].candidates[level[i]].as_str();
+        let mut wanted: HashMap<&str, usize> = HashMap::new();
+        for &i in &pending {
+            *wanted.entry(proposal(i)).or_default() += 1;
+        }
+        let mut next = Vec::new();
+        for &i in &pending {
+            let name = proposal(i);
+            let free = wanted[name] == 1 && !registry.taken.contains(name);
+            if free {
+                names[i] = Some(registry.claim(name));
+            } else if level[i] + 1 < requests[i].candidates.len() {
+                next.push(i);
+            } else {
+                names[i] = Some(registry.claim(name));
+            }
+        }
+        for &i in &next {
+            level[i] += 1;
+        }
+        pending = next;
+    }
+    names
+        .into_iter()
+        .map(|n| n.unwrap_or_else(|| "tool".to_string()))
+        .collect()
+}
+
+/// Hands out unique names in a stable order.
+#[derive(Debug, Default)]
+pub struct NameRegistry {
+    taken: HashSet<String>,
+}
+
+impl NameRegistry {
+    /// Marks `name` (already valid) as used without claiming it twice.
+    pub fn reserve(&mut self, name: &str) -> bool {
+        self.taken.insert(name.to_string())
+    }
+
+    /// Returns `name`, or `name_2`, `name_3` … whichever is free first,
+    /// staying within [`MAX_LEN`].
+    pub fn claim(&mut self, name: &str) -> String {
+        if self.taken.insert(name.to_string()) {
+            return name.to_string();
+        }
+        for n in 2.. {
+            let suffix = format!("_{n}");
+            let mut base = name.to_string();
+            base.truncate(MAX_LEN - suffix.len());
+            let candidate = format!("{}{suffix}", base.trim_end_matches('_'));
+            if self.taken.insert(candidate.clone()) {
+                return candidate;
+            }
+        }
+        unreachable!("an unbounded counter always finds a free name")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn req(c: &[&str]) -> NameRequest {
+        NameRequest {
+            candidates: c.iter().map(|s| s.to_string()).collect(),
+            explicit: false,
+        }
+    }
+
+    #[test]
+    fn sanitize_bounds_length_and_charset_stably() {
+        let long = "a_very_long_operation_identifier_that_keeps_going_and_going_past_the_limit";
+        let s = sanitize(long);
+        assert!(s.len() <= MAX_LEN, "{s}");
+        assert_eq!(s, sanitize(long));
+        assert!(s.ends_with("past_the_limit"), "{s}");
+        assert_eq!(sanitize("Repos/Get Thing"), "repos_get_thing");
+        assert_eq!(sanitize("2fa"), "op_2fa");
+        assert_eq!(sanitize("日本"), "tool");
+    }
+
+    #[test]
+    fn registry_deduplicates_in_order() {
+        let mut r = NameRegistry::default();
+        assert_eq!(r.claim("get_pet"), "get_pet");
+        assert_eq!(r.claim("get_pet"), "get_pet_2");
+        assert_eq!(r.claim("get_pet"), "get_pet_3");
+        let long = "x".repeat(64);
+        assert_eq!(r.claim(&long), long);
+        let second = r.claim(&long);
+        assert_eq!(second.len(), 64);
+        assert!(second.ends_with("_2"));
+    }
+
+    #[test]
+    fn contested_names_move_every_contender_to_its_next_candidate() {
+        let names = assign(&[
+            req(&["create_comment", "create_issue_comment"]),
+            req(&["rerun_workflow", "rerun_action_workflow"]),
+            req(&["create_comment", "create_gist_comment"]),
+            req(&["get_pet"]),
+            req(&["get_pet"]),
+        ]);
+        assert_eq!(
+            names,
+            [
+                "create_issue_comment",
+                "rerun_workflow",
+                "create_gist_comment",
+                "get_pet",
+                "get_pet_2"
+            ]
+        );
+    }
+
+    #[test]
+    fn explicit_names_win_and_others_move_on() {
+        let mut explicit = req(&["list_pets"]);
+        explicit.explicit = true;
+        let names = assign(&[req(&["list_pets", "list_store_pets"]), explicit]);
+        assert_eq!(names, ["list_store_pets", "list_pets"]);
+    }
+}

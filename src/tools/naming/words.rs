@@ -1,0 +1,392 @@
+//! Words of tool names: splitting identifiers into snake_case words,
+//! singular and plural by rule, and the small vocabularies (verbs,
+//! prepositions, filler) the naming rules read.
+
+/// Verbs that may start an action (`repos/list-for-org`, `ListEvents`).
+pub(super) const VERBS: &[&str] = &[
+    "get",
+    "list",
+    "create",
+    "update",
+    "delete",
+    "remove",
+    "add",
+    "set",
+    "replace",
+    "check",
+    "search",
+    "find",
+    "upload",
+    "download",
+    "cancel",
+    "approve",
+    "enable",
+    "disable",
+    "rerun",
+    "retry",
+    "review",
+    "request",
+    "rerequest",
+    "merge",
+    "lock",
+    "unlock",
+    "start",
+    "stop",
+    "sync",
+    "render",
+    "revoke",
+    "move",
+    "transfer",
+    "test",
+    "ping",
+    "mark",
+    "block",
+    "unblock",
+    "follow",
+    "unfollow",
+    "star",
+    "unstar",
+    "accept",
+    "decline",
+    "dismiss",
+    "redeliver",
+    "export",
+    "import",
+    "generate",
+    "compare",
+    "run",
+    "trigger",
+    "verify",
+    "archive",
+    "unarchive",
+    "restore",
+    "reset",
+    "submit",
+    "close",
+    "open",
+    "pin",
+    "unpin",
+    "fork",
+    "edit",
+    "post",
+    "put",
+    "patch",
+    "fetch",
+    "send",
+    "convert",
+    "hide",
+    "unhide",
+    "force",
+    "suspend",
+    "unsuspend",
+    "attach",
+    "detach",
+    "assign",
+    "unassign",
+    "rename",
+    "reprioritize",
+    "publish",
+    "unpublish",
+    "unstack",
+    "bulk",
+    "scope",
+    "map",
+    "commit",
+    "clear",
+    "copy",
+    "invite",
+    "validate",
+    "apply",
+    "activate",
+    "deactivate",
+    "count",
+    "refresh",
+    "reply",
+    "forward",
+    "execute",
+    "preview",
+    "subscribe",
+    "unsubscribe",
+    "renew",
+    "share",
+    "reprocess",
+    "wipe",
+    "install",
+    "uninstall",
+    "register",
+    "unregister",
+    "deliver",
+    "lookup",
+    "pay",
+    "finalize",
+    "capture",
+    "confirm",
+    "void",
+    "resume",
+    "pause",
+    "expire",
+    "reverse",
+    "refund",
+    "reject",
+    "release",
+    "retrieve",
+    "modify",
+];
+/// Words that join a noun to what qualifies it (`list_repos_for_org`).
+pub(super) const PREPOSITIONS: &[&str] = &[
+    "for", "in", "by", "of", "from", "with", "on", "to", "at", "as", "and", "or", "if", "is",
+];
+/// Words a name reads as well without.
+pub(super) const FILLER: &[&str] = &["a", "an", "the"];
+/// Words that come before a noun (`list_public_gists`, `get_authenticated_user`).
+pub(super) const ADJECTIVES: &[&str] = &[
+    "authenticated",
+    "all",
+    "public",
+    "current",
+    "default",
+    "starred",
+    "single",
+];
+/// Words that are the same in singular and plural, or plural-only.
+const INVARIANT: &[&str] = &[
+    "data",
+    "metadata",
+    "status",
+    "news",
+    "series",
+    "species",
+    "info",
+    "media",
+    "analysis",
+    "access",
+    "address",
+    "process",
+    "settings",
+    "stats",
+    "statistics",
+    "details",
+    "credentials",
+    "permissions",
+    "preferences",
+    "contents",
+    "alias",
+    "canvas",
+    "bus",
+    "gas",
+    "chaos",
+    "billing",
+    "traffic",
+    "feedback",
+    "ids",
+    "dns",
+    "https",
+    "sms",
+    "usage",
+    "information",
+    "software",
+    "hardware",
+    "content",
+    "analytics",
+    "insights",
+    "metrics",
+];
+
+/// Converts an arbitrary identifier to snake_case words: camelCase and
+/// acronyms split (`getHTTPResponse` → `get_http_response`), anything not
+/// alphanumeric becomes a separator, runs collapse.
+pub fn snake_case(input: &str) -> String {
+    let chars: Vec<char> = input.chars().collect();
+    let mut out = String::with_capacity(input.len() + 8);
+    for (i, &c) in chars.iter().enumerate() {
+        if c.is_ascii_alphanumeric() {
+            if c.is_ascii_uppercase() && i > 0 {
+                let prev = chars[i - 1];
+                let next_lower = chars.get(i + 1).is_some_and(|n| n.is_ascii_lowercase());
+                let boundary = prev.is_ascii_lowercase()
+                    || prev.is_ascii_digit()
+                    || (prev.is_ascii_uppercase() && next_lower);
+                if boundary && !out.ends_with('_') {
+                    out.push('_');
+                }
+            }
+            out.push(c.to_ascii_lowercase());
+        } else if !out.is_empty() && !out.ends_with('_') {
+            out.push('_');
+        }
+    }
+    while out.ends_with('_') {
+        out.pop();
+    }
+    out
+}
+
+/// The snake_case words of an identifier, with compound verbs made one
+/// word (`re-run` → `rerun`, `un-star` → `unstar`) and articles dropped
+/// (`get-a-classroom` → `get`, `classroom`).
+pub(super) fn clean_words(input: &str) -> Vec<String> {
+    let raw: Vec<String> = snake_case(input)
+        .split('_')
+        .filter(|w| !w.is_empty())
+        .map(str::to_string)
+        .collect();
+    let mut out: Vec<String> = Vec::with_capacity(raw.len());
+    let mut i = 0;
+    while i < raw.len() {
+        let w = &raw[i];
+        if matches!(w.as_str(), "re" | "un")
+            && let Some(next) = raw.get(i + 1)
+            && next.chars().all(|c| c.is_ascii_alphabetic())
+        {
+            out.push(format!("{w}{next}"));
+            i += 2;
+            continue;
+        }
+        if !(FILLER.contains(&w.as_str()) && raw.len() > 1) {
+            out.push(w.clone());
+        }
+        i += 1;
+    }
+    out
+}
+
+/// The singular of an English noun, by rule (good enough for API paths:
+/// `policies` → `policy`, `caches` → `cache`, `addresses` → `address`,
+/// `data`/`status` unchanged).
+pub fn singular(word: &str) -> String {
+    let w = word;
+    if w.len() <= 3 || INVARIANT.contains(&w) {
+        return w.to_string();
+    }
+    let strip = |n: usize| w[..w.len() - n].to_string();
+    if let Some(stem) = w.strip_suffix("ies") {
+        if matches!(
+            w,
+            "movies" | "cookies" | "series" | "species" | "zombies" | "ties"
+        ) {
+            return strip(1);
+        }
+        return format!("{stem}y");
+    }
+    if w.ends_with("sses") || w.ends_with("xes") || w.ends_with("zzes") || w.ends_with("shes") {
+        return strip(2);
+    }
+    if w.ends_with("ches") {
+        return if w.ends_with("aches") {
+            strip(1)
+        } else {
+            strip(2)
+        };
+    }
+    if w.ends_with("uses") && w.len() > 5 {
+        return strip(2); // statuses → status
+    }
+    if w.ends_with("ss") || w.ends_with("us") || w.ends_with("is") || !w.ends_with('s') {
+        return w.to_string();
+    }
+    strip(1)
+}
+
+/// The plural of an English noun, by rule (`policy` → `policies`,
+/// `branch` → `branches`, `status` → `statuses`; plurals and invariant
+/// words unchanged).
+pub fn plural(word: &str) -> String {
+    let w = word;
+    if INVARIANT.contains(&w) || is_plural(w) || !w.chars().all(|c| c.is_ascii_lowercase()) {
+        return w.to_string();
+    }
+    if let Some(stem) = w.strip_suffix('y')
+        && !stem.ends_with(['a', 'e', 'i', 'o', 'u'])
+    {
+        return format!("{stem}ies");
+    }
+    if w.ends_with('s')
+        || w.ends_with('x')
+        || w.ends_with('z')
+        || w.ends_with("ch")
+        || w.ends_with("sh")
+    {
+        return format!("{w}es");
+    }
+    format!("{w}s")
+}
+
+/// Whether `word` reads as a plural noun.
+pub(super) fn is_plural(word: &str) -> bool {
+    singular(word) != word
+}
+
+/// Short forms APIs use interchangeably with the long ones.
+const SYNONYMS: &[(&str, &str)] = &[("org", "organization"), ("repo", "repository")];
+
+/// Whether two words name the same thing (`repo`/`repos`/`repository`).
+pub(super) fn same_word(a: &str, b: &str) -> bool {
+    if a == b {
+        return true;
+    }
+    let (a, b) = (singular(a), singular(b));
+    a == b
+        || SYNONYMS
+            .iter()
+            .any(|&(s, l)| (a == s && b == l) || (a == l && b == s))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn snake_case_splits_camel_and_acronyms() {
+        assert_eq!(snake_case("getPetById"), "get_pet_by_id");
+        assert_eq!(snake_case("getHTTPResponse"), "get_http_response");
+        assert_eq!(snake_case("list-for-org"), "list_for_org");
+        assert_eq!(snake_case("  Weird//Name!!2fa "), "weird_name_2fa");
+        assert_eq!(snake_case("OAuth2Token"), "o_auth2_token");
+    }
+
+    #[test]
+    fn clean_words_joins_compound_verbs_and_drops_articles() {
+        assert_eq!(clean_words("re-run-workflow"), ["rerun", "workflow"]);
+        assert_eq!(clean_words("get-a-classroom"), ["get", "classroom"]);
+        assert_eq!(clean_words("the"), ["the"]);
+        assert_eq!(clean_words("re-2fa"), ["re", "2fa"]);
+    }
+
+    #[test]
+    fn singularisation_handles_the_usual_traps() {
+        for (p, s) in [
+            ("pets", "pet"),
+            ("caches", "cache"),
+            ("branches", "branch"),
+            ("policies", "policy"),
+            ("addresses", "address"),
+            ("statuses", "status"),
+            ("status", "status"),
+            ("data", "data"),
+            ("boxes", "box"),
+            ("cookies", "cookie"),
+            ("analysis", "analysis"),
+            ("repos", "repo"),
+            ("gists", "gist"),
+            ("releases", "release"),
+        ] {
+            assert_eq!(singular(p), s, "{p}");
+        }
+    }
+
+    #[test]
+    fn pluralisation_inverts_singular() {
+        for (s, p) in [
+            ("pet", "pets"),
+            ("policy", "policies"),
+            ("branch", "branches"),
+            ("box", "boxes"),
+            ("key", "keys"),
+            ("status", "status"),
+            ("pets", "pets"),
+            ("data", "data"),
+        ] {
+            assert_eq!(plural(s), p, "{s}");
+        }
+    }
+}
