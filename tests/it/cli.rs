@@ -24,10 +24,28 @@ fn list_prints_a_table() {
         .expect("delete_pet row");
     let cols: Vec<&str> = row.split_whitespace().collect();
     assert_eq!(cols, ["delete_pet", "DELETE", "/pets/{petId}", "-DI", "1"]);
+    assert!(text.contains("\n7 tools from Petstore 1.0.0\n"), "{text}");
     assert!(
-        text.trim_end().ends_with("7 tools from Petstore 1.0.0"),
+        text.trim_end().ends_with(
+            "serve --tools auto lists full: the full list is about 1942 tokens (budget 20000)"
+        ),
         "{text}"
     );
+    // --footprint adds the real counts of each mode.
+    let out = bin()
+        .args([
+            "list",
+            "--footprint",
+            local("specs/petstore.yaml").to_str().unwrap(),
+        ])
+        .assert()
+        .success();
+    let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    assert!(
+        text.contains("tokens of tools/list (o200k_base): full "),
+        "{text}"
+    );
+    assert!(text.contains("discovery "), "{text}");
 }
 
 #[test]
