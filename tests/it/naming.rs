@@ -23,6 +23,11 @@ fn names_of(path: &std::path::Path) -> Catalog {
         .0
 }
 
+/// Names repeating a word today on Stripe's and Graph's documents (GitHub:
+/// none); lower them as naming improves.
+const STRIPE_REPEATED: usize = 21;
+const GRAPH_REPEATED: usize = 498;
+
 /// Names ending in the 8-hex-digit hash long names used to get.
 fn hashed(catalog: &Catalog) -> Vec<&str> {
     catalog
@@ -134,6 +139,15 @@ fn stripe_names_need_no_hash() {
     assert_valid_names(&catalog, "stripe");
     assert!(catalog.tools.len() > 400, "{}", catalog.tools.len());
     assert_eq!(hashed(&catalog), Vec::<&str>::new());
+    // Not yet 0 (issue 13): a ratchet, so the count only goes down. Some
+    // repeats name real resources (`create_account_bank_account`), some do
+    // not (`list_source_source_transactions`).
+    let repeated = with_repeated_word(&catalog);
+    assert!(
+        repeated.len() <= STRIPE_REPEATED,
+        "{} names repeat a word: {repeated:?}",
+        repeated.len()
+    );
     let by_route = |method: &str, path: &str| {
         catalog
             .tools
@@ -164,6 +178,14 @@ fn microsoft_graph_names_need_no_hash() {
     assert_valid_names(&catalog, "graph");
     assert!(catalog.tools.len() > 11_000, "{}", catalog.tools.len());
     assert_eq!(hashed(&catalog), Vec::<&str>::new());
+    // Not yet 0 (issue 13): a ratchet, as for Stripe.
+    let repeated = with_repeated_word(&catalog);
+    assert!(
+        repeated.len() <= GRAPH_REPEATED,
+        "{} names repeat a word, e.g. {:?}",
+        repeated.len(),
+        &repeated[..repeated.len().min(20)]
+    );
     let names: HashSet<&str> = catalog.tools.iter().map(|t| t.name.as_str()).collect();
     for name in [
         "list_users",
