@@ -35,7 +35,7 @@ enum Command {
     /// List the tools a document yields (a table, or JSON as tools/list carries them).
     List(ListArgs),
     /// Serve the document's operations as an MCP server (stdio or streamable HTTP).
-    Serve(ServeArgs),
+    Serve(Box<ServeArgs>),
     /// Write a standalone Rust crate that serves the document's operations like `serve` does.
     Generate(GenerateArgs),
     /// Serve the REST API the document describes, answering from its examples and schemas.
@@ -271,7 +271,7 @@ fn main() -> ExitCode {
 fn run(cli: Cli) -> Result<ExitCode> {
     match cli.command {
         Command::List(args) => list(args),
-        Command::Serve(args) => serve(args),
+        Command::Serve(args) => serve(*args),
         Command::Generate(args) => generate(args),
         Command::Mock(args) => mock(args),
         Command::Config(args) => config(args),

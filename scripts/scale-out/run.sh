@@ -48,12 +48,13 @@ cleanup() {
   rm -rf "$work"
 }
 trap cleanup EXIT
+trap 'exit 130' INT TERM
 
 free_port() { "$py" -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 
 # The API: a small JSON backend with a few ms of latency, as real APIs have.
 backend_port="$(free_port)"
-timeout 600 "$py" "$here/drive.py" backend --port "$backend_port" &
+timeout 600 "$py" "$here/drive.py" backend --port "$backend_port" > /dev/null &
 pids+=($!)
 
 ports=()
@@ -62,7 +63,7 @@ for i in 1 2 3; do
   ports+=("$port")
   timeout 600 "$bin" serve -q "$root/specs/petstore.yaml" --transport http --stateless \
     --listen "127.0.0.1:$port" --base-url "http://127.0.0.1:$backend_port/v1" \
-    2> "$work/serve-$i.log" &
+    > /dev/null 2> "$work/serve-$i.log" &
   pids+=($!)
   echo $! > "$work/serve-$i.pid"
 done
@@ -106,7 +107,7 @@ http {
   server { listen 127.0.0.1:$three_port; location / { proxy_pass http://three; $proxy_common } }
 }
 CONF
-timeout 600 "$nginx_bin" -p "$work" -c "$work/nginx.conf" &
+timeout 600 "$nginx_bin" -p "$work" -c "$work/nginx.conf" > /dev/null 2>&1 &
 pids+=($!)
 
 # Wait for the instances and nginx.
