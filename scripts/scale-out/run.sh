@@ -15,7 +15,7 @@ here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
 cache="${EXTERNAL_CLIENTS_DIR:-$root/target/external-clients}"
 bin="${OPENAPI2MCP_BIN:-$root/target/release/openapi2mcp}"
-py="$cache/bin/python"
+py="$cache/venv/bin/python"
 say() { echo "scale-out: $*" >&2; }
 
 [ -x "$bin" ] || { say "ERROR: $bin missing (cargo build --release)"; exit 2; }
