@@ -71,7 +71,7 @@ async def client_loop(url: str, deadline: float, out: list) -> None:
                         try:
                             with anyio.fail_after(20):
                                 r = await s.call_tool("get_pet", {"petId": 1})
-                            ok = (not r.isError) and (r.structuredContent or {}).get("name") == "Rex"
+                            ok = (not r.is_error) and (r.structured_content or {}).get("name") == "Rex"
                             out.append((start, time.time(), ok, "" if ok else "isError"))
                         except Exception as e:  # noqa: BLE001
                             out.append((start, time.time(), False, type(e).__name__))
