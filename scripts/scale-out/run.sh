@@ -61,7 +61,9 @@ ports=()
 for i in 1 2 3; do
   port="$(free_port)"
   ports+=("$port")
-  timeout 600 "$bin" serve -q "$root/specs/petstore.yaml" --transport http --stateless \
+  # No `timeout` wrapper: the pid must be the server's own, for the kill
+  # below; the EXIT trap ends it.
+  "$bin" serve -q "$root/specs/petstore.yaml" --transport http --stateless \
     --listen "127.0.0.1:$port" --base-url "http://127.0.0.1:$backend_port/v1" \
     > /dev/null 2> "$work/serve-$i.log" &
   pids+=($!)
