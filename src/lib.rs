@@ -14,6 +14,7 @@ pub mod footprint;
 pub mod lint;
 pub mod mock;
 pub mod pipeline;
+pub mod reload;
 pub mod runtime;
 pub mod server;
 pub mod spec;

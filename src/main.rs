@@ -35,7 +35,7 @@ enum Command {
     /// List the tools a document yields (a table, or JSON as tools/list carries them).
     List(ListArgs),
     /// Serve the document's operations as an MCP server (stdio or streamable HTTP).
-    Serve(ServeArgs),
+    Serve(Box<ServeArgs>),
     /// Write a standalone Rust crate that serves the document's operations like `serve` does.
     Generate(GenerateArgs),
     /// Serve the REST API the document describes, answering from its examples and schemas.
@@ -110,6 +110,13 @@ struct ServeArgs {
     /// instead of the real API, unless --base-url is given.
     #[arg(long)]
     mock: bool,
+    /// Reload the document when it changes (a file: on change; a URL:
+    /// polled with If-None-Match/If-Modified-Since). SIGHUP always reloads.
+    #[arg(long)]
+    watch: bool,
+    /// Seconds between polls of a document URL under --watch.
+    #[arg(long, value_name = "SECS", default_value_t = 30.0)]
+    watch_interval: f64,
 }
 
 #[derive(Args)]
@@ -264,7 +271,7 @@ fn main() -> ExitCode {
 fn run(cli: Cli) -> Result<ExitCode> {
     match cli.command {
         Command::List(args) => list(args),
-        Command::Serve(args) => serve(args),
+        Command::Serve(args) => serve(*args),
         Command::Generate(args) => generate(args),
         Command::Mock(args) => mock(args),
         Command::Config(args) => config(args),
@@ -296,27 +303,7 @@ fn load_catalog_and_document(
     args: &SpecArgs,
     keep_examples: bool,
 ) -> Result<Result<(Catalog, Live), ExitCode>> {
-    let options = PipelineOptions {
-        load: LoadOptions {
-            allow_remote_refs: args.allow_remote_refs,
-            keep_examples,
-            overlays: args.overlays.clone(),
-            ..LoadOptions::default()
-        },
-        build: BuildOptions {
-            output_schemas: match args.output_schema {
-                OutputMode::Full => OutputSchemaMode::Full,
-                OutputMode::Loose => OutputSchemaMode::Loose,
-                OutputMode::Off => OutputSchemaMode::Off,
-            },
-            selection: selection(args)?,
-            schema_budget: args.schema_budget,
-            output_schema_budget: args.output_schema_budget.unwrap_or(
-                openapi2mcp::tools::default_output_budget(args.schema_budget),
-            ),
-            descriptions: args.descriptions,
-        },
-    };
+    let options = pipeline_options(args, keep_examples)?;
     match pipeline::load_catalog(&args.spec, &options) {
         Ok(loaded) => {
             if !args.quiet {
@@ -342,6 +329,31 @@ fn load_catalog_and_document(
             Ok(Err(ExitCode::FAILURE))
         }
     }
+}
+
+/// The pipeline options the flags ask for (the first load and every reload use them).
+fn pipeline_options(args: &SpecArgs, keep_examples: bool) -> Result<PipelineOptions> {
+    Ok(PipelineOptions {
+        load: LoadOptions {
+            allow_remote_refs: args.allow_remote_refs,
+            keep_examples,
+            overlays: args.overlays.clone(),
+            ..LoadOptions::default()
+        },
+        build: BuildOptions {
+            output_schemas: match args.output_schema {
+                OutputMode::Full => OutputSchemaMode::Full,
+                OutputMode::Loose => OutputSchemaMode::Loose,
+                OutputMode::Off => OutputSchemaMode::Off,
+            },
+            selection: selection(args)?,
+            schema_budget: args.schema_budget,
+            output_schema_budget: args.output_schema_budget.unwrap_or(
+                openapi2mcp::tools::default_output_budget(args.schema_budget),
+            ),
+            descriptions: args.descriptions,
+        },
+    })
 }
 
 fn selection(args: &SpecArgs) -> Result<Selection> {
@@ -407,6 +419,20 @@ fn serve(args: ServeArgs) -> Result<ExitCode> {
             });
         }
         let bridge = Bridge::new(catalog, options)?;
+        let reloader = openapi2mcp::reload::Reloader::new(
+            &args.spec.spec,
+            pipeline_options(&args.spec, args.mock)?,
+            bridge.clone(),
+        );
+        reloader.spawn_on_sighup();
+        if args.watch {
+            if !(args.watch_interval.is_finite() && args.watch_interval > 0.0) {
+                anyhow::bail!("--watch-interval must be a positive number of seconds");
+            }
+            reloader
+                .spawn_watch(std::time::Duration::from_secs_f64(args.watch_interval))
+                .map_err(anyhow::Error::msg)?;
+        }
         args.flags.serve(bridge, "openapi2mcp").await?;
         Ok::<_, anyhow::Error>(())
     })?;

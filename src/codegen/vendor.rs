@@ -66,6 +66,28 @@ pub const SOURCES: &[(&str, &str)] = &[
         "src/server/transport.rs",
         include_str!("../server/transport.rs"),
     ),
+    ("src/server/live.rs", include_str!("../server/live.rs")),
+    ("src/server/ops.rs", include_str!("../server/ops.rs")),
+    (
+        "src/server/authz/mod.rs",
+        include_str!("../server/authz/mod.rs"),
+    ),
+    (
+        "src/server/authz/jwks.rs",
+        include_str!("../server/authz/jwks.rs"),
+    ),
+    (
+        "src/server/authz/metadata.rs",
+        include_str!("../server/authz/metadata.rs"),
+    ),
+    (
+        "src/server/authz/scopes.rs",
+        include_str!("../server/authz/scopes.rs"),
+    ),
+    (
+        "src/server/authz/token.rs",
+        include_str!("../server/authz/token.rs"),
+    ),
 ];
 
 /// The lock file this crate was built with.
@@ -73,6 +95,7 @@ const CARGO_LOCK: &str = include_str!("../../Cargo.lock");
 
 /// The crates a generated crate depends on directly.
 pub const DEPENDENCIES: &[&str] = &[
+    "arc-swap",
     "axum",
     "base64",
     "bm25",
@@ -81,6 +104,9 @@ pub const DEPENDENCIES: &[&str] = &[
     "jaq-json",
     "jaq-std",
     "jsonschema",
+    "jsonwebtoken",
+    "metrics",
+    "metrics-exporter-prometheus",
     "oauth2",
     "percent-encoding",
     "reqwest",
@@ -175,10 +201,16 @@ mod tests {
     #[test]
     fn every_runtime_and_server_file_is_vendored() {
         let root = env!("CARGO_MANIFEST_DIR");
-        for dir in ["src/runtime", "src/server"] {
+        let mut dirs = vec!["src/runtime".to_string(), "src/server".to_string()];
+        while let Some(dir) = dirs.pop() {
             for entry in std::fs::read_dir(format!("{root}/{dir}")).unwrap() {
-                let name = entry.unwrap().file_name().into_string().unwrap();
+                let entry = entry.unwrap();
+                let name = entry.file_name().into_string().unwrap();
                 let path = format!("{dir}/{name}");
+                if entry.file_type().unwrap().is_dir() {
+                    dirs.push(path);
+                    continue;
+                }
                 assert!(
                     SOURCES.iter().any(|(p, _)| *p == path),
                     "{path} is not in codegen::vendor::SOURCES"

@@ -7,13 +7,16 @@
 //! input schema (validators compiled on first use, then cached), and runs
 //! the call through [`crate::runtime`]: request → HTTP → response.
 
+pub mod authz;
 pub mod cli;
 mod discovery;
 pub mod listing;
+mod live;
 pub mod meta;
+pub mod ops;
 pub mod transport;
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::ops::Range;
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
@@ -24,13 +27,13 @@ use rmcp::model::{
     ProgressNotificationParam, ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult,
     ServerCapabilities, ServerConfig, Tool,
 };
-use rmcp::service::RequestContext;
+use rmcp::service::{NotificationContext, RequestContext};
 use rmcp::{ErrorData as McpError, RoleServer, ServerHandler};
 use serde_json::{Map, Value, json};
 
 use crate::runtime::auth::Credentials;
 use crate::runtime::call::{
-    Api, ApiOptions, Call, CallReport, Handlers, SendAsIs, ToolId, ToolSpec,
+    Api, ApiOptions, Call, CallReport, Handlers, Refused, SendAsIs, ToolId, ToolSpec,
 };
 use crate::runtime::catalog::{Catalog, ORIGIN_META_KEY, ToolDef};
 use crate::runtime::http::HttpOptions;
@@ -70,6 +73,9 @@ pub struct ServeOptions {
     /// argument ([`select::SELECT_ARG`]) applied before the result is
     /// returned (`--response-filter`).
     pub response_filter: bool,
+    /// Scopes an MCP client's token needs per tool (HTTP transport with
+    /// OAuth authorization; see [`authz::scopes`]).
+    pub tool_scopes: authz::scopes::ToolScopePolicy,
 }
 
 impl Default for ServeOptions {
@@ -85,6 +91,7 @@ impl Default for ServeOptions {
             schemas: Schemas::default(),
             listing: ListingOptions::default(),
             response_filter: false,
+            tool_scopes: authz::scopes::ToolScopePolicy::None,
         }
     }
 }
@@ -112,13 +119,16 @@ pub enum ServeError {
     Transport(String),
 }
 
-/// The MCP server for one catalog; cheap to clone (shared state). Each
-/// MCP session gets its own [`Bridge::new_session`] (the toolsets it has
-/// enabled); clones share the session.
+/// The MCP server; cheap to clone (shared state). Each MCP session gets
+/// its own [`Bridge::new_session`] (the toolsets it has enabled); clones
+/// share the session. The catalog can be replaced while the server runs
+/// ([`Bridge::reload`]); each request works on the catalog current when it
+/// started (`inner`, a snapshot taken by [`Bridge::fresh`]).
 #[derive(Clone)]
 pub struct Bridge {
     inner: Arc<Inner>,
     session: Arc<Session>,
+    shared: Arc<live::Shared>,
 }
 
 struct Inner {
@@ -149,6 +159,8 @@ struct Inner {
     select_cap: usize,
     api: Api,
     handlers: Arc<dyn Handlers>,
+    /// Scope rules of the tools that need scopes (OAuth authorization).
+    scopes: HashMap<String, authz::scopes::ScopeRule>,
 }
 
 /// What the meta-tools show of a tool besides its MCP definition.
@@ -180,6 +192,45 @@ impl Bridge {
         options: ServeOptions,
         handlers: Arc<dyn Handlers>,
     ) -> Result<Self, ServeError> {
+        let inner = Arc::new(Self::build_inner(
+            catalog,
+            options.clone(),
+            Arc::clone(&handlers),
+        )?);
+        Ok(Self {
+            inner: Arc::clone(&inner),
+            session: Arc::default(),
+            shared: Arc::new(live::Shared::new(inner, options, handlers)),
+        })
+    }
+
+    /// This handle with the catalog current now.
+    fn fresh(&self) -> Self {
+        Self {
+            inner: self.shared.current.load_full(),
+            session: Arc::clone(&self.session),
+            shared: Arc::clone(&self.shared),
+        }
+    }
+
+    /// The scope rule of a tool (empty: no scope needed).
+    pub fn tool_scopes(&self, name: &str) -> authz::scopes::ScopeRule {
+        let inner = self.shared.current.load();
+        inner.scopes.get(name).cloned().unwrap_or_default()
+    }
+
+    /// Every scope some tool needs.
+    pub fn scopes_mentioned(&self) -> BTreeSet<String> {
+        authz::scopes::mentioned(self.shared.current.load().scopes.values())
+    }
+
+    /// Everything `tools/list` and `tools/call` need for one catalog.
+    fn build_inner(
+        catalog: Catalog,
+        options: ServeOptions,
+        handlers: Arc<dyn Handlers>,
+    ) -> Result<Inner, ServeError> {
+        let scopes = authz::scopes::for_catalog(&catalog, &options.tool_scopes);
         let title = catalog.title.clone();
         let mut tools = Vec::with_capacity(catalog.tools.len());
         let mut specs = Vec::with_capacity(catalog.tools.len());
@@ -291,37 +342,37 @@ impl Bridge {
         for line in api.describe_auth() {
             tracing::info!("auth: {line}");
         }
-        Ok(Self {
-            inner: Arc::new(Inner {
-                info,
-                title,
-                tools,
-                sizes,
-                facts,
-                mode,
-                pages,
-                meta,
-                index,
-                toolsets,
-                initial_toolsets,
-                page_bytes: options.page_bytes,
-                selectable,
-                select_cap,
-                api,
-                handlers,
-            }),
-            session: Arc::default(),
+        Ok(Inner {
+            info,
+            title,
+            tools,
+            sizes,
+            facts,
+            mode,
+            pages,
+            meta,
+            index,
+            toolsets,
+            initial_toolsets,
+            page_bytes: options.page_bytes,
+            selectable,
+            select_cap,
+            api,
+            handlers,
+            scopes,
         })
     }
 
     /// A handle on the same server for a new MCP session: the toolsets it
     /// has enabled start from `--toolset`.
     pub fn new_session(&self) -> Self {
+        let inner = self.shared.current.load_full();
         Self {
-            inner: Arc::clone(&self.inner),
             session: Arc::new(Session {
-                enabled: Mutex::new(self.inner.initial_toolsets.clone()),
+                enabled: Mutex::new(inner.initial_toolsets.clone()),
             }),
+            inner,
+            shared: Arc::clone(&self.shared),
         }
     }
 
@@ -332,7 +383,7 @@ impl Bridge {
 
     /// Number of tools served.
     pub fn tool_count(&self) -> usize {
-        self.inner.api.tool_count()
+        self.shared.current.load().api.tool_count()
     }
 
     /// Runs one call: admit (validate, rate limit) → handler → HTTP →
@@ -343,15 +394,27 @@ impl Bridge {
         args: Map<String, Value>,
         client_authorization: Option<&str>,
     ) -> CallReport {
+        let _flight = self.flight();
         let api = &self.inner.api;
-        let mut report = match api.admit(tool, args) {
+        let mut backend = None;
+        let (mut report, label) = match api.admit(tool, args) {
             Ok(args) => {
                 let call = Call::new(api, tool, client_authorization);
-                self.inner.handlers.handle(call, args).await
+                let started = Instant::now();
+                let report = self.inner.handlers.handle(call, args).await;
+                backend = Some(started.elapsed());
+                (report, "ok")
             }
-            Err(refused) => refused.into(),
+            Err(Refused::RateLimited(outcome)) => (outcome.into(), "rate_limited"),
+            Err(Refused::Invalid(outcome)) => (outcome.into(), "invalid"),
         };
         report.outcome = api.conform(tool, report.outcome);
+        let label = if label == "ok" && report.outcome.is_error {
+            "error"
+        } else {
+            label
+        };
+        ops::record_call(&api.tool(tool).name, label, backend);
         report
     }
 }
@@ -495,8 +558,10 @@ fn server_info(
             .enable_resources()
             .build()
     } else {
+        // Reloads (SIGHUP, --watch) change the list in every mode.
         ServerCapabilities::builder()
             .enable_tools()
+            .enable_tool_list_changed()
             .enable_resources()
             .build()
     };
@@ -542,7 +607,11 @@ fn to_result(outcome: ToolOutcome) -> CallToolResult {
 
 impl ServerHandler for Bridge {
     fn get_info(&self) -> ServerConfig {
-        self.inner.info.clone()
+        self.shared.current.load().info.clone()
+    }
+
+    async fn on_initialized(&self, context: NotificationContext<RoleServer>) {
+        self.register_peer(context.peer);
     }
 
     async fn list_tools(
@@ -550,8 +619,9 @@ impl ServerHandler for Bridge {
         request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, McpError> {
+        let this = self.fresh();
         let cursor = request.and_then(|r| r.cursor);
-        let inner = &self.inner;
+        let inner = &this.inner;
         if inner.mode == ToolsMode::Full {
             let pages = &inner.pages;
             let index = match cursor {
@@ -571,7 +641,7 @@ impl ServerHandler for Bridge {
         }
         // Meta-tools first, then (toolsets mode) the enabled toolsets'
         // tools; paged by offset into that list.
-        let listed = self.listed_tools();
+        let listed = this.listed_tools();
         let start = match cursor {
             None => 0,
             Some(c) => c
@@ -584,7 +654,7 @@ impl ServerHandler for Bridge {
         let mut size = 0;
         let mut end = start;
         for entry in listed.iter().skip(start) {
-            let (tool, len) = self.listed(*entry);
+            let (tool, len) = this.listed(*entry);
             if !page.is_empty() && size + len > inner.page_bytes {
                 break;
             }
@@ -602,8 +672,9 @@ impl ServerHandler for Bridge {
         request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListResourcesResult, McpError> {
+        let this = self.fresh();
         const PAGE: usize = 500;
-        let source = self.inner.api.schemas();
+        let source = this.inner.api.schemas();
         let names = source.components();
         // Entry 0 is the document (when there is one), then the components.
         let document = source.document_json().is_some();
@@ -623,7 +694,7 @@ impl ServerHandler for Bridge {
                 json!({
                     "uri": DOCUMENT_URI,
                     "name": "openapi-document",
-                    "title": format!("{} API description", self.inner.title),
+                    "title": format!("{} API description", this.inner.title),
                     "description": "The OpenAPI description these tools were made from, as loaded (Swagger 2.0 upgraded to OpenAPI 3.0; webhooks left out).",
                     "mimeType": "application/json",
                 })
@@ -682,8 +753,9 @@ impl ServerHandler for Bridge {
         request: ReadResourceRequestParams,
         _context: RequestContext<RoleServer>,
     ) -> Result<ReadResourceResponse, McpError> {
+        let this = self.fresh();
         let uri = request.uri;
-        let api = &self.inner.api;
+        let api = &this.inner.api;
         let not_found = |why: String| McpError::resource_not_found(why, Some(json!({"uri": uri})));
         let (text, mime) = match SchemaResource::parse(&uri) {
             Some(SchemaResource::Document) => match api.schemas().document_json() {
@@ -736,23 +808,24 @@ impl ServerHandler for Bridge {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, McpError> {
+        let this = self.fresh();
         let name = request.name.to_string();
         let args = request.arguments.unwrap_or_default();
-        if let Some(m) = self.meta_tool(&name) {
-            return Ok(self.call_meta(m, args, &context).await?.into());
+        if let Some(m) = this.meta_tool(&name) {
+            return Ok(this.call_meta(m, args, &context).await?.into());
         }
-        let Some(tool) = self.inner.api.find(&name) else {
+        let Some(tool) = this.inner.api.find(&name) else {
             return Err(McpError::invalid_params(
                 format!("unknown tool `{name}`"),
                 None,
             ));
         };
-        if let Some(refusal) = self.not_enabled(tool) {
+        if let Some(refusal) = this.not_enabled(tool) {
             return Ok(refusal.into());
         }
         let mut args = args;
         let mut select = None;
-        if self.inner.selectable[tool.index()] {
+        if this.inner.selectable[tool.index()] {
             match args.remove(SELECT_ARG) {
                 None | Some(Value::Null) => {}
                 Some(Value::String(s)) if !s.trim().is_empty() => select = Some(s),

@@ -1,11 +1,14 @@
 //! Transports: stdio (the default; stdout carries only protocol messages)
 //! and streamable HTTP at `/mcp` via axum, with DNS-rebinding protection
-//! (Host and Origin checks, loopback by default), an optional bearer token
-//! required from clients, stateless mode for load-balanced deployments, and
-//! graceful shutdown on SIGINT/SIGTERM.
+//! (Host and Origin checks, loopback by default), client authorization (a
+//! static bearer token, or OAuth access tokens per the MCP specification:
+//! see [`super::authz`]), stateless mode for load-balanced deployments,
+//! operations endpoints ([`super::ops`]), and graceful shutdown on
+//! SIGINT/SIGTERM that lets calls in flight finish, up to a deadline.
 
 use std::net::SocketAddr;
 use std::sync::Arc;
+use std::time::Duration;
 
 use axum::extract::Request;
 use axum::http::{HeaderValue, StatusCode, header};
@@ -17,6 +20,8 @@ use rmcp::transport::streamable_http_server::session::never::NeverSessionManager
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
 use tokio_util::sync::CancellationToken;
 
+use super::authz::{self, Authorizer, AuthzOptions};
+use super::ops::{self, OpsState};
 use super::{Bridge, ServeError};
 
 /// Serves over stdin/stdout until the client disconnects.
@@ -45,6 +50,27 @@ pub struct HttpTransportOptions {
     pub allowed_hosts: Vec<String>,
     /// Extra browser `Origin`s accepted besides loopback ones.
     pub allowed_origins: Vec<String>,
+    /// OAuth authorization of clients; exclusive with `auth_token`.
+    pub authz: Option<AuthzOptions>,
+    /// A URL `/readyz` fetches: the server is ready only while it answers.
+    pub ready_url: Option<String>,
+    /// How long shutdown waits for calls in flight.
+    pub shutdown_grace: Duration,
+}
+
+impl Default for HttpTransportOptions {
+    fn default() -> Self {
+        Self {
+            listen: SocketAddr::from(([127, 0, 0, 1], 8080)),
+            auth_token: None,
+            stateless: false,
+            allowed_hosts: Vec::new(),
+            allowed_origins: Vec::new(),
+            authz: None,
+            ready_url: None,
+            shutdown_grace: Duration::from_secs(10),
+        }
+    }
 }
 
 /// A bound HTTP server: its address and the future that runs it until
@@ -62,12 +88,21 @@ impl BoundHttp {
     }
 }
 
-/// Binds the streamable HTTP endpoint at `/mcp`.
+/// Binds the streamable HTTP endpoint at `/mcp`, the operations endpoints,
+/// and (with OAuth) the protected resource metadata.
 pub async fn bind_http(
     bridge: Bridge,
     options: HttpTransportOptions,
     shutdown: CancellationToken,
 ) -> Result<BoundHttp, ServeError> {
+    if options.auth_token.is_some() && options.authz.is_some() {
+        return Err(ServeError::Transport(
+            "--auth-token and --oauth-issuer exclude each other: choose one way to authorize clients".into(),
+        ));
+    }
+    ops::install();
+    // Sessions end only once calls in flight have drained (see below).
+    let sessions = CancellationToken::new();
     let mut hosts: Vec<String> = vec![
         "localhost".into(),
         "127.0.0.1".into(),
@@ -90,8 +125,11 @@ pub async fn bind_http(
         .enforce_origin_validation()
         .with_legacy_session_mode(!options.stateless)
         .with_json_response(options.stateless)
-        .with_cancellation_token(shutdown.child_token());
+        .with_cancellation_token(sessions.clone());
 
+    let ops_state = Arc::new(OpsState::new(bridge.clone(), options.ready_url.clone()));
+    let drain_bridge = bridge.clone();
+    let scope_bridge = bridge.clone();
     let factory = move || Ok(bridge.new_session());
     let mcp = if options.stateless {
         axum::Router::new().nest_service(
@@ -104,16 +142,51 @@ pub async fn bind_http(
             StreamableHttpService::new(factory, Arc::new(LocalSessionManager::default()), config),
         )
     };
-    let router = match options.auth_token {
-        Some(token) => {
+    let authorizer = match options.authz.clone() {
+        Some(o) => {
+            let a = Arc::new(Authorizer::new(o).map_err(ServeError::Transport)?);
+            a.prefetch().await;
+            Some(a)
+        }
+        None => None,
+    };
+    let router = match (options.auth_token, &authorizer) {
+        (_, Some(authz)) => {
+            let authz = Arc::clone(authz);
+            let per_tool = !scope_bridge.scopes_mentioned().is_empty();
+            let lookup: Option<authz::ToolScopes> = per_tool.then(|| {
+                let b = scope_bridge.clone();
+                Arc::new(move |name: &str| b.tool_scopes(name)) as authz::ToolScopes
+            });
+            mcp.layer(middleware::from_fn(move |req: Request, next: Next| {
+                let authz = Arc::clone(&authz);
+                let lookup = lookup.clone();
+                async move { authz::guard(authz, lookup, req, next).await }
+            }))
+        }
+        (Some(token), None) => {
             let expected: Arc<str> = Arc::from(format!("Bearer {token}"));
             mcp.layer(middleware::from_fn(move |req: Request, next: Next| {
                 let expected = Arc::clone(&expected);
                 async move { require_token(&expected, req, next).await }
             }))
         }
-        None => mcp,
+        (None, None) => mcp,
     };
+    let mut router = router.merge(ops::router(Arc::clone(&ops_state)));
+    if let Some(authz) = authorizer {
+        for path in authz::metadata::paths(authz.resource()) {
+            let authz = Arc::clone(&authz);
+            let b = scope_bridge.clone();
+            router = router.route(
+                &path,
+                axum::routing::get(move || {
+                    let doc = authz.metadata(b.scopes_mentioned());
+                    async move { axum::Json(doc) }
+                }),
+            );
+        }
+    }
 
     let listener = tokio::net::TcpListener::bind(options.listen)
         .await
@@ -121,11 +194,26 @@ pub async fn bind_http(
     let local_addr = listener
         .local_addr()
         .map_err(|e| ServeError::Transport(e.to_string()))?;
+    let grace = options.shutdown_grace;
     let server = async move {
-        axum::serve(listener, router)
+        // On shutdown: stop accepting connections and report not ready, let
+        // calls in flight finish (up to `grace`), then end the sessions so
+        // their streams close and the server can return.
+        let stop = shutdown.clone();
+        let end_sessions = sessions.clone();
+        let drain = tokio::spawn(async move {
+            stop.cancelled().await;
+            ops_state.start_draining();
+            drain_bridge.drained(grace).await;
+            sessions.cancel();
+        });
+        let served = axum::serve(listener, router)
             .with_graceful_shutdown(async move { shutdown.cancelled().await })
             .await
-            .map_err(|e| ServeError::Transport(e.to_string()))
+            .map_err(|e| ServeError::Transport(e.to_string()));
+        drain.abort();
+        end_sessions.cancel();
+        served
     };
     Ok(BoundHttp {
         local_addr,

@@ -1,5 +1,6 @@
 //! The one integration-test binary (one link step keeps CI fast on 2 cores).
 
+mod authz;
 mod backend;
 mod budget;
 mod cli;
@@ -14,6 +15,7 @@ mod model;
 mod naming;
 mod overlay;
 mod parity;
+mod production;
 mod props;
 mod serve;
 mod snapshots;

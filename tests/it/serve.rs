@@ -16,7 +16,7 @@ use tokio_util::sync::CancellationToken;
 use crate::backend::{Backend, Recorded, Reply};
 use crate::support::local;
 
-fn petstore() -> Catalog {
+pub(crate) fn petstore() -> Catalog {
     let (doc, _) = spec::load(
         local("specs/petstore.yaml").to_str().unwrap(),
         &LoadOptions::default(),
@@ -72,7 +72,7 @@ pub(crate) fn text_of(result: &CallToolResult) -> String {
         .join("\n")
 }
 
-fn pet_reply(r: &Recorded) -> Reply {
+pub(crate) fn pet_reply(r: &Recorded) -> Reply {
     match (
         r.method.as_str(),
         r.target.split('?').next().unwrap_or_default(),
@@ -332,6 +332,7 @@ async fn streamable_http_transport_with_origin_check_and_token() {
             stateless: false,
             allowed_hosts: vec![],
             allowed_origins: vec![],
+            ..HttpTransportOptions::default()
         },
         shutdown.clone(),
     )
@@ -888,6 +889,7 @@ async fn stateless_http_needs_no_session() {
             stateless: true,
             allowed_hosts: vec![],
             allowed_origins: vec![],
+            ..HttpTransportOptions::default()
         },
         shutdown.clone(),
     )

@@ -89,6 +89,24 @@ pub struct CallReport {
     pub status: Option<u16>,
 }
 
+/// Why [`Api::admit`] refused a call (the outcome tells the model), kept
+/// apart so servers can count rate-limit refusals on their own.
+#[derive(Debug)]
+pub enum Refused {
+    /// The arguments do not fit the tool's input schema.
+    Invalid(ToolOutcome),
+    /// Over `--rate-limit`.
+    RateLimited(ToolOutcome),
+}
+
+impl From<Refused> for CallReport {
+    fn from(refused: Refused) -> Self {
+        match refused {
+            Refused::Invalid(o) | Refused::RateLimited(o) => o.into(),
+        }
+    }
+}
+
 impl From<ToolOutcome> for CallReport {
     fn from(outcome: ToolOutcome) -> Self {
         CallReport {
@@ -208,20 +226,22 @@ impl Api {
         &self,
         tool: ToolId,
         args: Map<String, Value>,
-    ) -> Result<Map<String, Value>, ToolOutcome> {
+    ) -> Result<Map<String, Value>, Refused> {
         let endpoint = &self.tools[tool.0];
         let args = Value::Object(args);
         if let Some(message) = validate(endpoint, &args, self.schemas()) {
-            return Err(response::invalid_arguments(&message));
+            return Err(Refused::Invalid(response::invalid_arguments(&message)));
         }
         if let Some(wait) = self.limiter.as_ref().and_then(|l| l.try_acquire().err()) {
-            return Err(response::rate_limited(wait.as_secs_f64()));
+            return Err(Refused::RateLimited(response::rate_limited(
+                wait.as_secs_f64(),
+            )));
         }
         match args {
             Value::Object(map) => Ok(map),
-            _ => Err(response::invalid_arguments(
+            _ => Err(Refused::Invalid(response::invalid_arguments(
                 "the arguments must be a JSON object",
-            )),
+            ))),
         }
     }
 

@@ -8,6 +8,8 @@ use std::time::Duration;
 
 use clap::{Args, ValueEnum};
 
+use super::authz::AuthzOptions;
+use super::authz::scopes::ToolScopePolicy;
 use super::listing::{AUTO_TOKEN_BUDGET, ListingOptions, ToolsMode};
 use super::transport::{self, HttpTransportOptions};
 use super::{Bridge, ServeError, ServeOptions};
@@ -84,6 +86,39 @@ pub struct ServeFlags {
     /// argument: a jq expression applied to the result before it is returned.
     #[arg(long)]
     pub response_filter: bool,
+    /// Require OAuth access tokens (JWTs) from this authorization server
+    /// (its issuer URL) on --transport http, per the MCP specification.
+    #[arg(long, value_name = "URL", help_heading = "Authorization (OAuth)")]
+    pub oauth_issuer: Option<String>,
+    /// Canonical URL of this server's MCP endpoint as clients reach it
+    /// (e.g. https://mcp.example.com/mcp): the audience tokens must carry.
+    #[arg(long, value_name = "URL", help_heading = "Authorization (OAuth)")]
+    pub resource_url: Option<String>,
+    /// The issuer's JWKS URL (default: discovered from its metadata).
+    #[arg(long, value_name = "URL", help_heading = "Authorization (OAuth)")]
+    pub jwks_url: Option<String>,
+    /// A scope every request's token needs (repeatable).
+    #[arg(
+        long = "required-scope",
+        value_name = "SCOPE",
+        help_heading = "Authorization (OAuth)"
+    )]
+    pub required_scopes: Vec<String>,
+    /// Scope needed to call read-only tools.
+    #[arg(long, value_name = "SCOPE", help_heading = "Authorization (OAuth)")]
+    pub scope_read: Option<String>,
+    /// Scope needed to call every other tool.
+    #[arg(long, value_name = "SCOPE", help_heading = "Authorization (OAuth)")]
+    pub scope_write: Option<String>,
+    /// Require the OAuth scopes each operation's `security` names in the document.
+    #[arg(long, help_heading = "Authorization (OAuth)", conflicts_with_all = ["scope_read", "scope_write"])]
+    pub tool_scopes_from_document: bool,
+    /// /readyz also checks that the API at --base-url answers.
+    #[arg(long)]
+    pub ready_check_backend: bool,
+    /// Seconds shutdown (SIGTERM) waits for calls in flight.
+    #[arg(long, value_name = "SECS", default_value_t = 10.0)]
+    pub shutdown_grace: f64,
 }
 
 /// Which transport serves MCP clients.
@@ -130,6 +165,34 @@ impl ServeFlags {
         if !self.toolsets.is_empty() && self.tools != ToolsMode::Toolsets {
             return Err("--toolset only applies with --tools toolsets".into());
         }
+        if !(self.shutdown_grace.is_finite() && self.shutdown_grace >= 0.0) {
+            return Err("--shutdown-grace must be a number of seconds".into());
+        }
+        let oauth_flags = self.resource_url.is_some()
+            || self.jwks_url.is_some()
+            || !self.required_scopes.is_empty()
+            || self.scope_read.is_some()
+            || self.scope_write.is_some()
+            || self.tool_scopes_from_document;
+        if self.oauth_issuer.is_none() && oauth_flags {
+            return Err(
+                "--resource-url, --jwks-url and the scope flags need --oauth-issuer".into(),
+            );
+        }
+        if self.oauth_issuer.is_some() {
+            if self.transport != TransportKind::Http {
+                return Err("--oauth-issuer needs --transport http".into());
+            }
+            if self.resource_url.is_none() {
+                return Err("--oauth-issuer needs --resource-url (the URL clients use for this server's MCP endpoint, e.g. https://mcp.example.com/mcp)".into());
+            }
+            if self.auth_token.is_some() {
+                return Err("--auth-token and --oauth-issuer exclude each other".into());
+            }
+        }
+        if self.ready_check_backend && self.base_url.is_none() {
+            return Err("--ready-check-backend needs --base-url (the API /readyz checks)".into());
+        }
         if let Some(rate) = self.rate_limit
             && !(rate.is_finite() && rate > 0.0)
         {
@@ -156,8 +219,27 @@ impl ServeFlags {
                 toolsets: self.toolsets.clone(),
             },
             response_filter: self.response_filter,
+            tool_scopes: if self.tool_scopes_from_document {
+                ToolScopePolicy::Document
+            } else if self.scope_read.is_some() || self.scope_write.is_some() {
+                ToolScopePolicy::ReadWrite {
+                    read: self.scope_read.clone(),
+                    write: self.scope_write.clone(),
+                }
+            } else {
+                ToolScopePolicy::None
+            },
             ..ServeOptions::default()
         })
+    }
+
+    /// OAuth authorization, when --oauth-issuer asks for it.
+    pub fn authz_options(&self) -> Option<AuthzOptions> {
+        let issuer = self.oauth_issuer.as_deref()?;
+        let resource = self.resource_url.as_deref().unwrap_or_default();
+        let mut o = AuthzOptions::new(resource, issuer, self.jwks_url.clone());
+        o.required_scopes = self.required_scopes.clone();
+        Some(o)
     }
 
     /// The async runtime for this transport: stdio serves one client, and a
@@ -191,6 +273,12 @@ impl ServeFlags {
                         stateless: self.stateless,
                         allowed_hosts: self.allowed_hosts.clone(),
                         allowed_origins: self.allowed_origins.clone(),
+                        authz: self.authz_options(),
+                        ready_url: self
+                            .ready_check_backend
+                            .then(|| self.base_url.clone())
+                            .flatten(),
+                        shutdown_grace: Duration::from_secs_f64(self.shutdown_grace.max(0.0)),
                     },
                     shutdown,
                 )

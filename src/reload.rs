@@ -1,0 +1,258 @@
+//! Hot reload for `serve`: the document (and whatever the load pipeline
+//! reads with it) is loaded again on SIGHUP, and with `--watch` when its
+//! file changes or, for a URL, when polling with `If-None-Match` /
+//! `If-Modified-Since` finds a new version. A document that loads replaces
+//! the catalog atomically ([`Bridge::reload`]: live sessions are told the
+//! tool list changed, calls in flight finish on the old one); one that
+//! does not keeps the old catalog serving and the diagnostic is logged.
+//!
+//! Reloads go through [`crate::pipeline::load_catalog`] with the options
+//! the server started with, so selection flags, budgets and any other
+//! pipeline step apply to the new document exactly as to the first.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Duration;
+
+use crate::pipeline::{self, PipelineError, PipelineOptions};
+use crate::runtime::schemas::Schemas;
+use crate::server::Bridge;
+use crate::server::ops;
+
+/// What a reload did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ReloadOutcome {
+    /// The new catalog serves this many tools.
+    Replaced(usize),
+    /// The old catalog stays; the reason (the fatal diagnostic).
+    Kept(String),
+}
+
+/// Reloads one document into one bridge; reloads never overlap.
+pub struct Reloader {
+    location: String,
+    options: PipelineOptions,
+    bridge: Bridge,
+    serial: tokio::sync::Mutex<()>,
+}
+
+impl Reloader {
+    /// A reloader of `location` (path or URL) loaded with `options`.
+    pub fn new(location: &str, options: PipelineOptions, bridge: Bridge) -> Arc<Self> {
+        Arc::new(Self {
+            location: location.to_string(),
+            options,
+            bridge,
+            serial: tokio::sync::Mutex::new(()),
+        })
+    }
+
+    /// Loads the document again and, when it yields tools, serves them.
+    pub async fn reload(&self, why: &str) -> ReloadOutcome {
+        let _one_at_a_time = self.serial.lock().await;
+        tracing::info!(document = %self.location, "reloading ({why})");
+        let location = self.location.clone();
+        let options = self.options.clone();
+        let loaded =
+            tokio::task::spawn_blocking(move || pipeline::load_catalog(&location, &options)).await;
+        let outcome = match loaded {
+            Ok(Ok(loaded)) => {
+                for d in loaded
+                    .diagnostics
+                    .iter()
+                    .filter(|d| d.severity == crate::spec::Severity::Error)
+                    .take(20)
+                {
+                    tracing::warn!("reload: {d}");
+                }
+                match self
+                    .bridge
+                    .reload(loaded.catalog, Schemas(loaded.schemas))
+                    .await
+                {
+                    Ok(n) => ReloadOutcome::Replaced(n),
+                    Err(e) => ReloadOutcome::Kept(e.to_string()),
+                }
+            }
+            Ok(Err(PipelineError::Load(d))) => ReloadOutcome::Kept(d.to_string()),
+            Ok(Err(PipelineError::NoTools {
+                summary,
+                diagnostics,
+                ..
+            })) => {
+                for d in diagnostics.iter().take(20) {
+                    tracing::warn!("reload: {d}");
+                }
+                ReloadOutcome::Kept(summary.to_string())
+            }
+            Err(e) => ReloadOutcome::Kept(format!("the reload task failed: {e}")),
+        };
+        match &outcome {
+            ReloadOutcome::Replaced(n) => {
+                ops::record_reload(true);
+                tracing::info!(tools = n, "reloaded {}", self.location);
+            }
+            ReloadOutcome::Kept(why) => {
+                ops::record_reload(false);
+                tracing::error!(
+                    "reload of {} failed; still serving the previous tools: {why}",
+                    self.location
+                );
+            }
+        }
+        outcome
+    }
+
+    /// Reloads on every SIGHUP (Unix), for the life of the process.
+    pub fn spawn_on_sighup(self: &Arc<Self>) {
+        #[cfg(unix)]
+        {
+            use tokio::signal::unix::{SignalKind, signal};
+            let mut hup = match signal(SignalKind::hangup()) {
+                Ok(s) => s,
+                Err(e) => {
+                    tracing::warn!("cannot listen for SIGHUP: {e}");
+                    return;
+                }
+            };
+            let this = Arc::clone(self);
+            tokio::spawn(async move {
+                while hup.recv().await.is_some() {
+                    this.reload("SIGHUP").await;
+                }
+            });
+        }
+    }
+
+    /// Watches the document: a file through the OS's change notifications,
+    /// a URL by polling every `interval`.
+    pub fn spawn_watch(self: &Arc<Self>, interval: Duration) -> Result<(), String> {
+        if self.location.starts_with("http://") || self.location.starts_with("https://") {
+            let this = Arc::clone(self);
+            tokio::spawn(async move { this.poll_url(interval).await });
+            Ok(())
+        } else {
+            self.watch_file(PathBuf::from(&self.location))
+        }
+    }
+
+    fn watch_file(self: &Arc<Self>, path: PathBuf) -> Result<(), String> {
+        use notify::{RecursiveMode, Watcher};
+        let path = std::path::absolute(&path).map_err(|e| format!("--watch: {e}"))?;
+        let dir = path
+            .parent()
+            .map(Path::to_path_buf)
+            .ok_or_else(|| format!("--watch: {} has no parent directory", path.display()))?;
+        let name = path.file_name().map(|n| n.to_os_string());
+        let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<()>();
+        // The directory, not the file: editors and `mv` replace the file,
+        // which would end a watch on the file itself.
+        let mut watcher =
+            notify::recommended_watcher(move |event: notify::Result<notify::Event>| {
+                if let Ok(event) = event
+                    && !event.kind.is_access()
+                    && event.paths.iter().any(|p| p.file_name() == name.as_deref())
+                {
+                    let _ = tx.send(());
+                }
+            })
+            .map_err(|e| format!("--watch: cannot watch {}: {e}", dir.display()))?;
+        watcher
+            .watch(&dir, RecursiveMode::NonRecursive)
+            .map_err(|e| format!("--watch: cannot watch {}: {e}", dir.display()))?;
+        let this = Arc::clone(self);
+        tokio::spawn(async move {
+            let _watcher = watcher;
+            while rx.recv().await.is_some() {
+                // Let a burst of events (write, rename, chmod) settle.
+                tokio::time::sleep(Duration::from_millis(250)).await;
+                while rx.try_recv().is_ok() {}
+                this.reload("the file changed").await;
+            }
+        });
+        tracing::info!(file = %path.display(), "watching the document for changes");
+        Ok(())
+    }
+
+    async fn poll_url(self: Arc<Self>, interval: Duration) {
+        let client = match reqwest::Client::builder()
+            .timeout(Duration::from_secs(30))
+            .build()
+        {
+            Ok(c) => c,
+            Err(e) => {
+                tracing::error!("--watch: cannot create an HTTP client: {e}");
+                return;
+            }
+        };
+        let mut seen = Version::default();
+        let mut first = true;
+        loop {
+            match poll_once(&client, &self.location, &seen).await {
+                Ok(Some(version)) => {
+                    if !first && version != seen {
+                        self.reload("the document at its URL changed").await;
+                    }
+                    seen = version;
+                }
+                Ok(None) => {}
+                Err(e) => tracing::warn!("--watch: polling {}: {e}", self.location),
+            }
+            first = false;
+            tokio::time::sleep(interval).await;
+        }
+    }
+}
+
+/// What identifies one version of a document served over HTTP.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+struct Version {
+    etag: Option<String>,
+    last_modified: Option<String>,
+    /// A hash of the body, when the server sends neither validator.
+    digest: Option<u64>,
+}
+
+/// One conditional GET: `None` when the server says 304 Not Modified.
+async fn poll_once(
+    client: &reqwest::Client,
+    url: &str,
+    seen: &Version,
+) -> Result<Option<Version>, String> {
+    let mut req = client.get(url);
+    if let Some(e) = &seen.etag {
+        req = req.header(reqwest::header::IF_NONE_MATCH, e);
+    }
+    if let Some(m) = &seen.last_modified {
+        req = req.header(reqwest::header::IF_MODIFIED_SINCE, m);
+    }
+    let res = req.send().await.map_err(|e| e.to_string())?;
+    if res.status() == reqwest::StatusCode::NOT_MODIFIED {
+        return Ok(None);
+    }
+    if !res.status().is_success() {
+        return Err(format!("HTTP {}", res.status()));
+    }
+    let header = |name: reqwest::header::HeaderName| {
+        res.headers()
+            .get(name)
+            .and_then(|v| v.to_str().ok())
+            .map(str::to_string)
+    };
+    let etag = header(reqwest::header::ETAG);
+    let last_modified = header(reqwest::header::LAST_MODIFIED);
+    let digest = if etag.is_none() && last_modified.is_none() {
+        use std::hash::{Hash, Hasher};
+        let body = res.bytes().await.map_err(|e| e.to_string())?;
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        body.hash(&mut h);
+        Some(h.finish())
+    } else {
+        None
+    };
+    Ok(Some(Version {
+        etag,
+        last_modified,
+        digest,
+    }))
+}

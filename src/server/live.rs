@@ -1,0 +1,121 @@
+//! The server's swappable state: the catalog in use (replaced atomically
+//! on reload, while calls already running keep the one they started on),
+//! the sessions to tell when it changes (`notifications/tools/list_changed`),
+//! and the count of calls in flight that graceful shutdown waits for.
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use arc_swap::ArcSwap;
+use rmcp::RoleServer;
+use rmcp::service::Peer;
+
+use super::{Bridge, Inner, ServeError, ServeOptions};
+use crate::runtime::call::Handlers;
+use crate::runtime::catalog::Catalog;
+use crate::runtime::schemas::Schemas;
+
+/// State shared by every clone of a [`Bridge`] (one per session).
+pub(super) struct Shared {
+    pub(super) current: ArcSwap<Inner>,
+    options: ServeOptions,
+    handlers: Arc<dyn Handlers>,
+    peers: Mutex<Vec<Peer<RoleServer>>>,
+    in_flight: AtomicUsize,
+}
+
+impl Shared {
+    pub(super) fn new(
+        inner: Arc<Inner>,
+        options: ServeOptions,
+        handlers: Arc<dyn Handlers>,
+    ) -> Self {
+        Self {
+            current: ArcSwap::new(inner),
+            options,
+            handlers,
+            peers: Mutex::new(Vec::new()),
+            in_flight: AtomicUsize::new(0),
+        }
+    }
+}
+
+/// Counts a call as in flight until dropped.
+pub(super) struct Flight<'a>(&'a AtomicUsize);
+
+impl Drop for Flight<'_> {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+impl Bridge {
+    /// Replaces the catalog (and the schemas behind it) with a new one
+    /// built with the options the server started with, then tells every
+    /// live session that the tool list changed. Calls already running
+    /// finish on the old catalog. On error the old catalog stays.
+    /// Returns the number of tools now served.
+    pub async fn reload(&self, catalog: Catalog, schemas: Schemas) -> Result<usize, ServeError> {
+        let mut options = self.shared.options.clone();
+        options.schemas = schemas;
+        let inner = Bridge::build_inner(catalog, options, Arc::clone(&self.shared.handlers))?;
+        let count = inner.api.tool_count();
+        self.shared.current.store(Arc::new(inner));
+        let peers: Vec<Peer<RoleServer>> = {
+            let mut list = self.shared.peers.lock().unwrap_or_else(|e| e.into_inner());
+            list.retain(|p| !p.is_transport_closed());
+            list.clone()
+        };
+        let mut told = 0;
+        for peer in peers {
+            if peer.notify_tool_list_changed().await.is_ok() {
+                told += 1;
+            }
+        }
+        tracing::info!(
+            tools = count,
+            sessions = told,
+            "catalog replaced; sessions told the tool list changed"
+        );
+        Ok(count)
+    }
+
+    /// Remembers a session so it hears of reloads.
+    pub(super) fn register_peer(&self, peer: Peer<RoleServer>) {
+        let mut list = self.shared.peers.lock().unwrap_or_else(|e| e.into_inner());
+        list.retain(|p| !p.is_transport_closed());
+        list.push(peer);
+    }
+
+    /// Marks one call in flight for the life of the guard.
+    pub(super) fn flight(&self) -> Flight<'_> {
+        self.shared.in_flight.fetch_add(1, Ordering::SeqCst);
+        Flight(&self.shared.in_flight)
+    }
+
+    /// Calls being run now.
+    pub fn in_flight(&self) -> usize {
+        self.shared.in_flight.load(Ordering::SeqCst)
+    }
+
+    /// Waits until no call is in flight or `deadline` passes; true when
+    /// every call finished.
+    pub async fn drained(&self, deadline: Duration) -> bool {
+        let start = Instant::now();
+        loop {
+            let n = self.in_flight();
+            if n == 0 {
+                return true;
+            }
+            if start.elapsed() >= deadline {
+                tracing::warn!(
+                    in_flight = n,
+                    "shutdown deadline reached with calls in flight"
+                );
+                return false;
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
+}
