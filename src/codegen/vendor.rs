@@ -12,7 +12,26 @@ use std::collections::BTreeMap;
 /// listed here, so generated crates carry only runtime code.
 pub const SOURCES: &[(&str, &str)] = &[
     ("src/runtime/mod.rs", include_str!("../runtime/mod.rs")),
-    ("src/runtime/auth.rs", include_str!("../runtime/auth.rs")),
+    (
+        "src/runtime/auth/mod.rs",
+        include_str!("../runtime/auth/mod.rs"),
+    ),
+    (
+        "src/runtime/auth/credentials.rs",
+        include_str!("../runtime/auth/credentials.rs"),
+    ),
+    (
+        "src/runtime/auth/oauth2.rs",
+        include_str!("../runtime/auth/oauth2.rs"),
+    ),
+    (
+        "src/runtime/auth/placement.rs",
+        include_str!("../runtime/auth/placement.rs"),
+    ),
+    (
+        "src/runtime/auth/schemes.rs",
+        include_str!("../runtime/auth/schemes.rs"),
+    ),
     (
         "src/runtime/binding.rs",
         include_str!("../runtime/binding.rs"),

@@ -4,7 +4,16 @@ use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use super::super::binding::Location;
+use super::credentials::*;
+use super::oauth2::*;
+use super::placement::*;
 use super::*;
+use base64::Engine as _;
+use base64::engine::general_purpose::STANDARD;
 
 const SECRET: &str = "s3cr3t-value";
 
