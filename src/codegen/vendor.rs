@@ -107,8 +107,24 @@ pub const SOURCES: &[(&str, &str)] = &[
         include_str!("../runtime/request/shape.rs"),
     ),
     (
-        "src/runtime/response.rs",
-        include_str!("../runtime/response.rs"),
+        "src/runtime/response/mod.rs",
+        include_str!("../runtime/response/mod.rs"),
+    ),
+    (
+        "src/runtime/response/body.rs",
+        include_str!("../runtime/response/body.rs"),
+    ),
+    (
+        "src/runtime/response/kind.rs",
+        include_str!("../runtime/response/kind.rs"),
+    ),
+    (
+        "src/runtime/response/lines.rs",
+        include_str!("../runtime/response/lines.rs"),
+    ),
+    (
+        "src/runtime/response/status.rs",
+        include_str!("../runtime/response/status.rs"),
     ),
     ("src/server/mod.rs", include_str!("../server/mod.rs")),
     ("src/server/cli.rs", include_str!("../server/cli.rs")),

@@ -1,4 +1,8 @@
+use super::body::*;
+use super::lines::*;
 use super::*;
+use base64::Engine as _;
+use base64::engine::general_purpose::STANDARD as BASE64;
 use serde_json::json;
 
 const GET: &str = "GET https://api.example.com/pets/1";
