@@ -224,7 +224,7 @@ fn body_parameter_without_schema_warns() {
     assert_eq!(
         op_of(&out)["requestBody"],
         json!({"content": {"application/json": {"schema": {}}},
-               "x-codegen-request-body-name": "b"})
+                   "x-codegen-request-body-name": "b"})
     );
     assert_eq!(pointers(&diags), ["/paths/~1p/post/parameters/0"]);
     assert_eq!(diags[0].severity, Severity::Warning);
@@ -323,7 +323,7 @@ fn form_data_uses_form_types_listed_in_consumes() {
 
 fn query_array(collection_format: Option<&str>, location: &str) -> (Value, Vec<Diagnostic>) {
     let mut param = json!({"name": "q", "in": location, "type": "array",
-                           "items": {"type": "string"}});
+                               "items": {"type": "string"}});
     if let Some(cf) = collection_format {
         param["collectionFormat"] = json!(cf);
     }
@@ -375,7 +375,7 @@ fn collection_format_array_parameter_shape() {
     assert_eq!(
         param,
         json!({"name": "q", "in": "query", "style": "form", "explode": true,
-               "schema": {"type": "array", "items": {"type": "string"}}})
+                   "schema": {"type": "array", "items": {"type": "string"}}})
     );
 }
 
@@ -407,7 +407,7 @@ fn nested_items_collection_format_is_dropped_with_warning() {
     assert_eq!(
         op_of(&out)["parameters"][0]["schema"],
         json!({"type": "array", "items": {"type": "array",
-               "items": {"type": "integer", "minimum": 1}}})
+                   "items": {"type": "integer", "minimum": 1}}})
     );
     assert_eq!(
         pointers(&diags),
