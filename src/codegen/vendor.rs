@@ -126,6 +126,18 @@ pub const SOURCES: &[(&str, &str)] = &[
         "src/runtime/response/status.rs",
         include_str!("../runtime/response/status.rs"),
     ),
+    (
+        "src/runtime/wire/mod.rs",
+        include_str!("../runtime/wire/mod.rs"),
+    ),
+    (
+        "src/runtime/wire/header.rs",
+        include_str!("../runtime/wire/header.rs"),
+    ),
+    (
+        "src/runtime/wire/media.rs",
+        include_str!("../runtime/wire/media.rs"),
+    ),
     ("src/server/mod.rs", include_str!("../server/mod.rs")),
     ("src/server/cli.rs", include_str!("../server/cli.rs")),
     (

@@ -1,22 +1,14 @@
 //! Header and cookie parameters, and the checks that keep a value from
 //! adding a header or naming one the HTTP client sets itself.
 
-use percent_encoding::{AsciiSet, CONTROLS, utf8_percent_encode};
+use percent_encoding::utf8_percent_encode;
 use serde_json::{Map, Value};
 
 use super::super::binding::{BodyBinding, BodyShape, Location, ParamBinding};
+use super::super::wire::header::{COOKIE_ENCODE, has_control, has_line_break, is_token};
 use super::RequestError;
 use super::args::{invalid, param_value};
 use super::shape::{Shape, content_text};
-
-/// Bytes outside RFC 6265 `cookie-octet`, plus `%` so decoding is unambiguous.
-const COOKIE: &AsciiSet = &CONTROLS
-    .add(b' ')
-    .add(b'"')
-    .add(b',')
-    .add(b';')
-    .add(b'\\')
-    .add(b'%');
 
 /// Header parameters in order, simple style, values not percent-encoded.
 pub(super) fn header_params(
@@ -77,21 +69,21 @@ fn cookie_piece(p: &ParamBinding, value: &Value) -> Result<Option<String>, Reque
         return Ok(None);
     }
     check_header_text(&p.arg, &shape.join(",", false))?;
-    let encode = |s: &str| utf8_percent_encode(s, COOKIE).to_string();
+    let encode = |s: &str| utf8_percent_encode(s, COOKIE_ENCODE).to_string();
     let encoded = shape.encoded(encode, encode).join(",", false);
     Ok(Some(format!("{}={encoded}", p.name)))
 }
 
 /// Refuses CR, LF and NUL (header injection) and other control characters.
 fn check_header_text(arg: &str, text: &str) -> Result<(), RequestError> {
-    if text.contains(['\r', '\n', '\0']) {
+    if has_line_break(text) {
         return Err(invalid(
             arg,
             "it contains a line break (CR/LF) or NUL character, and header injection is \
              refused; send the value on one line without control characters",
         ));
     }
-    if text.chars().any(|c| c.is_control() && c != '\t') {
+    if has_control(text) {
         return Err(invalid(
             arg,
             "it contains control characters, which an HTTP header cannot carry; remove them",
@@ -107,7 +99,7 @@ pub(super) fn check_content_type(
     body: &BodyBinding,
     content_type: &str,
 ) -> Result<(), RequestError> {
-    if !content_type.chars().any(|c| c.is_control() && c != '\t') {
+    if !has_control(content_type) {
         return Ok(());
     }
     let arg = match &body.shape {
@@ -156,8 +148,7 @@ fn check_client_header(p: &ParamBinding) -> Result<(), RequestError> {
 
 /// The wire name must be an RFC 9110 token.
 fn check_token(p: &ParamBinding) -> Result<(), RequestError> {
-    let is_tchar = |b: u8| b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b);
-    if !p.name.is_empty() && p.name.bytes().all(is_tchar) {
+    if is_token(&p.name) {
         return Ok(());
     }
     Err(invalid(

@@ -4,10 +4,10 @@
 use serde_json::Value;
 
 use super::super::binding::BodyBinding;
+use super::super::wire::media::is_json;
 use super::RequestError;
 use super::binary::decode_binary;
 use super::body::{Encoded, Field};
-use super::shape::is_json_media;
 
 const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
 const FNV_PRIME: u64 = 0x0000_0100_0000_01b3;
@@ -67,7 +67,7 @@ fn multipart_part(field: &Field<'_>, item: &Value) -> Result<Part, RequestError>
         ),
         other => {
             let json_type = declared_type(field.content_type)
-                .filter(|t| is_json_media(t))
+                .filter(|t| is_json(t))
                 .unwrap_or_else(|| "application/json".into());
             part(&disposition, Some(json_type), other.to_string().as_bytes())
         }

@@ -2,7 +2,7 @@
 
 use serde_json::Value;
 
-use super::super::binding::MediaKind;
+use super::super::wire::media::is_json;
 
 /// A parameter value reduced to what the styles distinguish: one string, a
 /// list of strings, or ordered key/value string pairs.
@@ -98,16 +98,11 @@ fn number_text(n: &serde_json::Number) -> String {
     }
 }
 
-/// Whether a media type is JSON (`application/json`, `*/*+json`, `*/json`).
-pub(super) fn is_json_media(media_type: &str) -> bool {
-    MediaKind::of(media_type) == MediaKind::Json
-}
-
 /// Text of a parameter described by `content`: compact JSON for JSON media
 /// types (and for non-string values); a string as is for other media types.
 pub(super) fn content_text(media_type: &str, value: &Value) -> String {
     match value {
-        Value::String(s) if !is_json_media(media_type) => s.clone(),
+        Value::String(s) if !is_json(media_type) => s.clone(),
         other => other.to_string(),
     }
 }

@@ -1172,3 +1172,30 @@ fn base_url_explicit_wins_and_is_checked() {
         Err(RequestError::BaseUrl(_))
     ));
 }
+
+#[test]
+fn a_query_pair_added_to_the_draft_follows_the_parameters() {
+    let binding = op(
+        "/pets",
+        vec![param("limit", Location::Query, Style::Form, true)],
+    );
+    let args = args(json!({"limit": 5}));
+    let mut draft = draft(&binding, &args, BASE).unwrap();
+    assert_eq!(
+        draft.clone().finish(),
+        prepare(&binding, &args, BASE).unwrap()
+    );
+    draft.push_query_pair("api key", "a&b=c d");
+    assert_eq!(
+        draft.finish().url,
+        format!("{BASE}/pets?limit=5&api+key=a%26b%3Dc+d")
+    );
+    let bare = op("/pets", Vec::new());
+    let mut draft = draft_of(&bare);
+    draft.push_query_pair("k", "v");
+    assert_eq!(draft.url(), format!("{BASE}/pets?k=v"));
+}
+
+fn draft_of(binding: &HttpBinding) -> RequestDraft {
+    draft(binding, &Map::new(), BASE).unwrap()
+}

@@ -13,6 +13,8 @@
 mod json;
 mod yaml;
 
+use super::pointer::{parse_index, pointer_tokens};
+
 /// Returns the 1-based line where the node at `pointer` starts in `source`.
 ///
 /// `source` is JSON (when its first non-blank character is `{` or `[`) or
@@ -46,28 +48,6 @@ enum Hit {
     Root,
     /// The node (key, or element start) at this byte offset.
     At(usize),
-}
-
-/// Splits a JSON pointer into unescaped reference tokens; `None` if it is
-/// neither empty nor starts with `/`.
-fn pointer_tokens(pointer: &str) -> Option<Vec<String>> {
-    if pointer.is_empty() {
-        return Some(Vec::new());
-    }
-    let rest = pointer.strip_prefix('/')?;
-    Some(
-        rest.split('/')
-            .map(|token| token.replace("~1", "/").replace("~0", "~"))
-            .collect(),
-    )
-}
-
-/// An array index token as RFC 6901 spells it: digits, no leading zero.
-fn parse_index(token: &str) -> Option<usize> {
-    let canonical = !token.is_empty()
-        && token.bytes().all(|b| b.is_ascii_digit())
-        && (token.len() == 1 || !token.starts_with('0'));
-    if canonical { token.parse().ok() } else { None }
 }
 
 /// Whether the text is JSON rather than YAML: its first non-blank character

@@ -5,6 +5,7 @@ use super::parameters::split_simple;
 use super::schemas::is_array_schema;
 use super::schemas::is_file_type;
 use super::*;
+use crate::runtime::wire::media::essence;
 
 impl Upgrader<'_> {
     /// The request body of an operation, from its body or formData params.
@@ -103,7 +104,7 @@ impl Upgrader<'_> {
         for media in form_media_types(consumes, any_file) {
             let mut entry = Map::new();
             entry.insert("schema".into(), schema.clone());
-            if media_essence(&media) == FORM_URLENCODED && !encoding.is_empty() {
+            if essence(&media) == FORM_URLENCODED && !encoding.is_empty() {
                 entry.insert("encoding".into(), Value::Object(encoding.clone()));
             }
             content.insert(media, Value::Object(entry));
@@ -224,7 +225,7 @@ fn form_media_types(consumes: &[String], any_file: bool) -> Vec<String> {
     let listed = |wanted: &str| -> Vec<String> {
         consumes
             .iter()
-            .filter(|m| media_essence(m) == wanted)
+            .filter(|m| essence(m) == wanted)
             .cloned()
             .collect()
     };
@@ -238,7 +239,7 @@ fn form_media_types(consumes: &[String], any_file: bool) -> Vec<String> {
     }
     let forms: Vec<String> = consumes
         .iter()
-        .filter(|m| matches!(media_essence(m).as_str(), MULTIPART | FORM_URLENCODED))
+        .filter(|m| matches!(essence(m).as_str(), MULTIPART | FORM_URLENCODED))
         .cloned()
         .collect();
     if forms.is_empty() {
@@ -279,14 +280,4 @@ pub(super) fn effective_media(
     } else {
         list
     }
-}
-
-/// The media type without parameters, lower-cased.
-fn media_essence(media: &str) -> String {
-    media
-        .split(';')
-        .next()
-        .unwrap_or_default()
-        .trim()
-        .to_ascii_lowercase()
 }

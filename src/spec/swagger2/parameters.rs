@@ -3,6 +3,7 @@
 
 use super::schemas::is_array_schema;
 use super::*;
+use crate::spec::pointer::unescape_token;
 
 impl Upgrader<'_> {
     /// A 2.0 `parameters` array: non-body parameters converted, body and
@@ -261,9 +262,4 @@ pub(super) fn split_simple(map: Map<String, Value>) -> SimpleParts {
 fn local_parameter_name(reference: &str) -> Option<String> {
     let token = reference.strip_prefix("#/parameters/")?;
     (!token.is_empty() && !token.contains('/')).then(|| unescape_token(token))
-}
-
-/// Undoes [`crate::spec::diag::escape_token`].
-pub(super) fn unescape_token(token: &str) -> String {
-    token.replace("~1", "/").replace("~0", "~")
 }

@@ -1,8 +1,8 @@
 //! Schemas: 2.0 keywords (`x-nullable`, `discriminator`, `type: file`)
 //! in their 3.0 form, and every `$ref` pointed at its new home.
 
-use super::parameters::unescape_token;
 use super::*;
+use crate::spec::pointer::unescape_token;
 
 impl Upgrader<'_> {
     /// A 2.0 schema → 3.0 schema.

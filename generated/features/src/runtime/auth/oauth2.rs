@@ -11,6 +11,7 @@ use std::time::{Duration, Instant};
 use oauth2::basic::{BasicClient, BasicErrorResponse};
 use oauth2::{ClientId, ClientSecret, RequestTokenError, Scope, TokenResponse as _, TokenUrl};
 
+use super::super::wire::error_chain;
 use super::AuthError;
 use super::credentials::{Secret, redact};
 
@@ -279,18 +280,4 @@ fn snippet(body: &[u8]) -> String {
         Some((cut, _)) => format!("{}…", &line[..cut]),
         None => line,
     }
-}
-
-/// An error and its causes on one line.
-fn error_chain(e: &dyn std::error::Error) -> String {
-    let mut parts = vec![e.to_string()];
-    let mut source = e.source();
-    while let Some(s) = source {
-        let text = s.to_string();
-        if !parts.iter().any(|p| p.contains(&text)) {
-            parts.push(text);
-        }
-        source = s.source();
-    }
-    parts.join(": ")
 }

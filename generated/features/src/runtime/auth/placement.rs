@@ -2,10 +2,11 @@
 //! key's header, query parameter or cookie, and the record of what was
 //! placed so a redirect elsewhere can be refused.
 
-use reqwest::header::{HeaderName, HeaderValue};
+use reqwest::header::HeaderName;
 
 use super::super::binding::Location;
-use super::super::request::PreparedRequest;
+use super::super::request::RequestDraft;
+use super::super::wire::header::{is_cookie_octet, is_header_value, is_token};
 use super::AuthError;
 use super::credentials::Secret;
 
@@ -13,10 +14,7 @@ use super::credentials::Secret;
 /// `authorization` value (replacing any existing one), for operators who
 /// forward the client's credentials to the backend. CR, LF and other
 /// control characters are refused.
-pub fn apply_passthrough(
-    authorization: &str,
-    request: &mut PreparedRequest,
-) -> Result<(), AuthError> {
+pub fn apply_passthrough(authorization: &str, request: &mut RequestDraft) -> Result<(), AuthError> {
     set_authorization(authorization, request)
         .map_err(|reason| AuthError::InvalidPassthrough { reason })?;
     record_credential(request, authorization);
@@ -26,7 +24,7 @@ pub fn apply_passthrough(
 /// Notes a credential placed on `request` (and its parts: the token after
 /// `Bearer `/`Basic `, the form-encoded spelling a query carries), so the
 /// HTTP client can refuse a redirect that would carry one elsewhere.
-pub(super) fn record_credential(request: &mut PreparedRequest, value: &str) {
+pub(super) fn record_credential(request: &mut RequestDraft, value: &str) {
     let mut forms = vec![value.to_string()];
     if let Some((_, token)) = value.split_once(' ') {
         forms.push(token.trim().to_string());
@@ -41,20 +39,21 @@ pub(super) fn record_credential(request: &mut PreparedRequest, value: &str) {
 }
 
 /// Replaces the `Authorization` header; `Err` says why the value is unfit.
-pub(super) fn set_authorization(value: &str, request: &mut PreparedRequest) -> Result<(), String> {
+pub(super) fn set_authorization(value: &str, request: &mut RequestDraft) -> Result<(), String> {
     check_header_value(value)?;
     set_header(request, "Authorization", value);
     Ok(())
 }
 
 fn check_header_value(value: &str) -> Result<(), String> {
-    HeaderValue::from_str(value)
-        .map(drop)
-        .map_err(|_| "contains CR, LF or another character not allowed in a header".into())
+    match is_header_value(value) {
+        true => Ok(()),
+        false => Err("contains CR, LF or another character not allowed in a header".into()),
+    }
 }
 
 /// Removes every header named `name` (case-insensitively), then adds it.
-fn set_header(request: &mut PreparedRequest, name: &str, value: &str) {
+fn set_header(request: &mut RequestDraft, name: &str, value: &str) {
     request
         .headers
         .retain(|(existing, _)| !existing.eq_ignore_ascii_case(name));
@@ -67,7 +66,7 @@ pub(super) fn apply_api_key(
     location: Location,
     key: &Secret,
     variable: &str,
-    request: &mut PreparedRequest,
+    request: &mut RequestDraft,
 ) -> Result<(), AuthError> {
     let bad_scheme = |reason: &str| AuthError::InvalidScheme {
         scheme: scheme.to_string(),
@@ -84,10 +83,7 @@ pub(super) fn apply_api_key(
             check_header_value(key.expose()).map_err(bad_key)?;
             set_header(request, name, key.expose());
         }
-        Location::Query => {
-            request.url = append_query(&request.url, name, key.expose())
-                .map_err(|e| bad_scheme(&format!("the URL does not parse ({e})")))?;
-        }
+        Location::Query => request.push_query_pair(name, key.expose()),
         Location::Cookie => {
             if !is_token(name) {
                 return Err(bad_scheme("its cookie name is not a valid cookie name"));
@@ -105,33 +101,8 @@ pub(super) fn apply_api_key(
     Ok(())
 }
 
-/// Appends `name=value` (form-encoded) to the query of `url`, keeping the
-/// existing text byte for byte (re-serialising the whole URL could change
-/// how the request builder encoded it), before any fragment.
-pub(super) fn append_query(url: &str, name: &str, value: &str) -> Result<String, url::ParseError> {
-    let (base, fragment) = match url.split_once('#') {
-        Some((base, fragment)) => (base, Some(fragment)),
-        None => (url, None),
-    };
-    let pair = url::form_urlencoded::Serializer::new(String::new())
-        .append_pair(name, value)
-        .finish();
-    let separator = match base.find('?') {
-        None => "?",
-        Some(_) if base.ends_with(['?', '&']) => "",
-        Some(_) => "&",
-    };
-    let mut out = format!("{base}{separator}{pair}");
-    if let Some(fragment) = fragment {
-        out.push('#');
-        out.push_str(fragment);
-    }
-    url::Url::parse(&out)?;
-    Ok(out)
-}
-
 /// Appends `; piece` to the `Cookie` header, or adds the header.
-fn append_cookie(request: &mut PreparedRequest, piece: &str) {
+fn append_cookie(request: &mut RequestDraft, piece: &str) {
     let existing = request
         .headers
         .iter_mut()
@@ -144,17 +115,4 @@ fn append_cookie(request: &mut PreparedRequest, piece: &str) {
         Some((_, value)) => *value = piece.to_string(),
         None => request.headers.push(("Cookie".into(), piece.to_string())),
     }
-}
-
-/// RFC 7230 `token` (a valid cookie name).
-fn is_token(text: &str) -> bool {
-    !text.is_empty()
-        && text
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b))
-}
-
-/// RFC 6265 `cookie-octet`.
-fn is_cookie_octet(b: u8) -> bool {
-    matches!(b, 0x21 | 0x23..=0x2B | 0x2D..=0x3A | 0x3C..=0x5B | 0x5D..=0x7E)
 }

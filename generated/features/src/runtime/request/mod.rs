@@ -124,13 +124,30 @@ pub fn prepare(
     args: &Map<String, Value>,
     base_url: &str,
 ) -> Result<PreparedRequest, RequestError> {
+    draft(binding, args, base_url).map(RequestDraft::finish)
+}
+
+/// Builds the request for one call as [`prepare`] does, with the query
+/// string still open so that authentication can add its credentials
+/// before the URL is written.
+pub fn draft(
+    binding: &HttpBinding,
+    args: &Map<String, Value>,
+    base_url: &str,
+) -> Result<RequestDraft, RequestError> {
     let base = parse_base(base_url, true)?;
     let path = expand_path(binding, args)?;
-    let query = build_query(&binding.params, args)?;
-    let url = join_url(&base, &path, &query);
-    verify_url(&base, &url, &path)?;
-    let mut headers = header_params(&binding.params, args)?;
-    headers.extend(cookie_header(&binding.params, args)?);
+    let mut draft = RequestDraft {
+        method: binding.method.to_ascii_uppercase(),
+        location: format!("{}{path}", base.as_str().trim_end_matches('/')),
+        query: build_query(&binding.params, args)?,
+        headers: Vec::new(),
+        body: None,
+        credentials: Vec::new(),
+    };
+    verify_url(&base, &draft.url(), &path)?;
+    draft.headers = header_params(&binding.params, args)?;
+    draft.headers.extend(cookie_header(&binding.params, args)?);
     let body = match &binding.body {
         Some(body) => build_body(body, args)?,
         None => None,
@@ -138,28 +155,64 @@ pub fn prepare(
     if let (Some(declared), Some((content_type, _))) = (&binding.body, &body) {
         check_content_type(declared, content_type)?;
     }
-    let body = body.map(|(content_type, bytes)| {
-        headers.push(("Content-Type".into(), content_type));
+    draft.body = body.map(|(content_type, bytes)| {
+        draft.headers.push(("Content-Type".into(), content_type));
         bytes
     });
-    Ok(PreparedRequest {
-        method: binding.method.to_ascii_uppercase(),
-        url,
-        headers,
-        body,
-        credentials: Vec::new(),
-    })
+    Ok(draft)
 }
 
-/// Normalised base (no trailing slash) + path + `?query`.
-fn join_url(base: &url::Url, path: &str, query: &str) -> String {
-    let mut url = base.as_str().trim_end_matches('/').to_string();
-    url.push_str(path);
-    if !query.is_empty() {
-        url.push('?');
-        url.push_str(query);
+/// A request being built: everything a [`PreparedRequest`] holds, with the
+/// URL still in two parts, so that a credential sent as a query parameter
+/// joins the query the way parameters do (one more `name=value` piece)
+/// instead of being spliced into a finished URL.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RequestDraft {
+    /// Upper-case HTTP method, from the binding.
+    pub method: String,
+    /// The base URL (no trailing slash) and the expanded path.
+    pub location: String,
+    /// Encoded `name=value` pieces of the query string, in order.
+    pub query: Vec<String>,
+    /// Headers in order, as in [`PreparedRequest::headers`].
+    pub headers: Vec<(String, String)>,
+    /// The encoded body, if one is sent.
+    pub body: Option<Vec<u8>>,
+    /// As in [`PreparedRequest::credentials`].
+    pub credentials: Vec<String>,
+}
+
+impl RequestDraft {
+    /// The URL as it stands: location, then `?` and the query pieces
+    /// joined with `&` when there are any.
+    pub fn url(&self) -> String {
+        let mut url = self.location.clone();
+        if !self.query.is_empty() {
+            url.push('?');
+            url.push_str(&self.query.join("&"));
+        }
+        url
     }
-    url
+
+    /// Adds `name=value` to the query, form-encoded (`application/x-www-
+    /// form-urlencoded`, spaces as `+`), after everything already there.
+    pub fn push_query_pair(&mut self, name: &str, value: &str) {
+        let pair = url::form_urlencoded::Serializer::new(String::new())
+            .append_pair(name, value)
+            .finish();
+        self.query.push(pair);
+    }
+
+    /// The finished request.
+    pub fn finish(self) -> PreparedRequest {
+        PreparedRequest {
+            url: self.url(),
+            method: self.method,
+            headers: self.headers,
+            body: self.body,
+            credentials: self.credentials,
+        }
+    }
 }
 
 /// Re-parses the finished URL and checks it kept the base URL's scheme,

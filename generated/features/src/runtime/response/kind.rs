@@ -3,6 +3,8 @@
 
 use serde_json::Value;
 
+use super::super::wire::media::well_formed_essence;
+
 /// How a body is presented.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(super) enum Kind {
@@ -25,18 +27,10 @@ impl Kind {
 
 /// Classifies by the declared media type, sniffing when there is none usable.
 pub(super) fn classify(content_type: Option<&str>, body: &[u8]) -> Kind {
-    match content_type.and_then(media_essence) {
+    match content_type.and_then(well_formed_essence) {
         Some(essence) => classify_declared(&essence, content_type.unwrap_or_default()),
         None => sniff(body),
     }
-}
-
-/// `type/subtype`, lower-cased and without parameters; `None` if malformed.
-fn media_essence(content_type: &str) -> Option<String> {
-    let essence = content_type.split(';').next()?.trim().to_ascii_lowercase();
-    let (kind, subtype) = essence.split_once('/')?;
-    let valid = !kind.is_empty() && !subtype.is_empty() && !subtype.contains('/');
-    valid.then_some(essence)
 }
 
 /// Classifies a well-formed media type.

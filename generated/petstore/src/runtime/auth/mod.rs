@@ -2,7 +2,7 @@
 //!
 //! An OpenAPI operation lists its `security` alternatives; this module picks
 //! one the operator has configured credentials for and adds those
-//! credentials to a [`PreparedRequest`] (a header, a query parameter or a
+//! credentials to a [`RequestDraft`] (a header, a query parameter or a
 //! cookie), fetching and caching OAuth2 client-credentials tokens on the
 //! way. It exists so that secrets stay with the operator: the language model
 //! never sees nor supplies them, and every message this module produces
@@ -70,7 +70,7 @@ use std::collections::BTreeMap;
 use std::fmt;
 
 use super::binding::{SchemeUse, SecurityRequirement, SecurityScheme};
-use super::request::PreparedRequest;
+use super::request::RequestDraft;
 use oauth2::ClientCredentials;
 use placement::{apply_api_key, record_credential, set_authorization};
 use schemes::{Method, SchemeAuth, resolve};
@@ -167,7 +167,7 @@ impl Authenticator {
     pub async fn apply(
         &self,
         security: &[SecurityRequirement],
-        request: &mut PreparedRequest,
+        request: &mut RequestDraft,
     ) -> Result<(), AuthError> {
         if security.is_empty() {
             return Ok(());
@@ -252,7 +252,7 @@ impl Authenticator {
     async fn apply_scheme(
         &self,
         scheme: &SchemeUse,
-        request: &mut PreparedRequest,
+        request: &mut RequestDraft,
     ) -> Result<(), AuthError> {
         let method = self
             .schemes
@@ -281,7 +281,7 @@ impl Authenticator {
             }
             Some(Method::ClientCredentials(cc)) => {
                 let token = cc
-                    .access_token(&scheme.scopes, &self.http, &request.url)
+                    .access_token(&scheme.scopes, &self.http, &request.url())
                     .await?;
                 set_authorization(&format!("Bearer {token}"), request).map_err(|reason| {
                     AuthError::Token {

@@ -31,18 +31,19 @@ const QUERY_RESERVED: &AsciiSet = &STRICT
     .remove(b',')
     .remove(b';');
 
-/// The query string (without `?`) from all query parameters, in order.
+/// The `name=value` pieces of the query string from all query parameters,
+/// in order (joined with `&`, they are the query without `?`).
 pub(super) fn build_query(
     params: &[ParamBinding],
     args: &Map<String, Value>,
-) -> Result<String, RequestError> {
+) -> Result<Vec<String>, RequestError> {
     let mut pieces = Vec::new();
     for p in params.iter().filter(|p| p.location == Location::Query) {
         if let Some(value) = param_value(args, p)? {
             pieces.extend(query_pieces(p, value));
         }
     }
-    Ok(pieces.join("&"))
+    Ok(pieces)
 }
 
 /// Names are always strictly encoded; values keep reserved characters only
