@@ -1,7 +1,10 @@
 use super::*;
 
 fn tool(name: &str, pad: usize) -> Tool {
-    serde_json::from_value(json!({"name": name, "description": "x".repeat(pad), "inputSchema": {"type": "object"}})).unwrap()
+    serde_json::from_value(
+        json!({"name": name, "description": "x".repeat(pad), "inputSchema": {"type": "object"}}),
+    )
+    .unwrap()
 }
 
 #[test]

@@ -20,4 +20,5 @@ pub mod redirect;
 pub mod request;
 pub mod response;
 pub mod schemas;
+pub mod search;
 pub mod wire;

@@ -8,10 +8,14 @@
 //! the call through [`crate::runtime`]: request → HTTP → response.
 
 pub mod cli;
+mod discovery;
+pub mod listing;
+pub mod meta;
 pub mod transport;
 
-use std::collections::BTreeMap;
-use std::sync::Arc;
+use std::collections::{BTreeMap, BTreeSet};
+use std::ops::Range;
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use rmcp::model::{
@@ -34,6 +38,9 @@ use crate::runtime::response::{Content, ToolOutcome};
 use crate::runtime::schemas::{
     DOCUMENT_URI, SchemaResource, Schemas, component_schema, schema_uri, tool_schema_uri,
 };
+use crate::runtime::search::{SearchEntry, ToolIndex};
+use listing::{ListingOptions, ToolsMode, Toolsets};
+use meta::MetaTool;
 
 /// How the server reaches the API and shapes its answers.
 #[derive(Debug, Clone)]
@@ -56,6 +63,8 @@ pub struct ServeOptions {
     /// The full schemas behind budgeted tools, served as resources and
     /// used to check arguments.
     pub schemas: Schemas,
+    /// Which tools `tools/list` shows (`--tools`).
+    pub listing: ListingOptions,
 }
 
 impl Default for ServeOptions {
@@ -69,6 +78,7 @@ impl Default for ServeOptions {
             credentials: Credentials::default(),
             forward_authorization: false,
             schemas: Schemas::default(),
+            listing: ListingOptions::default(),
         }
     }
 }
@@ -87,23 +97,63 @@ pub enum ServeError {
     /// The HTTP client could not be created.
     #[error("{0}")]
     Client(String),
+    /// The options ask for something this catalog cannot give (an
+    /// unknown toolset).
+    #[error("{0}")]
+    Options(String),
     /// The transport failed.
     #[error("transport error: {0}")]
     Transport(String),
 }
 
-/// The MCP server for one catalog; cheap to clone (shared state).
+/// The MCP server for one catalog; cheap to clone (shared state). Each
+/// MCP session gets its own [`Bridge::new_session`] (the toolsets it has
+/// enabled); clones share the session.
 #[derive(Clone)]
 pub struct Bridge {
     inner: Arc<Inner>,
+    session: Arc<Session>,
 }
 
 struct Inner {
     info: ServerConfig,
     title: String,
-    pages: Vec<Vec<Tool>>,
+    /// Every tool as `tools/list` shows it, in catalog order.
+    tools: Vec<Tool>,
+    /// Serialized size of each tool, for paging.
+    sizes: Vec<usize>,
+    /// What search and the meta-tools need of each tool.
+    facts: Vec<ToolFacts>,
+    /// The listing mode, `auto` resolved.
+    mode: ToolsMode,
+    /// `full` mode's pages, as ranges of `tools`.
+    pages: Vec<Range<usize>>,
+    /// The meta-tools listed in this mode, first on every list.
+    meta: Vec<(MetaTool, Tool, usize)>,
+    /// The search index (discovery mode).
+    index: Option<ToolIndex>,
+    /// The toolsets (toolsets mode).
+    toolsets: Toolsets,
+    /// Toolsets enabled when a session starts.
+    initial_toolsets: BTreeSet<usize>,
+    page_bytes: usize,
     api: Api,
     handlers: Arc<dyn Handlers>,
+}
+
+/// What the meta-tools show of a tool besides its MCP definition.
+struct ToolFacts {
+    method: String,
+    path: String,
+    tags: Vec<String>,
+    read_only: bool,
+}
+
+/// One MCP session's state.
+#[derive(Debug, Default)]
+struct Session {
+    /// Enabled toolsets (toolsets mode).
+    enabled: Mutex<BTreeSet<usize>>,
 }
 
 impl Bridge {
@@ -120,16 +170,96 @@ impl Bridge {
         options: ServeOptions,
         handlers: Arc<dyn Handlers>,
     ) -> Result<Self, ServeError> {
-        let info = server_info(&catalog);
         let title = catalog.title.clone();
         let mut tools = Vec::with_capacity(catalog.tools.len());
         let mut specs = Vec::with_capacity(catalog.tools.len());
+        let mut facts = Vec::with_capacity(catalog.tools.len());
+        let mut first_tags = Vec::with_capacity(catalog.tools.len());
         for def in catalog.tools {
+            facts.push(ToolFacts {
+                method: def.origin.method.clone(),
+                path: def.origin.path.clone(),
+                tags: def.origin.tags.clone(),
+                read_only: def.annotations.read_only_hint,
+            });
+            first_tags.push(def.origin.tags.first().cloned());
             let (tool, spec) = into_tool(def)?;
             tools.push(tool);
             specs.push(spec);
         }
-        let pages = paginate(tools, options.page_bytes);
+        let sizes: Vec<usize> = tools
+            .iter()
+            .map(|t| serde_json::to_vec(t).map_or(0, |v| v.len()) + 1)
+            .collect();
+        let full_tokens = listing::estimate_tokens(sizes.iter().sum());
+        let listing = options.listing;
+        let mode = listing::resolve(listing.mode, full_tokens, listing.auto_budget);
+        tracing::info!(
+            tools = tools.len(),
+            full_list_tokens = full_tokens,
+            auto_budget = listing.auto_budget,
+            "listing tools: --tools {} -> {}",
+            listing.mode.as_str(),
+            mode.as_str()
+        );
+        let toolsets = Toolsets::group(first_tags.iter().map(Option::as_deref));
+        let initial_toolsets = if mode == ToolsMode::Toolsets {
+            toolsets
+                .resolve_names(&listing.toolsets)
+                .map_err(ServeError::Options)?
+        } else {
+            BTreeSet::new()
+        };
+        let meta_set: &[MetaTool] = match mode {
+            ToolsMode::Discovery => meta::DISCOVERY,
+            ToolsMode::Toolsets => meta::TOOLSETS,
+            _ => &[],
+        };
+        let meta: Vec<(MetaTool, Tool, usize)> = meta_set
+            .iter()
+            .filter_map(|m| {
+                let tool = m.tool(&title)?;
+                let size = serde_json::to_vec(&tool).map_or(0, |v| v.len()) + 1;
+                Some((*m, tool, size))
+            })
+            .collect();
+        let index =
+            (mode == ToolsMode::Discovery).then(|| {
+                let params: Vec<Vec<String>> = tools
+                    .iter()
+                    .map(|t| {
+                        t.input_schema
+                            .get("properties")
+                            .and_then(Value::as_object)
+                            .map(|p| p.keys().cloned().collect())
+                            .unwrap_or_default()
+                    })
+                    .collect();
+                ToolIndex::new(tools.iter().zip(&facts).zip(&params).map(|((t, f), p)| {
+                    SearchEntry {
+                        name: &t.name,
+                        title: t.title.as_deref().unwrap_or_default(),
+                        description: t.description.as_deref().unwrap_or_default(),
+                        tags: &f.tags,
+                        method: &f.method,
+                        path: &f.path,
+                        params: p,
+                    }
+                }))
+            });
+        let pages = if mode == ToolsMode::Full {
+            paginate(&sizes, options.page_bytes)
+        } else {
+            Vec::new()
+        };
+        let info = server_info(
+            &title,
+            &catalog.version,
+            catalog.description.as_deref(),
+            tools.len(),
+            mode,
+            toolsets.names.len(),
+        );
         let api_options = ApiOptions {
             base_url: options.base_url,
             server_variables: options.server_variables,
@@ -148,11 +278,37 @@ impl Bridge {
             inner: Arc::new(Inner {
                 info,
                 title,
+                tools,
+                sizes,
+                facts,
+                mode,
                 pages,
+                meta,
+                index,
+                toolsets,
+                initial_toolsets,
+                page_bytes: options.page_bytes,
                 api,
                 handlers,
             }),
+            session: Arc::default(),
         })
+    }
+
+    /// A handle on the same server for a new MCP session: the toolsets it
+    /// has enabled start from `--toolset`.
+    pub fn new_session(&self) -> Self {
+        Self {
+            inner: Arc::clone(&self.inner),
+            session: Arc::new(Session {
+                enabled: Mutex::new(self.inner.initial_toolsets.clone()),
+            }),
+        }
+    }
+
+    /// The listing mode in force (`auto` resolved).
+    pub fn mode(&self) -> ToolsMode {
+        self.inner.mode
     }
 
     /// Number of tools served.
@@ -230,50 +386,58 @@ fn into_tool(def: ToolDef) -> Result<(Tool, ToolSpec), ServeError> {
     Ok((tool, spec))
 }
 
-/// Splits the tool list into pages whose serialized size stays under
-/// `max_bytes` (at least one tool per page).
-fn paginate(tools: Vec<Tool>, max_bytes: usize) -> Vec<Vec<Tool>> {
+/// Splits tools of serialized `sizes` into consecutive pages whose size
+/// stays under `max_bytes` (at least one tool per page, and one page even
+/// when there are no tools).
+fn paginate(sizes: &[usize], max_bytes: usize) -> Vec<Range<usize>> {
     let mut pages = Vec::new();
-    let mut page = Vec::new();
+    let mut start = 0;
     let mut size = 0;
-    for tool in tools {
-        let len = serde_json::to_vec(&tool).map_or(0, |v| v.len()) + 1;
-        if !page.is_empty() && size + len > max_bytes {
-            pages.push(std::mem::take(&mut page));
+    for (i, len) in sizes.iter().enumerate() {
+        if i > start && size + len > max_bytes {
+            pages.push(start..i);
+            start = i;
             size = 0;
         }
         size += len;
-        page.push(tool);
     }
-    if !page.is_empty() || pages.is_empty() {
-        pages.push(page);
+    if start < sizes.len() || pages.is_empty() {
+        pages.push(start..sizes.len());
     }
     pages
 }
 
-fn server_info(catalog: &Catalog) -> ServerConfig {
+fn server_info(
+    title: &str,
+    version: &str,
+    description: Option<&str>,
+    tool_count: usize,
+    mode: ToolsMode,
+    toolset_count: usize,
+) -> ServerConfig {
     let implementation = serde_json::from_value(json!({
         "name": env!("CARGO_PKG_NAME"),
-        "title": format!("{} (via openapi2mcp)", catalog.title),
+        "title": format!("{title} (via openapi2mcp)"),
         "version": env!("CARGO_PKG_VERSION"),
     }))
     .unwrap_or_else(|_| rmcp::model::Implementation::from_build_env());
-    let mut instructions = format!(
-        "Tools for the {} API{}: {} tools, one per HTTP operation. Read-only tools are annotated readOnlyHint; arguments follow each tool's inputSchema.",
-        catalog.title,
-        if catalog.version.is_empty() {
-            String::new()
-        } else {
-            format!(" (version {})", catalog.version)
-        },
-        catalog.tools.len()
-    );
-    if let Some(d) = catalog
-        .description
-        .as_deref()
-        .map(str::trim)
-        .filter(|d| !d.is_empty())
-    {
+    let version = if version.is_empty() {
+        String::new()
+    } else {
+        format!(" (version {version})")
+    };
+    let mut instructions = match mode {
+        ToolsMode::Discovery => format!(
+            "Tools for the {title} API{version}: {tool_count} operations, reached through meta-tools. Find operations with search_tools, read their arguments with describe_tools, then run read-only ones with call_read_only_tool and any other with call_tool."
+        ),
+        ToolsMode::Toolsets => format!(
+            "Tools for the {title} API{version}: {tool_count} operations in {toolset_count} toolsets. list_toolsets shows them; enable_toolset adds a toolset's tools to the tool list, disable_toolset removes them."
+        ),
+        _ => format!(
+            "Tools for the {title} API{version}: {tool_count} tools, one per HTTP operation. Read-only tools are annotated readOnlyHint; arguments follow each tool's inputSchema."
+        ),
+    };
+    if let Some(d) = description.map(str::trim).filter(|d| !d.is_empty()) {
         let short: String = d.chars().take(1500).collect();
         instructions.push_str("\n\n");
         instructions.push_str(&short);
@@ -281,14 +445,21 @@ fn server_info(catalog: &Catalog) -> ServerConfig {
     instructions.push_str(
         "\n\nWhere a tool's schema is summarized to save space, the summary names a resource (openapi2mcp://schemas/{name}, or the tool's own full schema) that holds the full schema; arguments are always checked against the full schema.",
     );
-    ServerConfig::new(
+    let capabilities = if mode == ToolsMode::Toolsets {
+        ServerCapabilities::builder()
+            .enable_tools()
+            .enable_tool_list_changed()
+            .enable_resources()
+            .build()
+    } else {
         ServerCapabilities::builder()
             .enable_tools()
             .enable_resources()
-            .build(),
-    )
-    .with_server_info(implementation)
-    .with_instructions(instructions)
+            .build()
+    };
+    ServerConfig::new(capabilities)
+        .with_server_info(implementation)
+        .with_instructions(instructions)
 }
 
 /// Maps our SDK-neutral outcome to rmcp's result.
@@ -336,17 +507,50 @@ impl ServerHandler for Bridge {
         request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, McpError> {
-        let pages = &self.inner.pages;
-        let index = match request.and_then(|r| r.cursor) {
+        let cursor = request.and_then(|r| r.cursor);
+        let inner = &self.inner;
+        if inner.mode == ToolsMode::Full {
+            let pages = &inner.pages;
+            let index = match cursor {
+                None => 0,
+                Some(c) => c
+                    .parse::<usize>()
+                    .ok()
+                    .filter(|i| *i < pages.len())
+                    .ok_or_else(|| {
+                        McpError::invalid_params(format!("invalid cursor `{c}`"), None)
+                    })?,
+            };
+            let mut result =
+                ListToolsResult::with_all_items(inner.tools[pages[index].clone()].to_vec());
+            result.next_cursor = (index + 1 < pages.len()).then(|| (index + 1).to_string());
+            return Ok(result);
+        }
+        // Meta-tools first, then (toolsets mode) the enabled toolsets'
+        // tools; paged by offset into that list.
+        let listed = self.listed_tools();
+        let start = match cursor {
             None => 0,
             Some(c) => c
                 .parse::<usize>()
                 .ok()
-                .filter(|i| *i < pages.len())
+                .filter(|i| *i < listed.len().max(1))
                 .ok_or_else(|| McpError::invalid_params(format!("invalid cursor `{c}`"), None))?,
         };
-        let mut result = ListToolsResult::with_all_items(pages[index].clone());
-        result.next_cursor = (index + 1 < pages.len()).then(|| (index + 1).to_string());
+        let mut page = Vec::new();
+        let mut size = 0;
+        let mut end = start;
+        for entry in listed.iter().skip(start) {
+            let (tool, len) = self.listed(*entry);
+            if !page.is_empty() && size + len > inner.page_bytes {
+                break;
+            }
+            size += len;
+            page.push(tool.clone());
+            end += 1;
+        }
+        let mut result = ListToolsResult::with_all_items(page);
+        result.next_cursor = (end < listed.len()).then(|| end.to_string());
         Ok(result)
     }
 
@@ -490,14 +694,34 @@ impl ServerHandler for Bridge {
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, McpError> {
         let name = request.name.to_string();
+        let args = request.arguments.unwrap_or_default();
+        if let Some(m) = self.meta_tool(&name) {
+            return Ok(self.call_meta(m, args, &context).await?.into());
+        }
         let Some(tool) = self.inner.api.find(&name) else {
             return Err(McpError::invalid_params(
                 format!("unknown tool `{name}`"),
                 None,
             ));
         };
+        if let Some(refusal) = self.not_enabled(tool) {
+            return Ok(refusal.into());
+        }
+        Ok(self.run_tool(tool, &name, args, &context).await?.into())
+    }
+}
+
+impl Bridge {
+    /// Runs one tool exactly as a direct `tools/call` does (progress,
+    /// cancellation, audit line, redaction): the meta-tools call this too.
+    async fn run_tool(
+        &self,
+        tool: ToolId,
+        name: &str,
+        args: Map<String, Value>,
+        context: &RequestContext<RoleServer>,
+    ) -> Result<CallToolResult, McpError> {
         let http = &self.inner.api.tool(tool).http;
-        let args = request.arguments.unwrap_or_default();
         let started = Instant::now();
         let progress = context.meta.get_progress_token();
         if let Some(token) = &progress {
@@ -534,6 +758,6 @@ impl ServerHandler for Bridge {
             "tools/call"
         );
         let outcome = self.inner.api.redact(report.outcome);
-        Ok(to_result(outcome).into())
+        Ok(to_result(outcome))
     }
 }
