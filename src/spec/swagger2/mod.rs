@@ -23,6 +23,10 @@
 //! - a `$ref` to a parameter in *another* file is assumed to name a non-body
 //!   parameter (`#/components/parameters/…`): telling body from non-body
 //!   would mean loading that file, which this pure step does not do.
+//!
+//! This file holds the run and its state; each part of the document has
+//! its file: `servers`, `components`, `security`, `paths`, `parameters`,
+//! `bodies`, `responses` and `schemas`.
 
 use std::collections::HashSet;
 

@@ -21,6 +21,13 @@
 //!
 //! Choices where the specification leaves room are documented on the
 //! functions that make them.
+//!
+//! One file per part of the request: `base` (the base URL), `args`
+//! (reading arguments), `shape` (values as the styles see them), `path`,
+//! `query`, `headers` (header and cookie parameters), `body` (JSON, text,
+//! forms), `multipart` and `binary` (file content). [`draft`] leaves the
+//! query open so authentication can add a query credential before the URL
+//! is written.
 
 mod args;
 mod base;
