@@ -21,4 +21,5 @@ pub mod request;
 pub mod response;
 pub mod schemas;
 pub mod search;
+pub mod select;
 pub mod wire;

@@ -72,7 +72,8 @@ impl MetaTool {
                 "type": "object",
                 "properties": {
                     "name": {"type": "string", "description": format!("Name of the {which} (from search_tools).")},
-                    "arguments": {"type": "object", "description": "Its arguments, as describe_tools shows its inputSchema."}
+                    "arguments": {"type": "object", "description": "Its arguments, as describe_tools shows its inputSchema."},
+                    "select": {"type": "string", "description": "Optional jq expression applied to the JSON result, e.g. {name, id}."}
                 },
                 "required": ["name"]
             })

@@ -39,6 +39,7 @@ use crate::runtime::schemas::{
     DOCUMENT_URI, SchemaResource, Schemas, component_schema, schema_uri, tool_schema_uri,
 };
 use crate::runtime::search::{SearchEntry, ToolIndex};
+use crate::runtime::select::{self, SELECT_ARG};
 use listing::{ListingOptions, ToolsMode, Toolsets};
 use meta::MetaTool;
 
@@ -65,6 +66,10 @@ pub struct ServeOptions {
     pub schemas: Schemas,
     /// Which tools `tools/list` shows (`--tools`).
     pub listing: ListingOptions,
+    /// Every tool with a JSON result takes an optional jq selector
+    /// argument ([`select::SELECT_ARG`]) applied before the result is
+    /// returned (`--response-filter`).
+    pub response_filter: bool,
 }
 
 impl Default for ServeOptions {
@@ -79,6 +84,7 @@ impl Default for ServeOptions {
             forward_authorization: false,
             schemas: Schemas::default(),
             listing: ListingOptions::default(),
+            response_filter: false,
         }
     }
 }
@@ -137,6 +143,10 @@ struct Inner {
     /// Toolsets enabled when a session starts.
     initial_toolsets: BTreeSet<usize>,
     page_bytes: usize,
+    /// Tools that take a selector argument (`--response-filter`).
+    selectable: Vec<bool>,
+    /// Cap on a selector's output (the response size cap).
+    select_cap: usize,
     api: Api,
     handlers: Arc<dyn Handlers>,
 }
@@ -186,6 +196,12 @@ impl Bridge {
             let (tool, spec) = into_tool(def)?;
             tools.push(tool);
             specs.push(spec);
+        }
+        let mut selectable = vec![false; tools.len()];
+        if options.response_filter {
+            for (tool, on) in tools.iter_mut().zip(selectable.iter_mut()) {
+                *on = add_selector(tool);
+            }
         }
         let sizes: Vec<usize> = tools
             .iter()
@@ -260,6 +276,7 @@ impl Bridge {
             mode,
             toolsets.names.len(),
         );
+        let select_cap = options.http.limits.max_body_bytes;
         let api_options = ApiOptions {
             base_url: options.base_url,
             server_variables: options.server_variables,
@@ -288,6 +305,8 @@ impl Bridge {
                 toolsets,
                 initial_toolsets,
                 page_bytes: options.page_bytes,
+                selectable,
+                select_cap,
                 api,
                 handlers,
             }),
@@ -384,6 +403,30 @@ fn into_tool(def: ToolDef) -> Result<(Tool, ToolSpec), ServeError> {
             .transpose()?,
     };
     Ok((tool, spec))
+}
+
+/// Gives a tool with a JSON result the selector argument and widens its
+/// output schema to accept a selection; returns whether it did.
+fn add_selector(tool: &mut Tool) -> bool {
+    let Some(output) = tool.output_schema.as_ref() else {
+        return false;
+    };
+    let mut input = (*tool.input_schema).clone();
+    let properties = input.entry("properties").or_insert_with(|| json!({}));
+    let Some(properties) = properties.as_object_mut() else {
+        return false;
+    };
+    if properties.contains_key(SELECT_ARG) {
+        tracing::warn!(
+            tool = %tool.name,
+            "the tool has its own `{SELECT_ARG}` argument: it takes no selector"
+        );
+        return false;
+    }
+    properties.insert(SELECT_ARG.into(), select::select_arg_schema());
+    tool.output_schema = Some(Arc::new(select::widen_output_schema(output)));
+    tool.input_schema = Arc::new(input);
+    true
 }
 
 /// Splits tools of serialized `sizes` into consecutive pages whose size
@@ -707,7 +750,25 @@ impl ServerHandler for Bridge {
         if let Some(refusal) = self.not_enabled(tool) {
             return Ok(refusal.into());
         }
-        Ok(self.run_tool(tool, &name, args, &context).await?.into())
+        let mut args = args;
+        let mut select = None;
+        if self.inner.selectable[tool.index()] {
+            match args.remove(SELECT_ARG) {
+                None | Some(Value::Null) => {}
+                Some(Value::String(s)) if !s.trim().is_empty() => select = Some(s),
+                Some(other) => {
+                    return Ok(meta::refuse(format!(
+                        "`{SELECT_ARG}` must be a jq expression (a string), not {}",
+                        meta::kind(&other)
+                    ))
+                    .into());
+                }
+            }
+        }
+        Ok(self
+            .run_tool(tool, &name, args, select.as_deref(), &context)
+            .await?
+            .into())
     }
 }
 
@@ -719,6 +780,7 @@ impl Bridge {
         tool: ToolId,
         name: &str,
         args: Map<String, Value>,
+        selector: Option<&str>,
         context: &RequestContext<RoleServer>,
     ) -> Result<CallToolResult, McpError> {
         let http = &self.inner.api.tool(tool).http;
@@ -757,7 +819,10 @@ impl Bridge {
             duration_ms = started.elapsed().as_millis() as u64,
             "tools/call"
         );
-        let outcome = self.inner.api.redact(report.outcome);
+        let mut outcome = self.inner.api.redact(report.outcome);
+        if let Some(expression) = selector {
+            outcome = select::select_outcome(expression, outcome, self.inner.select_cap).await;
+        }
         Ok(to_result(outcome))
     }
 }
