@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Checks generated crates (issue 4):
 #   1. every crate in generated/ passes `cargo clippy --all-targets -- -D warnings`,
-#      `cargo build` and `cargo test` (the vendored runtime carries unit tests);
+#      `cargo build` and `cargo test` (the crate's own tests; the runtime's unit
+#      tests stay in openapi2mcp and are not vendored);
 #   2. GitHub's REST description (1,223 operations) generates a crate, in
 #      target/generated-src/github, that passes `cargo check`.
 # All of them share one target directory, target/generated, so their common

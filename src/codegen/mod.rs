@@ -189,9 +189,9 @@ pub fn generate(
         contents: document,
     });
     step(progress);
-    files.extend(vendor::SOURCES.iter().map(|(path, text)| GeneratedFile {
-        path: (*path).to_string(),
-        contents: (*text).to_string(),
+    files.extend(vendor::files().map(|(path, contents)| GeneratedFile {
+        path: path.to_string(),
+        contents,
     }));
     step(progress);
     files.sort_by(|a, b| a.path.cmp(&b.path));

@@ -1,14 +1,37 @@
 //! What a generated crate takes from this one as it is: the runtime and
 //! server sources (one source of truth for call behaviour, copied byte for
-//! byte), and the dependency versions this crate is built and tested with,
-//! read from its own `Cargo.lock`.
+//! byte but for the line that declares each file's unit-test module, whose
+//! tests stay here), and the dependency versions this crate is built and
+//! tested with, read from its own `Cargo.lock`.
 
 use std::collections::BTreeMap;
 
-/// `(path in the generated crate, contents)` of every vendored file.
+/// `(path in the generated crate, contents)` of every vendored file, as it
+/// is in this crate: [`files`] gives them as a generated crate gets them.
+/// Unit tests live in sibling files (`tests.rs`, `*_tests.rs`) that are not
+/// listed here, so generated crates carry only runtime code.
 pub const SOURCES: &[(&str, &str)] = &[
     ("src/runtime/mod.rs", include_str!("../runtime/mod.rs")),
-    ("src/runtime/auth.rs", include_str!("../runtime/auth.rs")),
+    (
+        "src/runtime/auth/mod.rs",
+        include_str!("../runtime/auth/mod.rs"),
+    ),
+    (
+        "src/runtime/auth/credentials.rs",
+        include_str!("../runtime/auth/credentials.rs"),
+    ),
+    (
+        "src/runtime/auth/oauth2.rs",
+        include_str!("../runtime/auth/oauth2.rs"),
+    ),
+    (
+        "src/runtime/auth/placement.rs",
+        include_str!("../runtime/auth/placement.rs"),
+    ),
+    (
+        "src/runtime/auth/schemes.rs",
+        include_str!("../runtime/auth/schemes.rs"),
+    ),
     (
         "src/runtime/binding.rs",
         include_str!("../runtime/binding.rs"),
@@ -44,12 +67,76 @@ pub const SOURCES: &[(&str, &str)] = &[
         include_str!("../runtime/select.rs"),
     ),
     (
-        "src/runtime/request.rs",
-        include_str!("../runtime/request.rs"),
+        "src/runtime/request/mod.rs",
+        include_str!("../runtime/request/mod.rs"),
     ),
     (
-        "src/runtime/response.rs",
-        include_str!("../runtime/response.rs"),
+        "src/runtime/request/args.rs",
+        include_str!("../runtime/request/args.rs"),
+    ),
+    (
+        "src/runtime/request/base.rs",
+        include_str!("../runtime/request/base.rs"),
+    ),
+    (
+        "src/runtime/request/binary.rs",
+        include_str!("../runtime/request/binary.rs"),
+    ),
+    (
+        "src/runtime/request/body.rs",
+        include_str!("../runtime/request/body.rs"),
+    ),
+    (
+        "src/runtime/request/headers.rs",
+        include_str!("../runtime/request/headers.rs"),
+    ),
+    (
+        "src/runtime/request/multipart.rs",
+        include_str!("../runtime/request/multipart.rs"),
+    ),
+    (
+        "src/runtime/request/path.rs",
+        include_str!("../runtime/request/path.rs"),
+    ),
+    (
+        "src/runtime/request/query.rs",
+        include_str!("../runtime/request/query.rs"),
+    ),
+    (
+        "src/runtime/request/shape.rs",
+        include_str!("../runtime/request/shape.rs"),
+    ),
+    (
+        "src/runtime/response/mod.rs",
+        include_str!("../runtime/response/mod.rs"),
+    ),
+    (
+        "src/runtime/response/body.rs",
+        include_str!("../runtime/response/body.rs"),
+    ),
+    (
+        "src/runtime/response/kind.rs",
+        include_str!("../runtime/response/kind.rs"),
+    ),
+    (
+        "src/runtime/response/lines.rs",
+        include_str!("../runtime/response/lines.rs"),
+    ),
+    (
+        "src/runtime/response/status.rs",
+        include_str!("../runtime/response/status.rs"),
+    ),
+    (
+        "src/runtime/wire/mod.rs",
+        include_str!("../runtime/wire/mod.rs"),
+    ),
+    (
+        "src/runtime/wire/header.rs",
+        include_str!("../runtime/wire/header.rs"),
+    ),
+    (
+        "src/runtime/wire/media.rs",
+        include_str!("../runtime/wire/media.rs"),
     ),
     ("src/server/mod.rs", include_str!("../server/mod.rs")),
     ("src/server/cli.rs", include_str!("../server/cli.rs")),
@@ -89,6 +176,49 @@ pub const SOURCES: &[(&str, &str)] = &[
         include_str!("../server/authz/token.rs"),
     ),
 ];
+
+/// Every vendored file as a generated crate gets it: [`vendored`] applied
+/// to each of [`SOURCES`].
+pub fn files() -> impl Iterator<Item = (&'static str, String)> {
+    SOURCES.iter().map(|(path, text)| (*path, vendored(text)))
+}
+
+/// A source file without the declaration of its unit-test module
+/// (`#[cfg(test)]`, an optional `#[path = "…"]`, then `mod tests;`): the
+/// tests sit in a file that is not vendored, so a generated crate's
+/// `cargo test` would look for a file it does not have. Everything else is
+/// copied byte for byte.
+pub fn vendored(text: &str) -> String {
+    let lines: Vec<&str> = text.split_inclusive('\n').collect();
+    let mut out = String::with_capacity(text.len());
+    let mut i = 0;
+    while i < lines.len() {
+        if let Some(len) = test_module_declaration(&lines[i..]) {
+            // Drop the blank line that separated it, when it ended the file.
+            if i + len == lines.len() && out.ends_with("\n\n") {
+                out.pop();
+            }
+            i += len;
+            continue;
+        }
+        out.push_str(lines[i]);
+        i += 1;
+    }
+    out
+}
+
+/// The number of lines of a test-module declaration starting `lines`.
+fn test_module_declaration(lines: &[&str]) -> Option<usize> {
+    let mut n = 0;
+    if lines.first()?.trim_end() != "#[cfg(test)]" {
+        return None;
+    }
+    n += 1;
+    if lines.get(n)?.trim_start().starts_with("#[path = ") {
+        n += 1;
+    }
+    (lines.get(n)?.trim_end() == "mod tests;").then_some(n + 1)
+}
 
 /// The lock file this crate was built with.
 const CARGO_LOCK: &str = include_str!("../../Cargo.lock");
@@ -198,25 +328,67 @@ fn parse_lock(text: &str) -> Vec<LockedPackage> {
 mod tests {
     use super::*;
 
-    #[test]
-    fn every_runtime_and_server_file_is_vendored() {
-        let root = env!("CARGO_MANIFEST_DIR");
-        let mut dirs = vec!["src/runtime".to_string(), "src/server".to_string()];
-        while let Some(dir) = dirs.pop() {
-            for entry in std::fs::read_dir(format!("{root}/{dir}")).unwrap() {
-                let entry = entry.unwrap();
-                let name = entry.file_name().into_string().unwrap();
-                let path = format!("{dir}/{name}");
-                if entry.file_type().unwrap().is_dir() {
-                    dirs.push(path);
-                    continue;
-                }
-                assert!(
-                    SOURCES.iter().any(|(p, _)| *p == path),
-                    "{path} is not in codegen::vendor::SOURCES"
-                );
+    /// Every `.rs` file below `dir`, as paths relative to the crate root.
+    fn rust_files(root: &str, dir: &str, out: &mut Vec<String>) {
+        for entry in std::fs::read_dir(format!("{root}/{dir}")).unwrap() {
+            let entry = entry.unwrap();
+            let path = format!("{dir}/{}", entry.file_name().into_string().unwrap());
+            if entry.file_type().unwrap().is_dir() {
+                rust_files(root, &path, out);
+            } else if path.ends_with(".rs") {
+                out.push(path);
             }
         }
+    }
+
+    fn is_test_file(path: &str) -> bool {
+        path.ends_with("/tests.rs") || path.ends_with("_tests.rs")
+    }
+
+    #[test]
+    fn every_runtime_and_server_file_is_vendored_and_no_test_file_is() {
+        let root = env!("CARGO_MANIFEST_DIR");
+        let mut paths = Vec::new();
+        for dir in ["src/runtime", "src/server"] {
+            rust_files(root, dir, &mut paths);
+        }
+        for path in &paths {
+            let listed = SOURCES.iter().any(|(p, _)| p == path);
+            if is_test_file(path) {
+                assert!(!listed, "{path} holds unit tests and must not be vendored");
+            } else {
+                assert!(listed, "{path} is not in codegen::vendor::SOURCES");
+            }
+        }
+        assert_eq!(
+            SOURCES.len() + paths.iter().filter(|p| is_test_file(p)).count(),
+            paths.len()
+        );
+    }
+
+    #[test]
+    fn vendored_files_carry_no_unit_tests() {
+        for (path, text) in files() {
+            assert!(!text.contains("#[cfg(test)]"), "{path} still carries tests");
+            assert!(
+                !text.contains("mod tests"),
+                "{path} still names a test module"
+            );
+        }
+    }
+
+    #[test]
+    fn only_the_test_module_declaration_is_removed() {
+        let text = "//! Doc.\n\nfn a() {}\n\n#[cfg(test)]\n#[path = \"a_tests.rs\"]\nmod tests;\n";
+        assert_eq!(vendored(text), "//! Doc.\n\nfn a() {}\n");
+        let plain = "fn a() {}\n\n#[cfg(test)]\nmod tests;\n";
+        assert_eq!(vendored(plain), "fn a() {}\n");
+        // An inline test module is not a declaration: it stays, and the
+        // check above would name the file.
+        let inline = "#[cfg(test)]\nmod tests {\n}\n";
+        assert_eq!(vendored(inline), inline);
+        let untouched = "#[cfg(test)]\nfn helper() {}\n";
+        assert_eq!(vendored(untouched), untouched);
     }
 
     #[test]

@@ -4,8 +4,9 @@
 //! and the body (a documented example, else the schema's example or a
 //! synthesized value; a placeholder for binary media types).
 
-use super::table::{Media, Response, Route, essence, is_json};
+use super::table::{Media, Response, Route};
 use super::validate::Problem;
+use crate::runtime::wire::media::{essence, is_json};
 
 /// What a `Prefer` header asks for.
 #[derive(Debug, Default, Clone, PartialEq, Eq)]

@@ -11,6 +11,7 @@ use serde_json::Value;
 use super::examples;
 use super::routes::Template;
 use super::synth::Synth;
+use crate::runtime::wire::media::is_json;
 use crate::spec::dialect::Direction;
 use crate::spec::refs::Located;
 use crate::spec::{Diagnostic, Document};
@@ -387,19 +388,4 @@ fn header_text(v: &Value) -> Option<String> {
             .bytes()
             .all(|b| b == b'\t' || (b' '..0x7f).contains(&b)))
     .then_some(text)
-}
-
-/// Whether a media type carries JSON.
-pub fn is_json(media_type: &str) -> bool {
-    crate::runtime::binding::MediaKind::of(media_type) == crate::runtime::binding::MediaKind::Json
-}
-
-/// `type/subtype` in lower case, parameters dropped.
-pub fn essence(media_type: &str) -> String {
-    media_type
-        .split(';')
-        .next()
-        .unwrap_or_default()
-        .trim()
-        .to_ascii_lowercase()
 }

@@ -240,45 +240,9 @@ pub enum OutputShape {
     },
 }
 
-/// How a media type's content is encoded: the one classification both the
-/// tool model (which argument shape a body gets) and the request builder
-/// (how the body is written) use, so the two can never disagree.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum MediaKind {
-    /// `application/json`, `*/*+json`, anything with `/json`.
-    Json,
-    /// `application/x-www-form-urlencoded`.
-    Form,
-    /// `multipart/*`.
-    Multipart,
-    /// `text/*`, XML, YAML: sent as text.
-    Text,
-    /// Anything else: bytes.
-    Binary,
-}
-
-impl MediaKind {
-    /// Classifies a media type (parameters such as `charset` ignored).
-    pub fn of(media_type: &str) -> Self {
-        let base = media_type
-            .split(';')
-            .next()
-            .unwrap_or_default()
-            .trim()
-            .to_ascii_lowercase();
-        if base == "application/json" || base.ends_with("+json") || base.contains("/json") {
-            MediaKind::Json
-        } else if base == "application/x-www-form-urlencoded" {
-            MediaKind::Form
-        } else if base.starts_with("multipart/") {
-            MediaKind::Multipart
-        } else if base.starts_with("text/") || base.ends_with("xml") || base.contains("yaml") {
-            MediaKind::Text
-        } else {
-            MediaKind::Binary
-        }
-    }
-}
+/// How a media type's content is encoded (defined with the other media
+/// type helpers; named here, beside the bindings it describes).
+pub use super::wire::media::MediaKind;
 
 fn is_false(b: &bool) -> bool {
     !*b

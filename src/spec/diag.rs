@@ -87,16 +87,4 @@ impl fmt::Display for Diagnostic {
 
 impl std::error::Error for Diagnostic {}
 
-/// Escapes one JSON-pointer reference token (`~` → `~0`, `/` → `~1`).
-pub fn escape_token(token: &str) -> String {
-    token.replace('~', "~0").replace('/', "~1")
-}
-
-/// Appends `token` (escaped) to `pointer`.
-pub fn push_token(pointer: &str, token: &str) -> String {
-    let mut p = String::with_capacity(pointer.len() + token.len() + 1);
-    p.push_str(pointer);
-    p.push('/');
-    p.push_str(&escape_token(token));
-    p
-}
+pub use super::pointer::{escape_token, push_token};

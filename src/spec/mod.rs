@@ -11,6 +11,7 @@ pub mod load;
 pub mod locate;
 pub mod overlay;
 pub mod parse;
+pub mod pointer;
 pub mod refs;
 pub mod swagger2;
 

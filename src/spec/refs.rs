@@ -10,6 +10,9 @@ use serde_json::Value;
 
 use super::diag::Diagnostic;
 use super::load::Document;
+use super::pointer::parse_index;
+
+pub use super::pointer::pointer_tokens;
 
 /// How many `$ref` hops a non-schema chain may take before we call it a loop.
 const MAX_CHAIN: usize = 64;
@@ -47,20 +50,6 @@ impl<'a> Located<'a> {
     }
 }
 
-/// Splits a JSON pointer into unescaped tokens. `""` is the whole document.
-pub fn pointer_tokens(pointer: &str) -> Result<Vec<String>, String> {
-    if pointer.is_empty() {
-        return Ok(Vec::new());
-    }
-    let rest = pointer
-        .strip_prefix('/')
-        .ok_or_else(|| format!("JSON pointer `{pointer}` must start with `/`"))?;
-    Ok(rest
-        .split('/')
-        .map(|t| t.replace("~1", "/").replace("~0", "~"))
-        .collect())
-}
-
 /// Looks up `pointer` in `value`.
 pub fn get_pointer<'v>(value: &'v Value, pointer: &str) -> Option<&'v Value> {
     let mut cur = value;
@@ -72,14 +61,6 @@ pub fn get_pointer<'v>(value: &'v Value, pointer: &str) -> Option<&'v Value> {
         };
     }
     Some(cur)
-}
-
-fn parse_index(token: &str) -> Option<usize> {
-    if token == "0" || (!token.starts_with('0') && token.bytes().all(|b| b.is_ascii_digit())) {
-        token.parse().ok()
-    } else {
-        None
-    }
 }
 
 impl Document {

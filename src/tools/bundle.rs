@@ -15,6 +15,7 @@ use serde_json::{Map, Value, json};
 
 use super::budget::{self, Fitted, Side};
 use crate::spec::dialect::{self, Direction};
+use crate::spec::pointer::{escape_token, unescape_token};
 use crate::spec::refs::Located;
 use crate::spec::{Diagnostic, Document};
 
@@ -85,7 +86,7 @@ impl KeyTable {
 /// characters that need no escaping in a `$ref`.
 fn def_name(pointer: &str) -> String {
     let last = pointer.rsplit('/').next().unwrap_or_default();
-    let last = last.replace("~1", "/").replace("~0", "~");
+    let last = unescape_token(last);
     let name: String = last
         .chars()
         .map(|c| {
@@ -111,10 +112,7 @@ impl<'d> SchemaBundler<'d> {
             doc.root().get("components").and_then(|c| c.get("schemas"))
         {
             for name in schemas.keys() {
-                let pointer = format!(
-                    "/components/schemas/{}",
-                    name.replace('~', "~0").replace('/', "~1")
-                );
+                let pointer = format!("/components/schemas/{}", escape_token(name));
                 let key = state.keys.key_for(root.clone(), pointer).to_string();
                 state.components.push(key);
             }

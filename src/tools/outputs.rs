@@ -12,8 +12,9 @@ use super::SELF_TOOL;
 use super::budget::Side;
 use super::bundle::SchemaBundler;
 use super::operations::Operation;
-use crate::runtime::binding::{MediaKind, OutputShape};
+use crate::runtime::binding::OutputShape;
 use crate::runtime::schemas::tool_schema_uri;
+use crate::runtime::wire::media::is_json;
 use crate::spec::Document;
 use crate::spec::dialect::Direction;
 use crate::spec::refs::Located;
@@ -125,13 +126,14 @@ fn success_schema<'a>(doc: &'a Document, op: &Operation<'a>) -> Option<Located<'
         .value
         .as_object()?
         .keys()
-        .find(|mt| is_json(mt))?
+        .find(|mt| json_or_any(mt))?
         .clone();
     content.child(&media_type)?.child("schema")
 }
 
-fn is_json(media_type: &str) -> bool {
-    media_type.trim() == "*/*" || MediaKind::of(media_type) == MediaKind::Json
+/// A JSON media type, or `*/*` (which may well be JSON).
+fn json_or_any(media_type: &str) -> bool {
+    media_type.trim() == "*/*" || is_json(media_type)
 }
 
 /// Whether every value the schema allows is a JSON object (so it can be

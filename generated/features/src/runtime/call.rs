@@ -266,15 +266,15 @@ impl Api {
             Ok(b) => b,
             Err(e) => return response::invalid_arguments(&e.to_string()).into(),
         };
-        let mut prepared = match request::prepare(http, args, &base) {
+        let mut draft = match request::draft(http, args, &base) {
             Ok(p) => p,
             Err(e) => return response::invalid_arguments(&e.to_string()).into(),
         };
         let authenticated = match client_authorization {
             Some(value) if options.forward_authorization => {
-                auth::apply_passthrough(value, &mut prepared)
+                auth::apply_passthrough(value, &mut draft)
             }
-            _ => self.auth.apply(&http.security, &mut prepared).await,
+            _ => self.auth.apply(&http.security, &mut draft).await,
         };
         // No configured credentials fit: send anyway (documents often declare
         // security on endpoints that also answer anonymously) and explain
@@ -287,6 +287,7 @@ impl Api {
             }
             Err(e) => return response::not_authenticated(&e.to_string()).into(),
         }
+        let prepared = draft.finish();
         let request_line = format!("{} {}", prepared.method, without_query(&prepared.url));
         match self.client.send(&prepared).await {
             Ok(resp) => {

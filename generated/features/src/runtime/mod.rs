@@ -6,7 +6,8 @@
 //! `binding` is the data (how arguments map onto HTTP); `request` turns a
 //! call's arguments into an HTTP request; `response` turns the HTTP
 //! response into MCP-neutral tool content; `schemas` holds the full
-//! schemas behind budgeted tools and the resources that serve them.
+//! schemas behind budgeted tools and the resources that serve them;
+//! `wire` holds the media-type, header and error helpers they share.
 
 pub mod auth;
 pub mod binding;
@@ -21,3 +22,4 @@ pub mod response;
 pub mod schemas;
 pub mod search;
 pub mod select;
+pub mod wire;

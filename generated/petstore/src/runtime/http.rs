@@ -15,6 +15,7 @@ use std::time::Duration;
 use super::redirect::{self, Redirects};
 use super::request::PreparedRequest;
 use super::response::{HttpResponse, ResponseLimits, TransportFailure};
+use super::wire::error_chain;
 
 /// How calls are sent.
 #[derive(Debug, Clone)]
@@ -218,19 +219,4 @@ fn classify(e: reqwest::Error) -> TransportFailure {
     } else {
         TransportFailure::Other(text)
     }
-}
-
-/// The error and its causes on one line (reqwest's top-level message alone
-/// is usually just "error sending request").
-fn error_chain(e: &dyn std::error::Error) -> String {
-    let mut parts = vec![e.to_string()];
-    let mut source = e.source();
-    while let Some(s) = source {
-        let msg = s.to_string();
-        if !parts.iter().any(|p| p.contains(&msg)) {
-            parts.push(msg);
-        }
-        source = s.source();
-    }
-    parts.join(": ")
 }

@@ -1,0 +1,26 @@
+//! Small helpers for what goes on and comes off the wire, with one home so
+//! the request builder, authentication, response mapping and the mock read
+//! media types and check header text the same way: `media` (media type
+//! essence and classification), `header` (tokens, header values, cookies),
+//! and [`error_chain`] for errors that reach the model.
+
+pub mod header;
+pub mod media;
+
+/// An error and its causes on one line, each cause once (an HTTP client's
+/// top-level message alone is usually just "error sending request").
+pub fn error_chain(e: &dyn std::error::Error) -> String {
+    let mut parts = vec![e.to_string()];
+    let mut source = e.source();
+    while let Some(s) = source {
+        let text = s.to_string();
+        if !parts.iter().any(|p| p.contains(&text)) {
+            parts.push(text);
+        }
+        source = s.source();
+    }
+    parts.join(": ")
+}
+
+#[cfg(test)]
+mod tests;

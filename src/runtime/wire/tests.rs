@@ -1,0 +1,69 @@
+use super::header::*;
+use super::media::*;
+use super::*;
+
+#[test]
+fn essence_drops_parameters_and_case() {
+    assert_eq!(
+        essence(" Application/JSON ; charset=utf-8"),
+        "application/json"
+    );
+    assert_eq!(essence(""), "");
+    assert_eq!(
+        well_formed_essence("Text/Plain; a=b").as_deref(),
+        Some("text/plain")
+    );
+    for bad in ["", "text", "text/", "/plain", "a/b/c"] {
+        assert_eq!(well_formed_essence(bad), None, "{bad}");
+    }
+}
+
+#[test]
+fn media_kinds() {
+    assert!(is_json("application/vnd.api+json; charset=utf-8"));
+    assert!(is_json("text/json"));
+    assert!(!is_json("application/x-ndjson"));
+    assert_eq!(MediaKind::of("multipart/mixed"), MediaKind::Multipart);
+    assert_eq!(
+        MediaKind::of("application/x-www-form-urlencoded"),
+        MediaKind::Form
+    );
+    assert_eq!(MediaKind::of("application/x-yaml"), MediaKind::Text);
+    assert_eq!(MediaKind::of("image/png"), MediaKind::Binary);
+}
+
+#[test]
+fn tokens_cookies_and_header_text() {
+    assert!(is_token("X-Api-Key"));
+    assert!(!is_token(""));
+    assert!(!is_token("api key"));
+    assert!(!is_token("a:b"));
+    assert!(is_cookie_octet(b'a') && !is_cookie_octet(b';') && !is_cookie_octet(b' '));
+    assert!(has_line_break("a\r\nb") && has_line_break("a\0") && !has_line_break("a\tb"));
+    assert!(has_control("a\u{7}") && has_control("a\u{85}") && !has_control("a\tb"));
+    assert!(is_header_value("Bearer abc") && !is_header_value("a\nb"));
+}
+
+#[test]
+fn error_chain_names_each_cause_once() {
+    #[derive(Debug)]
+    struct E(&'static str, Option<Box<E>>);
+    impl std::fmt::Display for E {
+        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.write_str(self.0)
+        }
+    }
+    impl std::error::Error for E {
+        fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+            self.1.as_deref().map(|e| e as _)
+        }
+    }
+    let e = E(
+        "send failed",
+        Some(Box::new(E(
+            "send failed",
+            Some(Box::new(E("refused", None))),
+        ))),
+    );
+    assert_eq!(error_chain(&e), "send failed: refused");
+}

@@ -1,0 +1,66 @@
+//! JSON pointers (RFC 6901), the one spelling every stage uses to name a
+//! node: escaping and unescaping reference tokens, splitting a pointer, and
+//! reading an array index.
+
+/// Escapes one reference token (`~` → `~0`, `/` → `~1`).
+pub fn escape_token(token: &str) -> String {
+    token.replace('~', "~0").replace('/', "~1")
+}
+
+/// Undoes [`escape_token`] (`~1` → `/`, then `~0` → `~`).
+pub fn unescape_token(token: &str) -> String {
+    token.replace("~1", "/").replace("~0", "~")
+}
+
+/// Appends `token` (escaped) to `pointer`.
+pub fn push_token(pointer: &str, token: &str) -> String {
+    let mut p = String::with_capacity(pointer.len() + token.len() + 1);
+    p.push_str(pointer);
+    p.push('/');
+    p.push_str(&escape_token(token));
+    p
+}
+
+/// Splits a JSON pointer into unescaped tokens. `""` is the whole document.
+pub fn pointer_tokens(pointer: &str) -> Result<Vec<String>, String> {
+    if pointer.is_empty() {
+        return Ok(Vec::new());
+    }
+    let rest = pointer
+        .strip_prefix('/')
+        .ok_or_else(|| format!("JSON pointer `{pointer}` must start with `/`"))?;
+    Ok(rest.split('/').map(unescape_token).collect())
+}
+
+/// An array index token as RFC 6901 spells it: digits, no leading zero.
+pub fn parse_index(token: &str) -> Option<usize> {
+    let canonical = !token.is_empty()
+        && token.bytes().all(|b| b.is_ascii_digit())
+        && (token.len() == 1 || !token.starts_with('0'));
+    if canonical { token.parse().ok() } else { None }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tokens_round_trip() {
+        for token in ["a/b", "~x", "~1", "plain", ""] {
+            assert_eq!(unescape_token(&escape_token(token)), token);
+        }
+        assert_eq!(push_token("/paths", "/a~b"), "/paths/~1a~0b");
+        assert_eq!(pointer_tokens("/a~1b/~01").unwrap(), ["a/b", "~1"]);
+        assert_eq!(pointer_tokens("").unwrap(), Vec::<String>::new());
+        assert!(pointer_tokens("a").is_err());
+    }
+
+    #[test]
+    fn indexes_are_canonical() {
+        assert_eq!(parse_index("0"), Some(0));
+        assert_eq!(parse_index("12"), Some(12));
+        for bad in ["", "01", "-1", "1a", "99999999999999999999999"] {
+            assert_eq!(parse_index(bad), None, "{bad}");
+        }
+    }
+}
