@@ -107,6 +107,12 @@ pub(super) fn render_body(
     }
 }
 
+/// The advice at the end of a truncation note when nothing is known of the
+/// operation; [`super::super::call`] replaces it with the operation's own
+/// paging and filter arguments when it has some.
+pub const FETCH_LESS: &str =
+    "Request a smaller page (e.g. a limit/per_page argument) or fewer fields to see the rest";
+
 /// A rendered block with no JSON value.
 fn non_json(content: Content) -> Rendered {
     Rendered {
@@ -166,7 +172,7 @@ fn render_cut_json(body: &Body<'_>, limits: &ResponseLimits) -> Rendered {
     };
     Rendered {
         content: Content::Text(format!(
-            "{text}\n\n[truncated: the response exceeded the {}-byte limit; {kept}. Request a smaller page (e.g. a limit/per_page argument) or fewer fields to see the rest]",
+            "{text}\n\n[truncated: the response exceeded the {}-byte limit; {kept}. {FETCH_LESS}]",
             limits.max_body_bytes
         )),
         json: Some(cut.value),

@@ -23,7 +23,7 @@ use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
 use super::auth::{self, AuthError, Authenticator, Credentials};
-use super::binding::{HttpBinding, SecurityScheme};
+use super::binding::{HttpBinding, Location, SecurityScheme};
 use super::http::{HttpClient, HttpOptions};
 use super::ratelimit::RateLimiter;
 use super::request;
@@ -128,6 +128,9 @@ pub struct Api {
 }
 
 struct Endpoint {
+    /// What to tell a model whose result was cut: this operation's own
+    /// paging and filter arguments (`None`: the generic advice stands).
+    fetch_less: Option<String>,
     spec: ToolSpec,
     validator: OnceLock<Result<jsonschema::Validator, String>>,
     output_validator: OnceLock<Result<jsonschema::Validator, String>>,
@@ -154,6 +157,7 @@ impl Api {
         let tools = tools
             .into_iter()
             .map(|spec| Endpoint {
+                fetch_less: fetch_less_advice(&spec.http),
                 spec,
                 validator: OnceLock::new(),
                 output_validator: OnceLock::new(),
@@ -297,6 +301,9 @@ impl Api {
                     &self.client.options().limits,
                     &request_line,
                 );
+                if let Some(advice) = &self.tools[tool.index()].fetch_less {
+                    name_fetch_less_arguments(&mut outcome, advice);
+                }
                 if let (Some(hint), 401 | 403) = (missing_credentials, resp.status) {
                     outcome
                         .content
@@ -555,4 +562,77 @@ fn validate(endpoint: &Endpoint, args: &Value, schemas: &dyn SchemaSource) -> Op
 
 fn without_query(url: &str) -> &str {
     url.split(['?', '#']).next().unwrap_or(url)
+}
+
+/// Query arguments that page through a collection, and those that choose
+/// fields or filter, by their name on the wire (lower-case, without `$`).
+const PAGING_NAMES: &[&str] = &[
+    "page",
+    "per_page",
+    "perpage",
+    "page_size",
+    "pagesize",
+    "limit",
+    "size",
+    "count",
+    "top",
+    "skip",
+    "offset",
+    "cursor",
+    "after",
+    "before",
+    "starting_after",
+    "ending_before",
+    "page_token",
+    "pagetoken",
+    "max_results",
+    "maxresults",
+    "first",
+    "last",
+];
+const FIELD_NAMES: &[&str] = &["fields", "select", "filter", "expand", "include"];
+
+/// The advice naming `http`'s own paging and filter arguments, if it has
+/// any (computed once per tool, at start-up).
+fn fetch_less_advice(http: &HttpBinding) -> Option<String> {
+    let of = |names: &[&str]| -> Vec<String> {
+        http.params
+            .iter()
+            .filter(|p| p.location == Location::Query)
+            .filter(|p| {
+                names.contains(&p.name.trim_start_matches('$').to_ascii_lowercase().as_str())
+            })
+            .map(|p| format!("`{}`", p.arg))
+            .collect()
+    };
+    let (paging, fields) = (of(PAGING_NAMES), of(FIELD_NAMES));
+    if paging.is_empty() && fields.is_empty() {
+        return None;
+    }
+    let mut parts = Vec::new();
+    if !paging.is_empty() {
+        parts.push(format!(
+            "page through the rest with this tool's {}",
+            paging.join(", ")
+        ));
+    }
+    if !fields.is_empty() {
+        parts.push(format!("ask for less with {}", fields.join(", ")));
+    }
+    Some(format!("To see the rest, {}", parts.join("; or ")))
+}
+
+/// Replaces the generic advice at the end of a truncation note with the
+/// operation's own arguments.
+fn name_fetch_less_arguments(outcome: &mut ToolOutcome, advice: &str) {
+    let generic = format!("{}]", response::FETCH_LESS);
+    for content in &mut outcome.content {
+        if let Content::Text(text) = content
+            && text.ends_with(&generic)
+        {
+            text.truncate(text.len() - generic.len());
+            text.push_str(advice);
+            text.push(']');
+        }
+    }
 }

@@ -14,6 +14,7 @@
 //! `lines` reads headers and request lines for the messages.
 
 mod body;
+pub use body::FETCH_LESS;
 mod kind;
 mod lines;
 mod status;
