@@ -1,7 +1,7 @@
 //! openapi2mcp: turn an OpenAPI document (2.0, 3.0 or 3.1) into Model Context
 //! Protocol tools.
 //!
-//! Data flows one way: [`spec`] reads and normalises the document, [`tools`]
+//! Data flows one way: [`document`] reads and normalises the document, [`tools`]
 //! turns every operation into a [`tools::ToolDef`] (the model both back ends
 //! render), [`runtime`] turns a call into an HTTP request and the response into
 //! tool content, [`server`] serves it all over MCP, and [`codegen`] renders it
@@ -10,6 +10,7 @@
 
 pub mod client_config;
 pub mod codegen;
+pub mod document;
 pub mod footprint;
 pub mod lint;
 pub mod mock;
@@ -17,5 +18,4 @@ pub mod pipeline;
 pub mod reload;
 pub mod runtime;
 pub mod server;
-pub mod spec;
 pub mod tools;

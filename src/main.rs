@@ -8,9 +8,9 @@ use std::process::ExitCode;
 use anyhow::{Context, Result};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
+use openapi2mcp::document::{self, Diagnostic, LoadOptions, Severity};
 use openapi2mcp::pipeline::{self, PipelineError, PipelineOptions};
 use openapi2mcp::server::cli::{DEFAULT_LOG_FILTER, ServeFlags, init_logging};
-use openapi2mcp::spec::{self, Diagnostic, LoadOptions, Severity};
 use openapi2mcp::tools::descriptions::DescriptionMode;
 use openapi2mcp::tools::{BuildOptions, Catalog, OutputSchemaMode, Selection, select::PathGlobs};
 
@@ -509,7 +509,7 @@ fn mock(args: MockArgs) -> Result<ExitCode> {
         overlays: args.overlays.clone(),
         ..LoadOptions::default()
     };
-    let (doc, mut diags) = match spec::load(&args.spec, &options) {
+    let (doc, mut diags) = match document::load(&args.spec, &options) {
         Ok(x) => x,
         Err(fatal) => {
             eprintln!("{fatal}");

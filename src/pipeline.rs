@@ -8,8 +8,8 @@
 
 use std::sync::Arc;
 
+use crate::document::{self, Diagnostic, Document, LoadOptions};
 use crate::runtime::catalog::Catalog;
-use crate::spec::{self, Diagnostic, Document, LoadOptions};
 use crate::tools::live::LiveSchemas;
 use crate::tools::{self, BuildOptions, BuildStats};
 
@@ -66,7 +66,7 @@ pub enum PipelineError {
 /// Loads `location` (path or URL) and builds its tool catalog.
 pub fn load_catalog(location: &str, options: &PipelineOptions) -> Result<Loaded, PipelineError> {
     let (mut document, mut diagnostics) =
-        spec::load(location, &options.load).map_err(|d| PipelineError::Load(Box::new(d)))?;
+        document::load(location, &options.load).map_err(|d| PipelineError::Load(Box::new(d)))?;
     let built = tools::build_all(&document, &options.build);
     let (catalog, stats) = (built.catalog, built.stats);
     let start = diagnostics.len();

@@ -60,7 +60,7 @@ impl Reloader {
                 for d in loaded
                     .diagnostics
                     .iter()
-                    .filter(|d| d.severity == crate::spec::Severity::Error)
+                    .filter(|d| d.severity == crate::document::Severity::Error)
                     .take(20)
                 {
                     tracing::warn!("reload: {d}");

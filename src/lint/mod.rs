@@ -14,8 +14,8 @@ mod rules;
 
 use serde::Serialize;
 
+use crate::document::{Diagnostic, Document};
 use crate::runtime::catalog::Catalog;
-use crate::spec::{Diagnostic, Document};
 pub use footprint::Footprint;
 pub use rules::RULES;
 

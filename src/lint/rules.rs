@@ -6,9 +6,9 @@ use serde_json::Value;
 
 use super::footprint::Footprint;
 use super::{Finding, Level, LintOptions, Rule};
+use crate::document::Document;
+use crate::document::diag::push_token;
 use crate::runtime::catalog::{Catalog, ToolDef};
-use crate::spec::Document;
-use crate::spec::diag::push_token;
 use crate::tools::bundle::json_size;
 
 /// Every rule `lint` applies.

@@ -4,8 +4,8 @@
 
 use serde_json::Value;
 
-use crate::spec::Document;
-use crate::spec::refs::Located;
+use crate::document::Document;
+use crate::document::refs::Located;
 
 /// The examples of a media type object (or a parameter/header object), in
 /// document order: `example` first (named `example`), then each entry of

@@ -23,7 +23,7 @@ use std::sync::Arc;
 
 use serde_json::{Value, json};
 
-use crate::spec::{Diagnostic, Document};
+use crate::document::{Diagnostic, Document};
 use respond::Prefer;
 use table::Route;
 use validate::{Incoming, Problem};

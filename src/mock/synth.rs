@@ -9,8 +9,8 @@
 
 use serde_json::{Map, Number, Value, json};
 
-use crate::spec::Document;
-use crate::spec::refs::Located;
+use crate::document::Document;
+use crate::document::refs::Located;
 
 /// Object nesting below which optional properties are still filled in.
 const OPTIONAL_DEPTH: usize = 3;
@@ -512,7 +512,7 @@ fn fits(value: &Value, map: &Map<String, Value>) -> bool {
             if let Some(p) = map.get("pattern").and_then(Value::as_str) {
                 schema.insert(
                     "pattern".into(),
-                    Value::String(crate::spec::dialect::repair_pattern(p)),
+                    Value::String(crate::document::dialect::repair_pattern(p)),
                 );
             }
             jsonschema::options()

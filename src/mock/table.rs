@@ -11,10 +11,10 @@ use serde_json::Value;
 use super::examples;
 use super::routes::Template;
 use super::synth::Synth;
+use crate::document::dialect::Direction;
+use crate::document::refs::Located;
+use crate::document::{Diagnostic, Document};
 use crate::runtime::wire::media::is_json;
-use crate::spec::dialect::Direction;
-use crate::spec::refs::Located;
-use crate::spec::{Diagnostic, Document};
 use crate::tools::bundle::SchemaBundler;
 use crate::tools::operations::{self, Operation};
 
@@ -152,7 +152,7 @@ fn resolve<'v>(root: &'v Value, schema: &'v Value, depth: usize) -> &'v Value {
     match schema.get("$ref").and_then(Value::as_str) {
         Some(r) if depth < 16 => r
             .strip_prefix('#')
-            .and_then(|p| crate::spec::refs::get_pointer(root, p))
+            .and_then(|p| crate::document::refs::get_pointer(root, p))
             .map_or(schema, |t| resolve(root, t, depth + 1)),
         _ => schema,
     }

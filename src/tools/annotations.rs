@@ -10,7 +10,7 @@
 use serde_json::Value;
 
 use super::operations::Operation;
-use crate::spec::{Diagnostic, Document};
+use crate::document::{Diagnostic, Document};
 
 pub use crate::runtime::catalog::ToolAnnotations;
 

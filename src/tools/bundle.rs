@@ -14,10 +14,10 @@ use std::sync::Arc;
 use serde_json::{Map, Value, json};
 
 use super::budget::{self, Fitted, Side};
-use crate::spec::dialect::{self, Direction};
-use crate::spec::pointer::{escape_token, unescape_token};
-use crate::spec::refs::Located;
-use crate::spec::{Diagnostic, Document};
+use crate::document::dialect::{self, Direction};
+use crate::document::pointer::{escape_token, unescape_token};
+use crate::document::refs::Located;
+use crate::document::{Diagnostic, Document};
 
 /// Document-wide `$defs` keys and converted schemas.
 pub struct SchemaBundler<'d> {
@@ -249,7 +249,7 @@ impl<'d> SchemaBundler<'d> {
         let doc = self.doc;
         let value = doc
             .file(file)
-            .and_then(|v| crate::spec::refs::get_pointer(v, pointer));
+            .and_then(|v| crate::document::refs::get_pointer(v, pointer));
         match value {
             Some(value) => {
                 let mut deps = Vec::new();

@@ -17,13 +17,13 @@ use super::SELF_TOOL;
 use super::budget::Side;
 use super::bundle::SchemaBundler;
 use super::operations::Operation;
+use crate::document::dialect::Direction;
+use crate::document::refs::Located;
+use crate::document::{Diagnostic, Document};
 use crate::runtime::binding::{
     BodyBinding, BodyProp, BodyShape, Location, MediaKind, ParamBinding, Style,
 };
 use crate::runtime::schemas::tool_schema_uri;
-use crate::spec::dialect::Direction;
-use crate::spec::refs::Located;
-use crate::spec::{Diagnostic, Document};
 
 /// Header parameters OpenAPI says to ignore (the body and auth set them).
 const IGNORED_HEADERS: &[&str] = &["accept", "content-type", "authorization"];

@@ -9,9 +9,9 @@ use std::sync::{Arc, Mutex, OnceLock};
 use serde_json::Value;
 
 use super::bundle::{BundleState, SchemaBundler};
+use crate::document::Document;
+use crate::document::dialect::Direction;
 use crate::runtime::schemas::{SchemaSide, SchemaSource};
-use crate::spec::Document;
-use crate::spec::dialect::Direction;
 
 /// Component schemas of a loaded document, converted on demand.
 pub struct LiveSchemas {

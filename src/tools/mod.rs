@@ -1,6 +1,6 @@
 //! The tool model: one [`ToolDef`] per OpenAPI operation, plain serializable
 //! data that both back ends render (the live server and the code generator).
-//! Everything the document means is decided here and in [`crate::spec`];
+//! Everything the document means is decided here and in [`crate::document`];
 //! nothing downstream looks at the raw document.
 
 pub mod annotations;
@@ -23,7 +23,7 @@ pub use crate::runtime::catalog::{Catalog, ORIGIN_META_KEY, Origin, ToolDef};
 pub use annotations::ToolAnnotations;
 pub use select::Selection;
 
-use crate::spec::{Diagnostic, Document};
+use crate::document::{Diagnostic, Document};
 use bundle::{SchemaBundler, json_size};
 use naming::NameRequest;
 use operations::Operation;

@@ -4,9 +4,9 @@
 
 use serde_json::Value;
 
+use crate::document::refs::Located;
+use crate::document::{Diagnostic, Document};
 use crate::runtime::binding::{Server, ServerVariable};
-use crate::spec::refs::Located;
-use crate::spec::{Diagnostic, Document};
 
 /// The HTTP methods OpenAPI path items can hold.
 const METHODS: &[&str] = &[
@@ -96,7 +96,7 @@ pub fn collect<'a>(doc: &'a Document, diags: &mut Vec<Diagnostic>) -> Vec<Operat
             if !path.starts_with("x-") {
                 diags.push(Diagnostic::warning(
                     doc.display_name(paths.file),
-                    crate::spec::diag::push_token(&paths.pointer, path),
+                    crate::document::diag::push_token(&paths.pointer, path),
                     format!("path `{path}` does not start with `/`; skipped"),
                 ));
             }

@@ -12,12 +12,12 @@ use super::SELF_TOOL;
 use super::budget::Side;
 use super::bundle::SchemaBundler;
 use super::operations::Operation;
+use crate::document::Document;
+use crate::document::dialect::Direction;
+use crate::document::refs::Located;
 use crate::runtime::binding::OutputShape;
 use crate::runtime::schemas::tool_schema_uri;
 use crate::runtime::wire::media::is_json;
-use crate::spec::Document;
-use crate::spec::dialect::Direction;
-use crate::spec::refs::Located;
 
 /// The property that holds a non-object JSON response.
 pub const WRAP_KEY: &str = "result";

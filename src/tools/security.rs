@@ -6,8 +6,8 @@ use std::collections::BTreeMap;
 use serde_json::Value;
 
 use super::operations::Operation;
+use crate::document::{Diagnostic, Document};
 use crate::runtime::binding::{Location, SchemeUse, SecurityRequirement, SecurityScheme};
-use crate::spec::{Diagnostic, Document};
 
 /// `components.securitySchemes`, each `$ref` followed. Unknown kinds are
 /// skipped with a diagnostic.

@@ -239,7 +239,7 @@ fn documents_load_from_urls_with_relative_refs_and_servers() {
     let addr = serve_files(FILES);
     let url = format!("http://{addr}/specs/api.yaml");
     let (doc, warnings) =
-        openapi2mcp::spec::load(&url, &openapi2mcp::spec::LoadOptions::default()).unwrap();
+        openapi2mcp::document::load(&url, &openapi2mcp::document::LoadOptions::default()).unwrap();
     assert!(warnings.is_empty(), "{warnings:?}");
     let (catalog, diags) =
         openapi2mcp::tools::build(&doc, &openapi2mcp::tools::BuildOptions::default());

@@ -23,7 +23,7 @@ fn generate(spec: &Path, package: &str) -> GeneratedCrate {
     let loaded = openapi2mcp::pipeline::load_catalog(
         spec.to_str().unwrap(),
         &openapi2mcp::pipeline::PipelineOptions {
-            load: openapi2mcp::spec::LoadOptions {
+            load: openapi2mcp::document::LoadOptions {
                 keep_examples: false,
                 ..Default::default()
             },

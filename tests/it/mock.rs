@@ -5,9 +5,9 @@
 
 use std::sync::Arc;
 
+use openapi2mcp::document::{self, Document, LoadOptions};
 use openapi2mcp::mock::{self, MockOptions, MockRequest, MockServer};
 use openapi2mcp::server::{Bridge, ServeOptions};
-use openapi2mcp::spec::{self, Document, LoadOptions};
 use openapi2mcp::tools::{self, BuildOptions};
 use rmcp::ServiceExt;
 use rmcp::model::{CallToolRequestParams, CallToolResult};
@@ -17,7 +17,7 @@ use serde_json::{Value, json};
 use crate::support::{external, local};
 
 fn petstore_doc() -> Document {
-    spec::load(
+    document::load(
         local("specs/petstore.yaml").to_str().unwrap(),
         &LoadOptions::default(),
     )
@@ -527,7 +527,8 @@ fn every_readme_example_operation_gets_an_answer() {
             .collect();
         entries.sort();
         for path in entries {
-            let Ok((doc, _)) = spec::load(path.to_str().unwrap(), &LoadOptions::default()) else {
+            let Ok((doc, _)) = document::load(path.to_str().unwrap(), &LoadOptions::default())
+            else {
                 continue;
             };
             let (server, _) = MockServer::new(&doc, MockOptions::default());
@@ -597,8 +598,8 @@ fn response_semantics(v: &mut Value) {
 /// with formats checked.
 #[test]
 fn github_synthesized_responses_validate_against_the_documented_schemas() {
+    use openapi2mcp::document::dialect::Direction;
     use openapi2mcp::mock::synth::Synth;
-    use openapi2mcp::spec::dialect::Direction;
     use openapi2mcp::tools::bundle::SchemaBundler;
     use std::collections::BTreeSet;
 
@@ -606,7 +607,7 @@ fn github_synthesized_responses_validate_against_the_documented_schemas() {
         return;
     };
     let started = std::time::Instant::now();
-    let (doc, _) = spec::load(path.to_str().unwrap(), &LoadOptions::default()).unwrap();
+    let (doc, _) = document::load(path.to_str().unwrap(), &LoadOptions::default()).unwrap();
     let (server, _) = MockServer::new(
         &doc,
         MockOptions {

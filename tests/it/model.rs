@@ -1,6 +1,6 @@
 //! The tool model, rule by rule, on small inline documents.
 
-use openapi2mcp::spec::Document;
+use openapi2mcp::document::Document;
 use openapi2mcp::tools::{
     self, BuildOptions, Catalog, OutputSchemaMode, Selection, ToolDef, select::PathGlobs,
 };
@@ -11,7 +11,7 @@ use crate::support::assert_valid_tools;
 fn catalog_with(
     doc: Value,
     options: &BuildOptions,
-) -> (Catalog, Vec<openapi2mcp::spec::Diagnostic>) {
+) -> (Catalog, Vec<openapi2mcp::document::Diagnostic>) {
     let doc = Document::from_value("test.yaml", doc).expect("document loads");
     let (catalog, diags) = tools::build(&doc, options);
     assert_valid_tools(&catalog, "inline");

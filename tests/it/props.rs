@@ -33,12 +33,12 @@ use std::sync::OnceLock;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::{Duration, Instant};
 
+use openapi2mcp::document::LoadOptions;
 use openapi2mcp::pipeline::{self, PipelineError, PipelineOptions};
 use openapi2mcp::runtime::binding::{
     BodyBinding, BodyProp, BodyShape, HttpBinding, Location, MediaKind, ParamBinding, Style,
 };
 use openapi2mcp::runtime::request::{self, PreparedRequest, RequestError};
-use openapi2mcp::spec::LoadOptions;
 use openapi2mcp::tools::{BuildOptions, Catalog};
 use proptest::collection::vec;
 use proptest::option;
@@ -174,7 +174,7 @@ fn seeds() -> &'static [SeedDoc] {
             .map(|path| {
                 let name = path.display().to_string();
                 let text = std::fs::read_to_string(&path).expect("read a seed document");
-                let value = openapi2mcp::spec::parse::parse_text(&text, &name)
+                let value = openapi2mcp::document::parse::parse_text(&text, &name)
                     .unwrap_or_else(|d| panic!("seed {name} does not parse: {d}"));
                 SeedDoc { name, text, value }
             })

@@ -3,9 +3,9 @@
 //! HTTP backend on 127.0.0.1, and we assert on the exact HTTP request the
 //! backend received and on the MCP result.
 
+use openapi2mcp::document::{self, Document, LoadOptions};
 use openapi2mcp::server::transport::{HttpTransportOptions, bind_http};
 use openapi2mcp::server::{Bridge, ServeOptions};
-use openapi2mcp::spec::{self, Document, LoadOptions};
 use openapi2mcp::tools::{self, BuildOptions, Catalog};
 use rmcp::ServiceExt;
 use rmcp::model::{CallToolRequestParams, CallToolResult, PaginatedRequestParams};
@@ -17,7 +17,7 @@ use crate::backend::{Backend, Recorded, Reply};
 use crate::support::local;
 
 pub(crate) fn petstore() -> Catalog {
-    let (doc, _) = spec::load(
+    let (doc, _) = document::load(
         local("specs/petstore.yaml").to_str().unwrap(),
         &LoadOptions::default(),
     )
@@ -706,7 +706,7 @@ async fn structured_content_always_matches_the_advertised_output_schema() {
 }
 
 fn features() -> Catalog {
-    let (doc, _) = spec::load(
+    let (doc, _) = document::load(
         local("specs/features.yaml").to_str().unwrap(),
         &LoadOptions::default(),
     )
@@ -1047,7 +1047,7 @@ async fn swagger_2_0_documents_make_correct_requests() {
     let Some(path) = crate::support::external("@readme/oas-examples/2.0/json/petstore.json") else {
         return;
     };
-    let (doc, _) = spec::load(path.to_str().unwrap(), &LoadOptions::default()).unwrap();
+    let (doc, _) = document::load(path.to_str().unwrap(), &LoadOptions::default()).unwrap();
     let catalog = tools::build(&doc, &BuildOptions::default()).0;
     assert_eq!(
         catalog.tools[0].http.servers[0].url,

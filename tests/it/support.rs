@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::OnceLock;
 
-use openapi2mcp::spec::{self, Diagnostic, LoadOptions};
+use openapi2mcp::document::{self, Diagnostic, LoadOptions};
 use openapi2mcp::tools::{self, BuildOptions, Catalog};
 use serde_json::Value;
 
@@ -60,7 +60,7 @@ pub fn build_with(
     path: &Path,
     options: &BuildOptions,
 ) -> Result<(Catalog, Vec<Diagnostic>), Diagnostic> {
-    let (doc, mut diags) = spec::load(path.to_str().unwrap(), &LoadOptions::default())?;
+    let (doc, mut diags) = document::load(path.to_str().unwrap(), &LoadOptions::default())?;
     let (catalog, more) = tools::build(&doc, options);
     diags.extend(more);
     Ok((catalog, diags))

@@ -32,7 +32,7 @@ use std::collections::HashSet;
 
 use serde_json::{Map, Value, json};
 
-use crate::spec::diag::{Diagnostic, push_token};
+use crate::document::diag::{Diagnostic, push_token};
 
 mod bodies;
 mod components;
