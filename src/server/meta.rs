@@ -243,16 +243,7 @@ pub fn names_arg(
 }
 
 /// The JSON kind of `v`, for messages.
-pub fn kind(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
-}
+pub use crate::runtime::wire::json_kind as kind;
 
 #[cfg(test)]
 #[path = "meta_tests.rs"]

@@ -349,17 +349,8 @@ pub(super) fn insert_non_empty(out: &mut Map<String, Value>, key: &str, map: Map
     }
 }
 
-/// A short description of a value's JSON type, for messages.
-pub(super) fn kind(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
-}
+/// A JSON value's type with its article, for messages.
+pub(super) use crate::runtime::wire::json_kind as kind;
 
 #[cfg(test)]
 mod tests;
