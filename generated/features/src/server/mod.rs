@@ -14,6 +14,7 @@ pub mod listing;
 mod live;
 pub mod meta;
 pub mod ops;
+mod shape;
 pub mod transport;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -22,10 +23,9 @@ use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock,
-    ListResourceTemplatesResult, ListResourcesResult, ListToolsResult, PaginatedRequestParams,
-    ProgressNotificationParam, ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult,
-    ServerCapabilities, ServerConfig, Tool,
+    CallToolRequestParams, CallToolResponse, CallToolResult, ListResourceTemplatesResult,
+    ListResourcesResult, ListToolsResult, PaginatedRequestParams, ProgressNotificationParam,
+    ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult, ServerConfig, Tool,
 };
 use rmcp::service::{NotificationContext, RequestContext};
 use rmcp::{ErrorData as McpError, RoleServer, ServerHandler};
@@ -33,11 +33,10 @@ use serde_json::{Map, Value, json};
 
 use crate::runtime::auth::Credentials;
 use crate::runtime::call::{
-    Api, ApiOptions, Call, CallReport, Handlers, Refused, SendAsIs, ToolId, ToolSpec,
+    Api, ApiOptions, Call, CallReport, Handlers, Refused, SendAsIs, ToolId,
 };
-use crate::runtime::catalog::{Catalog, ORIGIN_META_KEY, ToolDef};
+use crate::runtime::catalog::Catalog;
 use crate::runtime::http::HttpOptions;
-use crate::runtime::response::{Content, ToolOutcome};
 use crate::runtime::schemas::{
     DOCUMENT_URI, SchemaResource, Schemas, component_schema, schema_uri, tool_schema_uri,
 };
@@ -45,6 +44,7 @@ use crate::runtime::search::{SearchEntry, ToolIndex};
 use crate::runtime::select::{self, SELECT_ARG};
 use listing::{ListingOptions, ToolsMode, Toolsets};
 use meta::MetaTool;
+use shape::{add_selector, into_tool, paginate, server_info, to_result};
 
 /// How the server reaches the API and shapes its answers.
 #[derive(Debug, Clone)]
@@ -417,192 +417,6 @@ impl Bridge {
         ops::record_call(&api.tool(tool).name, label, backend);
         report
     }
-}
-
-/// Splits a tool definition into the listed MCP tool and what calls need,
-/// moving (not copying) the schemas.
-fn into_tool(def: ToolDef) -> Result<(Tool, ToolSpec), ServeError> {
-    let ToolDef {
-        name,
-        title,
-        description,
-        input_schema,
-        output_schema,
-        input_full,
-        output_full,
-        annotations,
-        origin,
-        http,
-    } = def;
-    let object = |v: Value, what: &str| match v {
-        Value::Object(m) => Ok(Arc::new(m)),
-        _ => Err(ServeError::Tool {
-            name: name.clone(),
-            reason: format!("{what} is not a JSON object"),
-        }),
-    };
-    let input_schema = object(input_schema, "inputSchema")?;
-    let mut tool = Tool::new(name.clone(), description, Arc::clone(&input_schema));
-    tool.title = Some(title);
-    tool.output_schema = output_schema
-        .map(|o| object(o, "outputSchema"))
-        .transpose()?;
-    let bad = |e: serde_json::Error| ServeError::Tool {
-        name: name.clone(),
-        reason: e.to_string(),
-    };
-    tool.annotations = Some(serde_json::from_value(annotations.to_mcp_json()).map_err(bad)?);
-    tool.meta = Some(serde_json::from_value(json!({ ORIGIN_META_KEY: origin })).map_err(bad)?);
-    let spec = ToolSpec {
-        name: name.clone(),
-        http,
-        input_schema,
-        output_schema: tool.output_schema.clone(),
-        input_full: input_full
-            .map(|v| object(v, "the full inputSchema"))
-            .transpose()?,
-        output_full: output_full
-            .map(|v| object(v, "the full outputSchema"))
-            .transpose()?,
-    };
-    Ok((tool, spec))
-}
-
-/// Gives a tool with a JSON result the selector argument and widens its
-/// output schema to accept a selection; returns whether it did.
-fn add_selector(tool: &mut Tool) -> bool {
-    let Some(output) = tool.output_schema.as_ref() else {
-        return false;
-    };
-    let mut input = (*tool.input_schema).clone();
-    let properties = input.entry("properties").or_insert_with(|| json!({}));
-    let Some(properties) = properties.as_object_mut() else {
-        return false;
-    };
-    if properties.contains_key(SELECT_ARG) {
-        tracing::warn!(
-            tool = %tool.name,
-            "the tool has its own `{SELECT_ARG}` argument: it takes no selector"
-        );
-        return false;
-    }
-    properties.insert(SELECT_ARG.into(), select::select_arg_schema());
-    tool.output_schema = Some(Arc::new(select::widen_output_schema(output)));
-    tool.input_schema = Arc::new(input);
-    true
-}
-
-/// Splits tools of serialized `sizes` into consecutive pages whose size
-/// stays under `max_bytes` (at least one tool per page, and one page even
-/// when there are no tools).
-fn paginate(sizes: &[usize], max_bytes: usize) -> Vec<Range<usize>> {
-    let mut pages = Vec::new();
-    let mut start = 0;
-    let mut size = 0;
-    for (i, len) in sizes.iter().enumerate() {
-        if i > start && size + len > max_bytes {
-            pages.push(start..i);
-            start = i;
-            size = 0;
-        }
-        size += len;
-    }
-    if start < sizes.len() || pages.is_empty() {
-        pages.push(start..sizes.len());
-    }
-    pages
-}
-
-fn server_info(
-    title: &str,
-    version: &str,
-    description: Option<&str>,
-    tool_count: usize,
-    mode: ToolsMode,
-    toolset_count: usize,
-) -> ServerConfig {
-    let implementation = serde_json::from_value(json!({
-        "name": env!("CARGO_PKG_NAME"),
-        "title": format!("{title} (via openapi2mcp)"),
-        "version": env!("CARGO_PKG_VERSION"),
-    }))
-    .unwrap_or_else(|_| rmcp::model::Implementation::from_build_env());
-    let version = if version.is_empty() {
-        String::new()
-    } else {
-        format!(" (version {version})")
-    };
-    let mut instructions = match mode {
-        ToolsMode::Discovery => format!(
-            "Tools for the {title} API{version}: {tool_count} operations, reached through meta-tools. Find operations with search_tools, read their arguments with describe_tools, then run read-only ones with call_read_only_tool and any other with call_tool."
-        ),
-        ToolsMode::Toolsets => format!(
-            "Tools for the {title} API{version}: {tool_count} operations in {toolset_count} toolsets. list_toolsets shows them; enable_toolset adds a toolset's tools to the tool list, disable_toolset removes them."
-        ),
-        _ => format!(
-            "Tools for the {title} API{version}: {tool_count} tools, one per HTTP operation. Read-only tools are annotated readOnlyHint; arguments follow each tool's inputSchema."
-        ),
-    };
-    if let Some(d) = description.map(str::trim).filter(|d| !d.is_empty()) {
-        let short: String = d.chars().take(1500).collect();
-        instructions.push_str("\n\n");
-        instructions.push_str(&short);
-    }
-    instructions.push_str(
-        "\n\nWhere a tool's schema is summarized to save space, the summary names a resource (openapi2mcp://schemas/{name}, or the tool's own full schema) that holds the full schema; arguments are always checked against the full schema.",
-    );
-    let capabilities = if mode == ToolsMode::Toolsets {
-        ServerCapabilities::builder()
-            .enable_tools()
-            .enable_tool_list_changed()
-            .enable_resources()
-            .build()
-    } else {
-        // Reloads (SIGHUP, --watch) change the list in every mode.
-        ServerCapabilities::builder()
-            .enable_tools()
-            .enable_tool_list_changed()
-            .enable_resources()
-            .build()
-    };
-    ServerConfig::new(capabilities)
-        .with_server_info(implementation)
-        .with_instructions(instructions)
-}
-
-/// Maps our SDK-neutral outcome to rmcp's result.
-fn to_result(outcome: ToolOutcome) -> CallToolResult {
-    let content: Vec<ContentBlock> = outcome
-        .content
-        .into_iter()
-        .filter_map(|c| {
-            let v = match c {
-                Content::Text(text) => json!({"type": "text", "text": text}),
-                Content::Image {
-                    data_base64,
-                    mime_type,
-                } => {
-                    json!({"type": "image", "data": data_base64, "mimeType": mime_type})
-                }
-                Content::Blob {
-                    uri,
-                    mime_type,
-                    blob_base64,
-                } => json!({
-                    "type": "resource",
-                    "resource": {"uri": uri, "mimeType": mime_type, "blob": blob_base64}
-                }),
-            };
-            serde_json::from_value(v).ok()
-        })
-        .collect();
-    let mut result = if outcome.is_error {
-        CallToolResult::error(content)
-    } else {
-        CallToolResult::success(content)
-    };
-    result.structured_content = outcome.structured;
-    result
 }
 
 impl ServerHandler for Bridge {
