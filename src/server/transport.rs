@@ -25,9 +25,31 @@ use super::ops::{self, OpsState};
 use super::{Bridge, ServeError};
 
 /// Serves over stdin/stdout until the client disconnects.
+///
+/// Tokio's own stdin and stdout run every read and write on its blocking
+/// thread pool: two thread hand-offs, each a futex wake-up, per message,
+/// which cost more CPU than the rest of a tool call. So when the standard
+/// streams are pipes (Python's and Rust's clients) or Unix sockets (Node's
+/// `child_process`, so most desktop clients), they are driven by the
+/// runtime's I/O reactor instead; anything else (a file, a terminal) falls
+/// back to the blocking handles.
 pub async fn serve_stdio(bridge: Bridge) -> Result<(), ServeError> {
+    #[cfg(unix)]
+    if let Some(streams) = stdio_sockets() {
+        tracing::debug!("stdio: non-blocking Unix sockets");
+        return serve_streams(bridge, streams).await;
+    }
+    serve_streams(bridge, rmcp::transport::stdio_pipes()).await
+}
+
+/// Serves one MCP session over a reader and a writer until it ends.
+async fn serve_streams<R, W>(bridge: Bridge, streams: (R, W)) -> Result<(), ServeError>
+where
+    R: tokio::io::AsyncRead + Send + Unpin + 'static,
+    W: tokio::io::AsyncWrite + Send + Unpin + 'static,
+{
     let service = bridge
-        .serve(rmcp::transport::stdio())
+        .serve(streams)
         .await
         .map_err(|e| ServeError::Transport(e.to_string()))?;
     service
@@ -35,6 +57,42 @@ pub async fn serve_stdio(bridge: Bridge) -> Result<(), ServeError> {
         .await
         .map_err(|e| ServeError::Transport(e.to_string()))?;
     Ok(())
+}
+
+/// stdin and stdout as non-blocking Unix stream sockets, when both are
+/// Unix sockets. Must run inside the runtime (the sockets join its
+/// reactor).
+#[cfg(unix)]
+fn stdio_sockets() -> Option<(tokio::net::UnixStream, tokio::net::UnixStream)> {
+    use std::os::fd::AsFd;
+    let input = nonblocking_unix_socket(std::io::stdin().as_fd())?;
+    let output = nonblocking_unix_socket(std::io::stdout().as_fd())?;
+    Some((input, output))
+}
+
+/// A non-blocking copy of `fd` registered with the runtime, if `fd` is a
+/// Unix-domain stream socket; `None` for pipes, files, terminals and other
+/// sockets. The copy shares the descriptor's open file description, so
+/// `fd` itself becomes non-blocking: harmless for stdin and stdout, which
+/// nothing else in the server reads or writes (logs go to stderr), and
+/// the client's end of the socket pair keeps its own flags.
+#[cfg(unix)]
+pub(super) fn nonblocking_unix_socket(
+    fd: std::os::fd::BorrowedFd<'_>,
+) -> Option<tokio::net::UnixStream> {
+    use std::os::unix::fs::FileTypeExt;
+    let owned = fd.try_clone_to_owned().ok()?;
+    let is_socket = std::fs::File::from(owned.try_clone().ok()?)
+        .metadata()
+        .is_ok_and(|m| m.file_type().is_socket());
+    if !is_socket {
+        return None;
+    }
+    let socket = std::os::unix::net::UnixStream::from(owned);
+    // Fails for a socket of another family (TCP, say).
+    socket.local_addr().ok()?;
+    socket.set_nonblocking(true).ok()?;
+    tokio::net::UnixStream::from_std(socket).ok()
 }
 
 /// Options of the streamable HTTP transport.
@@ -274,3 +332,7 @@ pub fn shutdown_on_signals() -> CancellationToken {
     });
     token
 }
+
+#[cfg(test)]
+#[path = "transport_tests.rs"]
+mod tests;

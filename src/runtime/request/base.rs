@@ -18,12 +18,24 @@ pub fn base_url(
     variables: &BTreeMap<String, String>,
     explicit: Option<&str>,
 ) -> Result<String, RequestError> {
+    let (mut candidate, _) = choose_base(servers, variables, explicit)?;
+    candidate.truncate(candidate.trim_end_matches('/').len());
+    Ok(candidate)
+}
+
+/// The base URL [`base_url`] chooses, as written (not yet trimmed) and
+/// parsed.
+pub(super) fn choose_base(
+    servers: &[Server],
+    variables: &BTreeMap<String, String>,
+    explicit: Option<&str>,
+) -> Result<(String, url::Url), RequestError> {
     let candidate = match explicit {
         Some(url) => url.trim().to_string(),
         None => server_url(servers, variables)?,
     };
-    parse_base(&candidate, explicit.is_some())?;
-    Ok(candidate.trim_end_matches('/').to_string())
+    let parsed = parse_base(&candidate, explicit.is_some())?;
+    Ok((candidate, parsed))
 }
 
 /// The first server's URL with its variables substituted.

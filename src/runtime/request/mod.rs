@@ -39,6 +39,8 @@ mod path;
 mod query;
 mod shape;
 
+use std::collections::BTreeMap;
+
 use percent_encoding::{AsciiSet, NON_ALPHANUMERIC};
 use serde_json::{Map, Value};
 
@@ -142,7 +144,28 @@ pub fn draft(
     args: &Map<String, Value>,
     base_url: &str,
 ) -> Result<RequestDraft, RequestError> {
-    let base = parse_base(base_url, true)?;
+    draft_on(binding, args, parse_base(base_url, true)?)
+}
+
+/// [`draft`] with the base URL chosen as [`base_url`] chooses it (`explicit`
+/// first, else the binding's first server with `variables`), parsed once
+/// rather than once to choose it and once more to build on it.
+pub fn draft_at(
+    binding: &HttpBinding,
+    args: &Map<String, Value>,
+    variables: &BTreeMap<String, String>,
+    explicit: Option<&str>,
+) -> Result<RequestDraft, RequestError> {
+    let (_, base) = base::choose_base(&binding.servers, variables, explicit)?;
+    draft_on(binding, args, base)
+}
+
+/// [`draft`] on a parsed, checked base URL.
+fn draft_on(
+    binding: &HttpBinding,
+    args: &Map<String, Value>,
+    base: url::Url,
+) -> Result<RequestDraft, RequestError> {
     let path = expand_path(binding, args)?;
     let mut draft = RequestDraft {
         method: binding.method.to_ascii_uppercase(),
