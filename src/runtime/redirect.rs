@@ -134,7 +134,9 @@ impl<'a> Redirects<'a> {
                 )));
             }
         }
-        Ok(next_request(current, status, target_text, same_origin))
+        let mut next = next_request(current, status, target_text, same_origin);
+        next.parsed = Some(target);
+        Ok(next)
     }
 
     fn refuse(&self, reason: String) -> Refusal {
@@ -195,6 +197,7 @@ fn next_request(
         } else {
             Vec::new()
         },
+        parsed: None,
     }
 }
 
