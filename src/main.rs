@@ -304,16 +304,34 @@ fn load_catalog_and_document(
     keep_examples: bool,
 ) -> Result<Result<(Catalog, Live), ExitCode>> {
     let options = pipeline_options(args, keep_examples)?;
-    match pipeline::load_catalog(&args.spec, &options) {
+    Ok(report(args, pipeline::load_catalog(&args.spec, &options))
+        .map(|loaded| (loaded.catalog, loaded.schemas)))
+}
+
+/// The catalog `serve` serves: every tool planned, each built when a
+/// client first needs it (see [`pipeline::load_served`]).
+fn load_served(args: &SpecArgs, keep_examples: bool) -> Result<Result<pipeline::Served, ExitCode>> {
+    let options = pipeline_options(args, keep_examples)?;
+    Ok(report(args, pipeline::load_served(&args.spec, &options)))
+}
+
+/// Prints what loading found (warnings unless --quiet; a fatal error, or
+/// why no operation became a tool, always) and turns a failure into exit
+/// code 1.
+fn report<T: HasDiagnostics>(
+    args: &SpecArgs,
+    loaded: Result<T, PipelineError>,
+) -> Result<T, ExitCode> {
+    match loaded {
         Ok(loaded) => {
             if !args.quiet {
-                print_diagnostics(&loaded.diagnostics);
+                print_diagnostics(loaded.diagnostics());
             }
-            Ok(Ok((loaded.catalog, loaded.schemas)))
+            Ok(loaded)
         }
         Err(PipelineError::Load(fatal)) => {
             eprintln!("{fatal}");
-            Ok(Err(ExitCode::FAILURE))
+            Err(ExitCode::FAILURE)
         }
         Err(PipelineError::NoTools {
             summary,
@@ -326,8 +344,25 @@ fn load_catalog_and_document(
                 .collect();
             print_diagnostics(&errors);
             eprintln!("{summary}");
-            Ok(Err(ExitCode::FAILURE))
+            Err(ExitCode::FAILURE)
         }
+    }
+}
+
+/// What a pipeline result carries that [`report`] prints.
+trait HasDiagnostics {
+    fn diagnostics(&self) -> &[Diagnostic];
+}
+
+impl HasDiagnostics for pipeline::Loaded {
+    fn diagnostics(&self) -> &[Diagnostic] {
+        &self.diagnostics
+    }
+}
+
+impl HasDiagnostics for pipeline::Served {
+    fn diagnostics(&self) -> &[Diagnostic] {
+        &self.diagnostics
     }
 }
 
@@ -390,8 +425,8 @@ fn print_diagnostics(diags: &[Diagnostic]) {
 fn serve(args: ServeArgs) -> Result<ExitCode> {
     use openapi2mcp::server::Bridge;
 
-    let (catalog, live) = match load_catalog_and_document(&args.spec, args.mock)? {
-        Ok(c) => c,
+    let (catalog, live) = match load_served(&args.spec, args.mock)? {
+        Ok(served) => (served.catalog, served.schemas),
         Err(code) => return Ok(code),
     };
     // The mock's diagnostics repeat what building the catalog reported.
