@@ -114,9 +114,17 @@ pub struct Served {
 /// found out when its tool is first built (listed in `full` mode,
 /// described or called), and says so then.
 pub fn load_served(location: &str, options: &PipelineOptions) -> Result<Served, PipelineError> {
+    let started = std::time::Instant::now();
     let (mut document, mut diagnostics) =
         document::load(location, &options.load).map_err(|d| PipelineError::Load(Box::new(d)))?;
+    let loaded = started.elapsed();
     let plan = tools::plan(&document, &options.build);
+    tracing::debug!(
+        load_ms = loaded.as_millis() as u64,
+        plan_ms = (started.elapsed() - loaded).as_millis() as u64,
+        tools = plan.tools.len(),
+        "document loaded and tools planned"
+    );
     let stats = plan.stats;
     let start = diagnostics.len();
     diagnostics.extend(plan.diagnostics);
