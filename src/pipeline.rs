@@ -9,7 +9,9 @@
 use std::sync::Arc;
 
 use crate::document::{self, Diagnostic, Document, LoadOptions};
-use crate::runtime::catalog::Catalog;
+use crate::runtime::catalog::{Catalog, LazyCatalog};
+use crate::tools::bundle::SchemaBundler;
+use crate::tools::lazy::LazyTools;
 use crate::tools::live::LiveSchemas;
 use crate::tools::{self, BuildOptions, BuildStats};
 
@@ -84,6 +86,72 @@ pub fn load_catalog(location: &str, options: &PipelineOptions) -> Result<Loaded,
     }
     Ok(Loaded {
         catalog,
+        schemas,
+        diagnostics,
+        stats,
+    })
+}
+
+/// A catalog to serve: every tool planned (named, described, selected),
+/// each built when a client first needs it.
+#[derive(Debug)]
+pub struct Served {
+    /// The tools' heads, and where their definitions come from.
+    pub catalog: LazyCatalog,
+    /// The document and the schemas behind budgeted tools.
+    pub schemas: Arc<LiveSchemas>,
+    /// Every diagnostic of loading and planning, located. Building a tool
+    /// later logs its own warnings (without lines: the source text is
+    /// gone by then).
+    pub diagnostics: Vec<Diagnostic>,
+    /// What became of the operations while planning.
+    pub stats: BuildStats,
+}
+
+/// Loads `location` and plans its tools for a server, building none of
+/// them: start-up cost follows the number of operations, not the size of
+/// their schemas. An operation whose request body cannot be followed is
+/// found out when its tool is first built (listed in `full` mode,
+/// described or called), and says so then.
+pub fn load_served(location: &str, options: &PipelineOptions) -> Result<Served, PipelineError> {
+    let started = std::time::Instant::now();
+    let (mut document, mut diagnostics) =
+        document::load(location, &options.load).map_err(|d| PipelineError::Load(Box::new(d)))?;
+    let loaded = started.elapsed();
+    let plan = tools::plan(&document, &options.build);
+    tracing::debug!(
+        load_ms = loaded.as_millis() as u64,
+        plan_ms = (started.elapsed() - loaded).as_millis() as u64,
+        tools = plan.tools.len(),
+        "document loaded and tools planned"
+    );
+    let stats = plan.stats;
+    let start = diagnostics.len();
+    diagnostics.extend(plan.diagnostics);
+    document.locate(&mut diagnostics[start..]);
+    document.drop_sources();
+    if plan.tools.is_empty() {
+        let summary = Box::new(Diagnostic::error(location, "", no_tools_reason(&stats)));
+        return Err(PipelineError::NoTools {
+            summary,
+            diagnostics,
+            stats,
+        });
+    }
+    let state = SchemaBundler::new(&document).into_state();
+    let schemas = Arc::new(LiveSchemas::new(document, state));
+    let heads = plan.tools.iter().map(|t| t.head.clone()).collect();
+    let info = plan.info;
+    let source = LazyTools::new(Arc::clone(&schemas), plan.tools, options.build.clone());
+    Ok(Served {
+        catalog: LazyCatalog {
+            title: info.title,
+            version: info.version,
+            description: info.description,
+            security_schemes: info.security_schemes,
+            heads,
+            source: Arc::new(source),
+        },
         schemas,
         diagnostics,
         stats,

@@ -6,7 +6,7 @@
 //! tool list changed, calls in flight finish on the old one); one that
 //! does not keeps the old catalog serving and the diagnostic is logged.
 //!
-//! Reloads go through [`crate::pipeline::load_catalog`] with the options
+//! Reloads go through [`crate::pipeline::load_served`] with the options
 //! the server started with, so selection flags, budgets and any other
 //! pipeline step apply to the new document exactly as to the first.
 
@@ -54,7 +54,7 @@ impl Reloader {
         let location = self.location.clone();
         let options = self.options.clone();
         let loaded =
-            tokio::task::spawn_blocking(move || pipeline::load_catalog(&location, &options)).await;
+            tokio::task::spawn_blocking(move || pipeline::load_served(&location, &options)).await;
         let outcome = match loaded {
             Ok(Ok(loaded)) => {
                 for d in loaded

@@ -149,6 +149,10 @@ pub const SOURCES: &[(&str, &str)] = &[
         include_str!("../server/listing.rs"),
     ),
     ("src/server/meta.rs", include_str!("../server/meta.rs")),
+    (
+        "src/server/prepared.rs",
+        include_str!("../server/prepared.rs"),
+    ),
     ("src/server/shape.rs", include_str!("../server/shape.rs")),
     (
         "src/server/transport.rs",

@@ -116,10 +116,29 @@ impl From<ToolOutcome> for CallReport {
     }
 }
 
+/// Where an [`Api`] gets a tool's [`ToolSpec`] the first time the tool
+/// is called: the server builds tools on demand (see
+/// [`super::catalog::ToolSource`]).
+pub trait SpecSource: Send + Sync {
+    /// The spec of tool `index`; `Err` says why the tool cannot be served.
+    fn spec(&self, index: usize) -> Result<ToolSpec, String>;
+}
+
+/// Specs known up front.
+impl SpecSource for Vec<ToolSpec> {
+    fn spec(&self, index: usize) -> Result<ToolSpec, String> {
+        self.get(index)
+            .cloned()
+            .ok_or_else(|| format!("no tool number {index}"))
+    }
+}
+
 /// Every tool of one API, with the shared HTTP client, credentials and
-/// rate limit. `Send + Sync`: share one per server.
+/// rate limit. `Send + Sync`: share one per server. A tool's spec, and
+/// its compiled validators, are prepared the first time it is looked up.
 pub struct Api {
-    tools: Vec<Endpoint>,
+    endpoints: Vec<OnceLock<Result<Endpoint, String>>>,
+    specs: Arc<dyn SpecSource>,
     by_name: HashMap<String, usize>,
     client: HttpClient,
     auth: Authenticator,
@@ -136,11 +155,24 @@ struct Endpoint {
     output_validator: OnceLock<Result<jsonschema::Validator, String>>,
 }
 
+/// Why [`Api::find`] found no tool to call.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Missing {
+    /// No tool has that name.
+    Unknown,
+    /// The tool exists but cannot be served (its definition failed to
+    /// build; the text says why).
+    Broken(String),
+}
+
 impl Api {
-    /// Prepares the HTTP client and the authenticator for `tools`.
+    /// Prepares the HTTP client and the authenticator for the tools called
+    /// `names` (in tool order), whose specs come from `specs` when first
+    /// needed.
     pub fn new(
         security_schemes: &BTreeMap<String, SecurityScheme>,
-        tools: Vec<ToolSpec>,
+        names: Vec<String>,
+        specs: Arc<dyn SpecSource>,
         options: ApiOptions,
     ) -> Result<Self, String> {
         let client = HttpClient::new(options.http.clone())?;
@@ -149,22 +181,11 @@ impl Api {
             &options.credentials,
             client.reqwest().clone(),
         );
-        let by_name = tools
-            .iter()
-            .enumerate()
-            .map(|(i, t)| (t.name.clone(), i))
-            .collect();
-        let tools = tools
-            .into_iter()
-            .map(|spec| Endpoint {
-                fetch_less: fetch_less_advice(&spec.http),
-                spec,
-                validator: OnceLock::new(),
-                output_validator: OnceLock::new(),
-            })
-            .collect();
+        let endpoints = names.iter().map(|_| OnceLock::new()).collect();
+        let by_name = names.into_iter().enumerate().map(|(i, n)| (n, i)).collect();
         Ok(Self {
-            tools,
+            endpoints,
+            specs,
             by_name,
             client,
             auth,
@@ -175,6 +196,16 @@ impl Api {
         })
     }
 
+    /// [`Api::new`] for specs known up front.
+    pub fn with_specs(
+        security_schemes: &BTreeMap<String, SecurityScheme>,
+        specs: Vec<ToolSpec>,
+        options: ApiOptions,
+    ) -> Result<Self, String> {
+        let names = specs.iter().map(|s| s.name.clone()).collect();
+        Self::new(security_schemes, names, Arc::new(specs), options)
+    }
+
     /// One line per security scheme: whether credentials are configured and
     /// which variables are read. Never contains secrets.
     pub fn describe_auth(&self) -> Vec<String> {
@@ -183,17 +214,52 @@ impl Api {
 
     /// Number of tools.
     pub fn tool_count(&self) -> usize {
-        self.tools.len()
+        self.endpoints.len()
     }
 
-    /// The tool called `name`, if there is one.
-    pub fn find(&self, name: &str) -> Option<ToolId> {
-        self.by_name.get(name).copied().map(ToolId)
+    /// The position of the tool called `name`, without preparing it.
+    pub fn index_of(&self, name: &str) -> Option<usize> {
+        self.by_name.get(name).copied()
+    }
+
+    /// The tool called `name`, prepared for calls.
+    pub fn find(&self, name: &str) -> Result<ToolId, Missing> {
+        let index = self.index_of(name).ok_or(Missing::Unknown)?;
+        self.prepare(index).map_err(Missing::Broken)
+    }
+
+    /// Tool `index`, prepared for calls (its spec fetched once).
+    pub fn prepare(&self, index: usize) -> Result<ToolId, String> {
+        let slot = self
+            .endpoints
+            .get(index)
+            .ok_or_else(|| format!("no tool number {index}"))?;
+        let prepared = slot.get_or_init(|| {
+            self.specs.spec(index).map(|spec| Endpoint {
+                fetch_less: fetch_less_advice(&spec.http),
+                spec,
+                validator: OnceLock::new(),
+                output_validator: OnceLock::new(),
+            })
+        });
+        match prepared {
+            Ok(_) => Ok(ToolId(index)),
+            Err(why) => Err(why.clone()),
+        }
+    }
+
+    /// The prepared endpoint of `tool`. A [`ToolId`] is only made by
+    /// [`Api::prepare`] once the endpoint is in place, so it is there.
+    fn endpoint(&self, tool: ToolId) -> &Endpoint {
+        match self.endpoints[tool.0].get() {
+            Some(Ok(endpoint)) => endpoint,
+            _ => unreachable!("a ToolId is only made for a prepared tool"),
+        }
     }
 
     /// What the API knows of `tool`.
     pub fn tool(&self, tool: ToolId) -> &ToolSpec {
-        &self.tools[tool.0].spec
+        &self.endpoint(tool).spec
     }
 
     /// Where the full schemas come from.
@@ -204,7 +270,7 @@ impl Api {
     /// The tool's full input (or output) schema, self-contained: what the
     /// listed schema summarizes, or the listed schema itself.
     pub fn full_schema(&self, tool: ToolId, output: bool) -> Option<Value> {
-        let spec = &self.tools[tool.0].spec;
+        let spec = &self.endpoint(tool).spec;
         let (full, listed, side) = if output {
             (
                 &spec.output_full,
@@ -231,7 +297,7 @@ impl Api {
         tool: ToolId,
         args: Map<String, Value>,
     ) -> Result<Map<String, Value>, Refused> {
-        let endpoint = &self.tools[tool.0];
+        let endpoint = self.endpoint(tool);
         let args = Value::Object(args);
         if let Some(message) = validate(endpoint, &args, self.schemas()) {
             return Err(Refused::Invalid(response::invalid_arguments(&message)));
@@ -259,7 +325,7 @@ impl Api {
         args: &Map<String, Value>,
         client_authorization: Option<&str>,
     ) -> CallReport {
-        let endpoint = &self.tools[tool.0];
+        let endpoint = self.endpoint(tool);
         let http = &endpoint.spec.http;
         let options = &self.options;
         let mut draft = match request::draft_at(
@@ -298,7 +364,7 @@ impl Api {
                     &self.client.options().limits,
                     &request_line,
                 );
-                if let Some(advice) = &self.tools[tool.index()].fetch_less {
+                if let Some(advice) = &endpoint.fetch_less {
                     name_fetch_less_arguments(&mut outcome, advice);
                 }
                 if let (Some(hint), 401 | 403) = (missing_credentials, resp.status) {
@@ -319,7 +385,7 @@ impl Api {
     /// API or a handler produced, a tool with an output schema returns
     /// conforming structured content or an error.
     pub fn conform(&self, tool: ToolId, outcome: ToolOutcome) -> ToolOutcome {
-        check_structured(&self.tools[tool.0], outcome)
+        check_structured(self.endpoint(tool), outcome)
     }
 
     /// Scrubs configured secrets from text an API sent back (a 401 page that

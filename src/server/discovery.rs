@@ -10,7 +10,10 @@ use serde_json::{Map, Value, json};
 use super::Bridge;
 use super::listing::ToolsMode;
 use super::meta::{MetaTool, kind, names_arg, ok, refuse, string_arg};
-use crate::runtime::call::ToolId;
+use std::sync::Arc;
+
+use crate::runtime::call::{Missing, ToolId};
+use crate::runtime::search::ToolIndex;
 
 /// One entry of a session's tool list.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -55,15 +58,31 @@ impl Bridge {
         listed
     }
 
-    /// An entry's definition and serialized size.
-    pub(super) fn listed(&self, entry: Listed) -> (&Tool, usize) {
+    /// An entry's definition and serialized size, building the tool on
+    /// first use; `None` for a tool that cannot be built (left out of the
+    /// list, with a warning in the log).
+    pub(super) fn listed(&self, entry: Listed) -> Option<(&Tool, usize)> {
         match entry {
             Listed::Meta(i) => {
                 let (_, tool, size) = &self.inner.meta[i];
-                (tool, *size)
+                Some((tool, *size))
             }
-            Listed::Tool(i) => (&self.inner.tools[i], self.inner.sizes[i]),
+            Listed::Tool(i) => match self.inner.prepared.get(i) {
+                Ok(shown) => Some((&shown.tool, shown.size)),
+                Err(why) => {
+                    tracing::warn!(tool = %self.inner.heads[i].name, "not listed: {why}");
+                    None
+                }
+            },
         }
+    }
+
+    /// Whether `tool` takes the selector argument (`--response-filter`).
+    pub(super) fn selectable(&self, tool: ToolId) -> bool {
+        self.inner
+            .prepared
+            .get(tool.index())
+            .is_ok_and(|shown| shown.selectable)
     }
 
     fn enabled_toolsets(&self) -> Vec<usize> {
@@ -86,7 +105,7 @@ impl Bridge {
         }
         Some(refuse(format!(
             "tool `{}` belongs to the toolset `{}`, which is not enabled: call enable_toolset with names [\"{}\"] first",
-            inner.tools[tool.index()].name,
+            inner.heads[tool.index()].name,
             inner.toolsets.names[set],
             inner.toolsets.names[set]
         )))
@@ -101,8 +120,8 @@ impl Bridge {
         context: &RequestContext<RoleServer>,
     ) -> Result<CallToolResult, McpError> {
         Ok(match m {
-            MetaTool::Search => self.search(&args),
-            MetaTool::Describe => self.describe(&args),
+            MetaTool::Search => self.search(&args).await,
+            MetaTool::Describe => self.describe(&args).await,
             MetaTool::CallReadOnly | MetaTool::Call => {
                 return self.call_through(m, args, context).await;
             }
@@ -113,9 +132,25 @@ impl Bridge {
         })
     }
 
-    fn search(&self, args: &Map<String, Value>) -> CallToolResult {
+    /// The search index, waiting for it while it is being built.
+    async fn index(&self) -> Result<Arc<ToolIndex>, &'static str> {
         let Some(index) = &self.inner.index else {
-            return refuse("search_tools is not available in this listing mode");
+            return Err("search_tools is not available in this listing mode");
+        };
+        let mut index = index.clone();
+        match index.wait_for(Option::is_some).await {
+            Ok(ready) => ready
+                .as_ref()
+                .map(Arc::clone)
+                .ok_or("the search index is not ready"),
+            Err(_) => Err("the search index could not be built (see the server log)"),
+        }
+    }
+
+    async fn search(&self, args: &Map<String, Value>) -> CallToolResult {
+        let index = match self.index().await {
+            Ok(index) => index,
+            Err(why) => return refuse(why),
         };
         let query = match string_arg(MetaTool::Search, args, "query") {
             Ok(q) => q,
@@ -169,11 +204,12 @@ impl Bridge {
             format!("{} tools for \"{query}\", best first:\n", hits.len())
         };
         for hit in &hits {
-            let tool = &inner.tools[hit.index];
-            let facts = &inner.facts[hit.index];
-            let title = tool.title.as_deref().unwrap_or_default();
-            let summary = summary(tool.description.as_deref().unwrap_or_default(), title);
-            let call_with = if facts.read_only {
+            let tool = &inner.heads[hit.index];
+            let read_only = tool.annotations.read_only_hint;
+            let (method, path) = (&tool.origin.method, &tool.origin.path);
+            let title = tool.title.as_str();
+            let summary = summary(&tool.description, title);
+            let call_with = if read_only {
                 MetaTool::CallReadOnly.name()
             } else {
                 MetaTool::Call.name()
@@ -182,16 +218,16 @@ impl Bridge {
                 "- {} — {} ({} {}){}\n",
                 tool.name,
                 title,
-                facts.method,
-                facts.path,
-                if facts.read_only { " [read-only]" } else { "" }
+                method,
+                path,
+                if read_only { " [read-only]" } else { "" }
             ));
             let mut item = json!({
                 "name": tool.name,
                 "title": title,
-                "method": facts.method,
-                "path": facts.path,
-                "readOnly": facts.read_only,
+                "method": method,
+                "path": path,
+                "readOnly": read_only,
                 "callWith": call_with,
             });
             if let Some(s) = summary {
@@ -207,7 +243,7 @@ impl Bridge {
         ok(json!({"query": query, "tools": items}), text)
     }
 
-    fn describe(&self, args: &Map<String, Value>) -> CallToolResult {
+    async fn describe(&self, args: &Map<String, Value>) -> CallToolResult {
         let names = match names_arg(MetaTool::Describe, args, 20) {
             Ok(n) => n,
             Err(why) => return refuse(why),
@@ -215,24 +251,47 @@ impl Bridge {
         let api = &self.inner.api;
         let mut tools = Vec::new();
         let mut unknown = Vec::new();
+        let mut broken = Vec::new();
         for name in &names {
-            match api.find(name) {
-                Some(id) => tools.push(
-                    serde_json::to_value(&self.inner.tools[id.index()]).unwrap_or(Value::Null),
-                ),
+            let built = api.index_of(name).map(|i| self.inner.prepared.get(i));
+            match built {
+                Some(Ok(shown)) => {
+                    tools.push(serde_json::to_value(&shown.tool).unwrap_or(Value::Null))
+                }
+                Some(Err(why)) => broken.push(json!({"name": name, "error": why})),
                 None => unknown.push(name.as_str()),
             }
+        }
+        if tools.is_empty() && !broken.is_empty() {
+            let why: Vec<String> = broken
+                .iter()
+                .map(|b| {
+                    format!(
+                        "`{}`: {}",
+                        b["name"].as_str().unwrap_or_default(),
+                        b["error"].as_str().unwrap_or_default()
+                    )
+                })
+                .collect();
+            return refuse(format!(
+                "describe_tools: these tools cannot be served: {}",
+                why.join("; ")
+            ));
         }
         if tools.is_empty() {
             return refuse(format!(
                 "describe_tools: no tool {}; {}",
                 quoted(&unknown),
                 self.suggest(unknown.first().copied().unwrap_or_default())
+                    .await
             ));
         }
         let mut structured = json!({"tools": tools});
         if !unknown.is_empty() {
             structured["unknown"] = json!(unknown);
+        }
+        if !broken.is_empty() {
+            structured["broken"] = json!(broken);
         }
         let text = serde_json::to_string(&structured).unwrap_or_default();
         ok(structured, text)
@@ -270,37 +329,49 @@ impl Bridge {
                 )));
             }
         };
-        let Some(tool) = self.inner.api.find(&name) else {
+        let Some(index) = self.inner.api.index_of(&name) else {
             return Ok(refuse(format!(
                 "{}: no tool `{name}`; {}",
                 m.name(),
-                self.suggest(&name)
+                self.suggest(&name).await
             )));
         };
-        let facts = &self.inner.facts[tool.index()];
-        if m == MetaTool::CallReadOnly && !facts.read_only {
+        let head = &self.inner.heads[index];
+        if m == MetaTool::CallReadOnly && !head.annotations.read_only_hint {
             return Ok(refuse(format!(
                 "call_read_only_tool: `{name}` is not read-only ({} {}); call it with call_tool",
-                facts.method, facts.path
+                head.origin.method, head.origin.path
             )));
         }
+        let tool = match self.inner.api.find(&name) {
+            Ok(tool) => tool,
+            Err(Missing::Broken(why)) => {
+                return Ok(refuse(format!(
+                    "{}: tool `{name}` cannot be served: {why}",
+                    m.name()
+                )));
+            }
+            Err(Missing::Unknown) => {
+                return Ok(refuse(format!("{}: no tool `{name}`", m.name())));
+            }
+        };
         self.run_tool(tool, &name, arguments, select.as_deref(), context)
             .await
     }
 
     /// "did you mean" for a name that is no tool: the best search hits.
-    fn suggest(&self, name: &str) -> String {
+    async fn suggest(&self, name: &str) -> String {
         let inner = &self.inner;
-        let hits = match &inner.index {
-            Some(index) => index.search(name, 3, None),
-            None => Vec::new(),
+        let hits = match self.index().await {
+            Ok(index) => index.search(name, 3, None),
+            Err(_) => Vec::new(),
         };
         if hits.is_empty() {
             return "search_tools finds tools by what they do".into();
         }
         let names: Vec<String> = hits
             .iter()
-            .map(|h| format!("`{}`", inner.tools[h.index].name))
+            .map(|h| format!("`{}`", inner.heads[h.index].name))
             .collect();
         format!("did you mean {}?", names.join(", "))
     }
@@ -317,8 +388,12 @@ impl Bridge {
                 .iter()
                 .take(3)
                 .map(|t| {
-                    let tool = &inner.tools[*t];
-                    tool.title.as_deref().unwrap_or(&tool.name)
+                    let tool = &inner.heads[*t];
+                    if tool.title.is_empty() {
+                        tool.name.as_str()
+                    } else {
+                        tool.title.as_str()
+                    }
                 })
                 .collect();
             text.push_str(&format!(

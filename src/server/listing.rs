@@ -59,6 +59,18 @@ pub fn estimate_tokens(bytes: usize) -> usize {
     (bytes as f64 / BYTES_PER_TOKEN).ceil() as usize
 }
 
+/// Bytes a tool's listing takes at least, from its head alone: its name,
+/// title (listed twice, as the tool's and the annotations'), description,
+/// method and path (in `_meta`). What the schemas add only makes the
+/// listing bigger, so a list whose heads are over budget is over budget.
+pub fn head_bytes(head: &crate::runtime::catalog::ToolHead) -> usize {
+    head.name.len()
+        + 2 * head.title.len()
+        + head.description.len()
+        + head.origin.method.len()
+        + head.origin.path.len()
+}
+
 /// How tools are listed, as asked for on the command line.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ListingOptions {

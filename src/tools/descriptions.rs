@@ -10,7 +10,7 @@ use std::collections::HashMap;
 
 use clap::ValueEnum;
 
-use crate::runtime::catalog::ToolDef;
+use crate::runtime::catalog::ToolHead;
 
 /// How much of an operation's description a tool carries.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, ValueEnum)]
@@ -28,7 +28,7 @@ const BOILERPLATE_MIN_TOOLS: usize = 5;
 const BOILERPLATE_MIN_SHARE: f64 = 0.01;
 
 /// Shortens every tool's description (see the module docs).
-pub fn shorten_all(tools: &mut [ToolDef]) {
+pub fn shorten_all(tools: &mut [ToolHead]) {
     let cleaned: Vec<String> = tools.iter().map(|t| clean(&t.description)).collect();
     let mut counts: HashMap<&str, usize> = HashMap::new();
     for text in &cleaned {
@@ -189,7 +189,7 @@ mod tests {
     #[test]
     fn boilerplate_repeated_across_tools_is_dropped() {
         use crate::runtime::binding::HttpBinding;
-        use crate::runtime::catalog::{Origin, ToolAnnotations};
+        use crate::runtime::catalog::{Origin, ToolAnnotations, ToolDef};
         let tool = |d: &str| ToolDef {
             name: "t".into(),
             title: "T".into(),
@@ -230,6 +230,7 @@ mod tests {
             })
             .collect();
         tools.push(tool("Tokens need the `repo` scope."));
+        let mut tools: Vec<ToolHead> = tools.iter().map(ToolHead::of).collect();
         shorten_all(&mut tools);
         assert_eq!(tools[0].description, "Does thing 0.");
         // A description that is all boilerplate keeps it.

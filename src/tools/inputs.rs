@@ -98,7 +98,7 @@ fn build_with(
 ) -> Result<(Inputs, bool), Diagnostic> {
     let mut deps = BTreeSet::new();
     let mut args = Vec::new();
-    params(doc, op, bundler, &mut deps, &mut args, warnings);
+    params(doc, op, Some((bundler, &mut deps)), &mut args, warnings);
     let body_meta = body(doc, op, bundler, &mut deps, &mut args, flatten)?;
     let flattened = args
         .iter()
@@ -162,11 +162,12 @@ fn build_with(
     Ok((inputs, flattened))
 }
 
+/// The parameters' arguments; their schemas are converted only when
+/// `convert` is given (a head needs only names and locations).
 fn params(
     doc: &Document,
     op: &Operation<'_>,
-    bundler: &mut SchemaBundler<'_>,
-    deps: &mut BTreeSet<String>,
+    mut convert: Option<(&mut SchemaBundler<'_>, &mut BTreeSet<String>)>,
     args: &mut Vec<Arg>,
     warnings: &mut Vec<Diagnostic>,
 ) {
@@ -193,8 +194,13 @@ fn params(
             ));
             continue;
         }
-        let (schema, content_type) = param_schema(p, bundler, deps);
-        let schema = with_param_docs(schema, p.value);
+        let (schema, content_type) = match convert.as_mut() {
+            Some((bundler, deps)) => {
+                let (schema, content_type) = param_schema(p, bundler, deps);
+                (with_param_docs(schema, p.value), content_type)
+            }
+            None => (Value::Null, None),
+        };
         let style = style_of(p.value, location);
         args.push(Arg {
             wire: name.clone(),
@@ -248,6 +254,46 @@ fn params(
             });
         }
     }
+}
+
+/// What a tool's head needs of its inputs, without converting a schema:
+/// the parameters' argument names with their locations (named as the
+/// built tool names them), and every argument name a search can match:
+/// those, then the top-level properties of an object body.
+pub struct HeadArgs {
+    /// Parameter arguments and where they go.
+    pub params: Vec<(String, Location)>,
+    /// Parameter names, then body property names.
+    pub names: Vec<String>,
+}
+
+/// [`HeadArgs`] of `op`.
+pub fn head_args(doc: &Document, op: &Operation<'_>) -> HeadArgs {
+    let mut args = Vec::new();
+    params(doc, op, None, &mut args, &mut Vec::new());
+    name_args(&mut args);
+    let params: Vec<(String, Location)> = args
+        .into_iter()
+        .filter_map(|a| Some((a.wire, a.location?)))
+        .collect();
+    let mut names: Vec<String> = params.iter().map(|(n, _)| n.clone()).collect();
+    let body_schema = op
+        .node
+        .child("requestBody")
+        .and_then(|rb| doc.deref(rb).ok())
+        .and_then(|rb| rb.child("content"))
+        .and_then(|content| {
+            let media_type = pick_media_type(content.value)?;
+            content.child(&media_type)?.child("schema")
+        });
+    if let Some(shape) = body_schema.and_then(|s| object_shape(doc, s, 0)) {
+        for (name, prop) in shape.props {
+            if prop.value.get("readOnly") != Some(&Value::Bool(true)) && !names.contains(&name) {
+                names.push(name);
+            }
+        }
+    }
+    HeadArgs { params, names }
 }
 
 /// `{name}` slots of a path template, in order, without duplicates.

@@ -38,6 +38,17 @@ impl LiveSchemas {
     pub fn document(&self) -> &Document {
         &self.document
     }
+
+    /// Runs `f` with a bundler over the document that continues the key
+    /// table (one at a time: the table is shared), for building a tool
+    /// late.
+    pub fn with_bundler<T>(&self, f: impl FnOnce(&Document, &mut SchemaBundler<'_>) -> T) -> T {
+        let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        let mut bundler = SchemaBundler::resume(&self.document, std::mem::take(&mut *state));
+        let out = f(&self.document, &mut bundler);
+        *state = bundler.into_state();
+        out
+    }
 }
 
 impl std::fmt::Debug for LiveSchemas {
@@ -55,13 +66,11 @@ impl SchemaSource for LiveSchemas {
             SchemaSide::Output => Direction::Output,
             SchemaSide::Document => Direction::Document,
         };
-        let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
-        let mut bundler = SchemaBundler::resume(&self.document, std::mem::take(&mut *state));
-        let found = bundler
-            .knows(key)
-            .then(|| Arc::clone(&bundler.entry(key, direction).schema));
-        *state = bundler.into_state();
-        found
+        self.with_bundler(|_, bundler| {
+            bundler
+                .knows(key)
+                .then(|| Arc::clone(&bundler.entry(key, direction).schema))
+        })
     }
 
     fn components(&self) -> Vec<String> {

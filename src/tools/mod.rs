@@ -8,6 +8,7 @@ pub mod budget;
 pub mod bundle;
 pub mod descriptions;
 mod inputs;
+pub mod lazy;
 pub mod live;
 pub mod naming;
 pub mod operations;
@@ -19,7 +20,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 pub use crate::runtime::binding::{HttpBinding, SecurityScheme, Server};
-pub use crate::runtime::catalog::{Catalog, ORIGIN_META_KEY, Origin, ToolDef};
+pub use crate::runtime::catalog::{Catalog, ORIGIN_META_KEY, Origin, ToolDef, ToolHead};
 pub use annotations::ToolAnnotations;
 pub use select::Selection;
 
@@ -140,48 +141,25 @@ pub fn build_with_stats(
 
 /// [`build_with_stats`], also handing back the schema conversions.
 pub fn build_all(doc: &Document, options: &BuildOptions) -> Built {
-    let mut diags = Vec::new();
-    let root = doc.root();
-    let info = root.get("info");
-    let text = |key: &str| {
-        info.and_then(|i| i.get(key))
-            .and_then(Value::as_str)
-            .map(str::to_string)
-    };
-    let security_schemes = security::schemes(doc, &mut diags);
-    let operations = operations::collect(doc, &mut diags);
-
+    let plan = plan(doc, options);
+    let Plan {
+        info,
+        tools: planned,
+        mut diagnostics,
+        mut stats,
+    } = plan;
     let mut bundler = SchemaBundler::new(doc);
-    // Operations whose path item or parameters do not resolve were dropped
-    // by `collect`, each with an error diagnostic.
-    let declared = operations::declared_count(doc).max(operations.len());
-    let mut stats = BuildStats {
-        operations: declared,
-        failed: declared - operations.len(),
-        ..BuildStats::default()
-    };
-    let mut drafts = Vec::with_capacity(operations.len());
-    for op in &operations {
-        match draft(doc, op, options, &mut bundler, &mut diags) {
-            Ok(Some(d)) => drafts.push(d),
-            Ok(None) => stats.excluded += 1,
+    let mut tools = Vec::with_capacity(planned.len());
+    for p in &planned {
+        match complete(doc, p, options, &mut bundler, &mut diagnostics) {
+            Ok(tool) => tools.push(tool),
             Err(d) => {
                 stats.failed += 1;
-                diags.push(d)
+                diagnostics.push(d);
             }
         }
     }
-    diags.extend(bundler.take_diagnostics());
-    let named = assign_names(drafts);
-    let before = named.len();
-    let mut tools: Vec<ToolDef> = named
-        .into_iter()
-        .filter(|t| options.selection.keeps(t))
-        .collect();
-    if options.descriptions == descriptions::DescriptionMode::Short {
-        descriptions::shorten_all(&mut tools);
-    }
-    stats.unselected = before - tools.len();
+    diagnostics.extend(bundler.take_diagnostics());
     for t in &tools {
         let over = [
             (
@@ -201,7 +179,7 @@ pub fn build_all(doc: &Document, options: &BuildOptions) -> Built {
             stats.budgeted += usize::from(budgeted);
             if budgeted && budget > 0 && size > budget {
                 stats.over_budget += 1;
-                diags.push(Diagnostic::warning(
+                diagnostics.push(Diagnostic::warning(
                     doc.display_name(doc.root_key()),
                     "",
                     format!(
@@ -212,36 +190,198 @@ pub fn build_all(doc: &Document, options: &BuildOptions) -> Built {
             }
         }
     }
-
-    let catalog = Catalog {
-        title: text("title").unwrap_or_else(|| "API".to_string()),
-        version: text("version").unwrap_or_default(),
-        description: text("description"),
-        security_schemes,
-        tools,
-    };
+    let catalog = info.with_tools(tools);
     Built {
         catalog,
-        diagnostics: diags,
+        diagnostics,
         stats,
         schemas: bundler.into_state(),
     }
+}
+
+/// The API-level facts of a catalog: `info` and the security schemes.
+#[derive(Debug, Clone)]
+pub struct ApiInfo {
+    /// `info.title` (`API` when missing).
+    pub title: String,
+    /// `info.version`.
+    pub version: String,
+    /// `info.description`.
+    pub description: Option<String>,
+    /// Security schemes by name.
+    pub security_schemes: std::collections::BTreeMap<String, SecurityScheme>,
+}
+
+impl ApiInfo {
+    /// A catalog of these facts and `tools`.
+    pub fn with_tools(self, tools: Vec<ToolDef>) -> Catalog {
+        Catalog {
+            title: self.title,
+            version: self.version,
+            description: self.description,
+            security_schemes: self.security_schemes,
+            tools,
+        }
+    }
+}
+
+/// One operation planned as a tool: its head (named, titled, described,
+/// selected) and where the operation is, so [`complete`] can build it.
+#[derive(Debug, Clone)]
+pub struct Planned {
+    /// What is known of the tool without building its schemas.
+    pub head: ToolHead,
+    /// The operation's path template (a key of `paths`).
+    pub path: String,
+    /// Its lower-case method.
+    pub method: &'static str,
+}
+
+/// Every tool of a document, planned but not built: the cheap pass over
+/// every operation (names, descriptions, annotations, argument names,
+/// selection) that a server needs at start-up. Schemas are built per tool
+/// by [`complete`].
+pub struct Plan {
+    /// `info` and security schemes.
+    pub info: ApiInfo,
+    /// The selected tools, in document order.
+    pub tools: Vec<Planned>,
+    /// Warnings, and errors confined to single operations.
+    pub diagnostics: Vec<Diagnostic>,
+    /// What became of the operations so far (`budgeted` and
+    /// `over_budget` are counted when tools are built).
+    pub stats: BuildStats,
+}
+
+/// Plans every operation of `doc` (see [`Plan`]). An operation whose
+/// path item, parameters or `x-mcp` cannot be read is skipped with a
+/// diagnostic.
+pub fn plan(doc: &Document, options: &BuildOptions) -> Plan {
+    let mut diags = Vec::new();
+    let root = doc.root();
+    let info = root.get("info");
+    let text = |key: &str| {
+        info.and_then(|i| i.get(key))
+            .and_then(Value::as_str)
+            .map(str::to_string)
+    };
+    let security_schemes = security::schemes(doc, &mut diags);
+    let operations = operations::collect(doc, &mut diags);
+    // Operations whose path item or parameters do not resolve were dropped
+    // by `collect`, each with an error diagnostic.
+    let declared = operations::declared_count(doc).max(operations.len());
+    let mut stats = BuildStats {
+        operations: declared,
+        failed: declared - operations.len(),
+        ..BuildStats::default()
+    };
+    let mut drafts = Vec::with_capacity(operations.len());
+    for op in &operations {
+        match draft(doc, op) {
+            Ok(Some(d)) => drafts.push(d),
+            Ok(None) => stats.excluded += 1,
+            Err(d) => {
+                stats.failed += 1;
+                diags.push(d)
+            }
+        }
+    }
+    let named = assign_names(drafts);
+    let before = named.len();
+    let mut tools: Vec<Planned> = named
+        .into_iter()
+        .filter(|t| options.selection.keeps(&t.head))
+        .collect();
+    stats.unselected = before - tools.len();
+    if options.descriptions == descriptions::DescriptionMode::Short {
+        let mut heads: Vec<ToolHead> = tools.iter().map(|t| t.head.clone()).collect();
+        descriptions::shorten_all(&mut heads);
+        for (t, h) in tools.iter_mut().zip(heads) {
+            t.head.description = h.description;
+        }
+    }
+    Plan {
+        info: ApiInfo {
+            title: text("title").unwrap_or_else(|| "API".to_string()),
+            version: text("version").unwrap_or_default(),
+            description: text("description"),
+            security_schemes,
+        },
+        tools,
+        diagnostics: diags,
+        stats,
+    }
+}
+
+/// Builds the planned tool `planned`: its input and output schemas
+/// (within the budgets) and its HTTP binding. Fails when the operation is
+/// gone from `doc` or a `$ref` in its request body cannot be followed.
+pub fn complete(
+    doc: &Document,
+    planned: &Planned,
+    options: &BuildOptions,
+    bundler: &mut SchemaBundler<'_>,
+    warnings: &mut Vec<Diagnostic>,
+) -> Result<ToolDef, Diagnostic> {
+    let op = operations::find(doc, &planned.path, planned.method).ok_or_else(|| {
+        Diagnostic::error(
+            doc.display_name(doc.root_key()),
+            "",
+            format!(
+                "operation {} {} is no longer in the document",
+                planned.method.to_ascii_uppercase(),
+                planned.path
+            ),
+        )
+    })?;
+    let inputs = inputs::build(doc, &op, bundler, options.schema_budget, warnings)?;
+    let output = outputs::build(
+        doc,
+        &op,
+        options.output_schemas,
+        bundler,
+        options.output_schema_budget,
+    );
+    let head = &planned.head;
+    let mut tool = ToolDef {
+        name: head.name.clone(),
+        title: head.title.clone(),
+        description: head.description.clone(),
+        input_schema: inputs.schema,
+        input_full: inputs.full,
+        output_full: output.as_ref().and_then(|o| o.full.clone()),
+        output_schema: output.as_ref().map(|o| o.schema.clone()),
+        annotations: head.annotations.clone(),
+        origin: head.origin.clone(),
+        http: HttpBinding {
+            method: head.origin.method.clone(),
+            path: op.path.to_string(),
+            params: inputs.http_params,
+            body: inputs.body,
+            servers: operations::servers(doc, &op),
+            security: head.security.clone(),
+            output: output.map(|o| o.shape),
+        },
+    };
+    if tool.input_full.is_some() {
+        name_self(&mut tool.input_schema, &tool.name);
+    }
+    if tool.output_full.is_some()
+        && let Some(out) = &mut tool.output_schema
+    {
+        name_self(out, &tool.name);
+    }
+    Ok(tool)
 }
 
 /// A tool before its final name is known.
 struct Draft {
     name: NameRequest,
     title_from_name: bool,
-    tool: ToolDef,
+    planned: Planned,
 }
 
-fn draft(
-    doc: &Document,
-    op: &Operation<'_>,
-    options: &BuildOptions,
-    bundler: &mut SchemaBundler<'_>,
-    warnings: &mut Vec<Diagnostic>,
-) -> Result<Option<Draft>, Diagnostic> {
+fn draft(doc: &Document, op: &Operation<'_>) -> Result<Option<Draft>, Diagnostic> {
     let overrides = annotations::XMcp::read(doc, op)?;
     if overrides.exclude {
         return Ok(None);
@@ -254,14 +394,7 @@ fn draft(
             false,
         ),
     };
-    let inputs = inputs::build(doc, op, bundler, options.schema_budget, warnings)?;
-    let output = outputs::build(
-        doc,
-        op,
-        options.output_schemas,
-        bundler,
-        options.output_schema_budget,
-    );
+    let args = inputs::head_args(doc, op);
     let method = op.method.to_ascii_uppercase();
     let summary = op.string("summary");
     // Without a title or summary, the title is the final name, humanized
@@ -275,17 +408,8 @@ fn draft(
     let description = overrides
         .description
         .clone()
-        .unwrap_or_else(|| describe(op, summary.as_deref(), &method, &inputs.http_params));
+        .unwrap_or_else(|| describe(op, summary.as_deref(), &method, &args.params));
     let annotations = annotations::for_method(&method, &title, &overrides);
-    let http = HttpBinding {
-        method: method.clone(),
-        path: op.path.to_string(),
-        params: inputs.http_params,
-        body: inputs.body,
-        servers: operations::servers(doc, op),
-        security: security::requirements(doc, op),
-        output: output.as_ref().map(|o| o.shape.clone()),
-    };
     let origin = Origin {
         operation_id,
         method,
@@ -299,44 +423,38 @@ fn draft(
             explicit: explicit_name,
         },
         title_from_name,
-        tool: ToolDef {
-            name: String::new(),
-            title,
-            description,
-            input_schema: inputs.schema,
-            input_full: inputs.full,
-            output_full: output.as_ref().and_then(|o| o.full.clone()),
-            output_schema: output.map(|o| o.schema),
-            annotations,
-            origin,
-            http,
+        planned: Planned {
+            head: ToolHead {
+                name: String::new(),
+                title,
+                description,
+                annotations,
+                origin,
+                security: security::requirements(doc, op),
+                args: args.names,
+            },
+            path: op.path.to_string(),
+            method: op.method,
         },
     }))
 }
 
 /// Unique names (see [`naming::assign`]): explicit `x-mcp` names claimed
 /// first, so adding an override never renames another tool.
-fn assign_names(drafts: Vec<Draft>) -> Vec<ToolDef> {
+fn assign_names(drafts: Vec<Draft>) -> Vec<Planned> {
     let requests: Vec<NameRequest> = drafts.iter().map(|d| d.name.clone()).collect();
     let names = naming::assign(&requests);
     drafts
         .into_iter()
         .zip(names)
         .map(|(mut d, name)| {
+            let head = &mut d.planned.head;
             if d.title_from_name {
-                d.tool.title = humanize(&name);
-                d.tool.annotations.title = d.tool.title.clone();
+                head.title = humanize(&name);
+                head.annotations.title = head.title.clone();
             }
-            d.tool.name = name;
-            if d.tool.input_full.is_some() {
-                name_self(&mut d.tool.input_schema, &d.tool.name);
-            }
-            if d.tool.output_full.is_some()
-                && let Some(out) = &mut d.tool.output_schema
-            {
-                name_self(out, &d.tool.name);
-            }
-            d.tool
+            head.name = name;
+            d.planned
         })
         .collect()
 }
@@ -376,7 +494,7 @@ fn describe(
     op: &Operation<'_>,
     summary: Option<&str>,
     method: &str,
-    params: &[crate::runtime::binding::ParamBinding],
+    params: &[(String, crate::runtime::binding::Location)],
 ) -> String {
     let summary = summary.map(str::trim).filter(|s| !s.is_empty());
     let description = op
@@ -393,7 +511,7 @@ fn describe(
             if !params.is_empty() {
                 let names: Vec<String> = params
                     .iter()
-                    .map(|p| format!("{} ({})", p.arg, p.location.as_str()))
+                    .map(|(arg, location)| format!("{arg} ({})", location.as_str()))
                     .collect();
                 t.push_str(&format!(" with {}", names.join(", ")));
             }

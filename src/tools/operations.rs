@@ -164,6 +164,33 @@ pub fn collect<'a>(doc: &'a Document, diags: &mut Vec<Diagnostic>) -> Vec<Operat
     out
 }
 
+/// The operation at `path` (a key of `paths`) and lower-case `method`,
+/// resolved exactly as [`collect`] resolves it; `None` when it is not
+/// there or cannot be read (`collect` said why).
+pub fn find<'a>(doc: &'a Document, path: &str, method: &str) -> Option<Operation<'a>> {
+    let root = doc.root_node();
+    let paths = root.child("paths")?;
+    let (path, _) = paths.value.as_object()?.get_key_value(path)?;
+    let item = doc.deref(paths.child(path)?).ok()?;
+    if !item.value.is_object() {
+        return None;
+    }
+    let method = METHODS.iter().copied().find(|m| *m == method)?;
+    let node = item.child(method)?;
+    if !node.value.is_object() {
+        return None;
+    }
+    let shared = resolve_params(doc, &item).ok()?;
+    let own = resolve_params(doc, &node).ok()?;
+    Some(Operation {
+        path,
+        method,
+        params: merge_params(&shared, own),
+        node,
+        item,
+    })
+}
+
 /// The `parameters` of a path item or operation, each `$ref` followed.
 fn resolve_params<'a>(
     doc: &'a Document,

@@ -5,7 +5,7 @@
 
 use globset::{Glob, GlobBuilder, GlobSet, GlobSetBuilder};
 
-use super::ToolDef;
+use crate::runtime::catalog::ToolHead;
 
 /// Filters over tags, operation ids / tool names, methods and path globs.
 #[derive(Debug, Clone, Default)]
@@ -70,7 +70,7 @@ impl PathGlobs {
 
 impl Selection {
     /// Whether `tool` is selected.
-    pub fn keeps(&self, tool: &ToolDef) -> bool {
+    pub fn keeps(&self, tool: &ToolHead) -> bool {
         let o = &tool.origin;
         let has_tag = |tags: &[String]| o.tags.iter().any(|t| tags.contains(t));
         let named = |list: &[String]| {

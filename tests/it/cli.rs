@@ -320,3 +320,21 @@ fn a_document_without_tools_is_an_error_for_list_generate_and_serve() {
     let stderr = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
     assert!(stderr.contains("7 did not match the selection"), "{stderr}");
 }
+
+/// The binary runs on mimalloc, tuned before anything allocates to return
+/// freed memory at once and commit arenas as they fill (the peak-RSS
+/// figures of bench/README.md depend on it). mimalloc's own verbose report
+/// names the options, so wrong option numbers fail here.
+#[test]
+fn the_allocator_is_tuned() {
+    let out = bin()
+        .arg("--version")
+        .env("MIMALLOC_VERBOSE", "1")
+        .assert()
+        .success();
+    let out = out.get_output();
+    let report = String::from_utf8_lossy(&out.stderr);
+    for line in ["option 'purge_delay': 0", "option 'arena_eager_commit': 0"] {
+        assert!(report.contains(line), "missing `{line}` in:\n{report}");
+    }
+}

@@ -9,6 +9,7 @@ mod discovery;
 mod generate;
 mod github;
 mod hardening;
+mod lazy;
 mod lint;
 mod mock;
 mod model;

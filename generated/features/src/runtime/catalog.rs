@@ -6,11 +6,12 @@
 //! Self-contained: no imports from the rest of the crate.
 
 use std::collections::BTreeMap;
+use std::sync::{Arc, Mutex};
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 
-use super::binding::{HttpBinding, SecurityScheme};
+use super::binding::{HttpBinding, SecurityRequirement, SecurityScheme};
 
 /// One MCP tool: what `tools/list` shows, plus how to call the API.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -141,5 +142,127 @@ impl Catalog {
     /// The tools as `tools/list` carries them.
     pub fn to_mcp_json(&self) -> Vec<Value> {
         self.tools.iter().map(ToolDef::to_mcp_json).collect()
+    }
+}
+
+/// What is known of a tool before its schemas are built: enough to name
+/// it, find it by search, group it into a toolset, say whether it is
+/// read-only and which scopes it needs. A server lists, searches and
+/// filters heads; a tool's full [`ToolDef`] is built only when a client
+/// needs its schemas (see [`ToolSource`]), so start-up cost follows the
+/// number of operations, not the size of their schema graph.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ToolHead {
+    /// Unique `[a-z0-9_]{1,64}` name (the [`ToolDef`]'s).
+    pub name: String,
+    /// Human-readable title.
+    pub title: String,
+    /// What the tool does.
+    pub description: String,
+    /// Behaviour hints.
+    pub annotations: ToolAnnotations,
+    /// Where the tool came from in the document.
+    pub origin: Origin,
+    /// Security requirements (alternatives) of the operation.
+    pub security: Vec<SecurityRequirement>,
+    /// Argument names, for search: parameters, then the body's top-level
+    /// properties.
+    pub args: Vec<String>,
+}
+
+impl ToolHead {
+    /// The head of a built tool.
+    pub fn of(def: &ToolDef) -> Self {
+        Self {
+            name: def.name.clone(),
+            title: def.title.clone(),
+            description: def.description.clone(),
+            annotations: def.annotations.clone(),
+            origin: def.origin.clone(),
+            security: def.http.security.clone(),
+            args: def
+                .input_schema
+                .get("properties")
+                .and_then(Value::as_object)
+                .map(|p| p.keys().cloned().collect())
+                .unwrap_or_default(),
+        }
+    }
+}
+
+/// Builds a tool's full definition when it is first needed. The live
+/// server builds from the document (`tools::lazy`); a catalog built ahead
+/// of time hands its tools out ([`Catalog::into_lazy`]).
+pub trait ToolSource: Send + Sync {
+    /// The definition of tool `index` (its position among the heads).
+    /// `Err` says, for the model and the operator, why the operation
+    /// cannot be served as a tool (a broken `$ref`, say).
+    fn build(&self, index: usize) -> Result<ToolDef, String>;
+}
+
+/// A catalog whose tools are built on demand: the heads up front, the
+/// definitions from a [`ToolSource`]. What the server serves.
+#[derive(Clone)]
+pub struct LazyCatalog {
+    /// `info.title`.
+    pub title: String,
+    /// `info.version`.
+    pub version: String,
+    /// `info.description`, if any.
+    pub description: Option<String>,
+    /// Security schemes by name.
+    pub security_schemes: BTreeMap<String, SecurityScheme>,
+    /// Every tool's head, in document order.
+    pub heads: Vec<ToolHead>,
+    /// Where the full definitions come from. The server asks for each
+    /// tool at most once per catalog.
+    pub source: Arc<dyn ToolSource>,
+}
+
+impl std::fmt::Debug for LazyCatalog {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("LazyCatalog")
+            .field("title", &self.title)
+            .field("tools", &self.heads.len())
+            .finish_non_exhaustive()
+    }
+}
+
+/// The tools of a catalog built ahead of time, each handed out once
+/// (moved, not copied: the server keeps what it is given).
+struct Prebuilt(Vec<Mutex<Option<ToolDef>>>);
+
+impl ToolSource for Prebuilt {
+    fn build(&self, index: usize) -> Result<ToolDef, String> {
+        let slot = self
+            .0
+            .get(index)
+            .ok_or_else(|| format!("no tool number {index}"))?;
+        let mut slot = slot.lock().unwrap_or_else(|e| e.into_inner());
+        slot.take()
+            .ok_or_else(|| format!("tool number {index} was already handed out"))
+    }
+}
+
+impl From<Catalog> for LazyCatalog {
+    /// The catalog's tools, already built, handed out as asked for.
+    fn from(catalog: Catalog) -> Self {
+        catalog.into_lazy()
+    }
+}
+
+impl Catalog {
+    /// This catalog as a [`LazyCatalog`] whose tools are already built.
+    pub fn into_lazy(self) -> LazyCatalog {
+        let heads = self.tools.iter().map(ToolHead::of).collect();
+        let slots = self.tools.into_iter().map(|t| Mutex::new(Some(t))).collect();
+        LazyCatalog {
+            title: self.title,
+            version: self.version,
+            description: self.description,
+            security_schemes: self.security_schemes,
+            heads,
+            source: Arc::new(Prebuilt(slots)),
+        }
     }
 }

@@ -13,7 +13,7 @@ use rmcp::service::Peer;
 
 use super::{Bridge, Inner, ServeError, ServeOptions};
 use crate::runtime::call::Handlers;
-use crate::runtime::catalog::Catalog;
+use crate::runtime::catalog::LazyCatalog;
 use crate::runtime::schemas::Schemas;
 
 /// State shared by every clone of a [`Bridge`] (one per session).
@@ -56,10 +56,21 @@ impl Bridge {
     /// live session that the tool list changed. Calls already running
     /// finish on the old catalog. On error the old catalog stays.
     /// Returns the number of tools now served.
-    pub async fn reload(&self, catalog: Catalog, schemas: Schemas) -> Result<usize, ServeError> {
+    pub async fn reload(
+        &self,
+        catalog: impl Into<LazyCatalog>,
+        schemas: Schemas,
+    ) -> Result<usize, ServeError> {
         let mut options = self.shared.options.clone();
         options.schemas = schemas;
-        let inner = Bridge::build_inner(catalog, options, Arc::clone(&self.shared.handlers))?;
+        let handlers = Arc::clone(&self.shared.handlers);
+        let catalog = catalog.into();
+        // Building may mean building every tool (`full` mode): off the
+        // async threads.
+        let inner =
+            tokio::task::spawn_blocking(move || Bridge::build_inner(catalog, options, handlers))
+                .await
+                .map_err(|e| ServeError::Options(format!("the reload task failed: {e}")))??;
         let count = inner.api.tool_count();
         self.shared.current.store(Arc::new(inner));
         let peers: Vec<Peer<RoleServer>> = {

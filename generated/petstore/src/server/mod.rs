@@ -14,6 +14,7 @@ pub mod listing;
 mod live;
 pub mod meta;
 pub mod ops;
+mod prepared;
 mod shape;
 pub mod transport;
 
@@ -33,9 +34,9 @@ use serde_json::{Map, Value, json};
 
 use crate::runtime::auth::Credentials;
 use crate::runtime::call::{
-    Api, ApiOptions, Call, CallReport, Handlers, Refused, SendAsIs, ToolId,
+    Api, ApiOptions, Call, CallReport, Handlers, Missing, Refused, SendAsIs, ToolId,
 };
-use crate::runtime::catalog::Catalog;
+use crate::runtime::catalog::{LazyCatalog, ToolHead};
 use crate::runtime::http::HttpOptions;
 use crate::runtime::schemas::{
     DOCUMENT_URI, SchemaResource, Schemas, component_schema, schema_uri, tool_schema_uri,
@@ -44,7 +45,8 @@ use crate::runtime::search::{SearchEntry, ToolIndex};
 use crate::runtime::select::{self, SELECT_ARG};
 use listing::{ListingOptions, ToolsMode, Toolsets};
 use meta::MetaTool;
-use shape::{add_selector, into_tool, paginate, server_info, to_result};
+use prepared::Prepared;
+use shape::{paginate, server_info, to_result};
 
 /// How the server reaches the API and shapes its answers.
 #[derive(Debug, Clone)]
@@ -134,15 +136,15 @@ pub struct Bridge {
 struct Inner {
     info: ServerConfig,
     title: String,
-    /// Every tool as `tools/list` shows it, in catalog order.
-    tools: Vec<Tool>,
-    /// Serialized size of each tool, for paging.
-    sizes: Vec<usize>,
-    /// What search and the meta-tools need of each tool.
-    facts: Vec<ToolFacts>,
+    /// What is known of every tool without building it, in catalog order.
+    heads: Vec<ToolHead>,
+    /// The tools, built when first listed, described or called.
+    prepared: Arc<Prepared>,
     /// The listing mode, `auto` resolved.
     mode: ToolsMode,
-    /// `full` mode's pages, as ranges of `tools`.
+    /// `full` mode: the tools listed (those that built), in order.
+    full_list: Vec<usize>,
+    /// `full` mode's pages, as ranges of `full_list`.
     pages: Vec<Range<usize>>,
     /// The meta-tools listed in this mode, first on every list.
     meta: Vec<(MetaTool, Tool, usize)>,
@@ -153,22 +155,12 @@ struct Inner {
     /// Toolsets enabled when a session starts.
     initial_toolsets: BTreeSet<usize>,
     page_bytes: usize,
-    /// Tools that take a selector argument (`--response-filter`).
-    selectable: Vec<bool>,
     /// Cap on a selector's output (the response size cap).
     select_cap: usize,
     api: Api,
     handlers: Arc<dyn Handlers>,
     /// Scope rules of the tools that need scopes (OAuth authorization).
     scopes: HashMap<String, authz::scopes::ScopeRule>,
-}
-
-/// What the meta-tools show of a tool besides its MCP definition.
-struct ToolFacts {
-    method: String,
-    path: String,
-    tags: Vec<String>,
-    read_only: bool,
 }
 
 /// One MCP session's state.
@@ -181,19 +173,22 @@ struct Session {
 impl Bridge {
     /// Prepares everything `tools/list` and `tools/call` need; calls send
     /// their arguments to the API as they are.
-    pub fn new(catalog: Catalog, options: ServeOptions) -> Result<Self, ServeError> {
+    pub fn new(
+        catalog: impl Into<LazyCatalog>,
+        options: ServeOptions,
+    ) -> Result<Self, ServeError> {
         Self::with_handlers(catalog, options, Arc::new(SendAsIs))
     }
 
     /// [`Bridge::new`], with admitted calls run by `handlers` (a generated
     /// crate's per-operation functions).
     pub fn with_handlers(
-        catalog: Catalog,
+        catalog: impl Into<LazyCatalog>,
         options: ServeOptions,
         handlers: Arc<dyn Handlers>,
     ) -> Result<Self, ServeError> {
         let inner = Arc::new(Self::build_inner(
-            catalog,
+            catalog.into(),
             options.clone(),
             Arc::clone(&handlers),
         )?);
@@ -225,51 +220,38 @@ impl Bridge {
     }
 
     /// Everything `tools/list` and `tools/call` need for one catalog.
+    /// Tools are built here only when the mode lists them all (`full`,
+    /// or `auto` deciding between full and discovery on a small API).
     fn build_inner(
-        catalog: Catalog,
+        catalog: LazyCatalog,
         options: ServeOptions,
         handlers: Arc<dyn Handlers>,
     ) -> Result<Inner, ServeError> {
-        let scopes = authz::scopes::for_catalog(&catalog, &options.tool_scopes);
-        let title = catalog.title.clone();
-        let mut tools = Vec::with_capacity(catalog.tools.len());
-        let mut specs = Vec::with_capacity(catalog.tools.len());
-        let mut facts = Vec::with_capacity(catalog.tools.len());
-        let mut first_tags = Vec::with_capacity(catalog.tools.len());
-        for def in catalog.tools {
-            facts.push(ToolFacts {
-                method: def.origin.method.clone(),
-                path: def.origin.path.clone(),
-                tags: def.origin.tags.clone(),
-                read_only: def.annotations.read_only_hint,
-            });
-            first_tags.push(def.origin.tags.first().cloned());
-            let (tool, spec) = into_tool(def)?;
-            tools.push(tool);
-            specs.push(spec);
-        }
-        let mut selectable = vec![false; tools.len()];
-        if options.response_filter {
-            for (tool, on) in tools.iter_mut().zip(selectable.iter_mut()) {
-                *on = add_selector(tool);
-            }
-        }
-        let sizes: Vec<usize> = tools
-            .iter()
-            .map(|t| serde_json::to_vec(t).map_or(0, |v| v.len()) + 1)
-            .collect();
-        let full_tokens = listing::estimate_tokens(sizes.iter().sum());
-        let listing = options.listing;
-        let mode = listing::resolve(listing.mode, full_tokens, listing.auto_budget);
+        let LazyCatalog {
+            title,
+            version,
+            description,
+            security_schemes,
+            heads,
+            source,
+        } = catalog;
+        let scopes = authz::scopes::for_tools(&heads, &security_schemes, &options.tool_scopes);
+        let prepared = Arc::new(Prepared::new(&heads, source, options.response_filter));
+        let listing = options.listing.clone();
+        let (mode, full_tokens) = Self::resolve_mode(&heads, &prepared, &listing);
         tracing::info!(
-            tools = tools.len(),
+            tools = heads.len(),
             full_list_tokens = full_tokens,
             auto_budget = listing.auto_budget,
             "listing tools: --tools {} -> {}",
             listing.mode.as_str(),
             mode.as_str()
         );
-        let toolsets = Toolsets::group(first_tags.iter().map(Option::as_deref));
+        let toolsets = Toolsets::group(
+            heads
+                .iter()
+                .map(|h| h.origin.tags.first().map(String::as_str)),
+        );
         let initial_toolsets = if mode == ToolsMode::Toolsets {
             toolsets
                 .resolve_names(&listing.toolsets)
@@ -290,40 +272,44 @@ impl Bridge {
                 Some((*m, tool, size))
             })
             .collect();
-        let index =
-            (mode == ToolsMode::Discovery).then(|| {
-                let params: Vec<Vec<String>> = tools
-                    .iter()
-                    .map(|t| {
-                        t.input_schema
-                            .get("properties")
-                            .and_then(Value::as_object)
-                            .map(|p| p.keys().cloned().collect())
-                            .unwrap_or_default()
-                    })
-                    .collect();
-                ToolIndex::new(tools.iter().zip(&facts).zip(&params).map(|((t, f), p)| {
-                    SearchEntry {
-                        name: &t.name,
-                        title: t.title.as_deref().unwrap_or_default(),
-                        description: t.description.as_deref().unwrap_or_default(),
-                        tags: &f.tags,
-                        method: &f.method,
-                        path: &f.path,
-                        params: p,
+        let index = (mode == ToolsMode::Discovery).then(|| {
+            ToolIndex::new(heads.iter().map(|h| SearchEntry {
+                name: &h.name,
+                title: &h.title,
+                description: &h.description,
+                tags: &h.origin.tags,
+                method: &h.origin.method,
+                path: &h.origin.path,
+                params: &h.args,
+            }))
+        });
+        let (full_list, pages) = if mode == ToolsMode::Full {
+            let mut listed = Vec::with_capacity(heads.len());
+            let mut sizes = Vec::with_capacity(heads.len());
+            for (i, head) in heads.iter().enumerate() {
+                match prepared.get(i) {
+                    Ok(shown) => {
+                        listed.push(i);
+                        sizes.push(shown.size);
                     }
-                }))
-            });
-        let pages = if mode == ToolsMode::Full {
-            paginate(&sizes, options.page_bytes)
+                    Err(why) => tracing::warn!(
+                        tool = %head.name,
+                        "{} {} is not listed: {why}",
+                        head.origin.method,
+                        head.origin.path
+                    ),
+                }
+            }
+            let pages = paginate(&sizes, options.page_bytes);
+            (listed, pages)
         } else {
-            Vec::new()
+            (Vec::new(), Vec::new())
         };
         let info = server_info(
             &title,
-            &catalog.version,
-            catalog.description.as_deref(),
-            tools.len(),
+            &version,
+            description.as_deref(),
+            heads.len(),
             mode,
             toolsets.names.len(),
         );
@@ -337,30 +323,59 @@ impl Bridge {
             forward_authorization: options.forward_authorization,
             schemas: options.schemas,
         };
-        let api =
-            Api::new(&catalog.security_schemes, specs, api_options).map_err(ServeError::Client)?;
+        let names = heads.iter().map(|h| h.name.clone()).collect();
+        let specs: Arc<dyn crate::runtime::call::SpecSource> = prepared.clone();
+        let api = Api::new(&security_schemes, names, specs, api_options)
+            .map_err(ServeError::Client)?;
         for line in api.describe_auth() {
             tracing::info!("auth: {line}");
         }
         Ok(Inner {
             info,
             title,
-            tools,
-            sizes,
-            facts,
+            heads,
+            prepared,
             mode,
+            full_list,
             pages,
             meta,
             index,
             toolsets,
             initial_toolsets,
             page_bytes: options.page_bytes,
-            selectable,
             select_cap,
             api,
             handlers,
             scopes,
         })
+    }
+
+    /// The listing mode `listing` asks for, `auto` resolved, and the full
+    /// list's estimated tokens (0 when not needed). `auto` first bounds the
+    /// full list from below by the heads' text alone: when that is over
+    /// budget already (any large API), discovery is chosen without
+    /// building a single tool; otherwise every tool is built and measured.
+    fn resolve_mode(
+        heads: &[ToolHead],
+        prepared: &Prepared,
+        listing: &ListingOptions,
+    ) -> (ToolsMode, usize) {
+        if listing.mode != ToolsMode::Auto {
+            return (listing.mode, 0);
+        }
+        let floor: usize = heads.iter().map(listing::head_bytes).sum();
+        let floor_tokens = listing::estimate_tokens(floor);
+        if floor_tokens > listing.auto_budget {
+            return (ToolsMode::Discovery, floor_tokens);
+        }
+        let bytes: usize = (0..heads.len())
+            .filter_map(|i| prepared.get(i).ok().map(|s| s.size))
+            .sum();
+        let tokens = listing::estimate_tokens(bytes);
+        (
+            listing::resolve(listing.mode, tokens, listing.auto_budget),
+            tokens,
+        )
     }
 
     /// A handle on the same server for a new MCP session: the toolsets it
@@ -448,8 +463,11 @@ impl ServerHandler for Bridge {
                         McpError::invalid_params(format!("invalid cursor `{c}`"), None)
                     })?,
             };
-            let mut result =
-                ListToolsResult::with_all_items(inner.tools[pages[index].clone()].to_vec());
+            let tools = inner.full_list[pages[index].clone()]
+                .iter()
+                .filter_map(|i| inner.prepared.get(*i).ok().map(|s| s.tool.clone()))
+                .collect();
+            let mut result = ListToolsResult::with_all_items(tools);
             result.next_cursor = (index + 1 < pages.len()).then(|| (index + 1).to_string());
             return Ok(result);
         }
@@ -468,7 +486,10 @@ impl ServerHandler for Bridge {
         let mut size = 0;
         let mut end = start;
         for entry in listed.iter().skip(start) {
-            let (tool, len) = this.listed(*entry);
+            let Some((tool, len)) = this.listed(*entry) else {
+                end += 1;
+                continue;
+            };
             if !page.is_empty() && size + len > inner.page_bytes {
                 break;
             }
@@ -590,9 +611,12 @@ impl ServerHandler for Bridge {
             }
             Some(SchemaResource::ToolInput(name) | SchemaResource::ToolOutput(name)) => {
                 let output = uri.ends_with("/output-schema");
-                let tool = api
-                    .find(&name)
-                    .ok_or_else(|| not_found(format!("no tool `{name}`")))?;
+                let tool = api.find(&name).map_err(|missing| match missing {
+                    Missing::Unknown => not_found(format!("no tool `{name}`")),
+                    Missing::Broken(why) => {
+                        not_found(format!("tool `{name}` cannot be served: {why}"))
+                    }
+                })?;
                 let schema = api
                     .full_schema(tool, output)
                     .ok_or_else(|| not_found(format!("tool `{name}` has no output schema")))?;
@@ -628,18 +652,24 @@ impl ServerHandler for Bridge {
         if let Some(m) = this.meta_tool(&name) {
             return Ok(this.call_meta(m, args, &context).await?.into());
         }
-        let Some(tool) = this.inner.api.find(&name) else {
-            return Err(McpError::invalid_params(
-                format!("unknown tool `{name}`"),
-                None,
-            ));
+        let tool = match this.inner.api.find(&name) {
+            Ok(tool) => tool,
+            Err(Missing::Unknown) => {
+                return Err(McpError::invalid_params(
+                    format!("unknown tool `{name}`"),
+                    None,
+                ));
+            }
+            Err(Missing::Broken(why)) => {
+                return Ok(meta::refuse(format!("tool `{name}` cannot be served: {why}")).into());
+            }
         };
         if let Some(refusal) = this.not_enabled(tool) {
             return Ok(refusal.into());
         }
         let mut args = args;
         let mut select = None;
-        if this.inner.selectable[tool.index()] {
+        if this.selectable(tool) {
             match args.remove(SELECT_ARG) {
                 None | Some(Value::Null) => {}
                 Some(Value::String(s)) if !s.trim().is_empty() => select = Some(s),

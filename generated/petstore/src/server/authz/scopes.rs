@@ -6,10 +6,10 @@
 //! A rule is a list of alternatives; a token passes when it holds every
 //! scope of at least one alternative. An empty list needs nothing.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use crate::runtime::binding::SecurityScheme;
-use crate::runtime::catalog::Catalog;
+use crate::runtime::catalog::ToolHead;
 
 /// How per-tool scope requirements are decided.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -35,10 +35,14 @@ pub enum ToolScopePolicy {
 /// Alternatives of scope sets; see the module documentation.
 pub type ScopeRule = Vec<Vec<String>>;
 
-/// The rule of every tool of `catalog` that needs scopes.
-pub fn for_catalog(catalog: &Catalog, policy: &ToolScopePolicy) -> HashMap<String, ScopeRule> {
+/// The rule of every tool of `tools` that needs scopes.
+pub fn for_tools(
+    tools: &[ToolHead],
+    security_schemes: &BTreeMap<String, SecurityScheme>,
+    policy: &ToolScopePolicy,
+) -> HashMap<String, ScopeRule> {
     let mut out = HashMap::new();
-    for tool in &catalog.tools {
+    for tool in tools {
         let rule: ScopeRule = match policy {
             ToolScopePolicy::None => continue,
             ToolScopePolicy::ReadWrite { read, write } => {
@@ -51,13 +55,13 @@ pub fn for_catalog(catalog: &Catalog, policy: &ToolScopePolicy) -> HashMap<Strin
             }
             ToolScopePolicy::Document => {
                 let mut alternatives = Vec::new();
-                for requirement in &tool.http.security {
+                for requirement in &tool.security {
                     let oauth: Vec<_> = requirement
                         .schemes
                         .iter()
                         .filter(|u| {
                             matches!(
-                                catalog.security_schemes.get(&u.name),
+                                security_schemes.get(&u.name),
                                 Some(SecurityScheme::OAuth2 { .. })
                                     | Some(SecurityScheme::OpenIdConnect { .. })
                             )

@@ -1,0 +1,77 @@
+//! The server's tools, each built the first time a client needs it: listed
+//! in `full` mode or an enabled toolset, described, or called. Start-up
+//! only knows the heads ([`ToolHead`]: names, descriptions, hints), so a
+//! server over Microsoft Graph's 11,000 operations that lists four
+//! meta-tools builds nothing it is not asked for; every tool is built at
+//! most once per catalog and then shared by listing and calls.
+
+use std::sync::{Arc, OnceLock};
+
+use rmcp::model::Tool;
+
+use super::shape::{add_selector, into_tool};
+use crate::runtime::call::{SpecSource, ToolSpec};
+use crate::runtime::catalog::{ToolHead, ToolSource};
+
+/// One tool as the server shows it, and what calls need of it.
+pub(super) struct Shown {
+    /// The tool as `tools/list` and `describe_tools` carry it.
+    pub tool: Tool,
+    /// Its serialized size plus a separator, for paging.
+    pub size: usize,
+    /// Whether it takes the selector argument (`--response-filter`).
+    pub selectable: bool,
+    spec: ToolSpec,
+}
+
+/// Every tool of one catalog, built on demand.
+pub(super) struct Prepared {
+    source: Arc<dyn ToolSource>,
+    response_filter: bool,
+    slots: Vec<OnceLock<Result<Shown, String>>>,
+}
+
+impl Prepared {
+    /// Tools of `heads`, built by `source` when first needed.
+    pub fn new(heads: &[ToolHead], source: Arc<dyn ToolSource>, response_filter: bool) -> Self {
+        Self {
+            source,
+            response_filter,
+            slots: heads.iter().map(|_| OnceLock::new()).collect(),
+        }
+    }
+
+    /// Tool `index` as shown, building it on first use; `Err` says why it
+    /// cannot be served.
+    pub fn get(&self, index: usize) -> Result<&Shown, &str> {
+        let Some(slot) = self.slots.get(index) else {
+            return Err("no such tool");
+        };
+        slot.get_or_init(|| self.build(index))
+            .as_ref()
+            .map_err(String::as_str)
+    }
+
+    fn build(&self, index: usize) -> Result<Shown, String> {
+        let def = self.source.build(index)?;
+        let name = def.name.clone();
+        let (mut tool, spec) = into_tool(def).map_err(|e| e.to_string())?;
+        let selectable = self.response_filter && add_selector(&mut tool);
+        let size = serde_json::to_vec(&tool).map_or(0, |v| v.len()) + 1;
+        tracing::debug!(tool = %name, bytes = size, "tool built");
+        Ok(Shown {
+            tool,
+            size,
+            selectable,
+            spec,
+        })
+    }
+}
+
+impl SpecSource for Prepared {
+    fn spec(&self, index: usize) -> Result<ToolSpec, String> {
+        self.get(index)
+            .map(|shown| shown.spec.clone())
+            .map_err(str::to_string)
+    }
+}
