@@ -24,6 +24,8 @@ Usage (from the repository root; builds nothing: run `cargo build --release`
 and scripts/fetch-test-specs.sh first):
   bench/serve.py [--bin PATH[=LABEL]]... [--calls N] [--rounds R] [--runs R]
                  [--concurrency K] [--body small|example] [--output-schema full|loose|off]
+--body small (default) answers with a 42-byte JSON object, as the figures of
+issue 3 did; --body example with the document's own example (24 KB).
 The first --bin is the reference the others' ratios are taken to; without
 --bin, target/release/openapi2mcp is measured alone.
 """
@@ -36,7 +38,8 @@ SMALL_BODY = b'{"id":1,"full_name":"octocat/hello-world"}'
 
 
 def example_body():
-    """The documented example of GET /repos/{owner}/{repo}'s 200 answer (~6 KB)."""
+    """The documented example of GET /repos/{owner}/{repo}'s 200 answer: 24 KB,
+    499 JSON values (a fork: its parent and source repositories included)."""
     with open(GITHUB) as f:
         doc = json.load(f)
     media = doc["paths"]["/repos/{owner}/{repo}"]["get"]["responses"]["200"]["content"]["application/json"]
@@ -305,8 +308,9 @@ def main():
     rng = lambda xs, f: f"{f(med(xs))} ({f(min(xs))}–{f(max(xs))})"
     ms3 = lambda x: f"{x:.3f}"
     rate = lambda x: f"{x:,.0f}"
+    listed = f"{tools} tools in {pages} pages; " if a.runs else ""
     print(f"github, --tools full, {a.output_schema} output schemas, {a.body} body ({len(body)} bytes): "
-          f"{tools} tools in {pages} pages; {a.rounds} rounds x {a.calls} calls per binary, "
+          f"{listed}{a.rounds} rounds x {a.calls} calls per binary, "
           f"{a.concurrency} in flight when pipelined; figures are medians over rounds (min–max)")
     for path, label in bins:
         m = per[label]
