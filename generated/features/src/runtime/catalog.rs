@@ -255,7 +255,11 @@ impl Catalog {
     /// This catalog as a [`LazyCatalog`] whose tools are already built.
     pub fn into_lazy(self) -> LazyCatalog {
         let heads = self.tools.iter().map(ToolHead::of).collect();
-        let slots = self.tools.into_iter().map(|t| Mutex::new(Some(t))).collect();
+        let slots = self
+            .tools
+            .into_iter()
+            .map(|t| Mutex::new(Some(t)))
+            .collect();
         LazyCatalog {
             title: self.title,
             version: self.version,

@@ -10,7 +10,10 @@ use serde_json::{Map, Value, json};
 use super::Bridge;
 use super::listing::ToolsMode;
 use super::meta::{MetaTool, kind, names_arg, ok, refuse, string_arg};
+use std::sync::Arc;
+
 use crate::runtime::call::{Missing, ToolId};
+use crate::runtime::search::ToolIndex;
 
 /// One entry of a session's tool list.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -117,8 +120,8 @@ impl Bridge {
         context: &RequestContext<RoleServer>,
     ) -> Result<CallToolResult, McpError> {
         Ok(match m {
-            MetaTool::Search => self.search(&args),
-            MetaTool::Describe => self.describe(&args),
+            MetaTool::Search => self.search(&args).await,
+            MetaTool::Describe => self.describe(&args).await,
             MetaTool::CallReadOnly | MetaTool::Call => {
                 return self.call_through(m, args, context).await;
             }
@@ -129,9 +132,25 @@ impl Bridge {
         })
     }
 
-    fn search(&self, args: &Map<String, Value>) -> CallToolResult {
+    /// The search index, waiting for it while it is being built.
+    async fn index(&self) -> Result<Arc<ToolIndex>, &'static str> {
         let Some(index) = &self.inner.index else {
-            return refuse("search_tools is not available in this listing mode");
+            return Err("search_tools is not available in this listing mode");
+        };
+        let mut index = index.clone();
+        match index.wait_for(Option::is_some).await {
+            Ok(ready) => ready
+                .as_ref()
+                .map(Arc::clone)
+                .ok_or("the search index is not ready"),
+            Err(_) => Err("the search index could not be built (see the server log)"),
+        }
+    }
+
+    async fn search(&self, args: &Map<String, Value>) -> CallToolResult {
+        let index = match self.index().await {
+            Ok(index) => index,
+            Err(why) => return refuse(why),
         };
         let query = match string_arg(MetaTool::Search, args, "query") {
             Ok(q) => q,
@@ -224,7 +243,7 @@ impl Bridge {
         ok(json!({"query": query, "tools": items}), text)
     }
 
-    fn describe(&self, args: &Map<String, Value>) -> CallToolResult {
+    async fn describe(&self, args: &Map<String, Value>) -> CallToolResult {
         let names = match names_arg(MetaTool::Describe, args, 20) {
             Ok(n) => n,
             Err(why) => return refuse(why),
@@ -234,9 +253,7 @@ impl Bridge {
         let mut unknown = Vec::new();
         let mut broken = Vec::new();
         for name in &names {
-            let built = api
-                .index_of(name)
-                .map(|i| self.inner.prepared.get(i));
+            let built = api.index_of(name).map(|i| self.inner.prepared.get(i));
             match built {
                 Some(Ok(shown)) => {
                     tools.push(serde_json::to_value(&shown.tool).unwrap_or(Value::Null))
@@ -248,7 +265,13 @@ impl Bridge {
         if tools.is_empty() && !broken.is_empty() {
             let why: Vec<String> = broken
                 .iter()
-                .map(|b| format!("`{}`: {}", b["name"].as_str().unwrap_or_default(), b["error"].as_str().unwrap_or_default()))
+                .map(|b| {
+                    format!(
+                        "`{}`: {}",
+                        b["name"].as_str().unwrap_or_default(),
+                        b["error"].as_str().unwrap_or_default()
+                    )
+                })
                 .collect();
             return refuse(format!(
                 "describe_tools: these tools cannot be served: {}",
@@ -260,6 +283,7 @@ impl Bridge {
                 "describe_tools: no tool {}; {}",
                 quoted(&unknown),
                 self.suggest(unknown.first().copied().unwrap_or_default())
+                    .await
             ));
         }
         let mut structured = json!({"tools": tools});
@@ -309,7 +333,7 @@ impl Bridge {
             return Ok(refuse(format!(
                 "{}: no tool `{name}`; {}",
                 m.name(),
-                self.suggest(&name)
+                self.suggest(&name).await
             )));
         };
         let head = &self.inner.heads[index];
@@ -336,11 +360,11 @@ impl Bridge {
     }
 
     /// "did you mean" for a name that is no tool: the best search hits.
-    fn suggest(&self, name: &str) -> String {
+    async fn suggest(&self, name: &str) -> String {
         let inner = &self.inner;
-        let hits = match &inner.index {
-            Some(index) => index.search(name, 3, None),
-            None => Vec::new(),
+        let hits = match self.index().await {
+            Ok(index) => index.search(name, 3, None),
+            Err(_) => Vec::new(),
         };
         if hits.is_empty() {
             return "search_tools finds tools by what they do".into();
