@@ -5,7 +5,7 @@
 
 use super::MAX_LEN;
 use super::path::{Kind, Segment, shape};
-use super::words::{PREPOSITIONS, is_function_word, repeats_word, same_word, singular};
+use super::words::{PREPOSITIONS, is_function_word, is_plural, repeats_word, same_word, singular};
 
 /// For operations that all want `base` and have run out of candidates
 /// (`phrases` are their `method /path`, see [`super::candidates`]): the
@@ -96,6 +96,9 @@ fn render(
     let mut before: Vec<(usize, Vec<String>)> = Vec::new();
     let mut said: Vec<String> = base.to_vec();
     let mut verb = base[0].clone();
+    // The head noun, if a listed collection makes it plural.
+    let mut plural_at = Some(base.len() - 1).filter(|&i| i > 0);
+    let mut head: Option<String> = None;
     let find_one = |w: &str| {
         base.iter()
             .skip(1)
@@ -141,7 +144,7 @@ fn render(
                 .map(|w| (*w).clone())
                 .collect();
             if prefix.len() == fresh_count
-                && let Some(at) = find_one(&content[prefix.len()])
+                && let Some(at) = find_one(content[prefix.len()])
             {
                 said.extend(prefix.iter().cloned());
                 before.push((at, prefix));
@@ -160,9 +163,17 @@ fn render(
             && others.iter().any(|o| o.item && o.words == seg.words)
         {
             // The collection beside its item (`/balance/history` beside
-            // `/balance/history/{id}`) lists it.
+            // `/balance/history/{id}`) lists it, plural if its path says so
+            // (`/things` → `list_things`).
             if verb == "get" {
                 verb = "list".to_string();
+                if let Some(written) = seg.words.last().filter(|w| is_plural(w))
+                    && let Some(last) = plural_at.as_mut()
+                    && same_word(&base[*last], written)
+                {
+                    head = Some(written.clone());
+                    plural_at = None;
+                }
             }
         } else if !seg.item
             && ((i + 1 < segs.len() && !others.iter().any(|o| says_all(o, &content)))
@@ -181,6 +192,10 @@ fn render(
     }
     if front.is_empty() && back.is_empty() && before.is_empty() && verb == base[0] {
         return None;
+    }
+    let mut base = base.to_vec();
+    if let (Some(head), Some(last)) = (head, base.len().checked_sub(1)) {
+        base[last] = head;
     }
     let mut words: Vec<(String, bool)> = vec![(verb, true)];
     words.extend(front.into_iter().map(|w| (w, true)));
@@ -318,6 +333,10 @@ mod tests {
                 &["get /v1/balance/history", "get /v1/balance/history/{id}"]
             ),
             [Some("list_balance_history".into()), None]
+        );
+        assert_eq!(
+            d("get_thing", &["get /things", "get /things/{id}"]),
+            [Some("list_things".into()), None]
         );
     }
 
