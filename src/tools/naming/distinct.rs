@@ -15,7 +15,9 @@ use super::words::{PREPOSITIONS, is_function_word, is_plural, repeats_word, same
 ///
 /// What a path adds, segment by segment (segments all paths share say
 /// nothing):
-/// - a segment whose words `base` lacks goes after the verb
+/// - a segment whose words `base` lacks takes the place of its
+///   counterpart in the other path (`/list/items2` beside `/list/items` →
+///   `list_items2`), or, without one, goes after the verb
 ///   (`/groups/{id}/sites/…` → `get_group_site_…`);
 /// - a modifier the name lacks goes before the word it modifies
 ///   (`transitiveMemberOf` beside `memberOf` → `…_transitive_member_of_…`);
@@ -50,13 +52,13 @@ pub(super) fn distinguish(base: &str, phrases: &[Option<&str>]) -> Vec<Option<St
         .map(|(i, mine)| {
             let mine = mine.as_ref()?;
             let segs = paths[i].as_ref()?;
-            let others: Vec<&Segment> = own
+            // Others' own segments, with their distance from their path's end.
+            let others: Vec<(usize, &Segment)> = own
                 .iter()
                 .enumerate()
                 .filter(|(j, _)| *j != i)
-                .filter_map(|(_, o)| o.as_ref())
-                .flatten()
-                .map(|(_, s)| *s)
+                .filter_map(|(j, o)| Some((paths[j].as_ref()?.len(), o.as_ref()?)))
+                .flat_map(|(len, o)| o.iter().map(move |(k, s)| (len - 1 - k, *s)))
                 .collect();
             render(&base_words, segs, mine, &others)
         })
@@ -88,7 +90,7 @@ fn render(
     base: &[String],
     segs: &[Segment],
     own: &[(usize, &Segment)],
-    others: &[&Segment],
+    others: &[(usize, &Segment)],
 ) -> Option<String> {
     let mut front: Vec<String> = Vec::new();
     let mut back: Vec<String> = Vec::new();
@@ -98,6 +100,8 @@ fn render(
     let mut verb = base[0].clone();
     // The head noun, if a listed collection makes it plural.
     let mut plural_at = Some(base.len() - 1).filter(|&i| i > 0);
+    // base[a..b] replaced by other words.
+    let mut swap: Option<(usize, usize, Vec<String>)> = None;
     let mut head: Option<String> = None;
     let find_one = |w: &str| {
         base.iter()
@@ -135,7 +139,18 @@ fn render(
                 *last = singular(last);
             }
             said.extend(words.iter().cloned());
-            front.extend(words);
+            // In place of the counterpart the name says, same distance from
+            // the path's end (`/list/items2` beside `/list/items` →
+            // `list_items2`); else after the verb.
+            let from_end = segs.len() - 1 - i;
+            let counterpart = others
+                .iter()
+                .filter(|(k, _)| *k == from_end)
+                .find_map(|(_, o)| span(&base[1..], &o.words).map(|(a, b)| (a + 1, b + 1)));
+            match counterpart {
+                Some((a, b)) if swap.is_none() => swap = Some((a, b, words)),
+                _ => front.extend(words),
+            }
         } else if fresh_count > 0 {
             // A modifier of words the name says (`transitive` member of).
             let prefix: Vec<String> = content
@@ -160,7 +175,7 @@ fn render(
             }
         } else if !seg.item
             && i + 1 == segs.len()
-            && others.iter().any(|o| o.item && o.words == seg.words)
+            && others.iter().any(|(_, o)| o.item && o.words == seg.words)
         {
             // The collection beside its item (`/balance/history` beside
             // `/balance/history/{id}`) lists it, plural if its path says so
@@ -176,8 +191,8 @@ fn render(
                 }
             }
         } else if !seg.item
-            && ((i + 1 < segs.len() && !others.iter().any(|o| says_all(o, &content)))
-                || others.iter().any(|o| {
+            && ((i + 1 < segs.len() && !others.iter().any(|(_, o)| says_all(o, &content)))
+                || others.iter().any(|(_, o)| {
                     o.item
                         && o.words != seg.words
                         && o.words.len() == seg.words.len()
@@ -190,7 +205,8 @@ fn render(
             before.push((at, vec!["default".into()]));
         }
     }
-    if front.is_empty() && back.is_empty() && before.is_empty() && verb == base[0] {
+    if front.is_empty() && back.is_empty() && before.is_empty() && swap.is_none() && verb == base[0]
+    {
         return None;
     }
     let mut base = base.to_vec();
@@ -206,7 +222,11 @@ fn render(
             words.extend(ins.iter().map(|w| (w.clone(), true)));
             modified = true;
         }
-        words.push((w.clone(), modified));
+        match &swap {
+            Some((a, _, with)) if *a == i => words.extend(with.iter().map(|w| (w.clone(), true))),
+            Some((a, b, _)) if *a < i && i < *b => {}
+            _ => words.push((w.clone(), modified)),
+        }
     }
     words.extend(back.into_iter().map(|w| (w, true)));
     let plain: Vec<String> = words.iter().map(|(w, _)| w.clone()).collect();
@@ -214,6 +234,23 @@ fn render(
         return None;
     }
     fit_keeping(words)
+}
+
+/// Where the content words of `words` stand together in `base`, as a
+/// range.
+fn span(base: &[String], words: &[String]) -> Option<(usize, usize)> {
+    let content: Vec<&String> = words.iter().filter(|w| !is_function_word(w)).collect();
+    if content.is_empty() || content.len() > base.len() {
+        return None;
+    }
+    (0..=base.len() - content.len())
+        .find(|&a| {
+            content
+                .iter()
+                .enumerate()
+                .all(|(k, w)| same_word(&base[a + k], w))
+        })
+        .map(|a| (a, a + content.len()))
 }
 
 /// Whether `seg` says each of `words` (`transitiveMemberOf` says
@@ -271,6 +308,14 @@ mod tests {
                 ]
             ),
             [Some("get_group_site_onenote_page".into()), None]
+        );
+    }
+
+    #[test]
+    fn a_segment_takes_the_place_of_its_counterpart() {
+        assert_eq!(
+            d("list_items", &["get /list/items", "get /list/items2"]),
+            [None, Some("list_items2".into())]
         );
     }
 

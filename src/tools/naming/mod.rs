@@ -37,8 +37,8 @@
 //!    lists that type, or gets one after an id. A segment a later one
 //!    repeats goes (see `path::unshared`).
 //!
-//! Everywhere: compound words stay one word (`re-run` → `rerun`,
-//! `NonCompliance` → `noncompliance`), articles are dropped
+//! Everywhere: compound words stay one word (`re-run` → `rerun`, `non`
+//! before a word said twice: `noncompliance`), articles are dropped
 //! (`get-a-classroom` → `get_classroom`), and a list's noun is plural, a
 //! get/update/delete of one item's noun singular. No content word is said
 //! twice (`words::unrepeat`; `list` of a list reads `get_…_lists`). A name

@@ -230,9 +230,8 @@ pub fn snake_case(input: &str) -> String {
 }
 
 /// The snake_case words of an identifier, with compound words made one
-/// (`re-run` → `rerun`, `un-star` → `unstar`, `NonCompliance` →
-/// `noncompliance`, `2T` → `2t`) and articles dropped (`get-a-classroom` →
-/// `get`, `classroom`).
+/// (`re-run` → `rerun`, `un-star` → `unstar`, `2T` → `2t`) and articles
+/// dropped (`get-a-classroom` → `get`, `classroom`).
 pub(super) fn clean_words(input: &str) -> Vec<String> {
     let raw: Vec<String> = snake_case(input)
         .split('_')
@@ -243,7 +242,7 @@ pub(super) fn clean_words(input: &str) -> Vec<String> {
     let mut i = 0;
     while i < raw.len() {
         let w = &raw[i];
-        if matches!(w.as_str(), "re" | "un" | "non")
+        if matches!(w.as_str(), "re" | "un")
             && let Some(next) = raw.get(i + 1)
             && next.chars().all(|c| c.is_ascii_alphabetic())
         {
@@ -368,12 +367,27 @@ pub(super) fn is_function_word(w: &str) -> bool {
 /// or with `earlier` the word it repeats (`configuration_device_state`);
 /// when the repeat is the last word, the head noun, the earlier one goes
 /// anyway (`simulation_user_simulation` → `user_simulation`). The verb
-/// always stays. A `list`
+/// always stays; `non` joins a word said twice (`non_compliance` beside
+/// `compliance` → `noncompliance`). A `list`
 /// verb whose noun is itself a list becomes `get`
 /// (`list_radar_value_lists` → `get_radar_value_lists`: the plural still
 /// says it returns many). Prepositions left dangling go too.
 pub(super) fn unrepeat(words: &[String], earlier: bool) -> Vec<String> {
-    let mut out: Vec<String> = words.to_vec();
+    // `non_compliance` beside `compliance` is one word, `noncompliance`.
+    let mut out: Vec<String> = Vec::with_capacity(words.len());
+    let mut k = 0;
+    while k < words.len() {
+        if words[k] == "non"
+            && let Some(next) = words.get(k + 1)
+            && words.iter().filter(|w| same_noun(w, next)).count() > 1
+        {
+            out.push(format!("non{next}"));
+            k += 2;
+        } else {
+            out.push(words[k].clone());
+            k += 1;
+        }
+    }
     if out.first().is_some_and(|v| v == "list") && out[1..].iter().any(|w| same_noun(w, "list")) {
         out[0] = "get".to_string();
     }
