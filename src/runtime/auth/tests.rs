@@ -37,6 +37,7 @@ fn request(url: &str) -> RequestDraft {
         headers: Vec::new(),
         body: None,
         credentials: Vec::new(),
+        parsed: None,
     }
 }
 
