@@ -328,15 +328,12 @@ impl Api {
         let endpoint = self.endpoint(tool);
         let http = &endpoint.spec.http;
         let options = &self.options;
-        let base = match request::base_url(
-            &http.servers,
+        let mut draft = match request::draft_at(
+            http,
+            args,
             &options.server_variables,
             options.base_url.as_deref(),
         ) {
-            Ok(b) => b,
-            Err(e) => return response::invalid_arguments(&e.to_string()).into(),
-        };
-        let mut draft = match request::draft(http, args, &base) {
             Ok(p) => p,
             Err(e) => return response::invalid_arguments(&e.to_string()).into(),
         };
@@ -540,6 +537,7 @@ pub fn conform(
         .take()
         .unwrap_or_else(|| Value::Object(Map::new()));
     let problems: Vec<String> = match validator {
+        Some(v) if v.is_valid(&structured) => Vec::new(),
         Some(v) => v
             .iter_errors(&structured)
             .take(3)
@@ -594,6 +592,9 @@ fn validate(endpoint: &Endpoint, args: &Value, schemas: &dyn SchemaSource) -> Op
             &endpoint.spec.name,
         ),
     }?;
+    if validator.is_valid(args) {
+        return None; // the common case, without collecting errors
+    }
     let problems: Vec<String> = validator
         .iter_errors(args)
         .take(8)

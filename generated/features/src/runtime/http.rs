@@ -152,7 +152,10 @@ impl HttpClient {
     async fn exchange(&self, request: &PreparedRequest) -> Result<HttpResponse, TransportFailure> {
         let method = reqwest::Method::from_bytes(request.method.as_bytes())
             .map_err(|e| TransportFailure::Other(format!("invalid method: {e}")))?;
-        let mut builder = self.client.request(method, &request.url);
+        let mut builder = match request.parsed_url() {
+            Some(url) => self.client.request(method, url.clone()),
+            None => self.client.request(method, &request.url),
+        };
         for (name, value) in &request.headers {
             builder = builder.header(name.as_str(), value.as_str());
         }

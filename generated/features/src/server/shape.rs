@@ -6,7 +6,9 @@
 use std::ops::Range;
 use std::sync::Arc;
 
-use rmcp::model::{CallToolResult, ContentBlock, ServerCapabilities, ServerConfig, Tool};
+use rmcp::model::{
+    CallToolResult, ContentBlock, ResourceContents, ServerCapabilities, ServerConfig, Tool,
+};
 use serde_json::{Value, json};
 
 use super::ServeError;
@@ -167,30 +169,25 @@ pub(super) fn server_info(
         .with_instructions(instructions)
 }
 
-/// Maps our SDK-neutral outcome to rmcp's result.
+/// Maps our SDK-neutral outcome to rmcp's result (built directly: this
+/// runs on every call).
 pub(super) fn to_result(outcome: ToolOutcome) -> CallToolResult {
     let content: Vec<ContentBlock> = outcome
         .content
         .into_iter()
-        .filter_map(|c| {
-            let v = match c {
-                Content::Text(text) => json!({"type": "text", "text": text}),
-                Content::Image {
-                    data_base64,
-                    mime_type,
-                } => {
-                    json!({"type": "image", "data": data_base64, "mimeType": mime_type})
-                }
-                Content::Blob {
-                    uri,
-                    mime_type,
-                    blob_base64,
-                } => json!({
-                    "type": "resource",
-                    "resource": {"uri": uri, "mimeType": mime_type, "blob": blob_base64}
-                }),
-            };
-            serde_json::from_value(v).ok()
+        .map(|c| match c {
+            Content::Text(text) => ContentBlock::text(text),
+            Content::Image {
+                data_base64,
+                mime_type,
+            } => ContentBlock::image(data_base64, mime_type),
+            Content::Blob {
+                uri,
+                mime_type,
+                blob_base64,
+            } => ContentBlock::resource(
+                ResourceContents::blob(blob_base64, uri).with_mime_type(mime_type),
+            ),
         })
         .collect();
     let mut result = if outcome.is_error {

@@ -30,9 +30,11 @@ pub const MAX_REDIRECTS: usize = 5;
 /// caller or carries an argument the API owner did not see.
 const CROSS_ORIGIN_HEADERS: &[&str] = &["accept", "accept-language", "content-type"];
 
-/// The state of one call's redirect chain.
+/// The state of one call's redirect chain. Made for every request, so it
+/// does nothing (parses no URL) until a redirect arrives.
 #[derive(Debug)]
 pub struct Redirects<'a> {
+    start: &'a str,
     origin: String,
     allowed: &'a [String],
     chain: Vec<String>,
@@ -52,12 +54,23 @@ impl<'a> Redirects<'a> {
     /// Starts a chain at `url` (the URL the call was sent to). `allowed`
     /// holds extra origins redirects may lead to, in any spelling
     /// [`origin_of`] accepts.
-    pub fn new(url: &str, allowed: &'a [String]) -> Self {
+    pub fn new(url: &'a str, allowed: &'a [String]) -> Self {
         Redirects {
-            origin: origin_of(url).unwrap_or_default(),
+            start: url,
+            origin: String::new(),
             allowed,
-            chain: vec![display_url(url)],
-            seen: HashSet::from([url.to_string()]),
+            chain: Vec::new(),
+            seen: HashSet::new(),
+        }
+    }
+
+    /// Records the first URL of the chain, once, when the first redirect
+    /// arrives.
+    fn begin(&mut self) {
+        if self.chain.is_empty() {
+            self.origin = origin_of(self.start).unwrap_or_default();
+            self.chain.push(display_url(self.start));
+            self.seen.insert(self.start.to_string());
         }
     }
 
@@ -69,6 +82,7 @@ impl<'a> Redirects<'a> {
         status: u16,
         location: &str,
     ) -> Result<PreparedRequest, Refusal> {
+        self.begin();
         let target = url::Url::parse(&current.url).and_then(|base| base.join(location.trim()));
         let target = match target {
             Ok(t) => t,
@@ -120,7 +134,9 @@ impl<'a> Redirects<'a> {
                 )));
             }
         }
-        Ok(next_request(current, status, target_text, same_origin))
+        let mut next = next_request(current, status, target_text, same_origin);
+        next.parsed = Some(target);
+        Ok(next)
     }
 
     fn refuse(&self, reason: String) -> Refusal {
@@ -181,6 +197,7 @@ fn next_request(
         } else {
             Vec::new()
         },
+        parsed: None,
     }
 }
 

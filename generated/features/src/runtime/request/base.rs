@@ -18,12 +18,41 @@ pub fn base_url(
     variables: &BTreeMap<String, String>,
     explicit: Option<&str>,
 ) -> Result<String, RequestError> {
+    let (mut candidate, _) = choose_base(servers, variables, explicit)?;
+    candidate.truncate(candidate.trim_end_matches('/').len());
+    Ok(candidate)
+}
+
+/// The base URL [`base_url`] chooses, as written (not yet trimmed) and
+/// parsed.
+pub(super) fn choose_base(
+    servers: &[Server],
+    variables: &BTreeMap<String, String>,
+    explicit: Option<&str>,
+) -> Result<(String, url::Url), RequestError> {
     let candidate = match explicit {
         Some(url) => url.trim().to_string(),
         None => server_url(servers, variables)?,
     };
-    parse_base(&candidate, explicit.is_some())?;
-    Ok(candidate.trim_end_matches('/').to_string())
+    let parsed = LAST_BASE.with_borrow_mut(|last| match last {
+        Some((text, parsed)) if *text == candidate => Ok(parsed.clone()),
+        _ => {
+            let parsed = parse_base(&candidate, explicit.is_some())?;
+            *last = Some((candidate.clone(), parsed.clone()));
+            Ok(parsed)
+        }
+    })?;
+    Ok((candidate, parsed))
+}
+
+thread_local! {
+    /// The last base URL this thread accepted, as written and parsed. The
+    /// calls of one server nearly always share a base URL, and parsing it
+    /// (host name processing included) again for every call cost about a
+    /// twentieth of a call's instructions. Only accepted URLs are kept, and
+    /// only the exact same text hits, so the result is what parsing gives.
+    static LAST_BASE: std::cell::RefCell<Option<(String, url::Url)>> =
+        const { std::cell::RefCell::new(None) };
 }
 
 /// The first server's URL with its variables substituted.

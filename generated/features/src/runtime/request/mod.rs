@@ -39,6 +39,8 @@ mod path;
 mod query;
 mod shape;
 
+use std::collections::BTreeMap;
+
 use percent_encoding::{AsciiSet, NON_ALPHANUMERIC};
 use serde_json::{Map, Value};
 
@@ -67,6 +69,20 @@ pub struct PreparedRequest {
     /// tokens, header values), so that a redirect to another origin can be
     /// refused when its URL would carry one on. Empty until authenticated.
     pub credentials: Vec<String>,
+    /// `url` as the safety check parsed it, when that parse serializes
+    /// back to `url` exactly: the HTTP client sends it as it is instead of
+    /// parsing the URL once more (see [`PreparedRequest::parsed_url`]).
+    pub parsed: Option<url::Url>,
+}
+
+impl PreparedRequest {
+    /// The parsed URL to send, if [`PreparedRequest::parsed`] still
+    /// matches [`PreparedRequest::url`] (so a changed `url` is never sent
+    /// stale). Parsing a URL serialization again gives the same URL, so
+    /// this is what parsing `url` would give.
+    pub fn parsed_url(&self) -> Option<&url::Url> {
+        self.parsed.as_ref().filter(|u| u.as_str() == self.url)
+    }
 }
 
 /// Why a tool call could not become an HTTP request. Messages name the
@@ -142,7 +158,28 @@ pub fn draft(
     args: &Map<String, Value>,
     base_url: &str,
 ) -> Result<RequestDraft, RequestError> {
-    let base = parse_base(base_url, true)?;
+    draft_on(binding, args, parse_base(base_url, true)?)
+}
+
+/// [`draft`] with the base URL chosen as [`base_url`] chooses it (`explicit`
+/// first, else the binding's first server with `variables`), parsed once
+/// rather than once to choose it and once more to build on it.
+pub fn draft_at(
+    binding: &HttpBinding,
+    args: &Map<String, Value>,
+    variables: &BTreeMap<String, String>,
+    explicit: Option<&str>,
+) -> Result<RequestDraft, RequestError> {
+    let (_, base) = base::choose_base(&binding.servers, variables, explicit)?;
+    draft_on(binding, args, base)
+}
+
+/// [`draft`] on a parsed, checked base URL.
+fn draft_on(
+    binding: &HttpBinding,
+    args: &Map<String, Value>,
+    base: url::Url,
+) -> Result<RequestDraft, RequestError> {
     let path = expand_path(binding, args)?;
     let mut draft = RequestDraft {
         method: binding.method.to_ascii_uppercase(),
@@ -151,8 +188,9 @@ pub fn draft(
         headers: Vec::new(),
         body: None,
         credentials: Vec::new(),
+        parsed: None,
     };
-    verify_url(&base, &draft.url(), &path)?;
+    draft.parsed = Some(verify_url(&base, draft.url(), &path)?);
     draft.headers = header_params(&binding.params, args)?;
     draft.headers.extend(cookie_header(&binding.params, args)?);
     let body = match &binding.body {
@@ -187,6 +225,9 @@ pub struct RequestDraft {
     pub body: Option<Vec<u8>>,
     /// As in [`PreparedRequest::credentials`].
     pub credentials: Vec<String>,
+    /// The URL as the safety check parsed it (before authentication, which
+    /// may add to the query); see [`PreparedRequest::parsed`].
+    pub parsed: Option<url::Url>,
 }
 
 impl RequestDraft {
@@ -212,8 +253,10 @@ impl RequestDraft {
 
     /// The finished request.
     pub fn finish(self) -> PreparedRequest {
+        let url = self.url();
         PreparedRequest {
-            url: self.url(),
+            parsed: self.parsed.filter(|u| u.as_str() == url),
+            url,
             method: self.method,
             headers: self.headers,
             body: self.body,
@@ -224,14 +267,14 @@ impl RequestDraft {
 
 /// Re-parses the finished URL and checks it kept the base URL's scheme,
 /// host and port, that its path is exactly base path + expanded path (so no
-/// normalisation happened), and that it has no fragment.
-fn verify_url(base: &url::Url, url: &str, path: &str) -> Result<(), RequestError> {
+/// normalisation happened), and that it has no fragment. Returns the parse.
+fn verify_url(base: &url::Url, url: String, path: &str) -> Result<url::Url, RequestError> {
     let unsafe_url = |reason: String| RequestError::UnsafeUrl {
-        url: url.to_string(),
+        url: url.clone(),
         reason,
     };
     let parsed =
-        url::Url::parse(url).map_err(|e| unsafe_url(format!("it does not parse ({e})")))?;
+        url::Url::parse(&url).map_err(|e| unsafe_url(format!("it does not parse ({e})")))?;
     if parsed.scheme() != base.scheme()
         || parsed.host_str() != base.host_str()
         || parsed.port_or_known_default() != base.port_or_known_default()
@@ -251,5 +294,5 @@ fn verify_url(base: &url::Url, url: &str, path: &str) -> Result<(), RequestError
     if parsed.fragment().is_some() {
         return Err(unsafe_url("it would carry a fragment".into()));
     }
-    Ok(())
+    Ok(parsed)
 }
