@@ -14,7 +14,8 @@ raw JSON-RPC (no SDK overhead in the numbers), side by side in one run.
    - pipelined calls, `--concurrency` requests in flight on the one stdio
      session: calls/s and CPU per call;
    - `ping`s, sequential: the CPU of a JSON-RPC round trip through rmcp and
-     stdio alone, the floor under any tool call.
+     stdio alone, the floor under any tool call; and calls of an unknown
+     tool (a JSON-RPC error): a tools/call through rmcp without any HTTP.
    The backend counts its TCP connections, so a pool that does not keep
    connections alive shows.
 3. the same GET done directly with http.client, for comparison.
@@ -195,13 +196,17 @@ def pipelined(server, n, k, params):
     return wall, server.stat_cpu() - cpu0, server.sched_cpu() - sched0
 
 
-def pings(server, n):
-    """n sequential pings: (stat CPU s, sched CPU s)."""
+def floor(server, n, method, params=None):
+    """n sequential requests answered without any HTTP (a ping, a call of an
+    unknown tool): (stat CPU s, sched CPU s)."""
     stdin, stdout = server.proc.stdin, server.proc.stdout
     cpu0, sched0 = server.stat_cpu(), server.sched_cpu()
     for _ in range(n):
         server.next_id += 1
-        stdin.write(b'{"jsonrpc":"2.0","id":%d,"method":"ping"}\n' % server.next_id)
+        msg = {"jsonrpc": "2.0", "id": server.next_id, "method": method}
+        if params is not None:
+            msg["params"] = params
+        stdin.write((json.dumps(msg) + "\n").encode())
         stdin.flush()
         stdout.readline()
     return server.stat_cpu() - cpu0, server.sched_cpu() - sched0
@@ -246,6 +251,7 @@ def main():
             assert tools == 1223, tools
 
     params = {"name": "get_repo", "arguments": {"owner": "octocat", "repo": "hello-world"}}
+    unknown = {"name": "no_such_tool", "arguments": {"owner": "octocat", "repo": "hello-world"}}
     servers = {}
     for path, label in bins:
         s = Server(path, serve_args)
@@ -257,7 +263,8 @@ def main():
 
     warm_connections = backend.connections
     per = {label: {"lat": [], "seq_rate": [], "seq_stat": [], "seq_sched": [], "pipe_rate": [],
-                   "pipe_stat": [], "pipe_sched": [], "ping_stat": [], "ping_sched": []}
+                   "pipe_stat": [], "pipe_sched": [], "ping_stat": [], "ping_sched": [],
+                   "unknown_stat": [], "unknown_sched": []}
            for label in labels}
     for r in range(a.rounds):
         order = labels[r % len(labels):] + labels[:r % len(labels)]
@@ -272,9 +279,12 @@ def main():
             m["pipe_rate"].append(a.calls / wall)
             m["pipe_stat"].append(cpu / a.calls * 1000)
             m["pipe_sched"].append(sched / a.calls * 1000)
-            cpu, sched = pings(s, a.calls)
+            cpu, sched = floor(s, a.calls, "ping")
             m["ping_stat"].append(cpu / a.calls * 1000)
             m["ping_sched"].append(sched / a.calls * 1000)
+            cpu, sched = floor(s, a.calls, "tools/call", unknown)
+            m["unknown_stat"].append(cpu / a.calls * 1000)
+            m["unknown_sched"].append(sched / a.calls * 1000)
     later_connections = backend.connections - warm_connections
     for label in labels:
         s, _ = servers[label]
@@ -312,6 +322,8 @@ def main():
               f"{rng(m['pipe_stat'], ms3)} ms (utime+stime)")
         print(f"server CPU per ping (rmcp + stdio floor): {rng(m['ping_sched'], ms3)} ms (schedstat), "
               f"{rng(m['ping_stat'], ms3)} ms (utime+stime)")
+        print(f"server CPU per tools/call of an unknown tool (no HTTP): {rng(m['unknown_sched'], ms3)} ms "
+              f"(schedstat), {rng(m['unknown_stat'], ms3)} ms (utime+stime)")
         print(f"backend connections opened during warm-up: {servers[label][1]}")
     print(f"\nbackend connections opened after warm-up, all binaries: {later_connections}")
     print(f"same GET directly (http.client): median {med(direct):.3f} ms, p99 {q(direct, 0.99):.3f} ms")

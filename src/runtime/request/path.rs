@@ -32,11 +32,12 @@ enum Token<'a> {
     Slot(&'a str),
 }
 
-/// One path segment being built, with the arguments that filled it.
+/// One path segment being built, and the first argument that filled it
+/// (named when the segment comes out empty or a dot segment).
 #[derive(Default)]
-struct Segment {
+struct Segment<'a> {
     text: String,
-    args: Vec<String>,
+    first_arg: Option<&'a str>,
 }
 
 /// Splits a template into literal text and `{slot}`s.
@@ -68,7 +69,7 @@ pub(super) fn expand_path(
     binding: &HttpBinding,
     args: &Map<String, Value>,
 ) -> Result<String, RequestError> {
-    let mut path = String::new();
+    let mut path = String::with_capacity(binding.path.len() + 32);
     if !binding.path.is_empty() && !binding.path.starts_with('/') {
         path.push('/');
     }
@@ -84,7 +85,11 @@ pub(super) fn expand_path(
 }
 
 /// Adds template text, closing a segment at every `/`.
-fn push_literal(path: &mut String, segment: &mut Segment, text: &str) -> Result<(), RequestError> {
+fn push_literal(
+    path: &mut String,
+    segment: &mut Segment<'_>,
+    text: &str,
+) -> Result<(), RequestError> {
     for (i, piece) in text.split('/').enumerate() {
         if i > 0 {
             close_segment(path, segment)?;
@@ -92,17 +97,17 @@ fn push_literal(path: &mut String, segment: &mut Segment, text: &str) -> Result<
         }
         segment
             .text
-            .push_str(&utf8_percent_encode(piece, TEMPLATE_LITERAL).to_string());
+            .extend(utf8_percent_encode(piece, TEMPLATE_LITERAL));
     }
     Ok(())
 }
 
 /// Adds the expansion of one `{slot}`.
-fn push_slot(
-    binding: &HttpBinding,
+fn push_slot<'a>(
+    binding: &'a HttpBinding,
     args: &Map<String, Value>,
     slot: &str,
-    segment: &mut Segment,
+    segment: &mut Segment<'a>,
 ) -> Result<(), RequestError> {
     let param = binding
         .params
@@ -115,8 +120,18 @@ fn push_slot(
             )
         })?;
     let value = non_null(args, &param.arg).ok_or_else(|| missing(&param.arg))?;
-    segment.text.push_str(&expand_path_value(param, value));
-    segment.args.push(param.arg.clone());
+    match value {
+        // The common case, written in place: a string under the `simple`
+        // style is its one encoded atom (what `expand_path_value` gives).
+        Value::String(text)
+            if param.content_type.is_none()
+                && !matches!(param.style, Style::Label | Style::Matrix) =>
+        {
+            push_path_atom(&mut segment.text, text)
+        }
+        _ => segment.text.push_str(&expand_path_value(param, value)),
+    }
+    segment.first_arg.get_or_insert(param.arg.as_str());
     Ok(())
 }
 
@@ -124,9 +139,9 @@ fn push_slot(
 /// made a dot segment: URL parsers (WHATWG, the `url` crate, so every
 /// client built on it) resolve `.`, `..`, `%2E` and `%2E%2E` segments, so
 /// percent-encoding alone cannot keep them in the path.
-fn close_segment(path: &mut String, segment: &mut Segment) -> Result<(), RequestError> {
-    let seg = std::mem::take(segment);
-    if let Some(arg) = seg.args.first() {
+fn close_segment(path: &mut String, segment: &mut Segment<'_>) -> Result<(), RequestError> {
+    let seg = segment;
+    if let Some(arg) = seg.first_arg.take() {
         if seg.text.is_empty() {
             return Err(invalid(
                 arg,
@@ -143,25 +158,34 @@ fn close_segment(path: &mut String, segment: &mut Segment) -> Result<(), Request
         }
     }
     path.push_str(&seg.text);
+    seg.text.clear();
     Ok(())
 }
 
 /// `.`/`..` in any spelling a WHATWG URL parser resolves.
 fn is_dot_segment(segment: &str) -> bool {
-    matches!(
-        segment.to_ascii_lowercase().as_str(),
-        "." | "%2e" | ".." | ".%2e" | "%2e." | "%2e%2e"
-    )
+    segment.len() <= 6
+        && [".", "%2e", "..", ".%2e", "%2e.", "%2e%2e"]
+            .iter()
+            .any(|dot| segment.eq_ignore_ascii_case(dot))
 }
 
 /// Percent-encodes one value as (part of) a single path segment: everything
 /// but unreserved characters, and a value that is exactly `.` or `..` as
 /// `%2E`/`%2E%2E`.
 fn encode_path_atom(text: &str) -> String {
-    if text == "." || text == ".." {
-        return text.replace('.', "%2E");
+    let mut out = String::new();
+    push_path_atom(&mut out, text);
+    out
+}
+
+/// [`encode_path_atom`], appended to `out`.
+fn push_path_atom(out: &mut String, text: &str) {
+    match text {
+        "." => out.push_str("%2E"),
+        ".." => out.push_str("%2E%2E"),
+        _ => out.extend(utf8_percent_encode(text, STRICT)),
     }
-    utf8_percent_encode(text, STRICT).to_string()
 }
 
 /// One path parameter's expansion (simple, label or matrix).

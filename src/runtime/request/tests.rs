@@ -392,11 +392,42 @@ fn verify_url_rejects_a_changed_host_or_path() {
         "/a/%2E%2E/x",
     );
     assert!(matches!(climbed, Err(RequestError::UnsafeUrl { .. })));
+<<<<<<< HEAD
     let kept = verify_url(&base, "https://api.example.com/v1/a?q=1".into(), "/a");
     assert_eq!(
         kept.map(|u| u.to_string()),
         Ok("https://api.example.com/v1/a?q=1".to_string())
+=======
+    // The accepted URL comes back parsed, and is what the client sends.
+    let url = "https://api.example.com/v1/a?q=1";
+    assert_eq!(
+        verify_url(&base, url.into(), "/a").map(|u| u.to_string()),
+        Ok(url.to_string())
+>>>>>>> percall
     );
+}
+
+#[test]
+fn the_checked_url_is_sent_only_while_it_is_the_url() {
+    let binding = op(
+        "/pets/{id}",
+        vec![required(param("id", Location::Path, Style::Simple, false))],
+    );
+    let request = ok(&binding, json!({"id": "a b"}));
+    assert_eq!(
+        request.parsed_url().map(url::Url::as_str),
+        Some(request.url.as_str())
+    );
+    // A credential added to the query after the check: parsed again.
+    let mut draft = draft(&binding, &args(json!({"id": 1})), BASE).unwrap();
+    draft.push_query_pair("key", "k");
+    let request = draft.finish();
+    assert_eq!(request.url, format!("{BASE}/pets/1?key=k"));
+    assert!(request.parsed.is_none() && request.parsed_url().is_none());
+    // A URL changed after the fact is never sent stale.
+    let mut request = ok(&binding, json!({"id": 1}));
+    request.url.push_str("?x=1");
+    assert!(request.parsed_url().is_none());
 }
 
 // --- query styles --------------------------------------------------------
