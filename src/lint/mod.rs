@@ -1,5 +1,8 @@
 //! `openapi2mcp lint`: how well a document serves a model, before it ships.
 //!
+//! Errors are defects of the document that break tools (an operation that
+//! cannot be made into one, a duplicate operationId, path parameters that
+//! disagree with the path template); warnings and notes are quality rules.
 //! Each finding names a rule, a severity, the operation (file, line, JSON
 //! pointer) and a fix. The rules follow the tool-design principles a model
 //! depends on: clear names that needed no disambiguation, a description for
@@ -8,6 +11,7 @@
 //! within budget. The [`footprint`] says what the tool list costs a model's
 //! context, in real tokens, in each listing mode.
 
+mod defects;
 pub mod footprint;
 pub mod report;
 mod rules;
@@ -101,7 +105,8 @@ impl Default for LintOptions {
 pub struct Report {
     /// The document, as named by the user.
     pub document: String,
-    /// Findings, in document order then by rule.
+    /// Findings, operation by operation in document order (an operation's
+    /// errors first), then those about the whole list.
     pub findings: Vec<Finding>,
     /// What the tool list costs in tokens.
     pub footprint: Footprint,
@@ -117,7 +122,18 @@ impl Report {
 /// Lints the tools built from `doc`; `document` names it as the user did.
 pub fn lint(catalog: &Catalog, doc: &Document, document: &str, options: &LintOptions) -> Report {
     let footprint = footprint::measure(catalog);
-    let mut findings = rules::check(catalog, doc, document, options, &footprint);
+    // Defects first, then the quality rules, each operation's findings
+    // together in document order (a stable sort keeps an operation's
+    // errors before its other findings).
+    let order = defects::Order::of(doc);
+    let mut keyed = defects::check(catalog, doc, document);
+    keyed.extend(
+        rules::check(catalog, doc, document, options, &footprint)
+            .into_iter()
+            .map(|f| (order.of_pointer(&f.pointer), f)),
+    );
+    keyed.sort_by_key(|(anchor, _)| *anchor);
+    let mut findings: Vec<Finding> = keyed.into_iter().map(|(_, f)| f).collect();
     // Lines, through the same locator as every other diagnostic.
     let mut located: Vec<Diagnostic> = findings
         .iter()
@@ -125,7 +141,7 @@ pub fn lint(catalog: &Catalog, doc: &Document, document: &str, options: &LintOpt
         .collect();
     doc.locate(&mut located);
     for (f, d) in findings.iter_mut().zip(located) {
-        f.line = d.line;
+        f.line = f.line.or(d.line);
     }
     Report {
         document: document.to_string(),

@@ -14,6 +14,30 @@ use crate::tools::bundle::json_size;
 /// Every rule `lint` applies.
 pub const RULES: &[Rule] = &[
     Rule {
+        id: "operation-not-a-tool",
+        level: Level::Error,
+        summary: "An operation cannot be made into a tool (a broken `$ref`, a malformed parameter or `x-mcp`)",
+        hint: "Fix what the message names (point the `$ref` at a component that exists, give each parameter a `name` and an `in`); until then the operation is missing from every listing.",
+    },
+    Rule {
+        id: "duplicate-operation-id",
+        level: Level::Error,
+        summary: "Two operations share an operationId (OpenAPI requires each to be unique)",
+        hint: "Give each operation its own operationId; tools, links, overlays and generated clients name operations by it.",
+    },
+    Rule {
+        id: "path-parameter-undeclared",
+        level: Level::Error,
+        summary: "A `{slot}` of the path template has no `in: path` parameter",
+        hint: "Declare the parameter (in the operation's or the path item's `parameters`) with `in: path`, `required: true`, a schema and a description.",
+    },
+    Rule {
+        id: "path-parameter-not-in-template",
+        level: Level::Error,
+        summary: "An `in: path` parameter has no `{slot}` in the path template",
+        hint: "Rename the parameter to match a `{slot}` of the path, add the slot to the path, or make it a query parameter.",
+    },
+    Rule {
         id: "missing-description",
         level: Level::Warning,
         summary: "The operation has neither a summary nor a description",
@@ -81,7 +105,8 @@ pub const RULES: &[Rule] = &[
     },
 ];
 
-fn rule(id: &str) -> &'static Rule {
+/// The rule with id `id` (a known one).
+pub(super) fn rule(id: &str) -> &'static Rule {
     RULES.iter().find(|r| r.id == id).expect("known rule")
 }
 

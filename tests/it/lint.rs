@@ -1,7 +1,7 @@
 //! `openapi2mcp lint` as a user runs it: the findings on Petstore, on a
-//! deliberately bad document and on GitHub's (insta snapshots of text and
-//! JSON), SARIF valid under the SARIF 2.1.0 schema, and the exit codes of
-//! the CI gate.
+//! deliberately bad document (quality rules and error-level defects) and on
+//! GitHub's (insta snapshots of text and JSON), SARIF valid under the SARIF
+//! 2.1.0 schema, and the exit codes of the CI gate.
 
 use std::collections::BTreeMap;
 
@@ -69,10 +69,7 @@ fn petstore_lint_snapshots() {
 fn a_bad_document_breaks_every_operation_rule() {
     let doc = "specs/lint-bad.yaml";
     let (text, code) = lint(&[doc]);
-    assert_eq!(
-        code, 0,
-        "no error-level findings, so the default gate passes"
-    );
+    assert_eq!(code, 1, "error-level findings fail the default gate");
     insta::assert_snapshot!("lint_bad_text", text);
     let report = json_of(&[doc, "--format", "json"]);
     insta::assert_json_snapshot!("lint_bad_json", report);
@@ -92,10 +89,77 @@ fn a_bad_document_breaks_every_operation_rule() {
         assert!(f["pointer"].as_str().unwrap().starts_with("/paths/"), "{f}");
         assert!(f["line"].as_u64().is_some_and(|l| l > 1), "{f}");
     }
+    // The defects, each where the fix goes.
+    let errors: Vec<(String, String)> = report["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["level"] == "error")
+        .map(|f| {
+            (
+                f["rule"].as_str().unwrap().to_string(),
+                f["pointer"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    let expected = [
+        (
+            "duplicate-operation-id",
+            "/paths/~1things~1{id}/get/operationId",
+        ),
+        (
+            "path-parameter-undeclared",
+            "/paths/~1widgets~1{id}~1parts~1{partId}/get",
+        ),
+        (
+            "path-parameter-not-in-template",
+            "/paths/~1widgets~1{id}~1parts~1{partId}/get/parameters/1",
+        ),
+        (
+            "operation-not-a-tool",
+            "/paths/~1gadgets/post/requestBody/$ref",
+        ),
+        (
+            "operation-not-a-tool",
+            "/paths/~1gadgets~1{gadgetId}/parameters/0/$ref",
+        ),
+    ];
+    assert_eq!(
+        errors,
+        expected
+            .iter()
+            .map(|(r, p)| (r.to_string(), p.to_string()))
+            .collect::<Vec<_>>()
+    );
+    // The operations that are not tools are not listed either.
+    let tools: Vec<&str> = report["footprint"]["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["name"].as_str().unwrap())
+        .collect();
+    assert!(!tools.iter().any(|t| t.contains("gadget")), "{tools:?}");
     let sarif = json_of(&[doc, "--format", "sarif"]);
     assert_valid_sarif(&sarif);
     let results = sarif["runs"][0]["results"].as_array().unwrap();
     assert_eq!(results.len(), report["findings"].as_array().unwrap().len());
+    let sarif_errors: Vec<&str> = results
+        .iter()
+        .filter(|r| r["level"] == "error")
+        .map(|r| r["ruleId"].as_str().unwrap())
+        .collect();
+    assert_eq!(sarif_errors.len(), expected.len(), "{sarif_errors:?}");
+    for r in results.iter().filter(|r| r["level"] == "error") {
+        let rule =
+            &sarif["runs"][0]["tool"]["driver"]["rules"][r["ruleIndex"].as_u64().unwrap() as usize];
+        assert_eq!(rule["id"], r["ruleId"]);
+        assert_eq!(rule["defaultConfiguration"]["level"], "error");
+        assert!(
+            r["locations"][0]["physicalLocation"]["region"]["startLine"]
+                .as_u64()
+                .is_some()
+        );
+    }
     assert_eq!(
         results[0]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"],
         doc
@@ -105,9 +169,14 @@ fn a_bad_document_breaks_every_operation_rule() {
 #[test]
 fn the_gate_exits_1_on_denied_levels_and_token_budgets() {
     let bad = "specs/lint-bad.yaml";
-    assert_eq!(lint(&[bad]).1, 0);
+    assert_eq!(lint(&[bad]).1, 1, "errors fail the default gate");
+    assert_eq!(lint(&[bad, "--deny", "error"]).1, 1);
     assert_eq!(lint(&[bad, "--deny", "warning"]).1, 1);
     assert_eq!(lint(&[bad, "--deny", "note"]).1, 1);
+    // The report is printed in full even when the gate fails.
+    let (text, _) = lint(&[bad, "--deny", "error"]);
+    assert!(text.contains("error: specs/lint-bad.yaml:"), "{text}");
+    assert!(text.contains("5 errors,"), "{text}");
     let pet = "specs/petstore.yaml";
     assert_eq!(
         lint(&[pet, "--deny", "warning"]).1,
@@ -115,6 +184,11 @@ fn the_gate_exits_1_on_denied_levels_and_token_budgets() {
         "Petstore has notes only"
     );
     assert_eq!(lint(&[pet, "--deny", "note"]).1, 1);
+    assert_eq!(
+        lint(&[pet, "--deny", "error"]).1,
+        0,
+        "Petstore has no defects"
+    );
     let full = json_of(&[pet, "--format", "json"])["footprint"]["full"]
         .as_u64()
         .unwrap();

@@ -3,9 +3,10 @@
 //! other operation wants, so a name carries only as much context as it
 //! needs to be unique in its document.
 
+use super::path;
 use super::words::{
-    ADJECTIVES, PREPOSITIONS, VERBS, clean_words, is_plural, plural, same_word, singular,
-    snake_case,
+    ADJECTIVES, PREPOSITIONS, VERBS, clean_words, is_plural, plural, repeats_word, same_word,
+    singular, snake_case, split_verb, unrepeat,
 };
 use super::{MAX_LEN, hashed};
 
@@ -18,21 +19,57 @@ const NAMESPACE_ALIASES: &[(&str, &[&str])] = &[("pulls", &["pull", "requests"])
 const NOISE: &[&str] = &["microsoft", "graph"];
 
 /// Candidate names for an operation, most concise first, each valid
-/// (`[a-z0-9_]`, at most [`MAX_LEN`]); never empty.
+/// (`[a-z0-9_]`, at most [`MAX_LEN`]) and saying no word twice when it can
+/// be helped; never empty. The last element is not a name but the
+/// operation itself, `method /path`: [`super::assign`] reads it to tell
+/// apart operations that still want the same name when their candidates
+/// run out.
 pub fn candidates(operation_id: Option<&str>, method: &str, path: &str) -> Vec<String> {
-    let mut out = match operation_id
+    let words = match operation_id
         .filter(|id| meaningful_operation_id(id) && !spells_method_path(id, method, path))
     {
         Some(id) => from_operation_id(id, method, path),
-        None => vec![fit(from_method_path(method, path))],
+        None => path::names(method, path),
     };
-    out.dedup();
+    let mut out: Vec<String> = words.into_iter().flat_map(name).collect();
+    // A name repeating a word is a last resort: kept only if every
+    // candidate does.
+    if out.iter().any(|n| !repeats(n)) {
+        out.retain(|n| !repeats(n));
+    }
     let mut seen = std::collections::HashSet::new();
     out.retain(|n| !n.is_empty() && seen.insert(n.clone()));
     if out.is_empty() {
-        out.push(fit(from_method_path(method, path)));
+        out.push(fit(path::from_method_path(method, path)));
     }
+    out.push(phrase(method, path));
     out
+}
+
+/// The operation as the last element of [`candidates`]: `get /pets/{id}`.
+pub(super) fn phrase(method: &str, path: &str) -> String {
+    format!("{} {path}", method.to_ascii_lowercase())
+}
+
+/// Whether a candidate is a name rather than the operation's phrase.
+pub(super) fn is_name(candidate: &str) -> bool {
+    !candidate.contains(' ')
+}
+
+/// Names from words: as [`fit`], each content word said once (see
+/// [`unrepeat`]: the later of two repeats dropped, then, as a more
+/// specific variant, the earlier).
+fn name(words: Vec<String>) -> Vec<String> {
+    let words = drop_said_phrases(words);
+    if repeats_word(&words) {
+        vec![fit(unrepeat(&words, false)), fit(unrepeat(&words, true))]
+    } else {
+        vec![fit(words)]
+    }
+}
+
+fn repeats(name: &str) -> bool {
+    repeats_word(&name.split('_').map(str::to_string).collect::<Vec<_>>())
 }
 
 /// Whether an operationId says something a method + path would not: it
@@ -65,7 +102,7 @@ fn spells_method_path(id: &str, method: &str, path: &str) -> bool {
     let mut path_words: Vec<String> = Vec::new();
     for seg in path.split('/').filter(|s| !s.is_empty()) {
         let words = clean_words(seg);
-        if path_words.is_empty() && is_prefix_segment(&words) {
+        if path_words.is_empty() && path::is_prefix_segment(&words) {
             continue;
         }
         path_words.extend(words);
@@ -74,7 +111,7 @@ fn spells_method_path(id: &str, method: &str, path: &str) -> bool {
         && id_words[1..] == path_words[..]
 }
 
-fn from_operation_id(id: &str, method: &str, path: &str) -> Vec<String> {
+fn from_operation_id(id: &str, method: &str, path: &str) -> Vec<Vec<String>> {
     if let Some((ns, action)) = id.split_once('/')
         && !action.contains('/')
         && !ns.is_empty()
@@ -84,28 +121,7 @@ fn from_operation_id(id: &str, method: &str, path: &str) -> Vec<String> {
     if id.contains('.') && !id.contains(char::is_whitespace) {
         return dotted(id, method, path);
     }
-    vec![fit(clean_words(id))]
-}
-
-/// The leading verb phrase of `words` (`create`, `or`, `update`) and what
-/// follows it.
-fn split_verb(words: &[String]) -> (Vec<String>, Vec<String>) {
-    let is_verb = |i: usize| words.get(i).is_some_and(|w| VERBS.contains(&w.as_str()));
-    if !is_verb(0) {
-        return (Vec::new(), words.to_vec());
-    }
-    let mut n = 1;
-    if words[0] == "bulk" && is_verb(1) {
-        n = 2;
-    }
-    while words
-        .get(n)
-        .is_some_and(|w| matches!(w.as_str(), "or" | "and"))
-        && is_verb(n + 1)
-    {
-        n += 2;
-    }
-    (words[..n].to_vec(), words[n..].to_vec())
+    vec![clean_words(id)]
 }
 
 /// The verb an HTTP method implies when the action has none.
@@ -125,7 +141,7 @@ fn is_content(w: &str) -> bool {
 
 /// GitHub's `namespace/verb-rest` ids (see the module docs of
 /// [`super`] for the rules).
-fn namespaced(ns: &str, action: &str, method: &str) -> Vec<String> {
+fn namespaced(ns: &str, action: &str, method: &str) -> Vec<Vec<String>> {
     let ns_clean = clean_words(ns);
     // A namespace of several words (`code-security`, `copilot-spaces`) is
     // too specific to leave out even when the name would be unique without.
@@ -183,7 +199,7 @@ fn namespaced(ns: &str, action: &str, method: &str) -> Vec<String> {
         words.extend(rest[..at].iter().cloned());
         words.extend(missing);
         words.extend(rest[at..].iter().cloned());
-        return vec![fit(words)];
+        return vec![words];
     }
     let mut noun = missing;
     if let Some(last) = noun.last_mut() {
@@ -201,18 +217,18 @@ fn namespaced(ns: &str, action: &str, method: &str) -> Vec<String> {
     if !ns_needed && droppable {
         let mut short = verb;
         short.extend(rest.iter().cloned());
-        out.push(fit(short));
+        out.push(short);
     }
-    out.push(fit(long));
+    out.push(long);
     out
 }
 
 /// Microsoft Graph's `context.context.VerbNoun` ids: the action first, then
 /// as much of the context (nearest first) as uniqueness needs.
-fn dotted(id: &str, method: &str, path: &str) -> Vec<String> {
+fn dotted(id: &str, method: &str, path: &str) -> Vec<Vec<String>> {
     let segments: Vec<&str> = id.split('.').filter(|s| !s.is_empty()).collect();
     let Some((action, context)) = segments.split_last() else {
-        return vec![fit(clean_words(id))];
+        return vec![clean_words(id)];
     };
     let action_words = clean_words(action);
     let (mut verb, mut rest) = split_verb(&action_words);
@@ -235,7 +251,7 @@ fn dotted(id: &str, method: &str, path: &str) -> Vec<String> {
         .collect();
     let mut out = Vec::new();
     if !rest.is_empty() {
-        out.push(fit(verb.iter().chain(&rest).cloned().collect()));
+        out.push(verb.iter().chain(&rest).cloned().collect());
     }
     // `qualifier` grows leftwards, one context segment at a time.
     let mut qualifier: Vec<String> = Vec::new();
@@ -256,15 +272,16 @@ fn dotted(id: &str, method: &str, path: &str) -> Vec<String> {
         }
         q.extend(qualifier);
         qualifier = q;
-        out.push(fit(verb
-            .iter()
-            .chain(&qualifier)
-            .chain(&rest)
-            .cloned()
-            .collect()));
+        out.push(
+            verb.iter()
+                .chain(&qualifier)
+                .chain(&rest)
+                .cloned()
+                .collect(),
+        );
     }
     if out.is_empty() {
-        out.push(fit(from_method_path(method, path)));
+        out.push(path::from_method_path(method, path));
     }
     out
 }
@@ -293,116 +310,18 @@ fn agree(verb: &[String], rest: &mut [String], path: &str) {
     }
 }
 
-/// Words of a name from the HTTP method and path template (see the module
-/// docs of [`super`]).
-pub fn from_method_path(method: &str, path: &str) -> Vec<String> {
-    let mut segments: Vec<&str> = path.split('/').filter(|s| !s.is_empty()).collect();
-    let mut count = false;
-    if segments.last() == Some(&"$count") {
-        segments.pop();
-        count = true;
-    }
-    let mut nouns: Vec<Vec<String>> = Vec::new();
-    let mut ends_with_param = false;
-    for seg in &segments {
-        if is_param(seg) {
-            ends_with_param = true;
-            if let Some(last) = nouns.last_mut().and_then(|n| n.last_mut()) {
-                *last = singular(last);
-            }
-            continue;
-        }
-        ends_with_param = false;
-        let words = segment_words(seg);
-        if words.is_empty() || (nouns.is_empty() && is_prefix_segment(&words)) {
-            continue;
-        }
-        nouns.push(words);
-    }
-    // `POST /accounts/{id}/reject` → `reject_account`.
-    let mut action = None;
-    if method.eq_ignore_ascii_case("post")
-        && !ends_with_param
-        && nouns.len() > 1
-        && nouns
-            .last()
-            .is_some_and(|n| n.len() == 1 && VERBS.contains(&n[0].as_str()))
-    {
-        action = nouns.pop().and_then(|mut n| n.pop());
-        ends_with_param = segments.len() > 1 && is_param(segments[segments.len() - 2]);
-    }
-    let last_plural = nouns
-        .last()
-        .and_then(|n| n.last())
-        .is_some_and(|w| is_plural(w));
-    let verb = if let Some(action) = &action {
-        action.as_str()
-    } else if count {
-        "count"
-    } else {
-        match method.to_ascii_uppercase().as_str() {
-            "GET" if !ends_with_param && last_plural => "list",
-            "GET" => "get",
-            // A POST to one item changes it (Stripe, many RPC-style APIs).
-            "POST" if ends_with_param => "update",
-            "POST" => "create",
-            "PUT" => "replace",
-            "PATCH" => "update",
-            "DELETE" => "delete",
-            other => {
-                let mut words = vec![other.to_ascii_lowercase()];
-                words.extend(noun_or_root(nouns));
-                return words;
-            }
-        }
-    };
-    let create_one = verb == "create" && !ends_with_param && last_plural;
-    let mut words = vec![verb.to_string()];
-    words.extend(noun_or_root(nouns));
-    if create_one && let Some(last) = words.last_mut() {
-        // POST /pets creates one pet.
-        *last = singular(last);
-    }
-    words
-}
-
-/// A path segment's words: a dotted type or function name keeps its last
-/// part (`microsoft.graph.incidentReport()` → `incident`, `report`), `$`
-/// markers lose the `$`.
-fn segment_words(seg: &str) -> Vec<String> {
-    let seg = seg.split('(').next().unwrap_or_default();
-    let seg = seg.rsplit('.').next().unwrap_or_default();
-    clean_words(seg)
-}
-
-fn noun_or_root(nouns: Vec<Vec<String>>) -> Vec<String> {
-    if nouns.is_empty() {
-        vec!["root".to_string()]
-    } else {
-        nouns.into_iter().flatten().collect()
-    }
-}
-
-fn is_param(segment: &str) -> bool {
-    segment.starts_with('{') && segment.ends_with('}')
-}
-
-/// `api`, `rest`, `v1`, `v2beta` … carry no meaning in a tool name.
-fn is_prefix_segment(words: &[String]) -> bool {
-    let joined = words.join("_");
-    joined == "api"
-        || joined == "rest"
-        || (joined.starts_with('v')
-            && joined[1..].starts_with(|c: char| c.is_ascii_digit())
-            && joined.len() <= 8)
-}
-
 /// Joins words into a valid name of at most [`MAX_LEN`] characters,
 /// dropping the least informative words first: a word already said, then
 /// context right after the verb, leftmost first (the verb and the final
 /// noun phrase say most). Only a name whose verb and last word alone are
 /// too long ends in a hash.
 pub fn fit(words: Vec<String>) -> String {
+    fit_within(words, MAX_LEN)
+}
+
+/// [`fit`] into `max` characters (`max` ≤ [`MAX_LEN`]; only a hashed name
+/// may be longer).
+pub(super) fn fit_within(words: Vec<String>, max: usize) -> String {
     let mut words: Vec<String> = words.into_iter().filter(|w| !w.is_empty()).collect();
     if words.is_empty() {
         return "tool".to_string();
@@ -410,10 +329,43 @@ pub fn fit(words: Vec<String>) -> String {
     if words[0].starts_with(|c: char| c.is_ascii_digit()) {
         words.insert(0, "op".to_string());
     }
-    // A phrase naming again what the name already said adds nothing:
-    // `list_issue_field_values_for_issue` → `list_issue_field_values`.
+    let mut words = drop_said_phrases(words);
+    let len = |w: &[String]| w.iter().map(String::len).sum::<usize>() + w.len().saturating_sub(1);
+    if len(&words) <= max {
+        return words.join("_");
+    }
+    // 1. Words already said (keeping the first of each).
+    let mut i = 1;
+    while i < words.len() && len(&words) > max {
+        let repeated = words[..i].iter().any(|p| same_word(p, &words[i]))
+            && !PREPOSITIONS.contains(&words[i].as_str());
+        if repeated {
+            words.remove(i);
+        } else {
+            i += 1;
+        }
+    }
+    // 2. Context after the verb, leftmost first, with any preposition it
+    //    leaves dangling.
+    while len(&words) > max && words.len() > 2 {
+        words.remove(1);
+        while words.len() > 2 && PREPOSITIONS.contains(&words[1].as_str()) {
+            words.remove(1);
+        }
+    }
+    let name = words.join("_");
+    if name.len() <= max {
+        name
+    } else {
+        hashed(&name)
+    }
+}
+
+/// A phrase naming again what the name already said adds nothing:
+/// `list_issue_field_values_for_issue` → `list_issue_field_values`.
+fn drop_said_phrases(mut words: Vec<String>) -> Vec<String> {
     let mut i = 2;
-    while i + 1 < words.len() + 1 && i < words.len() {
+    while i < words.len() {
         let said = |w: &String| {
             words[1..i - 1]
                 .iter()
@@ -425,56 +377,36 @@ pub fn fit(words: Vec<String>) -> String {
             i += 1;
         }
     }
-    let len = |w: &[String]| w.iter().map(String::len).sum::<usize>() + w.len().saturating_sub(1);
-    if len(&words) <= MAX_LEN {
-        return words.join("_");
-    }
-    // 1. Words already said (keeping the first of each).
-    let mut i = 1;
-    while i < words.len() && len(&words) > MAX_LEN {
-        let repeated = words[..i].iter().any(|p| same_word(p, &words[i]))
-            && !PREPOSITIONS.contains(&words[i].as_str());
-        if repeated {
-            words.remove(i);
-        } else {
-            i += 1;
-        }
-    }
-    // 2. Context after the verb, leftmost first, with any preposition it
-    //    leaves dangling.
-    while len(&words) > MAX_LEN && words.len() > 2 {
-        words.remove(1);
-        while words.len() > 2 && PREPOSITIONS.contains(&words[1].as_str()) {
-            words.remove(1);
-        }
-    }
-    let name = words.join("_");
-    if name.len() <= MAX_LEN {
-        name
-    } else {
-        hashed(&name)
-    }
+    words
 }
 
 #[cfg(test)]
 mod tests {
+    use super::path::from_method_path;
     use super::*;
 
+    /// The names among the candidates (without the closing phrase).
+    fn cands(id: Option<&str>, method: &str, path: &str) -> Vec<String> {
+        let all = candidates(id, method, path);
+        assert_eq!(all.last(), Some(&phrase(method, path)));
+        all.into_iter().filter(|c| is_name(c)).collect()
+    }
+
     fn first(id: &str, method: &str, path: &str) -> String {
-        candidates(Some(id), method, path).remove(0)
+        cands(Some(id), method, path).remove(0)
     }
 
     #[test]
     fn camel_case_ids_are_snake_cased() {
         assert_eq!(
-            candidates(Some("getPetById"), "get", "/pets/{id}"),
+            cands(Some("getPetById"), "get", "/pets/{id}"),
             ["get_pet_by_id"]
         );
     }
 
     #[test]
     fn namespaced_ids_read_verb_first_without_repeating_the_namespace() {
-        let c = |id: &str| candidates(Some(id), "get", "/x");
+        let c = |id: &str| cands(Some(id), "get", "/x");
         assert_eq!(c("repos/get"), ["get_repo"]);
         assert_eq!(c("users/list"), ["list_users"]);
         assert_eq!(c("repos/list-for-org"), ["list_repos_for_org"]);
@@ -497,7 +429,7 @@ mod tests {
         assert_eq!(c("users/get-authenticated"), ["get_authenticated_user"]);
         assert_eq!(c("search/code"), ["search_code"]);
         assert_eq!(
-            candidates(Some("copilot/copilot-users-usage-metrics"), "get", "/x"),
+            cands(Some("copilot/copilot-users-usage-metrics"), "get", "/x"),
             ["get_copilot_users_usage_metrics"]
         );
         assert_eq!(
@@ -509,11 +441,11 @@ mod tests {
     #[test]
     fn dotted_ids_take_context_nearest_first() {
         assert_eq!(
-            candidates(Some("users.user.ListUser"), "get", "/users"),
+            cands(Some("users.user.ListUser"), "get", "/users"),
             ["list_users"]
         );
         assert_eq!(
-            candidates(
+            cands(
                 Some("me.calendarView.ListInstances"),
                 "get",
                 "/me/calendarView/{event-id}/instances"
@@ -584,12 +516,12 @@ mod tests {
         assert_eq!(n("post", "/v1/accounts/{account}"), "update_account");
         assert_eq!(n("post", "/v1/accounts/{account}/reject"), "reject_account");
         assert_eq!(
-            candidates(
+            cands(
                 Some("PostAccountsAccountBankAccounts"),
                 "post",
                 "/v1/accounts/{account}/bank_accounts"
             ),
-            ["create_account_bank_account"]
+            ["create_bank_account"]
         );
     }
 

@@ -31,23 +31,34 @@
 //!    `PATCH …` → `update_…`, `DELETE …` → `delete_…`, `…/$count` →
 //!    `count_…`; static segments give the noun, each segment followed by a
 //!    parameter singular (`GET /users/{id}/pets` → `list_user_pets`);
-//!    version and `api` prefixes are skipped.
+//!    version and `api` prefixes are skipped. A last segment led by a verb
+//!    is the action (`POST /invoices/{id}/mark_uncollectible` →
+//!    `mark_invoice_uncollectible`); a type cast (`…/microsoft.graph.group`)
+//!    lists that type, or gets one after an id. A segment a later one
+//!    repeats goes (see `path::unshared`).
 //!
-//! Everywhere: compound verbs stay one word (`re-run` → `rerun`), articles
-//! are dropped (`get-a-classroom` → `get_classroom`), and a list's noun is
-//! plural, a get/update/delete of one item's noun singular. A name over 64
-//! characters drops its least informative words first: words already said,
-//! then the context right after the verb, leftmost first; only a name whose
-//! verb and last word alone exceed 64 ends in a hash. Names still equal
-//! after all that get `_2`, `_3`, … in document order.
+//! Everywhere: compound words stay one word (`re-run` → `rerun`, `non`
+//! before a word said twice: `noncompliance`), articles are dropped
+//! (`get-a-classroom` → `get_classroom`), and a list's noun is plural, a
+//! get/update/delete of one item's noun singular. No content word is said
+//! twice (`words::unrepeat`; `list` of a list reads `get_…_lists`). A name
+//! over 64 characters drops its least informative words first: words
+//! already said, then the context right after the verb, leftmost first;
+//! only a name whose verb and last word alone exceed 64 ends in a hash.
+//! Names still equal after all that are told apart by their paths (see
+//! `distinct::distinguish`: what one path says that the others do not);
+//! only those whose paths add nothing get `_2`, `_3`, … in document order.
 
 mod candidates;
+mod distinct;
+mod path;
 mod words;
 
 use std::collections::{HashMap, HashSet};
 
 pub use candidates::{candidates, fit, meaningful_operation_id};
-pub use words::{plural, singular, snake_case};
+pub use path::from_method_path;
+pub use words::{plural, repeats_word, singular, snake_case};
 
 /// Longest tool name MCP clients accept reliably.
 pub const MAX_LEN: usize = 64;
@@ -80,7 +91,8 @@ fn fnv1a(s: &str) -> u64 {
 /// What one operation may be called.
 #[derive(Debug, Clone)]
 pub struct NameRequest {
-    /// Valid names, most concise first (see [`candidates`]); not empty.
+    /// Valid names, most concise first, then the operation as
+    /// `method /path` (see [`candidates`]); at least one name.
     pub candidates: Vec<String>,
     /// An `x-mcp` name: claimed first and as is (or with `_2`).
     pub explicit: bool,
@@ -91,28 +103,46 @@ pub struct NameRequest {
 /// candidate: a name proposed by one operation only and not yet taken is
 /// granted; operations that want the same name all move to their next, more
 /// specific candidate, so no operation gets the short name at the expense of
-/// another. An operation out of candidates takes its last one with `_2`,
-/// `_3`… in document order.
+/// another. Operations out of candidates that still want the same name are
+/// told apart by their paths (see `distinct::distinguish`); only those
+/// whose paths add nothing take their last name with `_2`, `_3`… in
+/// document order.
 pub fn assign(requests: &[NameRequest]) -> Vec<String> {
     let mut registry = NameRegistry::default();
     let mut names: Vec<Option<String>> = vec![None; requests.len()];
-    for (i, r) in requests.iter().enumerate().filter(|(_, r)| r.explicit) {
-        names[i] = Some(registry.claim(&r.candidates[0]));
+    let split: Vec<(Vec<&str>, Option<&str>)> = requests
+        .iter()
+        .map(|r| {
+            let mut names: Vec<&str> = r
+                .candidates
+                .iter()
+                .map(String::as_str)
+                .filter(|c| candidates::is_name(c))
+                .collect();
+            if names.is_empty() {
+                names.push("tool");
+            }
+            let phrase = r
+                .candidates
+                .last()
+                .map(String::as_str)
+                .filter(|c| !candidates::is_name(c));
+            (names, phrase)
+        })
+        .collect();
+    for (i, _) in requests.iter().enumerate().filter(|(_, r)| r.explicit) {
+        names[i] = Some(registry.claim(split[i].0[0]));
     }
     let mut level = vec![0usize; requests.len()];
     let mut pending: Vec<usize> = (0..requests.len())
         .filter(|&i| !requests[i].explicit)
         .collect();
-    let rounds = requests
-        .iter()
-        .map(|r| r.candidates.len())
-        .max()
-        .unwrap_or(0);
-    for _ in 0..=rounds {
-        if pending.is_empty() {
-            break;
-        }
-        let proposal = |i: usize| requests[i].candidates[level[i]].as_str();
+    // Who holds each granted name, and who is left wanting one.
+    let mut holder: HashMap<String, usize> = HashMap::new();
+    let mut stuck: Vec<(String, Vec<usize>)> = Vec::new();
+    let mut stuck_at: HashMap<String, usize> = HashMap::new();
+    while !pending.is_empty() {
+        let proposal = |i: usize| split[i].0[level[i]];
         let mut wanted: HashMap<&str, usize> = HashMap::new();
         for &i in &pending {
             *wanted.entry(proposal(i)).or_default() += 1;
@@ -120,19 +150,48 @@ pub fn assign(requests: &[NameRequest]) -> Vec<String> {
         let mut next = Vec::new();
         for &i in &pending {
             let name = proposal(i);
-            let free = wanted[name] == 1 && !registry.taken.contains(name);
+            let free =
+                wanted[name] == 1 && !registry.taken.contains(name) && !stuck_at.contains_key(name);
             if free {
                 names[i] = Some(registry.claim(name));
-            } else if level[i] + 1 < requests[i].candidates.len() {
+                holder.insert(name.to_string(), i);
+            } else if level[i] + 1 < split[i].0.len() {
                 next.push(i);
             } else {
-                names[i] = Some(registry.claim(name));
+                let at = *stuck_at.entry(name.to_string()).or_insert_with(|| {
+                    stuck.push((name.to_string(), Vec::new()));
+                    stuck.len() - 1
+                });
+                stuck[at].1.push(i);
             }
         }
         for &i in &next {
             level[i] += 1;
         }
         pending = next;
+    }
+    for (base, mut members) in stuck {
+        members.sort_unstable();
+        // The operation holding the name, if any, is told apart too, but
+        // keeps its name.
+        let held = holder.get(&base).copied();
+        let mut phrases: Vec<Option<&str>> = members.iter().map(|&i| split[i].1).collect();
+        if let Some(h) = held {
+            phrases.push(split[h].1);
+        }
+        let derived = distinct::distinguish(&base, &phrases);
+        // A derived name says more than the base even when two operations
+        // share it (and one takes it with `_2`).
+        let mut rest = Vec::new();
+        for (k, &i) in members.iter().enumerate() {
+            match &derived[k] {
+                Some(n) if !stuck_at.contains_key(n) => names[i] = Some(registry.claim(n)),
+                _ => rest.push(i),
+            }
+        }
+        for i in rest {
+            names[i] = Some(registry.claim(&base));
+        }
     }
     names
         .into_iter()
@@ -160,8 +219,13 @@ impl NameRegistry {
         }
         for n in 2.. {
             let suffix = format!("_{n}");
+            // Words dropped as in `fit`, not characters cut mid-word.
             let mut base = name.to_string();
-            base.truncate(MAX_LEN - suffix.len());
+            if base.len() + suffix.len() > MAX_LEN {
+                let words = name.split('_').map(str::to_string).collect();
+                base = candidates::fit_within(words, MAX_LEN - suffix.len());
+                base.truncate(MAX_LEN - suffix.len());
+            }
             let candidate = format!("{}{suffix}", base.trim_end_matches('_'));
             if self.taken.insert(candidate.clone()) {
                 return candidate;
@@ -180,6 +244,27 @@ mod tests {
             candidates: c.iter().map(|s| s.to_string()).collect(),
             explicit: false,
         }
+    }
+
+    #[test]
+    fn operations_out_of_candidates_are_told_apart_by_their_paths() {
+        let names = assign(&[
+            req(&["get_site_page", "get /sites/{s}/pages/{p}"]),
+            req(&["get_site_page", "get /groups/{g}/sites/{s}/pages/{p}"]),
+            req(&["get_site_page", "get /groups/{g}/sites/{s}/pages/{p}/x"]),
+            req(&["get_thing"]),
+            req(&["get_thing"]),
+        ]);
+        assert_eq!(
+            names,
+            [
+                "get_site_page",
+                "get_group_site_page",
+                "get_group_x_site_page",
+                "get_thing",
+                "get_thing_2"
+            ]
+        );
     }
 
     #[test]

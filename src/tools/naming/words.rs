@@ -132,6 +132,11 @@ pub(super) const VERBS: &[&str] = &[
     "retrieve",
     "modify",
 ];
+/// Verbs that, leading a compound path segment, are rather part of a noun
+/// (`test_clocks`, `exportJobs`, `openShifts`, `check-runs`).
+pub(super) const NOUN_LEADERS: &[&str] = &[
+    "test", "export", "import", "open", "review", "check", "request", "search", "run", "post",
+];
 /// Words that join a noun to what qualifies it (`list_repos_for_org`).
 pub(super) const PREPOSITIONS: &[&str] = &[
     "for", "in", "by", "of", "from", "with", "on", "to", "at", "as", "and", "or", "if", "is",
@@ -148,6 +153,9 @@ pub(super) const ADJECTIVES: &[&str] = &[
     "starred",
     "single",
 ];
+/// Plurals not made by rule (`children`; not `people`, which APIs keep
+/// beside `persons`).
+const IRREGULAR: &[(&str, &str)] = &[("child", "children")];
 /// Words that are the same in singular and plural, or plural-only.
 const INVARIANT: &[&str] = &[
     "data",
@@ -221,9 +229,9 @@ pub fn snake_case(input: &str) -> String {
     out
 }
 
-/// The snake_case words of an identifier, with compound verbs made one
-/// word (`re-run` → `rerun`, `un-star` → `unstar`) and articles dropped
-/// (`get-a-classroom` → `get`, `classroom`).
+/// The snake_case words of an identifier, with compound words made one
+/// (`re-run` → `rerun`, `un-star` → `unstar`, `2T` → `2t`) and articles
+/// dropped (`get-a-classroom` → `get`, `classroom`).
 pub(super) fn clean_words(input: &str) -> Vec<String> {
     let raw: Vec<String> = snake_case(input)
         .split('_')
@@ -236,6 +244,16 @@ pub(super) fn clean_words(input: &str) -> Vec<String> {
         let w = &raw[i];
         if matches!(w.as_str(), "re" | "un")
             && let Some(next) = raw.get(i + 1)
+            && next.chars().all(|c| c.is_ascii_alphabetic())
+        {
+            out.push(format!("{w}{next}"));
+            i += 2;
+            continue;
+        }
+        // A number and the one letter after it are one token (`2T` → `2t`).
+        if w.chars().all(|c| c.is_ascii_digit())
+            && let Some(next) = raw.get(i + 1)
+            && next.len() == 1
             && next.chars().all(|c| c.is_ascii_alphabetic())
         {
             out.push(format!("{w}{next}"));
@@ -257,6 +275,9 @@ pub fn singular(word: &str) -> String {
     let w = word;
     if w.len() <= 3 || INVARIANT.contains(&w) {
         return w.to_string();
+    }
+    if let Some((one, _)) = IRREGULAR.iter().find(|(_, many)| *many == w) {
+        return one.to_string();
     }
     let strip = |n: usize| w[..w.len() - n].to_string();
     if let Some(stem) = w.strip_suffix("ies") {
@@ -295,6 +316,9 @@ pub fn plural(word: &str) -> String {
     if INVARIANT.contains(&w) || is_plural(w) || !w.chars().all(|c| c.is_ascii_lowercase()) {
         return w.to_string();
     }
+    if let Some((_, many)) = IRREGULAR.iter().find(|(one, _)| *one == w) {
+        return many.to_string();
+    }
     if let Some(stem) = w.strip_suffix('y')
         && !stem.ends_with(['a', 'e', 'i', 'o', 'u'])
     {
@@ -314,6 +338,115 @@ pub fn plural(word: &str) -> String {
 /// Whether `word` reads as a plural noun.
 pub(super) fn is_plural(word: &str) -> bool {
     singular(word) != word
+}
+
+/// Whether `words` says a content word twice (`list_site_lists`,
+/// `get_account_bank_account`): prepositions and articles may repeat,
+/// singular and plural are the same word.
+pub fn repeats_word(words: &[String]) -> bool {
+    let content: Vec<&String> = words.iter().filter(|w| !is_function_word(w)).collect();
+    content
+        .iter()
+        .enumerate()
+        .any(|(i, w)| content[..i].iter().any(|p| same_noun(p, w)))
+}
+
+/// Whether two words are one word, singular or plural (`repo`/`repos`;
+/// unlike [`same_word`], `repo`/`repository` are two words).
+fn same_noun(a: &str, b: &str) -> bool {
+    a == b || singular(a) == singular(b)
+}
+
+/// Prepositions, conjunctions and articles: the words a name may repeat.
+pub(super) fn is_function_word(w: &str) -> bool {
+    PREPOSITIONS.contains(&w) || FILLER.contains(&w)
+}
+
+/// `words` with each content word said once. A repeat inside the phrase
+/// goes (`device_configuration_device_state` → `device_configuration_state`),
+/// or with `earlier` the word it repeats (`configuration_device_state`);
+/// when the repeat is the last word, the head noun, the earlier one goes
+/// anyway (`simulation_user_simulation` → `user_simulation`). The verb
+/// always stays; `non` joins a word said twice (`non_compliance` beside
+/// `compliance` → `noncompliance`). A `list`
+/// verb whose noun is itself a list becomes `get`
+/// (`list_radar_value_lists` → `get_radar_value_lists`: the plural still
+/// says it returns many). Prepositions left dangling go too.
+pub(super) fn unrepeat(words: &[String], earlier: bool) -> Vec<String> {
+    // `non_compliance` beside `compliance` is one word, `noncompliance`.
+    let mut out: Vec<String> = Vec::with_capacity(words.len());
+    let mut k = 0;
+    while k < words.len() {
+        if words[k] == "non"
+            && let Some(next) = words.get(k + 1)
+            && words.iter().filter(|w| same_noun(w, next)).count() > 1
+        {
+            out.push(format!("non{next}"));
+            k += 2;
+        } else {
+            out.push(words[k].clone());
+            k += 1;
+        }
+    }
+    if out.first().is_some_and(|v| v == "list") && out[1..].iter().any(|w| same_noun(w, "list")) {
+        out[0] = "get".to_string();
+    }
+    let mut i = 1;
+    while i < out.len() {
+        let w = &out[i];
+        let said = if is_function_word(w) {
+            None
+        } else {
+            out[..i]
+                .iter()
+                .position(|p| !is_function_word(p) && same_noun(p, w))
+        };
+        match said {
+            Some(e) if (earlier || i + 1 == out.len()) && e > 0 => {
+                out.remove(e);
+                i -= 1;
+            }
+            Some(_) => {
+                out.remove(i);
+            }
+            None => i += 1,
+        }
+    }
+    // Prepositions with nothing after them, or two in a row.
+    let mut j = 1;
+    while j < out.len() {
+        let dangling = PREPOSITIONS.contains(&out[j].as_str())
+            && out
+                .get(j + 1)
+                .is_none_or(|n| PREPOSITIONS.contains(&n.as_str()));
+        if dangling {
+            out.remove(j);
+        } else {
+            j += 1;
+        }
+    }
+    out
+}
+
+/// The leading verb phrase of `words` (`create`, `or`, `update`) and what
+/// follows it.
+pub(super) fn split_verb(words: &[String]) -> (Vec<String>, Vec<String>) {
+    let is_verb = |i: usize| words.get(i).is_some_and(|w| VERBS.contains(&w.as_str()));
+    if !is_verb(0) {
+        return (Vec::new(), words.to_vec());
+    }
+    let mut n = 1;
+    if words[0] == "bulk" && is_verb(1) {
+        n = 2;
+    }
+    while words
+        .get(n)
+        .is_some_and(|w| matches!(w.as_str(), "or" | "and"))
+        && is_verb(n + 1)
+    {
+        n += 2;
+    }
+    (words[..n].to_vec(), words[n..].to_vec())
 }
 
 /// Short forms APIs use interchangeably with the long ones.
@@ -369,6 +502,7 @@ mod tests {
             ("repos", "repo"),
             ("gists", "gist"),
             ("releases", "release"),
+            ("children", "child"),
         ] {
             assert_eq!(singular(p), s, "{p}");
         }
@@ -385,6 +519,8 @@ mod tests {
             ("status", "status"),
             ("pets", "pets"),
             ("data", "data"),
+            ("child", "children"),
+            ("children", "children"),
         ] {
             assert_eq!(plural(s), p, "{s}");
         }

@@ -1,0 +1,307 @@
+//! Error-level findings: defects of the document itself that break tools,
+//! as opposed to the quality rules of [`super::rules`]. An operation the
+//! build could not make into a tool, an `operationId` used twice (OpenAPI
+//! requires them unique), and path templates whose `{slots}` and `in: path`
+//! parameters disagree.
+
+use std::collections::HashMap;
+
+use serde_json::Value;
+
+use super::Finding;
+use super::rules::rule;
+use crate::document::diag::push_token;
+use crate::document::refs::pointer_tokens;
+use crate::document::{Diagnostic, Document};
+use crate::runtime::catalog::Catalog;
+use crate::tools::annotations::XMcp;
+use crate::tools::operations::{self, Operation};
+
+/// Where a finding sorts: its path's position under `paths`, then its
+/// operation's position in the path item (0 for the path item itself).
+pub(super) type Anchor = (usize, usize);
+
+/// Runs the error-level rules over `doc`, whose tools are `catalog`;
+/// `document` names the root file as the user did.
+pub(super) fn check(catalog: &Catalog, doc: &Document, document: &str) -> Vec<(Anchor, Finding)> {
+    let order = Order::of(doc);
+    let built: HashMap<(String, String), &str> = catalog
+        .tools
+        .iter()
+        .map(|t| {
+            (
+                (t.http.method.to_ascii_lowercase(), t.http.path.clone()),
+                t.name.as_str(),
+            )
+        })
+        .collect();
+    let tool_of = |method: &str, path: &str| {
+        built
+            .get(&(method.to_string(), path.to_string()))
+            .map(|n| n.to_string())
+    };
+    let mut out = Vec::new();
+    let mut skipped = Vec::new();
+    let ops = operations::collect(doc, &mut skipped);
+    // Path items and parameters the build could not read: every operation
+    // under them is skipped.
+    for d in skipped {
+        let anchor = order.of_pointer(&d.pointer);
+        let what = match anchor_path(doc, &d.pointer) {
+            Some(path) => format!("the operations under `{path}` are not tools: "),
+            None => "an entry under `paths` is not a tool: ".to_string(),
+        };
+        out.push((
+            anchor,
+            from_diagnostic("operation-not-a-tool", None, what, d),
+        ));
+    }
+    let mut ids: HashMap<String, (String, String)> = HashMap::new();
+    for op in &ops {
+        let anchor = order.operation(op.path, op.method);
+        let method = op.method.to_ascii_uppercase();
+        let tool = tool_of(op.method, op.path);
+        if tool.is_none()
+            && let Some(d) = build_failure(doc, op)
+        {
+            let what = format!("{method} {} is not a tool: ", op.path);
+            out.push((
+                anchor,
+                from_diagnostic("operation-not-a-tool", None, what, d),
+            ));
+        }
+        if let Some(id) = op.string("operationId") {
+            match ids.get(&id) {
+                Some((m, p)) => {
+                    let r = rule("duplicate-operation-id");
+                    out.push((
+                        anchor,
+                        Finding {
+                            rule: r.id,
+                            level: r.level,
+                            tool: tool.clone(),
+                            message: format!(
+                                "operationId `{id}` of {method} {} is also the operationId of {m} {p}; tools, links and generated code that name operations by id cannot tell them apart",
+                                op.path
+                            ),
+                            hint: r.hint,
+                            file: doc.display_name(op.node.file).to_string(),
+                            pointer: push_token(&op.node.pointer, "operationId"),
+                            line: None,
+                        },
+                    ));
+                }
+                None => {
+                    ids.insert(id, (method.clone(), op.path.to_string()));
+                }
+            }
+        }
+        for finding in path_parameters(doc, op, tool) {
+            out.push((anchor, finding));
+        }
+    }
+    // Diagnostics of the root file name it as the user did.
+    let root = doc.display_name(doc.root_key()).to_string();
+    for (_, f) in &mut out {
+        if f.file == root {
+            f.file = document.to_string();
+        }
+    }
+    out
+}
+
+/// Why the build skipped `op`, if it did, by the same checks in the same
+/// order as `tools::build` (`x-mcp` read, request body `$ref` followed);
+/// `None` for an operation left out on purpose (`x-mcp: false`, or one
+/// the selection flags did not pick).
+fn build_failure(doc: &Document, op: &Operation<'_>) -> Option<Diagnostic> {
+    match XMcp::read(doc, op) {
+        Err(d) => return Some(d),
+        Ok(x) if x.exclude => return None,
+        Ok(_) => {}
+    }
+    let body = op.node.child("requestBody")?;
+    doc.deref(body).err()
+}
+
+/// A finding quoting a build diagnostic: its file and pointer, `what`
+/// before its message.
+fn from_diagnostic(id: &str, tool: Option<String>, what: String, d: Diagnostic) -> Finding {
+    let r = rule(id);
+    Finding {
+        rule: r.id,
+        level: r.level,
+        tool,
+        message: format!("{what}{}", d.message),
+        hint: r.hint,
+        file: d.file,
+        pointer: d.pointer,
+        line: d.line,
+    }
+}
+
+/// `{slots}` of the path without an `in: path` parameter, and `in: path`
+/// parameters without a slot.
+fn path_parameters(doc: &Document, op: &Operation<'_>, tool: Option<String>) -> Vec<Finding> {
+    let slots = template_slots(op.path);
+    let declared: Vec<(&str, String)> = op
+        .params
+        .iter()
+        .filter(|p| p.value.get("in").and_then(Value::as_str) == Some("path"))
+        .filter_map(|p| {
+            let name = p.value.get("name").and_then(Value::as_str)?;
+            Some((
+                name,
+                doc.display_name(p.file).to_string() + "#" + &p.pointer,
+            ))
+        })
+        .collect();
+    let method = op.method.to_ascii_uppercase();
+    let file = doc.display_name(op.node.file).to_string();
+    let mut out = Vec::new();
+    for slot in &slots {
+        if !declared.iter().any(|(name, _)| name == slot) {
+            let r = rule("path-parameter-undeclared");
+            out.push(Finding {
+                rule: r.id,
+                level: r.level,
+                tool: tool.clone(),
+                message: format!(
+                    "`{{{slot}}}` in {method} {} has no `in: path` parameter named `{slot}`; the tool takes it as a required string nobody described",
+                    op.path
+                ),
+                hint: r.hint,
+                file: file.clone(),
+                pointer: op.node.pointer.clone(),
+                line: None,
+            });
+        }
+    }
+    for (name, at) in declared {
+        if !slots.iter().any(|s| s == name) {
+            let r = rule("path-parameter-not-in-template");
+            let (pfile, pointer) = at.split_once('#').unwrap_or((&file, ""));
+            out.push(Finding {
+                rule: r.id,
+                level: r.level,
+                tool: tool.clone(),
+                message: format!(
+                    "path parameter `{name}` of {method} {} has no `{{{name}}}` in the path; the tool leaves it out",
+                    op.path
+                ),
+                hint: r.hint,
+                file: pfile.to_string(),
+                pointer: pointer.to_string(),
+                line: None,
+            });
+        }
+    }
+    out
+}
+
+/// The `{name}` slots of a path template, in order, each once.
+fn template_slots(path: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let mut rest = path;
+    while let Some(start) = rest.find('{') {
+        let Some(len) = rest[start..].find('}') else {
+            break;
+        };
+        let name = &rest[start + 1..start + len];
+        if !name.is_empty() && !out.iter().any(|n| n == name) {
+            out.push(name.to_string());
+        }
+        rest = &rest[start + len + 1..];
+    }
+    out
+}
+
+/// The path a pointer under `/paths` of the root file belongs to.
+fn anchor_path(doc: &Document, pointer: &str) -> Option<String> {
+    let path = path_and_method(pointer)?.0;
+    doc.root()
+        .get("paths")
+        .and_then(|p| p.get(&path))
+        .map(|_| path)
+}
+
+/// The path and method tokens of a pointer under `/paths`.
+fn path_and_method(pointer: &str) -> Option<(String, Option<String>)> {
+    let mut tokens = pointer_tokens(pointer).ok()?.into_iter();
+    if tokens.next()? != "paths" {
+        return None;
+    }
+    let path = tokens.next()?;
+    Some((path, tokens.next()))
+}
+
+/// The document order of paths and of the operations in each.
+pub(super) struct Order {
+    paths: HashMap<String, (usize, Vec<String>)>,
+}
+
+impl Order {
+    /// Reads the order from the root document's `paths`.
+    pub(super) fn of(doc: &Document) -> Self {
+        let mut paths = HashMap::new();
+        let root = doc.root_node();
+        if let Some(map) = root.child("paths").and_then(|p| {
+            let keys: Vec<(String, Vec<String>)> = p
+                .value
+                .as_object()?
+                .keys()
+                .map(|k| {
+                    let item = p.child(k).and_then(|i| doc.deref(i).ok());
+                    let methods = item
+                        .and_then(|i| i.value.as_object().map(|m| m.keys().cloned().collect()))
+                        .unwrap_or_default();
+                    (k.clone(), methods)
+                })
+                .collect();
+            Some(keys)
+        }) {
+            for (i, (k, methods)) in map.into_iter().enumerate() {
+                paths.insert(k, (i, methods));
+            }
+        }
+        Self { paths }
+    }
+
+    /// The anchor of an operation.
+    pub(super) fn operation(&self, path: &str, method: &str) -> Anchor {
+        match self.paths.get(path) {
+            Some((i, methods)) => (
+                *i,
+                1 + methods.iter().position(|m| m == method).unwrap_or(0),
+            ),
+            None => (usize::MAX, 0),
+        }
+    }
+
+    /// The anchor of a pointer into the root document
+    /// (`/paths/~1pets/get/...`); others sort last.
+    pub(super) fn of_pointer(&self, pointer: &str) -> Anchor {
+        let Some((path, method)) = path_and_method(pointer) else {
+            return (usize::MAX, 0);
+        };
+        match (self.paths.get(&path), method) {
+            (Some((i, methods)), Some(m)) => (
+                *i,
+                methods.iter().position(|x| *x == m).map_or(0, |p| p + 1),
+            ),
+            (Some((i, _)), None) => (*i, 0),
+            _ => (usize::MAX, 0),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn slots_in_order_once() {
+        assert_eq!(template_slots("/a/{x}/b/{y}.{fmt}/{x}"), ["x", "y", "fmt"]);
+        assert!(template_slots("/a/{").is_empty());
+    }
+}

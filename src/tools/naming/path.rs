@@ -1,0 +1,363 @@
+//! Names from an operation's HTTP method and path template, and the shape
+//! of a path (its static segments, which of them are followed by a
+//! parameter, casts and calls) that later tells apart operations wanting
+//! the same name (see [`super::distinct`]).
+
+use super::words::{
+    NOUN_LEADERS, VERBS, clean_words, is_function_word, is_plural, plural, same_word, singular,
+};
+
+/// What a static path segment is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) enum Kind {
+    /// A resource or a collection (`users`, `calendarView`, `reject`).
+    Noun,
+    /// A type cast (`microsoft.graph.group`): only the items of that type.
+    Cast,
+    /// A function or action call (`microsoft.graph.delta()`,
+    /// `microsoft.graph.accept`), with the words of its parameter names.
+    Call(Vec<String>),
+}
+
+/// One static segment of a path template.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct Segment {
+    /// Its words, as written (`calendarView` → `calendar`, `view`).
+    pub words: Vec<String>,
+    /// Followed by a `{parameter}`: one item of the collection.
+    pub item: bool,
+    /// What it is.
+    pub kind: Kind,
+}
+
+/// A path template's static segments, version prefixes skipped.
+#[derive(Debug, Clone)]
+pub(super) struct Shape {
+    /// The segments in order.
+    pub segments: Vec<Segment>,
+    /// Whether the path ends in `$count`.
+    pub count: bool,
+}
+
+/// Reads a path template (`/users/{id}/microsoft.graph.delta()`).
+pub(super) fn shape(path: &str) -> Shape {
+    let mut raw: Vec<&str> = path.split('/').filter(|s| !s.is_empty()).collect();
+    let count = raw.last() == Some(&"$count");
+    if count {
+        raw.pop();
+    }
+    let mut segments: Vec<Segment> = Vec::new();
+    for seg in raw {
+        if is_param(seg) {
+            if let Some(last) = segments.last_mut() {
+                last.item = true;
+            }
+            continue;
+        }
+        let (head, args) = match seg.split_once('(') {
+            Some((h, a)) => (h, Some(a)),
+            None => (seg, None),
+        };
+        // A dotted type or function name keeps its last part
+        // (`microsoft.graph.incidentReport()` → `incident`, `report`).
+        let dotted = head.contains('.');
+        let words = clean_words(head.rsplit('.').next().unwrap_or_default());
+        if words.is_empty() || (segments.is_empty() && is_prefix_segment(&words)) {
+            continue;
+        }
+        let verb_led = VERBS.contains(&words[0].as_str());
+        let kind = match args {
+            Some(args) => Kind::Call(call_params(args)),
+            None if dotted && verb_led => Kind::Call(Vec::new()),
+            None if dotted => Kind::Cast,
+            None => Kind::Noun,
+        };
+        segments.push(Segment {
+            words,
+            item: false,
+            kind,
+        });
+    }
+    Shape { segments, count }
+}
+
+/// The words of a call's parameter names: `a='{a}',bB={b})` → `a`, `b`, `b`.
+fn call_params(args: &str) -> Vec<String> {
+    args.trim_end_matches(')')
+        .split(',')
+        .filter_map(|kv| kv.split('=').next())
+        .flat_map(clean_words)
+        .collect()
+}
+
+/// Candidate word lists from the HTTP method and path template, most
+/// concise first (see the module docs of [`super`] for the rules).
+pub(super) fn names(method: &str, path: &str) -> Vec<Vec<String>> {
+    let Shape {
+        mut segments,
+        count,
+    } = shape(path);
+    let method = method.to_ascii_uppercase();
+    // `POST /accounts/{id}/reject` → `reject_account`; a call led by a verb
+    // (`microsoft.graph.getOneDriveActivityUserDetail(...)`,
+    // `/invoices/{id}/mark_uncollectible`) is the verb, what it acts on and
+    // the rest of the call.
+    let mut action: Option<(String, Vec<String>, bool)> = None;
+    if segments.len() > 1
+        && let Some(last) = segments.last()
+        && !last.item
+        && VERBS.contains(&last.words[0].as_str())
+        && (last.words.len() == 1 || !NOUN_LEADERS.contains(&last.words[0].as_str()))
+        && (method == "POST" || matches!(last.kind, Kind::Call(_)))
+    {
+        let last = segments
+            .pop()
+            .unwrap_or_else(|| unreachable!("checked above"));
+        let call = matches!(last.kind, Kind::Call(_));
+        let mut words = last.words;
+        let verb = words.remove(0);
+        action = Some((verb, words, call));
+    }
+    let ends_item = segments.last().is_some_and(|s| s.item);
+    let cast = segments.last().is_some_and(|s| s.kind == Kind::Cast);
+    let before_cast_item = segments.len() > 1 && segments[segments.len() - 2].item;
+    let last_plural = segments
+        .last()
+        .and_then(|s| s.words.last())
+        .is_some_and(|w| is_plural(w));
+    let verb = if let Some((verb, _, _)) = &action {
+        verb.clone()
+    } else if count {
+        "count".to_string()
+    } else {
+        match method.as_str() {
+            // `/users/{id}/memberOf/microsoft.graph.group` lists groups;
+            // `/users/{id}/memberOf/{m}/microsoft.graph.group` gets one.
+            "GET" if cast => if before_cast_item { "get" } else { "list" }.to_string(),
+            "GET" if !ends_item && last_plural => "list".to_string(),
+            "GET" => "get".to_string(),
+            // A POST to one item changes it (Stripe, many RPC-style APIs).
+            "POST" if ends_item => "update".to_string(),
+            "POST" => "create".to_string(),
+            "PUT" => "replace".to_string(),
+            "PATCH" => "update".to_string(),
+            "DELETE" => "delete".to_string(),
+            other => other.to_ascii_lowercase(),
+        }
+    };
+    let many = matches!(verb.as_str(), "list" | "count");
+    let mut nouns: Vec<Segment> = segments;
+    let n = nouns.len();
+    for i in 0..n {
+        let next_is_cast = nouns.get(i + 1).is_some_and(|s| s.kind == Kind::Cast);
+        let seg = &mut nouns[i];
+        let Some(last) = seg.words.last_mut() else {
+            continue;
+        };
+        if seg.kind == Kind::Cast {
+            *last = if many { plural(last) } else { singular(last) };
+        } else if seg.item || next_is_cast {
+            *last = singular(last);
+        }
+    }
+    // POST /pets creates one pet.
+    if verb == "create"
+        && !ends_item
+        && let Some(last) = nouns.last_mut().and_then(|s| s.words.last_mut())
+    {
+        *last = singular(last);
+    }
+    let rest: Vec<String> = action
+        .as_ref()
+        .map(|(_, rest, _)| rest.clone())
+        .unwrap_or_default();
+    let nouns = unshared(nouns, &rest);
+    let mut out = Vec::new();
+    // A call that names its object (`getOneDriveActivityUserDetail`) says
+    // enough without the path before it.
+    if let Some((_, rest, true)) = &action
+        && rest.iter().any(|w| !is_function_word(w))
+    {
+        let mut short = vec![verb.clone()];
+        short.extend(rest.iter().cloned());
+        out.push(short);
+    }
+    let mut words = vec![verb];
+    if nouns.is_empty() && rest.is_empty() {
+        words.push("root".to_string());
+    }
+    for seg in nouns {
+        words.extend(seg.words);
+    }
+    // `readers/{reader}/set_reader_display` says `reader` once.
+    for w in rest {
+        if words.last().is_none_or(|l| !same_word(l, &w)) {
+            words.push(w);
+        }
+    }
+    out.push(words);
+    out
+}
+
+/// The segments without the words a later segment says again. An earlier
+/// segment sharing a word with a later one goes if it is the root
+/// namespace or a single word (`/deviceManagement/deviceCompliancePolicies`
+/// → `device_compliance_policies`, `/accounts/{account}/bank_accounts` →
+/// `bank_account`); a compound further down keeps the words only it says
+/// (`termStore/sets/{id}/terms` → `store`, `set`, `terms`;
+/// `ownedDevices/microsoft.graph.device` → `owned`, `devices`). The last
+/// segment always stays.
+fn unshared(nouns: Vec<Segment>, rest: &[String]) -> Vec<Segment> {
+    let mut out: Vec<Segment> = Vec::with_capacity(nouns.len());
+    let n = nouns.len();
+    for (i, mut seg) in nouns.iter().cloned().enumerate() {
+        let later: Vec<&String> = nouns[i + 1..]
+            .iter()
+            .flat_map(|s| &s.words)
+            .chain(rest)
+            .filter(|w| !is_function_word(w))
+            .collect();
+        let shared = |w: &String| !is_function_word(w) && later.iter().any(|l| same_word(l, w));
+        if i + 1 == n || !seg.words.iter().any(shared) {
+            out.push(seg);
+            continue;
+        }
+        // A namespace at the root, or a lone word, goes whole; a compound
+        // keeps what it alone says.
+        if i > 0 && seg.words.len() > 1 {
+            seg.words.retain(|w| !shared(w));
+            if seg.words.iter().any(|w| !is_function_word(w)) {
+                out.push(seg);
+            }
+        }
+    }
+    out
+}
+
+/// The words of a name from the HTTP method and path template: the most
+/// specific of [`names`].
+pub fn from_method_path(method: &str, path: &str) -> Vec<String> {
+    names(method, path).pop().unwrap_or_default()
+}
+
+pub(super) fn is_param(segment: &str) -> bool {
+    segment.starts_with('{') && segment.ends_with('}')
+}
+
+/// `api`, `rest`, `v1`, `v2beta` … carry no meaning in a tool name.
+pub(super) fn is_prefix_segment(words: &[String]) -> bool {
+    let joined = words.join("_");
+    joined == "api"
+        || joined == "rest"
+        || (joined.starts_with('v')
+            && joined[1..].starts_with(|c: char| c.is_ascii_digit())
+            && joined.len() <= 8)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::fit;
+    use super::*;
+
+    fn name(method: &str, path: &str) -> String {
+        fit(from_method_path(method, path))
+    }
+
+    #[test]
+    fn shapes_mark_items_casts_and_calls() {
+        let s = shape("/v1/users/{id}/memberOf/microsoft.graph.group/$count");
+        assert!(s.count);
+        assert_eq!(s.segments.len(), 3);
+        assert!(s.segments[0].item && !s.segments[1].item);
+        assert_eq!(s.segments[2].kind, Kind::Cast);
+        let s = shape("/reports/microsoft.graph.getX(period='{period}',dateTime={d})");
+        assert_eq!(
+            s.segments[1].kind,
+            Kind::Call(vec!["period".into(), "date".into(), "time".into()])
+        );
+        assert_eq!(
+            shape("/a/microsoft.graph.accept").segments[1].kind,
+            Kind::Call(vec![])
+        );
+    }
+
+    #[test]
+    fn casts_list_many_and_get_one() {
+        assert_eq!(
+            name(
+                "get",
+                "/users/{id}/transitiveMemberOf/microsoft.graph.group"
+            ),
+            "list_user_transitive_member_of_groups"
+        );
+        assert_eq!(
+            name(
+                "get",
+                "/users/{id}/transitiveMemberOf/{m}/microsoft.graph.group"
+            ),
+            "get_user_transitive_member_of_group"
+        );
+        assert_eq!(
+            name("get", "/me/ownedDevices/microsoft.graph.device/$count"),
+            "count_me_owned_devices"
+        );
+    }
+
+    #[test]
+    fn a_segment_a_later_one_repeats_goes() {
+        assert_eq!(
+            name("post", "/v1/accounts/{account}/bank_accounts"),
+            "create_bank_account"
+        );
+        assert_eq!(
+            name("get", "/v1/sources/{source}/source_transactions"),
+            "list_source_transactions"
+        );
+        assert_eq!(
+            name("get", "/deviceManagement/deviceCompliancePolicies/$count"),
+            "count_device_compliance_policies"
+        );
+        assert_eq!(
+            name("get", "/v1/test_helpers/test_clocks"),
+            "list_test_clocks"
+        );
+        assert_eq!(
+            name("get", "/sites/{s}/termStore/sets/{t}/terms/$count"),
+            "count_site_store_set_terms"
+        );
+        assert_eq!(
+            name("post", "/v1/test_helpers/test_clocks"),
+            "create_test_clock"
+        );
+    }
+
+    #[test]
+    fn verb_led_actions_and_calls() {
+        assert_eq!(name("post", "/v1/invoices/{invoice}/pay"), "pay_invoice");
+        assert_eq!(
+            name("post", "/v1/invoices/{invoice}/mark_uncollectible"),
+            "mark_invoice_uncollectible"
+        );
+        assert_eq!(
+            name("post", "/v1/tax/transactions/create_from_calculation"),
+            "create_tax_transaction_from_calculation"
+        );
+        assert_eq!(
+            name("post", "/v1/terminal/readers/{reader}/set_reader_display"),
+            "set_terminal_reader_display"
+        );
+        assert_eq!(
+            names(
+                "get",
+                "/reports/microsoft.graph.getOneDriveActivityUserDetail(date={date})"
+            )
+            .into_iter()
+            .map(fit)
+            .collect::<Vec<_>>(),
+            [
+                "get_one_drive_activity_user_detail",
+                "get_reports_one_drive_activity_user_detail"
+            ]
+        );
+    }
+}
