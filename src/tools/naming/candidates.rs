@@ -34,8 +34,10 @@ pub fn candidates(operation_id: Option<&str>, method: &str, path: &str) -> Vec<S
     let mut out: Vec<String> = words.into_iter().flat_map(name).collect();
     // A name repeating a word is a last resort: kept only if every
     // candidate does.
-    if out.iter().any(|n| !repeats(n)) {
-        out.retain(|n| !repeats(n));
+    let repeating: Vec<bool> = out.iter().map(|n| repeats(n)).collect();
+    if repeating.contains(&false) {
+        let mut flags = repeating.into_iter();
+        out.retain(|_| !flags.next().unwrap_or(false));
     }
     let mut seen = std::collections::HashSet::new();
     out.retain(|n| !n.is_empty() && seen.insert(n.clone()));
@@ -69,7 +71,7 @@ fn name(words: Vec<String>) -> Vec<String> {
 }
 
 fn repeats(name: &str) -> bool {
-    repeats_word(&name.split('_').map(str::to_string).collect::<Vec<_>>())
+    repeats_word(&name.split('_').collect::<Vec<_>>())
 }
 
 /// Whether an operationId says something a method + path would not: it

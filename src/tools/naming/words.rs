@@ -2,6 +2,8 @@
 //! singular and plural by rule, and the small vocabularies (verbs,
 //! prepositions, filler) the naming rules read.
 
+use std::borrow::Cow;
+
 /// Verbs that may start an action (`repos/list-for-org`, `ListEvents`).
 pub(super) const VERBS: &[&str] = &[
     "get",
@@ -272,14 +274,24 @@ pub(super) fn clean_words(input: &str) -> Vec<String> {
 /// `policies` → `policy`, `caches` → `cache`, `addresses` → `address`,
 /// `data`/`status` unchanged).
 pub fn singular(word: &str) -> String {
+    singular_of(word).into_owned()
+}
+
+/// [`singular`] without a copy when the word is already singular: the
+/// form the comparisons of names use, thousands of times per document.
+pub(super) fn singular_of(word: &str) -> Cow<'_, str> {
     let w = word;
-    if w.len() <= 3 || INVARIANT.contains(&w) {
-        return w.to_string();
+    if w.len() <= 3 {
+        return Cow::Borrowed(w);
     }
     if let Some((one, _)) = IRREGULAR.iter().find(|(_, many)| *many == w) {
-        return one.to_string();
+        return Cow::Borrowed(one);
     }
-    let strip = |n: usize| w[..w.len() - n].to_string();
+    // Every rule below removes an `s`.
+    if !w.ends_with('s') || INVARIANT.contains(&w) {
+        return Cow::Borrowed(w);
+    }
+    let strip = |n: usize| Cow::Borrowed(&w[..w.len() - n]);
     if let Some(stem) = w.strip_suffix("ies") {
         if matches!(
             w,
@@ -287,7 +299,7 @@ pub fn singular(word: &str) -> String {
         ) {
             return strip(1);
         }
-        return format!("{stem}y");
+        return Cow::Owned(format!("{stem}y"));
     }
     if w.ends_with("sses") || w.ends_with("xes") || w.ends_with("zzes") || w.ends_with("shes") {
         return strip(2);
@@ -302,8 +314,8 @@ pub fn singular(word: &str) -> String {
     if w.ends_with("uses") && w.len() > 5 {
         return strip(2); // statuses → status
     }
-    if w.ends_with("ss") || w.ends_with("us") || w.ends_with("is") || !w.ends_with('s') {
-        return w.to_string();
+    if w.ends_with("ss") || w.ends_with("us") || w.ends_with("is") {
+        return Cow::Borrowed(w);
     }
     strip(1)
 }
@@ -337,24 +349,29 @@ pub fn plural(word: &str) -> String {
 
 /// Whether `word` reads as a plural noun.
 pub(super) fn is_plural(word: &str) -> bool {
-    singular(word) != word
+    singular_of(word) != word
 }
 
 /// Whether `words` says a content word twice (`list_site_lists`,
 /// `get_account_bank_account`): prepositions and articles may repeat,
 /// singular and plural are the same word.
-pub fn repeats_word(words: &[String]) -> bool {
-    let content: Vec<&String> = words.iter().filter(|w| !is_function_word(w)).collect();
+pub fn repeats_word<S: AsRef<str>>(words: &[S]) -> bool {
+    let content: Vec<Cow<'_, str>> = words
+        .iter()
+        .map(AsRef::as_ref)
+        .filter(|w| !is_function_word(w))
+        .map(singular_of)
+        .collect();
     content
         .iter()
         .enumerate()
-        .any(|(i, w)| content[..i].iter().any(|p| same_noun(p, w)))
+        .any(|(i, w)| content[..i].contains(w))
 }
 
 /// Whether two words are one word, singular or plural (`repo`/`repos`;
 /// unlike [`same_word`], `repo`/`repository` are two words).
 fn same_noun(a: &str, b: &str) -> bool {
-    a == b || singular(a) == singular(b)
+    a == b || singular_of(a) == singular_of(b)
 }
 
 /// Prepositions, conjunctions and articles: the words a name may repeat.
@@ -457,7 +474,8 @@ pub(super) fn same_word(a: &str, b: &str) -> bool {
     if a == b {
         return true;
     }
-    let (a, b) = (singular(a), singular(b));
+    let (a, b) = (singular_of(a), singular_of(b));
+    let (a, b) = (a.as_ref(), b.as_ref());
     a == b
         || SYNONYMS
             .iter()
