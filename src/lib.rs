@@ -10,6 +10,7 @@
 
 pub mod client_config;
 pub mod codegen;
+pub mod commands;
 pub mod document;
 pub mod footprint;
 pub mod lint;
