@@ -8,8 +8,8 @@ use anyhow::Result;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use openapi2mcp::commands::{
-    self, config::ConfigCommand, generate::GenerateCommand, generate::Generated,
-    lint::LintCommand, list::ListOptions, report::HasDiagnostics, serve::ServeCommand,
+    self, config::ConfigCommand, generate::GenerateCommand, generate::Generated, lint::LintCommand,
+    list::ListOptions, report::HasDiagnostics, serve::ServeCommand,
 };
 use openapi2mcp::document::LoadOptions;
 use openapi2mcp::lint::Level;
@@ -478,10 +478,7 @@ fn mock(args: MockArgs) -> Result<ExitCode> {
         seed: args.seed,
         examples: !args.no_examples,
     };
-    let mocked = match loaded(
-        pipeline::load_mock(&args.spec, &load, options),
-        args.quiet,
-    ) {
+    let mocked = match loaded(pipeline::load_mock(&args.spec, &load, options), args.quiet) {
         Ok(mocked) => mocked,
         Err(code) => return Ok(code),
     };

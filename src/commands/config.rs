@@ -87,6 +87,9 @@ mod tests {
             "{entry}"
         );
         assert_eq!(args[0], "serve");
-        assert_eq!(args[2..], ["--overlay", "https://example.test/o.yaml", "--mock"]);
+        assert_eq!(
+            args[2..],
+            ["--overlay", "https://example.test/o.yaml", "--mock"]
+        );
     }
 }

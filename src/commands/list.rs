@@ -131,7 +131,12 @@ mod tests {
             "{get_pet}"
         );
         assert!(text.contains("\n\n7 tools from "), "{text}");
-        assert!(lines.last().unwrap().starts_with("serve --tools auto lists full"));
+        assert!(
+            lines
+                .last()
+                .unwrap()
+                .starts_with("serve --tools auto lists full")
+        );
     }
 
     #[test]

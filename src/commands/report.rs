@@ -139,7 +139,9 @@ mod tests {
         assert_eq!(report(failed(), false).lines.len(), 3);
         let fatal = report(
             Err::<Loaded, _>(PipelineError::Load(Box::new(Diagnostic::error(
-                "api.yaml", "", "unreadable",
+                "api.yaml",
+                "",
+                "unreadable",
             )))),
             true,
         );

@@ -38,9 +38,7 @@ fn every_readme_example_loads_or_fails_cleanly() {
                     // A document without operations (webhooks only) loads
                     // but gives no tools: `list` says so, naming the file;
                     // no operation may have been dropped for an error.
-                    Ok(Err(PipelineError::NoTools { summary, stats, .. }))
-                        if stats.failed == 0 =>
-                    {
+                    Ok(Err(PipelineError::NoTools { summary, stats, .. })) if stats.failed == 0 => {
                         assert!(
                             summary.file.contains(&*file_name),
                             "{name}: unclear diagnostic {summary:?}"
@@ -52,8 +50,7 @@ fn every_readme_example_loads_or_fails_cleanly() {
                     Ok(Err(PipelineError::Load(diag))) => {
                         // A clean failure names the file and says what is wrong.
                         assert!(
-                            !diag.message.is_empty()
-                                && diag.file.contains(&*file_name),
+                            !diag.message.is_empty() && diag.file.contains(&*file_name),
                             "{name}: unclear diagnostic {diag:?}"
                         );
                         failures.push(format!("{name}: {diag}"));

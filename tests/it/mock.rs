@@ -7,8 +7,8 @@ use std::sync::Arc;
 
 use openapi2mcp::document::{self, Document, LoadOptions};
 use openapi2mcp::mock::{self, MockOptions, MockRequest, MockServer};
-use openapi2mcp::server::{Bridge, ServeOptions};
 use openapi2mcp::pipeline;
+use openapi2mcp::server::{Bridge, ServeOptions};
 use openapi2mcp::tools;
 use rmcp::ServiceExt;
 use rmcp::model::{CallToolRequestParams, CallToolResult};

@@ -348,8 +348,8 @@ impl Bridge {
         };
         let names = heads.iter().map(|h| h.name.clone()).collect();
         let endpoints: Arc<dyn crate::runtime::call::EndpointSource> = prepared.clone();
-        let api =
-            Api::new(&security_schemes, names, endpoints, api_options).map_err(ServeError::Client)?;
+        let api = Api::new(&security_schemes, names, endpoints, api_options)
+            .map_err(ServeError::Client)?;
         for line in api.describe_auth() {
             tracing::info!("auth: {line}");
         }
