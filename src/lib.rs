@@ -5,11 +5,37 @@
 //! turns every operation into a [`tools::ToolDef`] (the model both back ends
 //! render), [`runtime`] turns a call into an HTTP request and the response into
 //! tool content, [`server`] serves it all over MCP, and [`codegen`] renders it
-//! as a standalone crate that vendors `runtime` and `server`.
+//! as a standalone crate that vendors `runtime` and `server`. [`mock`] answers
+//! as the API would, from the document's examples and schemas; [`lint`]
+//! checks the tools against the tool-design rules. [`pipeline`] runs the
+//! load → build → locate sequence every caller needs (one entry each for an
+//! eager catalog, a served one and the mock), and [`commands`] is what each
+//! CLI command does with it; `main.rs` only parses arguments and prints.
+//!
+//! # Where the tool model lives
+//!
+//! The model's types are defined in `runtime/catalog.rs` (re-exported by
+//! [`tools`], which builds them), because generated crates vendor
+//! `runtime/` and read their embedded catalog back at start-up. One tool
+//! has one name per stage, each a cut of the one before:
+//!
+//! - [`tools::ToolHead`]: what is known before its schemas are built (name,
+//!   description, hints, origin, argument names). A server starts with
+//!   these ([`runtime::catalog::LazyCatalog`]); [`tools::Planned`] pairs a
+//!   head with its operation.
+//! - [`tools::ToolDef`]: the full definition, what `tools/list` shows plus
+//!   the [`tools::HttpBinding`] a call needs. A [`tools::Catalog`] holds
+//!   them; everything downstream reads it, never the raw document.
+//! - [`runtime::call::ToolEndpoint`]: the part of a `ToolDef` a call needs
+//!   (name, binding, the schemas arguments and results are checked
+//!   against), cut from it when the server first calls the tool.
+//! - [`codegen::model::ToolView`]: a `ToolDef` with the Rust names a
+//!   generated crate's templates render (like every `*View` there).
 #![deny(missing_docs)]
 
 pub mod client_config;
 pub mod codegen;
+pub mod commands;
 pub mod document;
 pub mod footprint;
 pub mod lint;

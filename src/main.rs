@@ -2,17 +2,22 @@
 //! flags into options, prints results, and maps errors to exit codes.
 //! Logs go to stderr; stdout carries only the requested output.
 
-use std::io::Write;
 use std::process::ExitCode;
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
-use openapi2mcp::document::{self, Diagnostic, LoadOptions, Severity};
-use openapi2mcp::pipeline::{self, PipelineError, PipelineOptions};
+use openapi2mcp::commands::{
+    self, config::ConfigCommand, generate::GenerateCommand, generate::Generated, lint::LintCommand,
+    list::ListOptions, report::HasDiagnostics, serve::ServeCommand,
+};
+use openapi2mcp::document::LoadOptions;
+use openapi2mcp::lint::Level;
+use openapi2mcp::mock::MockOptions;
+use openapi2mcp::pipeline::{self, PipelineOptions};
 use openapi2mcp::server::cli::{DEFAULT_LOG_FILTER, ServeFlags, init_logging};
 use openapi2mcp::tools::descriptions::DescriptionMode;
-use openapi2mcp::tools::{BuildOptions, Catalog, OutputSchemaMode, Selection, select::PathGlobs};
+use openapi2mcp::tools::{BuildOptions, OutputSchemaMode, Selection, select::PathGlobs};
 
 /// Turn any OpenAPI document into a Model Context Protocol server.
 #[derive(Parser)]
@@ -320,91 +325,17 @@ fn run(cli: Cli) -> Result<ExitCode> {
     }
 }
 
-/// Loads the document and builds the catalog, printing diagnostics to stderr.
-/// A fatal diagnostic is printed and turned into exit code 1.
-fn load_catalog(args: &SpecArgs) -> Result<Result<Catalog, ExitCode>> {
-    Ok(
-        load_catalog_and_document(args, false)?.map(|(catalog, live)| {
-            // The commands using this print and exit: freeing the document
-            // (a Value tree of up to hundreds of MB) would only delay that.
-            std::mem::forget(live);
-            catalog
-        }),
-    )
-}
-
-/// The live schema source of a loaded document.
-type Live = std::sync::Arc<openapi2mcp::tools::live::LiveSchemas>;
-
-/// [`load_catalog`], also handing back the document (with
-/// `components.examples` when `keep_examples`, as the mock needs them).
-/// A document that yields no tools is an error (exit 1), printed with the
-/// diagnostics that say why each operation was dropped, even with --quiet.
-fn load_catalog_and_document(
-    args: &SpecArgs,
-    keep_examples: bool,
-) -> Result<Result<(Catalog, Live), ExitCode>> {
-    let options = pipeline_options(args, keep_examples)?;
-    Ok(report(args, pipeline::load_catalog(&args.spec, &options))
-        .map(|loaded| (loaded.catalog, loaded.schemas)))
-}
-
-/// The catalog `serve` serves: every tool planned, each built when a
-/// client first needs it (see [`pipeline::load_served`]).
-fn load_served(args: &SpecArgs, keep_examples: bool) -> Result<Result<pipeline::Served, ExitCode>> {
-    let options = pipeline_options(args, keep_examples)?;
-    Ok(report(args, pipeline::load_served(&args.spec, &options)))
-}
-
-/// Prints what loading found (warnings unless --quiet; a fatal error, or
-/// why no operation became a tool, always) and turns a failure into exit
-/// code 1.
-fn report<T: HasDiagnostics>(
-    args: &SpecArgs,
-    loaded: Result<T, PipelineError>,
+/// Prints what loading found (see [`commands::report`]) and turns a
+/// failure into exit code 1.
+fn loaded<T: HasDiagnostics>(
+    result: Result<T, pipeline::PipelineError>,
+    quiet: bool,
 ) -> Result<T, ExitCode> {
-    match loaded {
-        Ok(loaded) => {
-            if !args.quiet {
-                print_diagnostics(loaded.diagnostics());
-            }
-            Ok(loaded)
-        }
-        Err(PipelineError::Load(fatal)) => {
-            eprintln!("{fatal}");
-            Err(ExitCode::FAILURE)
-        }
-        Err(PipelineError::NoTools {
-            summary,
-            diagnostics,
-            ..
-        }) => {
-            let errors: Vec<Diagnostic> = diagnostics
-                .into_iter()
-                .filter(|d| !args.quiet || d.severity == Severity::Error)
-                .collect();
-            print_diagnostics(&errors);
-            eprintln!("{summary}");
-            Err(ExitCode::FAILURE)
-        }
+    let report = commands::report::report(result, quiet);
+    for line in &report.lines {
+        eprintln!("{line}");
     }
-}
-
-/// What a pipeline result carries that [`report`] prints.
-trait HasDiagnostics {
-    fn diagnostics(&self) -> &[Diagnostic];
-}
-
-impl HasDiagnostics for pipeline::Loaded {
-    fn diagnostics(&self) -> &[Diagnostic] {
-        &self.diagnostics
-    }
-}
-
-impl HasDiagnostics for pipeline::Served {
-    fn diagnostics(&self) -> &[Diagnostic] {
-        &self.diagnostics
-    }
+    report.loaded.ok_or(ExitCode::FAILURE)
 }
 
 /// The pipeline options the flags ask for (the first load and every reload use them).
@@ -445,88 +376,41 @@ fn selection(args: &SpecArgs) -> Result<Selection> {
     })
 }
 
-fn print_diagnostics(diags: &[Diagnostic]) {
-    const SHOWN: usize = 20;
-    for d in diags.iter().take(SHOWN) {
-        eprintln!("{d}");
-    }
-    if diags.len() > SHOWN {
-        let errors = diags
-            .iter()
-            .filter(|d| d.severity == Severity::Error)
-            .count();
-        eprintln!(
-            "... and {} more ({} errors); use --quiet to hide warnings",
-            diags.len() - SHOWN,
-            errors
-        );
-    }
+/// Loads and builds every tool up front (`list`, `generate`, `lint`, `config`).
+fn load_catalog(args: &SpecArgs) -> Result<Result<pipeline::Loaded, ExitCode>> {
+    let options = pipeline_options(args, false)?;
+    Ok(loaded(
+        pipeline::load_catalog(&args.spec, &options),
+        args.quiet,
+    ))
 }
 
 fn serve(args: ServeArgs) -> Result<ExitCode> {
-    use openapi2mcp::server::Bridge;
-
-    let (catalog, live) = match load_served(&args.spec, args.mock)? {
-        Ok(served) => (served.catalog, served.schemas),
+    let options = pipeline_options(&args.spec, args.mock)?;
+    let served = match loaded(
+        pipeline::load_served(&args.spec.spec, &options),
+        args.spec.quiet,
+    ) {
+        Ok(served) => served,
         Err(code) => return Ok(code),
     };
-    // The mock's diagnostics repeat what building the catalog reported.
-    let mock = args.mock.then(|| {
-        let (server, _) = openapi2mcp::mock::MockServer::new(
-            live.document(),
-            openapi2mcp::mock::MockOptions::default(),
-        );
-        std::sync::Arc::new(server)
-    });
-    let mut options = args.flags.options().map_err(anyhow::Error::msg)?;
-    options.schemas = openapi2mcp::runtime::schemas::Schemas(live);
-    let runtime = args.flags.runtime().context("starting the async runtime")?;
-    runtime.block_on(async move {
-        if let Some(server) = mock {
-            let bound = openapi2mcp::mock::bind(server, ([127, 0, 0, 1], 0).into()).await?;
-            if options.base_url.is_none() {
-                options.base_url = Some(bound.base_url());
-            }
-            tracing::info!(url = %bound.base_url(), "mock API serving");
-            tokio::spawn(async move {
-                if let Err(e) = bound.run(std::future::pending()).await {
-                    tracing::error!("mock API stopped: {e}");
-                }
-            });
-        }
-        let bridge = Bridge::new(catalog, options)?;
-        let reloader = openapi2mcp::reload::Reloader::new(
-            &args.spec.spec,
-            pipeline_options(&args.spec, args.mock)?,
-            bridge.clone(),
-        );
-        reloader.spawn_on_sighup();
-        if args.watch {
-            if !(args.watch_interval.is_finite() && args.watch_interval > 0.0) {
-                anyhow::bail!("--watch-interval must be a positive number of seconds");
-            }
-            reloader
-                .spawn_watch(std::time::Duration::from_secs_f64(args.watch_interval))
-                .map_err(anyhow::Error::msg)?;
-        }
-        args.flags.serve(bridge, "openapi2mcp").await?;
-        Ok::<_, anyhow::Error>(())
-    })?;
+    let command = ServeCommand {
+        location: args.spec.spec,
+        pipeline: options,
+        flags: args.flags,
+        mock: args.mock,
+        watch: args.watch.then_some(args.watch_interval),
+    };
+    commands::serve::run(served, command)?;
     Ok(ExitCode::SUCCESS)
 }
 
 fn generate(args: GenerateArgs) -> Result<ExitCode> {
-    use openapi2mcp::codegen::{self, GenerateOptions};
-
-    let (catalog, live) = match load_catalog_and_document(&args.spec, false)? {
-        Ok(c) => c,
+    let loaded = match load_catalog(&args.spec)? {
+        Ok(loaded) => loaded,
         Err(code) => return Ok(code),
     };
-    let options = GenerateOptions {
-        package: args.name.clone(),
-        templates: args.templates.clone(),
-        schemas: openapi2mcp::runtime::schemas::Schemas(live),
-    };
+    let catalog = loaded.catalog;
     // A bar only where it helps: big documents, and stderr a terminal
     // (indicatif draws nothing otherwise).
     let bar = (catalog.tools.len() >= 200).then(|| {
@@ -544,84 +428,62 @@ fn generate(args: GenerateArgs) -> Result<ExitCode> {
             bar.set_position(done as u64);
         }
     };
-    let generated = codegen::generate(&catalog, &options, &mut progress)?;
+    let command = GenerateCommand {
+        out: args.out,
+        package: args.name,
+        templates: args.templates,
+        check: args.check,
+    };
+    let generated = commands::generate::run(&catalog, loaded.schemas, &command, &mut progress)?;
     if let Some(bar) = &bar {
         bar.finish_and_clear();
     }
-    let out = args.out.display();
-    if args.check {
-        let differences = generated.compare_with(&args.out)?;
-        if differences.is_empty() {
+    let out = command.out.display();
+    Ok(match generated {
+        Generated::UpToDate => {
             eprintln!("openapi2mcp: {out} is up to date");
-            return Ok(ExitCode::SUCCESS);
+            ExitCode::SUCCESS
         }
-        for d in &differences {
-            eprintln!("  {d}");
+        Generated::Stale { differences, files } => {
+            for d in &differences {
+                eprintln!("  {d}");
+            }
+            eprintln!(
+                "openapi2mcp: {out} is stale ({} of {files} files differ); regenerate with `openapi2mcp generate {} --out {out}` and the same options",
+                differences.len(),
+                args.spec.spec
+            );
+            ExitCode::FAILURE
         }
-        eprintln!(
-            "openapi2mcp: {out} is stale ({} of {} files differ); regenerate with `openapi2mcp generate {} --out {out}` and the same options",
-            differences.len(),
-            generated.files.len(),
-            args.spec.spec
-        );
-        return Ok(ExitCode::FAILURE);
-    }
-    let changed = generated.write_to(&args.out)?;
-    eprintln!(
-        "openapi2mcp: {} tools in {out} ({} files, {} changed); build with `cargo build --release --manifest-path {out}/Cargo.toml`",
-        catalog.tools.len(),
-        generated.files.len(),
-        changed.len()
-    );
-    Ok(ExitCode::SUCCESS)
+        Generated::Written {
+            tools,
+            files,
+            changed,
+        } => {
+            eprintln!(
+                "openapi2mcp: {tools} tools in {out} ({files} files, {changed} changed); build with `cargo build --release --manifest-path {out}/Cargo.toml`"
+            );
+            ExitCode::SUCCESS
+        }
+    })
 }
 
 fn mock(args: MockArgs) -> Result<ExitCode> {
-    use openapi2mcp::mock::{self, MockOptions, MockServer};
-
-    let options = LoadOptions {
+    let load = LoadOptions {
         allow_remote_refs: args.allow_remote_refs,
-        keep_examples: true,
-        overlays: args.overlays.clone(),
+        overlays: args.overlays,
         ..LoadOptions::default()
     };
-    let (doc, mut diags) = match document::load(&args.spec, &options) {
-        Ok(x) => x,
-        Err(fatal) => {
-            eprintln!("{fatal}");
-            return Ok(ExitCode::FAILURE);
-        }
+    let options = MockOptions {
+        seed: args.seed,
+        examples: !args.no_examples,
     };
-    let (server, more) = MockServer::new(
-        &doc,
-        MockOptions {
-            seed: args.seed,
-            examples: !args.no_examples,
-        },
-    );
-    let start = diags.len();
-    diags.extend(more);
-    doc.locate(&mut diags[start..]);
-    drop(doc);
-    if !args.quiet {
-        print_diagnostics(&diags);
-    }
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-        .context("starting the async runtime")?;
-    runtime.block_on(async move {
-        let operations = server.operation_count();
-        let bound = mock::bind(std::sync::Arc::new(server), args.listen).await?;
-        eprintln!(
-            "openapi2mcp: mock of {operations} operations at {}",
-            bound.base_url()
-        );
-        let shutdown = async {
-            let _ = tokio::signal::ctrl_c().await;
-        };
-        bound.run(shutdown).await?;
-        Ok::<_, anyhow::Error>(())
+    let mocked = match loaded(pipeline::load_mock(&args.spec, &load, options), args.quiet) {
+        Ok(mocked) => mocked,
+        Err(code) => return Ok(code),
+    };
+    commands::mock::run(mocked.server, args.listen, |operations, url| {
+        eprintln!("openapi2mcp: mock of {operations} operations at {url}");
     })?;
     Ok(ExitCode::SUCCESS)
 }
@@ -631,170 +493,67 @@ fn config(args: ConfigArgs) -> Result<ExitCode> {
         overlays: args.overlays.clone(),
         ..SpecArgs::for_document(&args.spec)
     };
-    let catalog = match load_catalog(&spec_args)? {
-        Ok(c) => c,
+    let loaded = match load_catalog(&spec_args)? {
+        Ok(loaded) => loaded,
         Err(code) => return Ok(code),
     };
-    // Clients start the server from elsewhere: absolute paths for all.
-    let absolute = |location: &String| -> Result<String> {
-        Ok(if location.contains("://") {
-            location.clone()
-        } else {
-            std::path::absolute(location)
-                .with_context(|| format!("resolving {location}"))?
-                .display()
-                .to_string()
-        })
+    let command = ConfigCommand {
+        location: args.spec,
+        overlays: args.overlays,
+        name: args.name,
+        mock: args.mock,
+        base_url: args.base_url,
     };
-    let document = absolute(&args.spec)?;
-    let command = std::env::current_exe()
-        .ok()
-        .and_then(|p| p.canonicalize().ok())
-        .map_or_else(|| "openapi2mcp".to_string(), |p| p.display().to_string());
-    let mut serve_args = vec![document];
-    for overlay in &args.overlays {
-        serve_args.extend(["--overlay".to_string(), absolute(overlay)?]);
-    }
-    if args.mock {
-        serve_args.push("--mock".into());
-    }
-    if let Some(url) = &args.base_url {
-        serve_args.extend(["--base-url".to_string(), url.clone()]);
-    }
-    let snippet =
-        openapi2mcp::client_config::snippet(&catalog, &command, &serve_args, args.name.as_deref());
-    println!("{}", serde_json::to_string_pretty(&snippet)?);
+    let entry = commands::config::entry(&loaded.catalog, &command)?;
+    println!("{}", serde_json::to_string_pretty(&entry)?);
+    // The process exits next: freeing the document would only delay that.
+    std::mem::forget(loaded);
     Ok(ExitCode::SUCCESS)
 }
 
 fn lint(args: LintArgs) -> Result<ExitCode> {
-    use openapi2mcp::lint::{self, Level, LintOptions, report};
-    let (catalog, live) = match load_catalog_and_document(&args.spec, false)? {
-        Ok(x) => x,
+    let loaded = match load_catalog(&args.spec)? {
+        Ok(loaded) => loaded,
         Err(code) => return Ok(code),
     };
-    let options = LintOptions {
+    let command = LintCommand {
+        format: match args.format {
+            LintFormat::Text => commands::lint::LintFormat::Text,
+            LintFormat::Json => commands::lint::LintFormat::Json,
+            LintFormat::Sarif => commands::lint::LintFormat::Sarif,
+        },
+        max_tokens: args.max_tokens,
+        deny: match args.deny {
+            DenyLevel::Note => Level::Note,
+            DenyLevel::Warning => Level::Warning,
+            DenyLevel::Error => Level::Error,
+        },
         schema_budget: args.spec.schema_budget,
-        ..LintOptions::default()
     };
-    let found = lint::lint(&catalog, live.document(), &args.spec.spec, &options);
-    match args.format {
-        LintFormat::Text => print!("{}", report::text(&found, 10)),
-        LintFormat::Json => println!("{}", serde_json::to_string_pretty(&report::json(&found))?),
-        LintFormat::Sarif => println!("{}", serde_json::to_string_pretty(&report::sarif(&found))?),
+    let linted = commands::lint::run(&loaded, &args.spec.spec, &command)?;
+    print!("{}", linted.output);
+    for failure in &linted.failures {
+        eprintln!("{failure}");
     }
-    let deny = match args.deny {
-        DenyLevel::Note => Level::Note,
-        DenyLevel::Warning => Level::Warning,
-        DenyLevel::Error => Level::Error,
-    };
-    let mut failed = false;
-    if let Some(worst) = found.worst().filter(|w| *w >= deny) {
-        eprintln!(
-            "lint: failed: findings at level {} (--deny {})",
-            worst.as_str(),
-            deny.as_str()
-        );
-        failed = true;
-    }
-    if let Some(max) = args.max_tokens.filter(|m| found.footprint.full > *m) {
-        eprintln!(
-            "lint: failed: the tool list takes {} tokens, over --max-tokens {max}",
-            found.footprint.full
-        );
-        failed = true;
-    }
-    Ok(if failed {
-        ExitCode::FAILURE
-    } else {
+    Ok(if linted.failures.is_empty() {
         ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
     })
 }
 
 fn list(args: ListArgs) -> Result<ExitCode> {
-    let catalog = match load_catalog(&args.spec)? {
-        Ok(c) => c,
+    let loaded = match load_catalog(&args.spec)? {
+        Ok(loaded) => loaded,
         Err(code) => return Ok(code),
     };
-    let mut out = std::io::stdout().lock();
-    if args.json {
-        serde_json::to_writer_pretty(&mut out, &catalog.to_mcp_json())
-            .context("writing JSON to stdout")?;
-        writeln!(out)?;
-    } else {
-        write_table(&mut out, &catalog)?;
-        let auto = openapi2mcp::footprint::auto_mode(&catalog);
-        writeln!(
-            out,
-            "serve --tools auto lists {}: the full list is about {} tokens (budget {})",
-            auto.as_str(),
-            openapi2mcp::footprint::estimate_full(&catalog),
-            openapi2mcp::server::listing::AUTO_TOKEN_BUDGET
-        )?;
-        if args.footprint {
-            let f = openapi2mcp::footprint::measure(&catalog)?;
-            writeln!(
-                out,
-                "tokens of tools/list (o200k_base): full {}; discovery {} (4 meta-tools); toolsets {} (3 meta-tools, plus each enabled toolset's tools)",
-                f.full, f.discovery, f.toolsets
-            )?;
-            if let Some((name, n)) = f.largest {
-                writeln!(out, "largest tool: {name}, {n} tokens")?;
-            }
-        }
-    }
-    out.flush()?;
+    let options = ListOptions {
+        json: args.json,
+        footprint: args.footprint,
+    };
+    commands::list::write(&mut std::io::stdout().lock(), &loaded.catalog, options)?;
     // The process exits next; freeing every tool first only costs time
     // (a tenth of a Graph run).
-    std::mem::forget(catalog);
+    std::mem::forget(loaded);
     Ok(ExitCode::SUCCESS)
-}
-
-/// name, method, path, hints (R read-only, D destructive, I idempotent), args.
-fn write_table(out: &mut impl Write, catalog: &Catalog) -> std::io::Result<()> {
-    let name_w = catalog
-        .tools
-        .iter()
-        .map(|t| t.name.len())
-        .max()
-        .unwrap_or(4)
-        .max(4);
-    let path_w = catalog
-        .tools
-        .iter()
-        .map(|t| t.http.path.len())
-        .max()
-        .unwrap_or(4)
-        .clamp(4, 60);
-    writeln!(
-        out,
-        "{:<name_w$}  {:<7} {:<path_w$}  HINTS  ARGS",
-        "NAME", "METHOD", "PATH"
-    )?;
-    for t in &catalog.tools {
-        let a = &t.annotations;
-        let hints: String = [
-            (a.read_only_hint, 'R'),
-            (a.destructive_hint, 'D'),
-            (a.idempotent_hint, 'I'),
-        ]
-        .iter()
-        .map(|&(on, c)| if on { c } else { '-' })
-        .collect();
-        let args = t.input_schema["properties"]
-            .as_object()
-            .map_or(0, |p| p.len());
-        writeln!(
-            out,
-            "{:<name_w$}  {:<7} {:<path_w$}  {hints}    {args}",
-            t.name, t.http.method, t.http.path
-        )?;
-    }
-    writeln!(
-        out,
-        "\n{} tools from {} {}",
-        catalog.tools.len(),
-        catalog.title,
-        catalog.version
-    )
 }

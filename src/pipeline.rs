@@ -3,12 +3,17 @@
 //! became of each operation), point every diagnostic at its file line, and
 //! let go of the source text.
 //!
-//! `list`, `serve`, `generate` and the tests call [`load_catalog`] instead
-//! of re-assembling the steps (and forgetting one of them).
+//! Three entries, one per kind of caller, so none re-assembles the steps
+//! (and forgets one of them): [`load_catalog`] builds every tool up front
+//! (`list`, `generate`, `lint`, `config` and the tests), [`load_served`]
+//! plans them and builds each on first use (`serve` and its reloads), and
+//! [`load_mock`] builds the mock backend's route table (`mock` and the
+//! tests of the mock).
 
 use std::sync::Arc;
 
 use crate::document::{self, Diagnostic, Document, LoadOptions};
+use crate::mock::{MockOptions, MockServer};
 use crate::runtime::catalog::{Catalog, LazyCatalog};
 use crate::tools::bundle::SchemaBundler;
 use crate::tools::lazy::LazyTools;
@@ -158,6 +163,40 @@ pub fn load_served(location: &str, options: &PipelineOptions) -> Result<Served, 
     })
 }
 
+/// A mock backend ready to serve, and what was found building it.
+pub struct Mocked {
+    /// The route table, answering requests without the document.
+    pub server: MockServer,
+    /// Every diagnostic of loading and of building the routes, located.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// Loads `location` with its examples (whatever `load.keep_examples`
+/// says: the mock answers from them) and builds the mock backend's route
+/// table; the document is let go of once the table holds what it needs.
+/// Only an unreadable document is an error: a document without
+/// operations gives a mock that answers every request with 404.
+pub fn load_mock(
+    location: &str,
+    load: &LoadOptions,
+    options: MockOptions,
+) -> Result<Mocked, PipelineError> {
+    let load = LoadOptions {
+        keep_examples: true,
+        ..load.clone()
+    };
+    let (document, mut diagnostics) =
+        document::load(location, &load).map_err(|d| PipelineError::Load(Box::new(d)))?;
+    let (server, more) = MockServer::new(&document, options);
+    let start = diagnostics.len();
+    diagnostics.extend(more);
+    document.locate(&mut diagnostics[start..]);
+    Ok(Mocked {
+        server,
+        diagnostics,
+    })
+}
+
 /// One sentence accounting for every operation of a document that gave no
 /// tools.
 pub fn no_tools_reason(stats: &BuildStats) -> String {
@@ -195,6 +234,64 @@ pub fn no_tools_reason(stats: &BuildStats) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The mock answers from `components.examples` even when the caller's
+    /// load options would prune them, and its diagnostics carry lines.
+    #[test]
+    fn the_mock_loads_its_examples_and_locates_its_diagnostics() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("api.yaml");
+        std::fs::write(
+            &path,
+            r#"openapi: 3.0.3
+info: {title: T, version: '1'}
+paths:
+  /pets:
+    get:
+      responses:
+        '200':
+          description: ok
+          content:
+            application/json:
+              schema: {type: object}
+              examples:
+                rex: {$ref: '#/components/examples/Rex'}
+  /broken:
+    get:
+      parameters: [{$ref: '#/components/parameters/Missing'}]
+      responses: {'200': {description: ok}}
+components:
+  examples:
+    Rex: {value: {name: Rex}}
+"#,
+        )
+        .unwrap();
+        let load = LoadOptions {
+            keep_examples: false,
+            ..LoadOptions::default()
+        };
+        let mocked = match load_mock(path.to_str().unwrap(), &load, MockOptions::default()) {
+            Ok(m) => m,
+            Err(e) => panic!("{e}"),
+        };
+        let answer = mocked
+            .server
+            .respond(&crate::mock::MockRequest::new("GET", "/pets"));
+        assert_eq!(answer.json(), Some(serde_json::json!({"name": "Rex"})));
+        assert!(
+            mocked
+                .diagnostics
+                .iter()
+                .any(|d| d.message.contains("Missing") && d.line == Some(16)),
+            "{:?}",
+            mocked.diagnostics
+        );
+        let missing = dir.path().join("missing.yaml");
+        assert!(matches!(
+            load_mock(missing.to_str().unwrap(), &load, MockOptions::default()),
+            Err(PipelineError::Load(_))
+        ));
+    }
 
     #[test]
     fn reasons_account_for_every_operation() {

@@ -347,9 +347,9 @@ impl Bridge {
             schemas: options.schemas,
         };
         let names = heads.iter().map(|h| h.name.clone()).collect();
-        let specs: Arc<dyn crate::runtime::call::SpecSource> = prepared.clone();
-        let api =
-            Api::new(&security_schemes, names, specs, api_options).map_err(ServeError::Client)?;
+        let endpoints: Arc<dyn crate::runtime::call::EndpointSource> = prepared.clone();
+        let api = Api::new(&security_schemes, names, endpoints, api_options)
+            .map_err(ServeError::Client)?;
         for line in api.describe_auth() {
             tracing::info!("auth: {line}");
         }

@@ -10,7 +10,7 @@ use std::sync::{Arc, OnceLock};
 use rmcp::model::Tool;
 
 use super::shape::{add_selector, into_tool};
-use crate::runtime::call::{SpecSource, ToolSpec};
+use crate::runtime::call::{EndpointSource, ToolEndpoint};
 use crate::runtime::catalog::{ToolHead, ToolSource};
 
 /// One tool as the server shows it, and what calls need of it.
@@ -21,7 +21,7 @@ pub(super) struct Shown {
     pub size: usize,
     /// Whether it takes the selector argument (`--response-filter`).
     pub selectable: bool,
-    spec: ToolSpec,
+    endpoint: ToolEndpoint,
 }
 
 /// Every tool of one catalog, built on demand.
@@ -55,7 +55,7 @@ impl Prepared {
     fn build(&self, index: usize) -> Result<Shown, String> {
         let def = self.source.build(index)?;
         let name = def.name.clone();
-        let (mut tool, spec) = into_tool(def).map_err(|e| e.to_string())?;
+        let (mut tool, endpoint) = into_tool(def).map_err(|e| e.to_string())?;
         let selectable = self.response_filter && add_selector(&mut tool);
         let size = serde_json::to_vec(&tool).map_or(0, |v| v.len()) + 1;
         tracing::debug!(tool = %name, bytes = size, "tool built");
@@ -63,15 +63,15 @@ impl Prepared {
             tool,
             size,
             selectable,
-            spec,
+            endpoint,
         })
     }
 }
 
-impl SpecSource for Prepared {
-    fn spec(&self, index: usize) -> Result<ToolSpec, String> {
+impl EndpointSource for Prepared {
+    fn endpoint(&self, index: usize) -> Result<ToolEndpoint, String> {
         self.get(index)
-            .map(|shown| shown.spec.clone())
+            .map(|shown| shown.endpoint.clone())
             .map_err(str::to_string)
     }
 }

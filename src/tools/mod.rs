@@ -2,6 +2,14 @@
 //! data that both back ends render (the live server and the code generator).
 //! Everything the document means is decided here and in [`crate::document`];
 //! nothing downstream looks at the raw document.
+//!
+//! This module builds the model; its types are defined in
+//! `runtime/catalog.rs` (re-exported here) because generated crates vendor
+//! `runtime/`. [`plan`] makes a [`ToolHead`] per selected operation (a
+//! [`Planned`] tool), [`complete`] turns one into a [`ToolDef`], and
+//! [`build_all`] does both for every operation into a [`Catalog`]. Callers
+//! go through [`crate::pipeline`], which also loads the document and
+//! locates the diagnostics.
 
 pub mod annotations;
 pub mod budget;

@@ -238,11 +238,12 @@ fn documents_load_from_urls_with_relative_refs_and_servers() {
     ];
     let addr = serve_files(FILES);
     let url = format!("http://{addr}/specs/api.yaml");
-    let (doc, warnings) =
-        openapi2mcp::document::load(&url, &openapi2mcp::document::LoadOptions::default()).unwrap();
-    assert!(warnings.is_empty(), "{warnings:?}");
-    let (catalog, diags) =
-        openapi2mcp::tools::build(&doc, &openapi2mcp::tools::BuildOptions::default());
+    let loaded = openapi2mcp::pipeline::load_catalog(
+        &url,
+        &openapi2mcp::pipeline::PipelineOptions::default(),
+    )
+    .unwrap();
+    let (catalog, diags) = (loaded.catalog, loaded.diagnostics);
     assert!(diags.is_empty(), "{diags:?}");
     let tool = &catalog.tools[0];
     assert_eq!(tool.name, "get_thing");

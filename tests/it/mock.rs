@@ -7,8 +7,9 @@ use std::sync::Arc;
 
 use openapi2mcp::document::{self, Document, LoadOptions};
 use openapi2mcp::mock::{self, MockOptions, MockRequest, MockServer};
+use openapi2mcp::pipeline;
 use openapi2mcp::server::{Bridge, ServeOptions};
-use openapi2mcp::tools::{self, BuildOptions};
+use openapi2mcp::tools;
 use rmcp::ServiceExt;
 use rmcp::model::{CallToolRequestParams, CallToolResult};
 use rmcp::service::{RoleClient, RunningService};
@@ -16,20 +17,16 @@ use serde_json::{Value, json};
 
 use crate::support::{external, local};
 
-fn petstore_doc() -> Document {
-    document::load(
-        local("specs/petstore.yaml").to_str().unwrap(),
-        &LoadOptions::default(),
-    )
-    .unwrap()
-    .0
-}
-
 /// The petstore mock, bound on a free port and serving; returns its base URL.
 async fn start_petstore() -> String {
-    let (server, diags) = MockServer::new(&petstore_doc(), MockOptions::default());
-    assert!(diags.is_empty(), "{diags:?}");
-    let bound = mock::bind(Arc::new(server), ([127, 0, 0, 1], 0).into())
+    let mocked = pipeline::load_mock(
+        local("specs/petstore.yaml").to_str().unwrap(),
+        &LoadOptions::default(),
+        MockOptions::default(),
+    )
+    .unwrap();
+    assert!(mocked.diagnostics.is_empty(), "{:?}", mocked.diagnostics);
+    let bound = mock::bind(Arc::new(mocked.server), ([127, 0, 0, 1], 0).into())
         .await
         .unwrap();
     let base = bound.base_url();
@@ -303,7 +300,7 @@ async fn petstore_over_http_refuses_what_the_document_does_not_allow() {
 
 /// A client connected in process to a bridge (as in serve.rs).
 async fn connect(options: ServeOptions) -> (RunningService<RoleClient, ()>, tools::Catalog) {
-    let catalog = tools::build(&petstore_doc(), &BuildOptions::default()).0;
+    let catalog = crate::serve::petstore();
     let bridge = Bridge::new(catalog.clone(), options).unwrap();
     let (client_io, server_io) = tokio::io::duplex(1 << 20);
     tokio::spawn(async move {

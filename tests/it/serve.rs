@@ -3,7 +3,8 @@
 //! HTTP backend on 127.0.0.1, and we assert on the exact HTTP request the
 //! backend received and on the MCP result.
 
-use openapi2mcp::document::{self, Document, LoadOptions};
+use openapi2mcp::document::Document;
+use openapi2mcp::pipeline::{self, PipelineOptions};
 use openapi2mcp::server::transport::{HttpTransportOptions, bind_http};
 use openapi2mcp::server::{Bridge, ServeOptions};
 use openapi2mcp::tools::{self, BuildOptions, Catalog};
@@ -16,13 +17,15 @@ use tokio_util::sync::CancellationToken;
 use crate::backend::{Backend, Recorded, Reply};
 use crate::support::local;
 
+/// A document's catalog, built the way `list` builds it.
+pub(crate) fn catalog_at(path: &std::path::Path) -> Catalog {
+    pipeline::load_catalog(path.to_str().unwrap(), &PipelineOptions::default())
+        .unwrap()
+        .catalog
+}
+
 pub(crate) fn petstore() -> Catalog {
-    let (doc, _) = document::load(
-        local("specs/petstore.yaml").to_str().unwrap(),
-        &LoadOptions::default(),
-    )
-    .unwrap();
-    tools::build(&doc, &BuildOptions::default()).0
+    catalog_at(&local("specs/petstore.yaml"))
 }
 
 fn catalog_of(doc: Value) -> Catalog {
@@ -706,12 +709,7 @@ async fn structured_content_always_matches_the_advertised_output_schema() {
 }
 
 fn features() -> Catalog {
-    let (doc, _) = document::load(
-        local("specs/features.yaml").to_str().unwrap(),
-        &LoadOptions::default(),
-    )
-    .unwrap();
-    tools::build(&doc, &BuildOptions::default()).0
+    catalog_at(&local("specs/features.yaml"))
 }
 
 fn features_reply(r: &Recorded) -> Reply {
@@ -1047,8 +1045,7 @@ async fn swagger_2_0_documents_make_correct_requests() {
     let Some(path) = crate::support::external("@readme/oas-examples/2.0/json/petstore.json") else {
         return;
     };
-    let (doc, _) = document::load(path.to_str().unwrap(), &LoadOptions::default()).unwrap();
-    let catalog = tools::build(&doc, &BuildOptions::default()).0;
+    let catalog = catalog_at(&path);
     assert_eq!(
         catalog.tools[0].http.servers[0].url,
         "http://petstore.swagger.io/v2"

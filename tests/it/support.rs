@@ -6,8 +6,9 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::OnceLock;
 
-use openapi2mcp::document::{self, Diagnostic, LoadOptions};
-use openapi2mcp::tools::{self, BuildOptions, Catalog};
+use openapi2mcp::document::{Diagnostic, LoadOptions};
+use openapi2mcp::pipeline::{self, PipelineError, PipelineOptions};
+use openapi2mcp::tools::{BuildOptions, Catalog};
 use serde_json::Value;
 
 /// Repository root.
@@ -55,15 +56,18 @@ pub fn local(rel: &str) -> PathBuf {
     root().join(rel)
 }
 
-/// Loads and builds a document with the given options.
+/// Loads and builds a document with the given options, the way `list`
+/// does ([`pipeline::load_catalog`]).
 pub fn build_with(
     path: &Path,
     options: &BuildOptions,
-) -> Result<(Catalog, Vec<Diagnostic>), Diagnostic> {
-    let (doc, mut diags) = document::load(path.to_str().unwrap(), &LoadOptions::default())?;
-    let (catalog, more) = tools::build(&doc, options);
-    diags.extend(more);
-    Ok((catalog, diags))
+) -> Result<(Catalog, Vec<Diagnostic>), PipelineError> {
+    let options = PipelineOptions {
+        load: LoadOptions::default(),
+        build: options.clone(),
+    };
+    let loaded = pipeline::load_catalog(path.to_str().unwrap(), &options)?;
+    Ok((loaded.catalog, loaded.diagnostics))
 }
 
 /// Loads and builds with default options, panicking on a fatal diagnostic.

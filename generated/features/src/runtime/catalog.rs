@@ -3,6 +3,14 @@
 //! Serializable both ways, because a generated crate embeds its catalog as
 //! JSON and reads it back at start-up: the same data, the same tool list.
 //!
+//! This file is where the tool model lives (here rather than in `tools`,
+//! which builds it, because generated crates vendor `runtime/`): a
+//! [`ToolHead`] is what is known of a tool before its schemas are built, a
+//! [`ToolDef`] the full definition a [`Catalog`] holds, and a
+//! [`LazyCatalog`] serves heads and builds definitions on demand through a
+//! [`ToolSource`]. What one call needs of a `ToolDef` is cut from it as a
+//! [`super::call::ToolEndpoint`].
+//!
 //! Self-contained: no imports from the rest of the crate.
 
 use std::collections::BTreeMap;

@@ -50,9 +50,12 @@ pub struct ApiOptions {
     pub schemas: Schemas,
 }
 
-/// What [`Api`] needs to know of one tool.
+/// The HTTP endpoint behind one tool: what [`Api`] needs to call it (its
+/// name, how a call becomes a request, and the schemas its arguments and
+/// structured result are checked against), and nothing a listing shows.
+/// Cut from a [`super::catalog::ToolDef`] when the tool is first called.
 #[derive(Debug, Clone)]
-pub struct ToolSpec {
+pub struct ToolEndpoint {
     /// The tool's name.
     pub name: String,
     /// How a call becomes an HTTP request.
@@ -116,17 +119,18 @@ impl From<ToolOutcome> for CallReport {
     }
 }
 
-/// Where an [`Api`] gets a tool's [`ToolSpec`] the first time the tool
+/// Where an [`Api`] gets a tool's [`ToolEndpoint`] the first time the tool
 /// is called: the server builds tools on demand (see
 /// [`super::catalog::ToolSource`]).
-pub trait SpecSource: Send + Sync {
-    /// The spec of tool `index`; `Err` says why the tool cannot be served.
-    fn spec(&self, index: usize) -> Result<ToolSpec, String>;
+pub trait EndpointSource: Send + Sync {
+    /// The endpoint of tool `index`; `Err` says why the tool cannot be
+    /// served.
+    fn endpoint(&self, index: usize) -> Result<ToolEndpoint, String>;
 }
 
-/// Specs known up front.
-impl SpecSource for Vec<ToolSpec> {
-    fn spec(&self, index: usize) -> Result<ToolSpec, String> {
+/// Endpoints known up front.
+impl EndpointSource for Vec<ToolEndpoint> {
+    fn endpoint(&self, index: usize) -> Result<ToolEndpoint, String> {
         self.get(index)
             .cloned()
             .ok_or_else(|| format!("no tool number {index}"))
@@ -134,11 +138,11 @@ impl SpecSource for Vec<ToolSpec> {
 }
 
 /// Every tool of one API, with the shared HTTP client, credentials and
-/// rate limit. `Send + Sync`: share one per server. A tool's spec, and
-/// its compiled validators, are prepared the first time it is looked up.
+/// rate limit. `Send + Sync`: share one per server. A tool's endpoint,
+/// and its compiled validators, are prepared the first time it is looked up.
 pub struct Api {
-    endpoints: Vec<OnceLock<Result<Endpoint, String>>>,
-    specs: Arc<dyn SpecSource>,
+    slots: Vec<OnceLock<Result<Prepared, String>>>,
+    source: Arc<dyn EndpointSource>,
     by_name: HashMap<String, usize>,
     client: HttpClient,
     auth: Authenticator,
@@ -146,11 +150,11 @@ pub struct Api {
     options: ApiOptions,
 }
 
-struct Endpoint {
+struct Prepared {
     /// What to tell a model whose result was cut: this operation's own
     /// paging and filter arguments (`None`: the generic advice stands).
     fetch_less: Option<String>,
-    spec: ToolSpec,
+    endpoint: ToolEndpoint,
     validator: OnceLock<Result<jsonschema::Validator, String>>,
     output_validator: OnceLock<Result<jsonschema::Validator, String>>,
 }
@@ -167,12 +171,12 @@ pub enum Missing {
 
 impl Api {
     /// Prepares the HTTP client and the authenticator for the tools called
-    /// `names` (in tool order), whose specs come from `specs` when first
-    /// needed.
+    /// `names` (in tool order), whose endpoints come from `source` when
+    /// first needed.
     pub fn new(
         security_schemes: &BTreeMap<String, SecurityScheme>,
         names: Vec<String>,
-        specs: Arc<dyn SpecSource>,
+        source: Arc<dyn EndpointSource>,
         options: ApiOptions,
     ) -> Result<Self, String> {
         let client = HttpClient::new(options.http.clone())?;
@@ -181,11 +185,11 @@ impl Api {
             &options.credentials,
             client.reqwest().clone(),
         );
-        let endpoints = names.iter().map(|_| OnceLock::new()).collect();
+        let slots = names.iter().map(|_| OnceLock::new()).collect();
         let by_name = names.into_iter().enumerate().map(|(i, n)| (n, i)).collect();
         Ok(Self {
-            endpoints,
-            specs,
+            slots,
+            source,
             by_name,
             client,
             auth,
@@ -196,14 +200,14 @@ impl Api {
         })
     }
 
-    /// [`Api::new`] for specs known up front.
-    pub fn with_specs(
+    /// [`Api::new`] for endpoints known up front.
+    pub fn with_endpoints(
         security_schemes: &BTreeMap<String, SecurityScheme>,
-        specs: Vec<ToolSpec>,
+        endpoints: Vec<ToolEndpoint>,
         options: ApiOptions,
     ) -> Result<Self, String> {
-        let names = specs.iter().map(|s| s.name.clone()).collect();
-        Self::new(security_schemes, names, Arc::new(specs), options)
+        let names = endpoints.iter().map(|e| e.name.clone()).collect();
+        Self::new(security_schemes, names, Arc::new(endpoints), options)
     }
 
     /// One line per security scheme: whether credentials are configured and
@@ -214,7 +218,7 @@ impl Api {
 
     /// Number of tools.
     pub fn tool_count(&self) -> usize {
-        self.endpoints.len()
+        self.slots.len()
     }
 
     /// The position of the tool called `name`, without preparing it.
@@ -228,16 +232,16 @@ impl Api {
         self.prepare(index).map_err(Missing::Broken)
     }
 
-    /// Tool `index`, prepared for calls (its spec fetched once).
+    /// Tool `index`, prepared for calls (its endpoint fetched once).
     pub fn prepare(&self, index: usize) -> Result<ToolId, String> {
         let slot = self
-            .endpoints
+            .slots
             .get(index)
             .ok_or_else(|| format!("no tool number {index}"))?;
         let prepared = slot.get_or_init(|| {
-            self.specs.spec(index).map(|spec| Endpoint {
-                fetch_less: fetch_less_advice(&spec.http),
-                spec,
+            self.source.endpoint(index).map(|endpoint| Prepared {
+                fetch_less: fetch_less_advice(&endpoint.http),
+                endpoint,
                 validator: OnceLock::new(),
                 output_validator: OnceLock::new(),
             })
@@ -248,18 +252,18 @@ impl Api {
         }
     }
 
-    /// The prepared endpoint of `tool`. A [`ToolId`] is only made by
-    /// [`Api::prepare`] once the endpoint is in place, so it is there.
-    fn endpoint(&self, tool: ToolId) -> &Endpoint {
-        match self.endpoints[tool.0].get() {
-            Some(Ok(endpoint)) => endpoint,
+    /// `tool`, prepared. A [`ToolId`] is only made by [`Api::prepare`]
+    /// once the tool is prepared, so it is there.
+    fn prepared(&self, tool: ToolId) -> &Prepared {
+        match self.slots[tool.0].get() {
+            Some(Ok(prepared)) => prepared,
             _ => unreachable!("a ToolId is only made for a prepared tool"),
         }
     }
 
     /// What the API knows of `tool`.
-    pub fn tool(&self, tool: ToolId) -> &ToolSpec {
-        &self.endpoint(tool).spec
+    pub fn tool(&self, tool: ToolId) -> &ToolEndpoint {
+        &self.prepared(tool).endpoint
     }
 
     /// Where the full schemas come from.
@@ -270,17 +274,17 @@ impl Api {
     /// The tool's full input (or output) schema, self-contained: what the
     /// listed schema summarizes, or the listed schema itself.
     pub fn full_schema(&self, tool: ToolId, output: bool) -> Option<Value> {
-        let spec = &self.endpoint(tool).spec;
+        let endpoint = &self.prepared(tool).endpoint;
         let (full, listed, side) = if output {
             (
-                &spec.output_full,
-                spec.output_schema.as_ref(),
+                &endpoint.output_full,
+                endpoint.output_schema.as_ref(),
                 SchemaSide::Output,
             )
         } else {
             (
-                &spec.input_full,
-                Some(&spec.input_schema),
+                &endpoint.input_full,
+                Some(&endpoint.input_schema),
                 SchemaSide::Input,
             )
         };
@@ -297,9 +301,9 @@ impl Api {
         tool: ToolId,
         args: Map<String, Value>,
     ) -> Result<Map<String, Value>, Refused> {
-        let endpoint = self.endpoint(tool);
+        let prepared = self.prepared(tool);
         let args = Value::Object(args);
-        if let Some(message) = validate(endpoint, &args, self.schemas()) {
+        if let Some(message) = validate(prepared, &args, self.schemas()) {
             return Err(Refused::Invalid(response::invalid_arguments(&message)));
         }
         if let Some(wait) = self.limiter.as_ref().and_then(|l| l.try_acquire().err()) {
@@ -325,8 +329,8 @@ impl Api {
         args: &Map<String, Value>,
         client_authorization: Option<&str>,
     ) -> CallReport {
-        let endpoint = self.endpoint(tool);
-        let http = &endpoint.spec.http;
+        let called = self.prepared(tool);
+        let http = &called.endpoint.http;
         let options = &self.options;
         let mut draft = match request::draft_at(
             http,
@@ -364,7 +368,7 @@ impl Api {
                     &self.client.options().limits,
                     &request_line,
                 );
-                if let Some(advice) = &endpoint.fetch_less {
+                if let Some(advice) = &called.fetch_less {
                     name_fetch_less_arguments(&mut outcome, advice);
                 }
                 if let (Some(hint), 401 | 403) = (missing_credentials, resp.status) {
@@ -385,7 +389,7 @@ impl Api {
     /// API or a handler produced, a tool with an output schema returns
     /// conforming structured content or an error.
     pub fn conform(&self, tool: ToolId, outcome: ToolOutcome) -> ToolOutcome {
-        check_structured(self.endpoint(tool), outcome)
+        check_structured(self.prepared(tool), outcome)
     }
 
     /// Scrubs configured secrets from text an API sent back (a 401 page that
@@ -571,25 +575,25 @@ pub fn conform(
 
 /// [`conform`] for one of the API's tools, compiling its output schema on
 /// first use.
-fn check_structured(endpoint: &Endpoint, outcome: ToolOutcome) -> ToolOutcome {
-    let schema = endpoint.spec.output_schema.as_deref();
+fn check_structured(prepared: &Prepared, outcome: ToolOutcome) -> ToolOutcome {
+    let schema = prepared.endpoint.output_schema.as_deref();
     let validator =
-        schema.and_then(|s| compiled(&endpoint.output_validator, s, &endpoint.spec.name));
-    conform(&endpoint.spec.name, schema, validator, outcome)
+        schema.and_then(|s| compiled(&prepared.output_validator, s, &prepared.endpoint.name));
+    conform(&prepared.endpoint.name, schema, validator, outcome)
 }
 
 /// Checks `args` against the tool's full input schema (not the budgeted
 /// one it lists); `Some(message)` naming each bad argument, down to nested
 /// fields, when they do not fit.
-fn validate(endpoint: &Endpoint, args: &Value, schemas: &dyn SchemaSource) -> Option<String> {
-    let validator = match &endpoint.spec.input_full {
-        Some(top) => compiled_with(&endpoint.validator, &endpoint.spec.name, || {
+fn validate(prepared: &Prepared, args: &Value, schemas: &dyn SchemaSource) -> Option<String> {
+    let validator = match &prepared.endpoint.input_full {
+        Some(top) => compiled_with(&prepared.validator, &prepared.endpoint.name, || {
             with_closure(top, SchemaSide::Input, schemas)
         }),
         None => compiled(
-            &endpoint.validator,
-            &endpoint.spec.input_schema,
-            &endpoint.spec.name,
+            &prepared.validator,
+            &prepared.endpoint.input_schema,
+            &prepared.endpoint.name,
         ),
     }?;
     if validator.is_valid(args) {
@@ -613,8 +617,8 @@ fn validate(endpoint: &Endpoint, args: &Value, schemas: &dyn SchemaSource) -> Op
     if problems.is_empty() {
         return None;
     }
-    let name = &endpoint.spec.name;
-    let hint = if endpoint.spec.input_full.is_some() {
+    let name = &prepared.endpoint.name;
+    let hint = if prepared.endpoint.input_full.is_some() {
         // The listed schema summarizes nested objects: say where the
         // fields the model had to guess are spelled out.
         format!(

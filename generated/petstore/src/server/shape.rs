@@ -13,14 +13,14 @@ use serde_json::{Value, json};
 
 use super::ServeError;
 use super::listing::ToolsMode;
-use crate::runtime::call::ToolSpec;
+use crate::runtime::call::ToolEndpoint;
 use crate::runtime::catalog::{ORIGIN_META_KEY, ToolDef};
 use crate::runtime::response::{Content, ToolOutcome};
 use crate::runtime::select::{self, SELECT_ARG};
 
 /// Splits a tool definition into the listed MCP tool and what calls need,
 /// moving (not copying) the schemas.
-pub(super) fn into_tool(def: ToolDef) -> Result<(Tool, ToolSpec), ServeError> {
+pub(super) fn into_tool(def: ToolDef) -> Result<(Tool, ToolEndpoint), ServeError> {
     let ToolDef {
         name,
         title,
@@ -52,7 +52,7 @@ pub(super) fn into_tool(def: ToolDef) -> Result<(Tool, ToolSpec), ServeError> {
     };
     tool.annotations = Some(serde_json::from_value(annotations.to_mcp_json()).map_err(bad)?);
     tool.meta = Some(serde_json::from_value(json!({ ORIGIN_META_KEY: origin })).map_err(bad)?);
-    let spec = ToolSpec {
+    let endpoint = ToolEndpoint {
         name: name.clone(),
         http,
         input_schema,
@@ -64,7 +64,7 @@ pub(super) fn into_tool(def: ToolDef) -> Result<(Tool, ToolSpec), ServeError> {
             .map(|v| object(v, "the full outputSchema"))
             .transpose()?,
     };
-    Ok((tool, spec))
+    Ok((tool, endpoint))
 }
 
 /// Gives a tool with a JSON result the selector argument and widens its

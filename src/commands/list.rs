@@ -1,0 +1,154 @@
+//! `list`: the tools a document yields, as a table for people (with the
+//! listing mode `serve --tools auto` would pick and, on request, the
+//! token footprint) or as the JSON `tools/list` carries.
+
+use std::io::Write;
+
+use super::CommandError;
+use crate::footprint;
+use crate::server::listing::AUTO_TOKEN_BUDGET;
+use crate::tools::Catalog;
+
+/// What `list` prints.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct ListOptions {
+    /// The full tool definitions as JSON instead of the table.
+    pub json: bool,
+    /// Below the table, the tokens of the tool list in each listing mode.
+    pub footprint: bool,
+}
+
+/// Writes `catalog` to `out` as `options` ask, and flushes.
+pub fn write(
+    out: &mut impl Write,
+    catalog: &Catalog,
+    options: ListOptions,
+) -> Result<(), CommandError> {
+    if options.json {
+        serde_json::to_writer_pretty(&mut *out, &catalog.to_mcp_json())
+            .map_err(CommandError::Json)?;
+        writeln!(out)?;
+    } else {
+        write_table(out, catalog)?;
+        let auto = footprint::auto_mode(catalog);
+        writeln!(
+            out,
+            "serve --tools auto lists {}: the full list is about {} tokens (budget {})",
+            auto.as_str(),
+            footprint::estimate_full(catalog),
+            AUTO_TOKEN_BUDGET
+        )?;
+        if options.footprint {
+            let f = footprint::measure(catalog)?;
+            writeln!(
+                out,
+                "tokens of tools/list (o200k_base): full {}; discovery {} (4 meta-tools); toolsets {} (3 meta-tools, plus each enabled toolset's tools)",
+                f.full, f.discovery, f.toolsets
+            )?;
+            if let Some((name, n)) = f.largest {
+                writeln!(out, "largest tool: {name}, {n} tokens")?;
+            }
+        }
+    }
+    out.flush()?;
+    Ok(())
+}
+
+/// One line per tool: name, method, path, hints (R read-only, D
+/// destructive, I idempotent) and argument count; then the total and the
+/// API's title and version.
+pub fn write_table(out: &mut impl Write, catalog: &Catalog) -> std::io::Result<()> {
+    let name_w = catalog
+        .tools
+        .iter()
+        .map(|t| t.name.len())
+        .max()
+        .unwrap_or(4)
+        .max(4);
+    let path_w = catalog
+        .tools
+        .iter()
+        .map(|t| t.http.path.len())
+        .max()
+        .unwrap_or(4)
+        .clamp(4, 60);
+    writeln!(
+        out,
+        "{:<name_w$}  {:<7} {:<path_w$}  HINTS  ARGS",
+        "NAME", "METHOD", "PATH"
+    )?;
+    for t in &catalog.tools {
+        let a = &t.annotations;
+        let hints: String = [
+            (a.read_only_hint, 'R'),
+            (a.destructive_hint, 'D'),
+            (a.idempotent_hint, 'I'),
+        ]
+        .iter()
+        .map(|&(on, c)| if on { c } else { '-' })
+        .collect();
+        let args = t.input_schema["properties"]
+            .as_object()
+            .map_or(0, |p| p.len());
+        writeln!(
+            out,
+            "{:<name_w$}  {:<7} {:<path_w$}  {hints}    {args}",
+            t.name, t.http.method, t.http.path
+        )?;
+    }
+    writeln!(
+        out,
+        "\n{} tools from {} {}",
+        catalog.tools.len(),
+        catalog.title,
+        catalog.version
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pipeline::{PipelineOptions, load_catalog};
+
+    fn written(options: ListOptions) -> String {
+        let loaded =
+            load_catalog("specs/petstore.yaml", &PipelineOptions::default()).expect("loads");
+        let mut out = Vec::new();
+        write(&mut out, &loaded.catalog, options).unwrap();
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn the_table_has_a_line_per_tool_between_header_and_summary() {
+        let text = written(ListOptions::default());
+        let lines: Vec<&str> = text.lines().collect();
+        assert!(lines[0].starts_with("NAME ") && lines[0].ends_with("HINTS  ARGS"));
+        let get_pet = lines.iter().find(|l| l.starts_with("get_pet ")).unwrap();
+        assert!(
+            get_pet.contains(" GET ")
+                && get_pet.contains("/pets/{petId}")
+                && get_pet.ends_with("R-I    1"),
+            "{get_pet}"
+        );
+        assert!(text.contains("\n\n7 tools from "), "{text}");
+        assert!(
+            lines
+                .last()
+                .unwrap()
+                .starts_with("serve --tools auto lists full")
+        );
+    }
+
+    #[test]
+    fn json_is_the_tools_list_payload() {
+        let text = written(ListOptions {
+            json: true,
+            footprint: false,
+        });
+        let loaded =
+            load_catalog("specs/petstore.yaml", &PipelineOptions::default()).expect("loads");
+        let parsed: serde_json::Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(parsed, serde_json::json!(loaded.catalog.to_mcp_json()));
+        assert!(text.ends_with("}\n") || text.ends_with("]\n"));
+    }
+}

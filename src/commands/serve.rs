@@ -1,0 +1,75 @@
+//! `serve`: a planned catalog served over MCP, optionally against an
+//! in-process mock of the API, reloaded on SIGHUP and (with `--watch`)
+//! when the document changes.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use super::CommandError;
+use crate::mock::{self, MockOptions, MockServer};
+use crate::pipeline::{PipelineOptions, Served};
+use crate::reload::Reloader;
+use crate::runtime::schemas::Schemas;
+use crate::server::Bridge;
+use crate::server::cli::ServeFlags;
+
+/// Everything `serve` needs besides the planned catalog.
+#[derive(Debug, Clone)]
+pub struct ServeCommand {
+    /// Where the document came from (path or URL): what reloads read.
+    pub location: String,
+    /// The options the catalog was loaded with; every reload uses them.
+    pub pipeline: PipelineOptions,
+    /// How to serve (transport, credentials, limits, listing mode).
+    pub flags: ServeFlags,
+    /// Answer API calls from an in-process mock of the document, unless
+    /// the flags name a base URL.
+    pub mock: bool,
+    /// Reload when the document changes: a file on change, a URL polled
+    /// every this many seconds. `None`: only on SIGHUP.
+    pub watch: Option<f64>,
+}
+
+/// Serves `served` until the client leaves (stdio) or a signal stops the
+/// server (HTTP).
+pub fn run(served: Served, command: ServeCommand) -> Result<(), CommandError> {
+    let live = served.schemas;
+    // The mock's diagnostics repeat what planning the catalog reported.
+    let mock = command.mock.then(|| {
+        let (server, _) = MockServer::new(live.document(), MockOptions::default());
+        Arc::new(server)
+    });
+    let mut options = command.flags.options().map_err(CommandError::Invalid)?;
+    options.schemas = Schemas(live);
+    let runtime = command.flags.runtime().map_err(CommandError::Runtime)?;
+    let catalog = served.catalog;
+    runtime.block_on(async move {
+        if let Some(server) = mock {
+            let bound = mock::bind(server, ([127, 0, 0, 1], 0).into()).await?;
+            if options.base_url.is_none() {
+                options.base_url = Some(bound.base_url());
+            }
+            tracing::info!(url = %bound.base_url(), "mock API serving");
+            tokio::spawn(async move {
+                if let Err(e) = bound.run(std::future::pending()).await {
+                    tracing::error!("mock API stopped: {e}");
+                }
+            });
+        }
+        let bridge = Bridge::new(catalog, options)?;
+        let reloader = Reloader::new(&command.location, command.pipeline, bridge.clone());
+        reloader.spawn_on_sighup();
+        if let Some(interval) = command.watch {
+            if !(interval.is_finite() && interval > 0.0) {
+                return Err(CommandError::Invalid(
+                    "--watch-interval must be a positive number of seconds".into(),
+                ));
+            }
+            reloader
+                .spawn_watch(Duration::from_secs_f64(interval))
+                .map_err(CommandError::Invalid)?;
+        }
+        command.flags.serve(bridge, "openapi2mcp").await?;
+        Ok(())
+    })
+}
