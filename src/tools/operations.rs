@@ -224,9 +224,9 @@ fn resolve_params<'a>(
     Ok(out)
 }
 
-fn key_of(p: &Located<'_>) -> (String, String) {
+fn key_of<'a>(p: &Located<'a>) -> (&'a str, &'a str) {
     let s = |k| p.value.get(k).and_then(Value::as_str).unwrap_or_default();
-    (s("name").to_string(), s("in").to_string())
+    (s("name"), s("in"))
 }
 
 /// Path-item parameters first, overridden by the operation's on (name, in).
