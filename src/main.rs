@@ -2,9 +2,10 @@
 //! flags into options, prints results, and maps errors to exit codes.
 //! Logs go to stderr; stdout carries only the requested output.
 
+use std::io::Write;
 use std::process::ExitCode;
 
-use anyhow::Result;
+use anyhow::{Context, Result};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use openapi2mcp::commands::{
@@ -488,6 +489,43 @@ fn mock(args: MockArgs) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// Writes a command's output to stdout. A reader that has gone (`| head`)
+/// is not an error: the output was wanted only that far.
+fn write_stdout<E>(
+    write: impl FnOnce(&mut std::io::StdoutLock<'static>) -> std::result::Result<(), E>,
+) -> Result<()>
+where
+    E: Into<anyhow::Error>,
+{
+    let mut out = std::io::stdout().lock();
+    let written = write(&mut out)
+        .map_err(Into::into)
+        .and_then(|()| Ok(out.flush()?));
+    match written {
+        Err(e) if closed_pipe(&e) => Ok(()),
+        other => other.context("writing to standard output"),
+    }
+}
+
+/// Whether `e` comes from writing to a pipe nobody reads any more.
+fn closed_pipe(e: &anyhow::Error) -> bool {
+    let broken = Some(std::io::ErrorKind::BrokenPipe);
+    e.chain().any(|cause| {
+        cause
+            .downcast_ref::<std::io::Error>()
+            .map(std::io::Error::kind)
+            == broken
+            || matches!(
+                cause.downcast_ref::<commands::CommandError>(),
+                Some(commands::CommandError::Io(io)) if Some(io.kind()) == broken
+            )
+            || cause
+                .downcast_ref::<serde_json::Error>()
+                .and_then(serde_json::Error::io_error_kind)
+                == broken
+    })
+}
+
 fn config(args: ConfigArgs) -> Result<ExitCode> {
     let spec_args = SpecArgs {
         overlays: args.overlays.clone(),
@@ -505,7 +543,8 @@ fn config(args: ConfigArgs) -> Result<ExitCode> {
         base_url: args.base_url,
     };
     let entry = commands::config::entry(&loaded.catalog, &command)?;
-    println!("{}", serde_json::to_string_pretty(&entry)?);
+    let entry = serde_json::to_string_pretty(&entry)?;
+    write_stdout(|out| writeln!(out, "{entry}"))?;
     // The process exits next: freeing the document would only delay that.
     std::mem::forget(loaded);
     Ok(ExitCode::SUCCESS)
@@ -531,7 +570,7 @@ fn lint(args: LintArgs) -> Result<ExitCode> {
         schema_budget: args.spec.schema_budget,
     };
     let linted = commands::lint::run(&loaded, &args.spec.spec, &command)?;
-    print!("{}", linted.output);
+    write_stdout(|out| out.write_all(linted.output.as_bytes()))?;
     for failure in &linted.failures {
         eprintln!("{failure}");
     }
@@ -551,7 +590,7 @@ fn list(args: ListArgs) -> Result<ExitCode> {
         json: args.json,
         footprint: args.footprint,
     };
-    commands::list::write(&mut std::io::stdout().lock(), &loaded.catalog, options)?;
+    write_stdout(|out| commands::list::write(out, &loaded.catalog, options))?;
     // The process exits next; freeing every tool first only costs time
     // (a tenth of a Graph run).
     std::mem::forget(loaded);

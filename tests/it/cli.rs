@@ -339,3 +339,34 @@ fn the_allocator_is_tuned() {
         assert!(report.contains(line), "missing `{line}` in:\n{report}");
     }
 }
+
+/// `openapi2mcp list … | head -1`: a reader that leaves early ends the
+/// command quietly (exit 0, nothing on stderr), for every command that
+/// prints a result, instead of a panic or an error about the pipe.
+#[test]
+fn output_to_a_closed_pipe_ends_quietly() {
+    use std::process::{Command as Std, Stdio};
+    let petstore = local("specs/petstore.yaml");
+    let petstore = petstore.to_str().unwrap();
+    // The read end is closed before the command has loaded its document,
+    // so its first write fails (EPIPE: Rust ignores SIGPIPE).
+    for args in [
+        vec!["list", "--json", petstore],
+        vec!["list", petstore],
+        vec!["lint", "--format", "json", petstore],
+        vec!["config", petstore],
+    ] {
+        let mut child = Std::new(assert_cmd::cargo::cargo_bin("openapi2mcp"))
+            .args(&args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        drop(child.stdout.take());
+        let out = child.wait_with_output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+        assert!(!stderr.contains("error"), "{args:?}: {stderr}");
+        assert!(out.status.success(), "{args:?}: {:?} {stderr}", out.status);
+    }
+}
