@@ -125,6 +125,12 @@ impl Document {
         }
     }
 
+    /// The root document as compact JSON text, for serving it whole (the
+    /// document resource).
+    pub fn to_json(&self) -> Option<String> {
+        serde_json::to_string(self.root()).ok()
+    }
+
     /// Drops the kept source texts (they can be large).
     pub fn drop_sources(&mut self) {
         for f in self.files.values_mut() {

@@ -9,6 +9,7 @@ pub mod diag;
 pub mod dialect;
 pub mod load;
 pub mod locate;
+pub mod model;
 pub mod overlay;
 pub mod parse;
 pub mod pointer;

@@ -140,7 +140,7 @@ impl Document {
         Ok(cur)
     }
 
-    fn file_entry(&self, key: &str) -> Option<(&str, &Value)> {
+    pub(in crate::document) fn file_entry(&self, key: &str) -> Option<(&str, &Value)> {
         // `file` hands out the value; we also need a key borrowed from self.
         let value = self.file(key)?;
         let key = self.file_key(key)?;
