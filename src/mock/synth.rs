@@ -1,16 +1,24 @@
-//! Synthesizing a value from a schema of the raw document, for responses
-//! and headers that document no example: types (3.0 `nullable`, 3.1 type
-//! arrays), formats, `enum`/`const`/`default`/`example`, bounds, lengths,
-//! required and optional properties, `allOf` merged, `oneOf`/`anyOf` first
-//! branch, `$ref`s followed. Recursion is bounded: a schema already being
+//! Synthesizing a value from a schema, for responses and headers that
+//! document no example. The schema is the document's, converted once to
+//! JSON Schema 2020-12 as documented (constraints, `readOnly` and
+//! `writeOnly` kept; see [`synthesize`]), so nothing here knows OpenAPI
+//! dialects: types (type arrays), formats, `enum`/`const`/`default`/
+//! `examples`, bounds, lengths, required and optional properties, `allOf`
+//! merged, `oneOf`/`anyOf` first branch, `$ref`s (`#/$defs/<key>`)
+//! followed through [`Defs`]. Recursion is bounded: a schema already being
 //! generated higher up is not expanded again (an array of it is `[]`, an
 //! optional property of it is left out, a required one is `{}` or null).
 //! The same document and seed always give the same value.
 
+use std::collections::BTreeSet;
+use std::sync::Arc;
+
 use serde_json::{Map, Number, Value, json};
 
-use crate::document::Document;
-use crate::document::refs::Located;
+use crate::document::dialect::Direction;
+use crate::document::model::Schema;
+use crate::document::pointer::push_token;
+use crate::tools::bundle::SchemaBundler;
 
 /// Object nesting below which optional properties are still filled in.
 const OPTIONAL_DEPTH: usize = 3;
@@ -18,56 +26,138 @@ const OPTIONAL_DEPTH: usize = 3;
 const MAX_DEPTH: usize = 24;
 /// How many `$ref` hops may be open at once.
 const MAX_REFS: usize = 48;
+/// What a `$ref` to a `$defs` entry starts with.
+const DEFS: &str = "#/$defs/";
+
+/// The `$defs` entries a converted schema's `$ref`s name.
+pub trait Defs {
+    /// The converted schema of entry `key`; `None` when the reference
+    /// leads nowhere.
+    fn def(&mut self, key: &str) -> Option<Arc<Value>>;
+}
+
+impl Defs for SchemaBundler<'_> {
+    fn def(&mut self, key: &str) -> Option<Arc<Value>> {
+        if !self.knows(key) {
+            return None;
+        }
+        let entry = self.entry(key, Direction::Document);
+        (!self.dangling(key)).then(|| Arc::clone(&entry.schema))
+    }
+}
+
+/// A value for the document's `schema`: converted as documented by
+/// `bundler` (which supplies the `$defs` too), then synthesized.
+pub fn synthesize(
+    synth: &mut Synth,
+    bundler: &mut SchemaBundler<'_>,
+    schema: &Schema<'_>,
+) -> Value {
+    let converted = bundler.convert(schema, Direction::Document, &mut BTreeSet::new());
+    synth.value(converted, bundler)
+}
 
 /// The schema is already being generated higher up (or nesting ran out).
 #[derive(Debug)]
 struct Recursion;
 
-/// A value generator for one document.
-pub struct Synth<'d> {
-    doc: &'d Document,
+/// A value generator; `seed` varies numbers in a stable way.
+pub struct Synth {
     seed: u64,
-    stack: Vec<(String, String)>,
 }
 
-impl<'d> Synth<'d> {
+impl Synth {
     /// A generator; `seed` varies numbers in a stable way.
-    pub fn new(doc: &'d Document, seed: u64) -> Self {
-        Self {
-            doc,
-            seed,
+    pub fn new(seed: u64) -> Self {
+        Self { seed }
+    }
+
+    /// A value valid for `schema` (JSON Schema 2020-12 whose `$ref`s name
+    /// `defs` entries), best effort for patterns.
+    pub fn value(&mut self, schema: Value, defs: &mut dyn Defs) -> Value {
+        let mut walk = Walk {
+            seed: self.seed,
             stack: Vec::new(),
+            defs,
+        };
+        let node = Node {
+            root: Arc::new(schema),
+            pointer: String::new(),
+        };
+        walk.gen_value(&node, 0).unwrap_or(Value::Null)
+    }
+}
+
+/// A schema node: inside the top schema or a `$defs` entry.
+#[derive(Clone)]
+struct Node {
+    root: Arc<Value>,
+    pointer: String,
+}
+
+static NULL: Value = Value::Null;
+
+impl Node {
+    fn value(&self) -> &Value {
+        if self.pointer.is_empty() {
+            &self.root
+        } else {
+            self.root.pointer(&self.pointer).unwrap_or(&NULL)
         }
     }
 
-    /// A value valid for the schema at `node` (best effort for patterns).
-    pub fn value(&mut self, node: &Located<'d>) -> Value {
-        self.stack.clear();
-        self.gen_value(node, 0).unwrap_or(Value::Null)
+    fn child(&self, key: &str) -> Option<Node> {
+        self.value().get(key)?;
+        Some(Node {
+            root: Arc::clone(&self.root),
+            pointer: push_token(&self.pointer, key),
+        })
     }
 
-    fn gen_value(&mut self, node: &Located<'d>, depth: usize) -> Result<Value, Recursion> {
+    fn index(&self, i: usize) -> Option<Node> {
+        self.value().get(i)?;
+        Some(Node {
+            root: Arc::clone(&self.root),
+            pointer: format!("{}/{i}", self.pointer),
+        })
+    }
+
+    fn len(&self) -> usize {
+        self.value().as_array().map_or(0, Vec::len)
+    }
+}
+
+/// One synthesis: the seed, the `$defs` entries open, where they come from.
+struct Walk<'a> {
+    seed: u64,
+    stack: Vec<String>,
+    defs: &'a mut dyn Defs,
+}
+
+impl Walk<'_> {
+    fn gen_value(&mut self, node: &Node, depth: usize) -> Result<Value, Recursion> {
         if depth > MAX_DEPTH {
             return Err(Recursion);
         }
-        if let Some(v) = literal(node.value) {
+        let value = node.value();
+        if let Some(v) = literal(value) {
             return Ok(v);
         }
-        let Value::Object(map) = node.value else {
+        let Value::Object(map) = value else {
             // `true`, `false` or junk: anything goes.
             return Ok(json!("string"));
         };
         if let Some(r) = map.get("$ref").and_then(Value::as_str) {
-            return self.with_ref(node, r, |s, target| s.gen_value(target, depth));
+            return self.with_ref(r, |s, target| s.gen_value(target, depth));
         }
         let types = types_of(map);
         let nullable = types.contains(&"null");
-        if let Some(all) = node.child("allOf").filter(|a| a.value.is_array()) {
+        if let Some(all) = node.child("allOf").filter(|a| a.value().is_array()) {
             return self.all_of(node, &all, depth, nullable);
         }
         let own_shape = !types.is_empty() || map.contains_key("properties");
         for key in ["oneOf", "anyOf"] {
-            if let Some(list) = node.child(key).filter(|l| l.value.is_array()) {
+            if let Some(list) = node.child(key).filter(|l| l.value().is_array()) {
                 if own_shape && object_like(map, &types) {
                     let mut own = self.object(node, depth)?;
                     if let Ok(Value::Object(extra)) = self.first_branch(&list, depth) {
@@ -98,24 +188,34 @@ impl<'d> Synth<'d> {
             "integer" => Ok(self.integer(map)),
             "number" => Ok(self.number(map)),
             "string" => Ok(Value::String(string(map))),
-            "array" => self.array(node, map, depth),
+            "array" => self.array(node, depth),
             "object" => self.object(node, depth).map(Value::Object),
             _ => Ok(json!("string")),
         }
     }
 
-    /// Follows `reference` from `node`, refusing a target already open.
+    /// The `$defs` entry `reference` names.
+    fn target(&mut self, reference: &str) -> Option<(String, Node)> {
+        let key = reference.strip_prefix(DEFS)?;
+        let root = self.defs.def(key)?;
+        Some((
+            key.to_string(),
+            Node {
+                root,
+                pointer: String::new(),
+            },
+        ))
+    }
+
+    /// Follows `reference`, refusing a target already open.
     fn with_ref<T>(
         &mut self,
-        node: &Located<'d>,
         reference: &str,
-        f: impl FnOnce(&mut Self, &Located<'d>) -> Result<T, Recursion>,
+        f: impl FnOnce(&mut Self, &Node) -> Result<T, Recursion>,
     ) -> Result<T, Recursion> {
-        let doc = self.doc;
-        let Ok(target) = doc.resolve_ref(node.file, reference) else {
+        let Some((key, target)) = self.target(reference) else {
             return Err(Recursion);
         };
-        let key = (target.file.to_string(), target.pointer.clone());
         if self.stack.contains(&key) || self.stack.len() >= MAX_REFS {
             return Err(Recursion);
         }
@@ -125,14 +225,13 @@ impl<'d> Synth<'d> {
         out
     }
 
-    fn first_branch(&mut self, list: &Located<'d>, depth: usize) -> Result<Value, Recursion> {
-        let n = list.value.as_array().map_or(0, Vec::len);
+    fn first_branch(&mut self, list: &Node, depth: usize) -> Result<Value, Recursion> {
         let mut saw_null = false;
-        for i in 0..n {
+        for i in 0..list.len() {
             let Some(branch) = list.index(i) else {
                 continue;
             };
-            if is_null_schema(branch.value) {
+            if is_null_schema(branch.value()) {
                 saw_null = true;
                 continue;
             }
@@ -149,8 +248,8 @@ impl<'d> Synth<'d> {
 
     fn all_of(
         &mut self,
-        node: &Located<'d>,
-        all: &Located<'d>,
+        node: &Node,
+        all: &Node,
         depth: usize,
         nullable: bool,
     ) -> Result<Value, Recursion> {
@@ -167,11 +266,7 @@ impl<'d> Synth<'d> {
         })
     }
 
-    fn object(
-        &mut self,
-        node: &Located<'d>,
-        depth: usize,
-    ) -> Result<Map<String, Value>, Recursion> {
+    fn object(&mut self, node: &Node, depth: usize) -> Result<Map<String, Value>, Recursion> {
         let mut view = ObjectView::default();
         self.collect(node, &mut view);
         self.fill(view, depth)
@@ -179,12 +274,12 @@ impl<'d> Synth<'d> {
 
     /// Gathers properties, `required` and `additionalProperties` of `node`
     /// and of everything its `allOf` and `$ref`s bring in.
-    fn collect(&mut self, node: &Located<'d>, view: &mut ObjectView<'d>) {
-        let Value::Object(map) = node.value else {
+    fn collect(&mut self, node: &Node, view: &mut ObjectView) {
+        let Value::Object(map) = node.value() else {
             return;
         };
         if let Some(r) = map.get("$ref").and_then(Value::as_str) {
-            let _ = self.with_ref(node, r, |s, target| {
+            let _ = self.with_ref(r, |s, target| {
                 s.collect(target, view);
                 Ok(())
             });
@@ -194,17 +289,14 @@ impl<'d> Synth<'d> {
         if object_like(map, &types) {
             view.is_object = true;
         }
-        if let Some(props) = node.child("properties")
-            && let Value::Object(pm) = props.value
-        {
-            for name in pm.keys() {
-                if view.props.iter().any(|(n, _)| n == name) {
+        if let Some(Value::Object(pm)) = map.get("properties") {
+            for (name, p) in pm {
+                if view.props.iter().any(|(n, _)| n == name)
+                    || p.get("writeOnly") == Some(&Value::Bool(true))
+                {
                     continue;
                 }
-                if let Some(p) = props.child(name) {
-                    if p.value.get("writeOnly") == Some(&Value::Bool(true)) {
-                        continue;
-                    }
+                if let Some(p) = node.child("properties").and_then(|ps| ps.child(name)) {
                     view.props.push((name.clone(), p));
                 }
             }
@@ -214,14 +306,14 @@ impl<'d> Synth<'d> {
                 .extend(req.iter().filter_map(Value::as_str).map(str::to_string));
         }
         if view.additional.is_none()
-            && let Some(ap) = node.child("additionalProperties")
-            && ap.value.is_object()
+            && map
+                .get("additionalProperties")
+                .is_some_and(Value::is_object)
         {
-            view.additional = Some(ap);
+            view.additional = node.child("additionalProperties");
         }
         if let Some(all) = node.child("allOf") {
-            let n = all.value.as_array().map_or(0, Vec::len);
-            for i in 0..n {
+            for i in 0..all.len() {
                 if let Some(branch) = all.index(i) {
                     self.collect(&branch, view);
                 }
@@ -229,11 +321,7 @@ impl<'d> Synth<'d> {
         }
     }
 
-    fn fill(
-        &mut self,
-        view: ObjectView<'d>,
-        depth: usize,
-    ) -> Result<Map<String, Value>, Recursion> {
+    fn fill(&mut self, view: ObjectView, depth: usize) -> Result<Map<String, Value>, Recursion> {
         if depth > MAX_DEPTH {
             return Err(Recursion);
         }
@@ -275,18 +363,9 @@ impl<'d> Synth<'d> {
 
     /// What a required property whose schema is recursive gets: null when
     /// allowed, `[]` for an array, else `{}`.
-    fn placeholder(&self, node: &Located<'d>) -> Value {
-        let mut cur = node.clone();
-        for _ in 0..MAX_REFS {
-            let Some(r) = cur.value.get("$ref").and_then(Value::as_str) else {
-                break;
-            };
-            match self.doc.resolve_ref(cur.file, r) {
-                Ok(t) => cur = t,
-                Err(_) => break,
-            }
-        }
-        let Value::Object(map) = cur.value else {
+    fn placeholder(&mut self, node: &Node) -> Value {
+        let cur = self.resolved(node);
+        let Value::Object(map) = cur.value() else {
             return json!({});
         };
         let types = types_of(map);
@@ -299,22 +378,20 @@ impl<'d> Synth<'d> {
         }
     }
 
-    fn array(
-        &mut self,
-        node: &Located<'d>,
-        map: &Map<String, Value>,
-        depth: usize,
-    ) -> Result<Value, Recursion> {
+    fn array(&mut self, node: &Node, depth: usize) -> Result<Value, Recursion> {
+        let Value::Object(map) = node.value() else {
+            return Ok(json!([]));
+        };
         let min = map.get("minItems").and_then(Value::as_u64).unwrap_or(0);
         let max = map.get("maxItems").and_then(Value::as_u64);
         let n = min.max(1).min(max.unwrap_or(u64::MAX)).min(16) as usize;
         if n == 0 || depth >= MAX_DEPTH {
             return Ok(json!([]));
         }
-        if let Some(prefix) = node.child("prefixItems").filter(|p| p.value.is_array()) {
-            let len = prefix.value.as_array().map_or(0, Vec::len);
+        let unique = map.get("uniqueItems") == Some(&Value::Bool(true));
+        if let Some(prefix) = node.child("prefixItems").filter(|p| p.value().is_array()) {
             let mut out = Vec::new();
-            for i in 0..len {
+            for i in 0..prefix.len() {
                 let Some(item) = prefix.index(i) else {
                     continue;
                 };
@@ -332,10 +409,9 @@ impl<'d> Synth<'d> {
             Ok(v) => v,
             Err(Recursion) => return Ok(json!([])),
         };
-        let unique = map.get("uniqueItems") == Some(&Value::Bool(true));
         if unique && n > 1 {
             // Distinct items where the item schema enumerates them.
-            if let Some(Value::Array(choices)) = self.resolved(&items).value.get("enum")
+            if let Some(Value::Array(choices)) = self.resolved(&items).value().get("enum")
                 && choices.len() >= n
             {
                 return Ok(Value::Array(choices[..n].to_vec()));
@@ -352,15 +428,16 @@ impl<'d> Synth<'d> {
         Ok(Value::Array(vec![item; n]))
     }
 
-    fn resolved(&self, node: &Located<'d>) -> Located<'d> {
+    /// `node` with its `$ref`s followed (as far as they lead).
+    fn resolved(&mut self, node: &Node) -> Node {
         let mut cur = node.clone();
         for _ in 0..MAX_REFS {
-            let Some(r) = cur.value.get("$ref").and_then(Value::as_str) else {
+            let Some(r) = cur.value().get("$ref").and_then(Value::as_str) else {
                 break;
             };
-            match self.doc.resolve_ref(cur.file, r) {
-                Ok(t) => cur = t,
-                Err(_) => break,
+            match self.target(&r.to_string()) {
+                Some((_, t)) => cur = t,
+                None => break,
             }
         }
         cur
@@ -419,32 +496,27 @@ impl<'d> Synth<'d> {
 
 /// What an object schema (with its `allOf` parts) declares.
 #[derive(Default)]
-struct ObjectView<'d> {
+struct ObjectView {
     is_object: bool,
-    props: Vec<(String, Located<'d>)>,
+    props: Vec<(String, Node)>,
     required: Vec<String>,
-    additional: Option<Located<'d>>,
+    additional: Option<Node>,
 }
 
 /// A value the schema states outright: `const`, else the first of
-/// `example`, `examples` and `default` that fits the schema's own type,
-/// format, pattern, bounds and `enum` (documents do carry wrong examples),
-/// else the first `enum` member.
+/// `examples` and `default` that fits the schema's own type, format,
+/// pattern, bounds and `enum` (documents do carry wrong examples), else
+/// the first `enum` member.
 fn literal(schema: &Value) -> Option<Value> {
     let map = schema.as_object()?;
     if let Some(v) = map.get("const") {
         return Some(v.clone());
     }
-    let example = map.get("example");
     let listed = match map.get("examples") {
         Some(Value::Array(list)) => list.first(),
-        Some(Value::Object(named)) => named
-            .values()
-            .next()
-            .map(|ex| ex.get("value").unwrap_or(ex)),
         _ => None,
     };
-    let candidates = [example, listed, map.get("default")];
+    let candidates = [listed, map.get("default")];
     if let Some(v) = candidates.into_iter().flatten().find(|v| fits(v, map)) {
         return Some(v.clone());
     }
@@ -509,11 +581,8 @@ fn fits(value: &Value, map: &Map<String, Value>) -> bool {
                     schema.insert(key.into(), v.clone());
                 }
             }
-            if let Some(p) = map.get("pattern").and_then(Value::as_str) {
-                schema.insert(
-                    "pattern".into(),
-                    Value::String(crate::document::dialect::repair_pattern(p)),
-                );
+            if let Some(p) = map.get("pattern") {
+                schema.insert("pattern".into(), p.clone());
             }
             jsonschema::options()
                 .should_validate_formats(true)
@@ -537,17 +606,13 @@ fn type_matches(ty: &str, value: &Value) -> bool {
     }
 }
 
-/// The declared types, with 3.0 `nullable` as `null`.
+/// The declared types.
 fn types_of(map: &Map<String, Value>) -> Vec<&str> {
-    let mut out: Vec<&str> = match map.get("type") {
+    match map.get("type") {
         Some(Value::String(t)) => vec![t.as_str()],
         Some(Value::Array(ts)) => ts.iter().filter_map(Value::as_str).collect(),
         _ => Vec::new(),
-    };
-    if map.get("nullable") == Some(&Value::Bool(true)) && !out.contains(&"null") {
-        out.push("null");
     }
-    out
 }
 
 fn object_like(map: &Map<String, Value>, types: &[&str]) -> bool {
@@ -599,27 +664,18 @@ fn infer_type(map: &Map<String, Value>) -> &'static str {
     }
 }
 
-/// Inclusive lower and upper bounds, exclusive ones moved inwards by `step`
-/// (3.0 boolean and 3.1 numeric `exclusiveMinimum`/`exclusiveMaximum`).
+/// Inclusive lower and upper bounds, exclusive ones moved inwards by `step`.
 fn bounds(map: &Map<String, Value>, step: f64) -> (Option<f64>, Option<f64>) {
     let num = |k: &str| map.get(k).and_then(Value::as_f64);
     let mut min = num("minimum");
     let mut max = num("maximum");
-    match map.get("exclusiveMinimum") {
-        Some(Value::Bool(true)) => min = min.map(|m| m + step),
-        Some(Value::Number(n)) => {
-            let m = n.as_f64().unwrap_or_default() + step;
-            min = Some(min.map_or(m, |x| x.max(m)));
-        }
-        _ => {}
+    if let Some(m) = num("exclusiveMinimum") {
+        let m = m + step;
+        min = Some(min.map_or(m, |x| x.max(m)));
     }
-    match map.get("exclusiveMaximum") {
-        Some(Value::Bool(true)) => max = max.map(|m| m - step),
-        Some(Value::Number(n)) => {
-            let m = n.as_f64().unwrap_or_default() - step;
-            max = Some(max.map_or(m, |x| x.min(m)));
-        }
-        _ => {}
+    if let Some(m) = num("exclusiveMaximum") {
+        let m = m - step;
+        max = Some(max.map_or(m, |x| x.min(m)));
     }
     (min, max)
 }
@@ -673,18 +729,20 @@ fn string(map: &Map<String, Value>) -> String {
 mod tests {
     use super::*;
 
+    use crate::document::Document;
+
     fn synth(schemas: Value, root: Value) -> Value {
         let doc = Document::from_value(
             "t",
             json!({"openapi": "3.0.3", "paths": {}, "components": {"schemas": schemas}}),
         )
         .unwrap();
-        let node = Located {
-            file: doc.root_key(),
-            pointer: "/x".into(),
-            value: &root,
-        };
-        Synth::new(&doc, 0).value(&node)
+        let mut bundler = SchemaBundler::new(&doc);
+        synthesize(
+            &mut Synth::new(0),
+            &mut bundler,
+            &Schema::inline(&doc, &root),
+        )
     }
 
     #[test]

@@ -79,11 +79,7 @@ impl SchemaSource for LiveSchemas {
 
     fn document_json(&self) -> Option<Arc<str>> {
         self.json
-            .get_or_init(|| {
-                serde_json::to_string(self.document.root())
-                    .ok()
-                    .map(Arc::from)
-            })
+            .get_or_init(|| self.document.to_json().map(Arc::from))
             .clone()
     }
 }

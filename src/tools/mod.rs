@@ -11,9 +11,7 @@ mod inputs;
 pub mod lazy;
 pub mod live;
 pub mod naming;
-pub mod operations;
 mod outputs;
-mod security;
 pub mod select;
 
 use serde::Serialize;
@@ -24,10 +22,10 @@ pub use crate::runtime::catalog::{Catalog, ORIGIN_META_KEY, Origin, ToolDef, Too
 pub use annotations::ToolAnnotations;
 pub use select::Selection;
 
+use crate::document::model::Operation;
 use crate::document::{Diagnostic, Document};
 use bundle::{SchemaBundler, json_size};
 use naming::NameRequest;
-use operations::Operation;
 
 /// Whether and how tools advertise an `outputSchema`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
@@ -258,18 +256,12 @@ pub struct Plan {
 /// diagnostic.
 pub fn plan(doc: &Document, options: &BuildOptions) -> Plan {
     let mut diags = Vec::new();
-    let root = doc.root();
-    let info = root.get("info");
-    let text = |key: &str| {
-        info.and_then(|i| i.get(key))
-            .and_then(Value::as_str)
-            .map(str::to_string)
-    };
-    let security_schemes = security::schemes(doc, &mut diags);
-    let operations = operations::collect(doc, &mut diags);
+    let info = doc.info();
+    let security_schemes = doc.security_schemes(&mut diags);
+    let operations = doc.operations(&mut diags);
     // Operations whose path item or parameters do not resolve were dropped
-    // by `collect`, each with an error diagnostic.
-    let declared = operations::declared_count(doc).max(operations.len());
+    // by `operations`, each with an error diagnostic.
+    let declared = doc.declared_operations().max(operations.len());
     let mut stats = BuildStats {
         operations: declared,
         failed: declared - operations.len(),
@@ -277,7 +269,7 @@ pub fn plan(doc: &Document, options: &BuildOptions) -> Plan {
     };
     let mut drafts = Vec::with_capacity(operations.len());
     for op in &operations {
-        match draft(doc, op) {
+        match draft(op) {
             Ok(Some(d)) => drafts.push(d),
             Ok(None) => stats.excluded += 1,
             Err(d) => {
@@ -302,9 +294,9 @@ pub fn plan(doc: &Document, options: &BuildOptions) -> Plan {
     }
     Plan {
         info: ApiInfo {
-            title: text("title").unwrap_or_else(|| "API".to_string()),
-            version: text("version").unwrap_or_default(),
-            description: text("description"),
+            title: info.title.unwrap_or("API").to_string(),
+            version: info.version.unwrap_or_default().to_string(),
+            description: info.description.map(str::to_string),
             security_schemes,
         },
         tools,
@@ -323,20 +315,21 @@ pub fn complete(
     bundler: &mut SchemaBundler<'_>,
     warnings: &mut Vec<Diagnostic>,
 ) -> Result<ToolDef, Diagnostic> {
-    let op = operations::find(doc, &planned.path, planned.method).ok_or_else(|| {
-        Diagnostic::error(
-            doc.display_name(doc.root_key()),
-            "",
-            format!(
-                "operation {} {} is no longer in the document",
-                planned.method.to_ascii_uppercase(),
-                planned.path
-            ),
-        )
-    })?;
-    let inputs = inputs::build(doc, &op, bundler, options.schema_budget, warnings)?;
+    let op = doc
+        .operation(&planned.path, planned.method)
+        .ok_or_else(|| {
+            Diagnostic::error(
+                doc.display_name(doc.root_key()),
+                "",
+                format!(
+                    "operation {} {} is no longer in the document",
+                    planned.method.to_ascii_uppercase(),
+                    planned.path
+                ),
+            )
+        })?;
+    let inputs = inputs::build(&op, bundler, options.schema_budget, warnings)?;
     let output = outputs::build(
-        doc,
         &op,
         options.output_schemas,
         bundler,
@@ -358,7 +351,7 @@ pub fn complete(
             path: op.path.to_string(),
             params: inputs.http_params,
             body: inputs.body,
-            servers: operations::servers(doc, &op),
+            servers: op.servers(),
             security: head.security.clone(),
             output: output.map(|o| o.shape),
         },
@@ -381,12 +374,12 @@ struct Draft {
     planned: Planned,
 }
 
-fn draft(doc: &Document, op: &Operation<'_>) -> Result<Option<Draft>, Diagnostic> {
-    let overrides = annotations::XMcp::read(doc, op)?;
+fn draft(op: &Operation<'_>) -> Result<Option<Draft>, Diagnostic> {
+    let overrides = op.x_mcp()?;
     if overrides.exclude {
         return Ok(None);
     }
-    let operation_id = op.string("operationId");
+    let operation_id = op.operation_id().map(str::to_string);
     let (candidates, explicit_name) = match &overrides.name {
         Some(n) => (vec![naming::sanitize(n)], true),
         None => (
@@ -394,9 +387,9 @@ fn draft(doc: &Document, op: &Operation<'_>) -> Result<Option<Draft>, Diagnostic
             false,
         ),
     };
-    let args = inputs::head_args(doc, op);
+    let args = inputs::head_args(op);
     let method = op.method.to_ascii_uppercase();
-    let summary = op.string("summary");
+    let summary = op.summary().map(str::to_string);
     // Without a title or summary, the title is the final name, humanized
     // once names are assigned.
     let given_title = overrides
@@ -415,7 +408,7 @@ fn draft(doc: &Document, op: &Operation<'_>) -> Result<Option<Draft>, Diagnostic
         method,
         path: op.path.to_string(),
         tags: op.tags(),
-        deprecated: op.node.value.get("deprecated") == Some(&Value::Bool(true)),
+        deprecated: op.deprecated(),
     };
     Ok(Some(Draft {
         name: NameRequest {
@@ -430,7 +423,7 @@ fn draft(doc: &Document, op: &Operation<'_>) -> Result<Option<Draft>, Diagnostic
                 description,
                 annotations,
                 origin,
-                security: security::requirements(doc, op),
+                security: op.security(),
                 args: args.names,
             },
             path: op.path.to_string(),
@@ -498,7 +491,7 @@ fn describe(
 ) -> String {
     let summary = summary.map(str::trim).filter(|s| !s.is_empty());
     let description = op
-        .string("description")
+        .description()
         .map(|s| s.trim().to_string())
         .filter(|s| !s.is_empty());
     let mut text = match (summary, description) {
@@ -519,7 +512,7 @@ fn describe(
             t
         }
     };
-    if op.node.value.get("deprecated") == Some(&Value::Bool(true)) {
+    if op.deprecated() {
         text.push_str("\n\nDeprecated: prefer another operation where one exists.");
     }
     text
