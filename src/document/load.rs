@@ -81,13 +81,15 @@ impl Document {
         &self.root
     }
 
-    /// The root document's parsed value.
-    pub fn root(&self) -> &Value {
+    /// The root document's parsed value. Raw document access: above the
+    /// document layer, read the operation model ([`super::model`]).
+    pub(in crate::document) fn root(&self) -> &Value {
         &self.files[&self.root].value
     }
 
-    /// The parsed value of the file with key `key`, if loaded.
-    pub fn file(&self, key: &str) -> Option<&Value> {
+    /// The parsed value of the file with key `key`, if loaded (raw
+    /// document access, as [`Document::root`]).
+    pub(in crate::document) fn file(&self, key: &str) -> Option<&Value> {
         self.files.get(key).map(|f| &f.value)
     }
 

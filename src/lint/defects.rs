@@ -8,9 +8,8 @@ use std::collections::HashMap;
 
 use super::Finding;
 use super::rules::rule;
-use crate::document::diag::push_token;
 use crate::document::model::Operation;
-use crate::document::pointer::pointer_tokens;
+use crate::document::model::pointers::{self, path_and_method};
 use crate::document::{Diagnostic, Document};
 use crate::runtime::catalog::Catalog;
 
@@ -83,7 +82,7 @@ pub(super) fn check(catalog: &Catalog, doc: &Document, document: &str) -> Vec<(A
                             ),
                             hint: r.hint,
                             file: op.file().to_string(),
-                            pointer: push_token(op.pointer(), "operationId"),
+                            pointer: pointers::operation_id(op.pointer()),
                             line: None,
                         },
                     ));
@@ -210,16 +209,6 @@ fn template_slots(path: &str) -> Vec<String> {
 fn anchor_path(order: &Order, pointer: &str) -> Option<String> {
     let path = path_and_method(pointer)?.0;
     order.paths.contains_key(&path).then_some(path)
-}
-
-/// The path and method tokens of a pointer under `/paths`.
-fn path_and_method(pointer: &str) -> Option<(String, Option<String>)> {
-    let mut tokens = pointer_tokens(pointer).ok()?.into_iter();
-    if tokens.next()? != "paths" {
-        return None;
-    }
-    let path = tokens.next()?;
-    Some((path, tokens.next()))
 }
 
 /// The document order of paths and of the operations in each.

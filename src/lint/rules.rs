@@ -7,7 +7,7 @@ use serde_json::Value;
 use super::footprint::Footprint;
 use super::{Finding, Level, LintOptions, Rule};
 use crate::document::Document;
-use crate::document::diag::push_token;
+use crate::document::model::pointers;
 use crate::runtime::catalog::{Catalog, ToolDef};
 use crate::tools::bundle::json_size;
 
@@ -121,10 +121,8 @@ pub(super) fn check(
     let mut out = Vec::new();
     let mut by_summary: HashMap<String, &str> = HashMap::new();
     for tool in &catalog.tools {
-        let op_pointer = push_token(
-            &push_token("/paths", &tool.http.path),
-            &tool.http.method.to_ascii_lowercase(),
-        );
+        let op_pointer =
+            pointers::operation(&tool.http.path, &tool.http.method.to_ascii_lowercase());
         let op = doc.operation(&tool.http.path, &tool.http.method.to_ascii_lowercase());
         let mut find = |id: &str, pointer: &str, message: String| {
             let r = rule(id);
@@ -180,7 +178,7 @@ pub(super) fn check(
             if media.schema().is_none() {
                 find(
                     "request-body-without-schema",
-                    &format!("{op_pointer}/requestBody"),
+                    &pointers::request_body(&op_pointer),
                     format!(
                         "`{}`: the `{}` request body has no schema",
                         tool.name, media.name
@@ -201,7 +199,7 @@ pub(super) fn check(
                     let media = media.name;
                     find(
                         "response-without-schema",
-                        &push_token(&format!("{op_pointer}/responses"), status),
+                        &pointers::response(&op_pointer, status),
                         format!(
                             "`{}`: the {status} `{media}` response has no schema",
                             tool.name
@@ -264,7 +262,7 @@ pub(super) fn check(
             ),
             hint: r.hint,
             file: document.to_string(),
-            pointer: "/paths".into(),
+            pointer: pointers::PATHS.into(),
             line: None,
         });
     }

@@ -557,7 +557,7 @@ fn fits(value: &Value, map: &Map<String, Value>) -> bool {
         Value::Number(n) => {
             let x = n.as_f64().unwrap_or_default();
             let (min, max) = bounds(map, 0.0);
-            let exclusive = |k: &str| map.get(k).is_some_and(|v| v != &Value::Bool(false));
+            let exclusive = |k: &str| map.get(k).is_some_and(Value::is_number);
             let above = min.is_none_or(|m| {
                 if exclusive("exclusiveMinimum") {
                     x > m

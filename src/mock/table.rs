@@ -296,9 +296,6 @@ fn responses(
 ) -> Vec<Response> {
     let mut out = Vec::new();
     for code in op.response_codes() {
-        if code.starts_with("x-") {
-            continue;
-        }
         let Some(r) = op.response(code) else {
             continue;
         };

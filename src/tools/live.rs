@@ -54,7 +54,7 @@ impl LiveSchemas {
 impl std::fmt::Debug for LiveSchemas {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("LiveSchemas")
-            .field("components", &self.components.len())
+            .field("component_schemas", &self.components.len())
             .finish_non_exhaustive()
     }
 }

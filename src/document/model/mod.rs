@@ -20,6 +20,7 @@
 pub mod bodies;
 pub mod operations;
 pub mod parameters;
+pub mod pointers;
 pub mod responses;
 pub mod schema;
 pub mod security;
@@ -33,5 +34,7 @@ pub use schema::{ObjectShape, RefTarget, Schema};
 pub use security::Info;
 pub use xmcp::{HintOverrides, XMcp};
 
+#[cfg(test)]
+mod boundary_tests;
 #[cfg(test)]
 mod tests;

@@ -93,10 +93,14 @@ impl<'d> Operation<'d> {
     }
 
     /// The keys of `responses` in document order (status codes, ranges
-    /// like `2XX`, `default`, and any extension keys).
+    /// like `2XX`, `default`; not `x-` extensions).
     pub fn response_codes(&self) -> Vec<&'d str> {
         match self.node.value.get("responses") {
-            Some(Value::Object(map)) => map.keys().map(String::as_str).collect(),
+            Some(Value::Object(map)) => map
+                .keys()
+                .map(String::as_str)
+                .filter(|c| !c.starts_with("x-"))
+                .collect(),
             _ => Vec::new(),
         }
     }
