@@ -435,7 +435,7 @@ impl Walk<'_> {
             let Some(r) = cur.value().get("$ref").and_then(Value::as_str) else {
                 break;
             };
-            match self.target(&r.to_string()) {
+            match self.target(r) {
                 Some((_, t)) => cur = t,
                 None => break,
             }
