@@ -5,19 +5,18 @@
 //! dialects: types (type arrays), formats, `enum`/`const`/`default`/
 //! `examples`, bounds, lengths, required and optional properties, `allOf`
 //! merged, `oneOf`/`anyOf` first branch, `$ref`s (`#/$defs/<key>`)
-//! followed through [`Defs`]. Recursion is bounded: a schema already being
-//! generated higher up is not expanded again (an array of it is `[]`, an
-//! optional property of it is left out, a required one is `{}` or null).
-//! The same document and seed always give the same value.
+//! followed through the converted entries. Recursion is bounded: a schema
+//! already being generated higher up is not expanded again (an array of it
+//! is `[]`, an optional property of it is left out, a required one is `{}`
+//! or null). The same document and seed always give the same value.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap, HashSet};
 use std::sync::Arc;
 
 use serde_json::{Map, Number, Value, json};
 
 use crate::document::dialect::Direction;
 use crate::document::model::Schema;
-use crate::document::pointer::push_token;
 use crate::tools::bundle::SchemaBundler;
 
 /// Object nesting below which optional properties are still filled in.
@@ -29,117 +28,91 @@ const MAX_REFS: usize = 48;
 /// What a `$ref` to a `$defs` entry starts with.
 const DEFS: &str = "#/$defs/";
 
-/// The `$defs` entries a converted schema's `$ref`s name.
-pub trait Defs {
-    /// The converted schema of entry `key`; `None` when the reference
-    /// leads nowhere.
-    fn def(&mut self, key: &str) -> Option<Arc<Value>>;
-}
-
-impl Defs for SchemaBundler<'_> {
-    fn def(&mut self, key: &str) -> Option<Arc<Value>> {
-        if !self.knows(key) {
-            return None;
-        }
-        let entry = self.entry(key, Direction::Document);
-        (!self.dangling(key)).then(|| Arc::clone(&entry.schema))
-    }
-}
-
 /// A value for the document's `schema`: converted as documented by
-/// `bundler` (which supplies the `$defs` too), then synthesized.
+/// `bundler` (which supplies the `$defs` its `$ref`s name), then
+/// synthesized.
 pub fn synthesize(
     synth: &mut Synth,
     bundler: &mut SchemaBundler<'_>,
     schema: &Schema<'_>,
 ) -> Value {
-    let converted = bundler.convert(schema, Direction::Document, &mut BTreeSet::new());
-    synth.value(converted, bundler)
+    let mut deps = BTreeSet::new();
+    let converted = bundler.convert(schema, Direction::Document, &mut deps);
+    synth.load(deps, bundler);
+    synth.value(&converted)
 }
 
 /// The schema is already being generated higher up (or nesting ran out).
 #[derive(Debug)]
 struct Recursion;
 
-/// A value generator; `seed` varies numbers in a stable way.
+/// A value generator: the seed, and the converted `$defs` entries loaded
+/// so far (each with everything it references, so a walk never needs
+/// the bundler).
 pub struct Synth {
     seed: u64,
+    defs: HashMap<String, Arc<Value>>,
+    dangling: HashSet<String>,
 }
 
 impl Synth {
     /// A generator; `seed` varies numbers in a stable way.
     pub fn new(seed: u64) -> Self {
-        Self { seed }
-    }
-
-    /// A value valid for `schema` (JSON Schema 2020-12 whose `$ref`s name
-    /// `defs` entries), best effort for patterns.
-    pub fn value(&mut self, schema: Value, defs: &mut dyn Defs) -> Value {
-        let mut walk = Walk {
-            seed: self.seed,
-            stack: Vec::new(),
-            defs,
-        };
-        let node = Node {
-            root: Arc::new(schema),
-            pointer: String::new(),
-        };
-        walk.gen_value(&node, 0).unwrap_or(Value::Null)
-    }
-}
-
-/// A schema node: inside the top schema or a `$defs` entry.
-#[derive(Clone)]
-struct Node {
-    root: Arc<Value>,
-    pointer: String,
-}
-
-static NULL: Value = Value::Null;
-
-impl Node {
-    fn value(&self) -> &Value {
-        if self.pointer.is_empty() {
-            &self.root
-        } else {
-            self.root.pointer(&self.pointer).unwrap_or(&NULL)
+        Self {
+            seed,
+            defs: HashMap::new(),
+            dangling: HashSet::new(),
         }
     }
 
-    fn child(&self, key: &str) -> Option<Node> {
-        self.value().get(key)?;
-        Some(Node {
-            root: Arc::clone(&self.root),
-            pointer: push_token(&self.pointer, key),
-        })
+    /// Loads the entries `deps` name and everything they reference.
+    fn load(&mut self, deps: BTreeSet<String>, bundler: &mut SchemaBundler<'_>) {
+        let mut queue: Vec<String> = deps.into_iter().collect();
+        while let Some(key) = queue.pop() {
+            if self.defs.contains_key(&key) || self.dangling.contains(&key) {
+                continue;
+            }
+            let entry = bundler.entry(&key, Direction::Document);
+            if bundler.dangling(&key) {
+                self.dangling.insert(key);
+                continue;
+            }
+            queue.extend(
+                entry
+                    .deps
+                    .iter()
+                    .filter(|d| !self.defs.contains_key(*d))
+                    .cloned(),
+            );
+            self.defs.insert(key, Arc::clone(&entry.schema));
+        }
     }
 
-    fn index(&self, i: usize) -> Option<Node> {
-        self.value().get(i)?;
-        Some(Node {
-            root: Arc::clone(&self.root),
-            pointer: format!("{}/{i}", self.pointer),
-        })
-    }
-
-    fn len(&self) -> usize {
-        self.value().as_array().map_or(0, Vec::len)
+    /// A value valid for `schema` (JSON Schema 2020-12 whose `$ref`s name
+    /// loaded entries), best effort for patterns.
+    fn value(&self, schema: &Value) -> Value {
+        let mut walk = Walk {
+            seed: self.seed,
+            stack: Vec::new(),
+            defs: &self.defs,
+        };
+        walk.gen_value(schema, 0).unwrap_or(Value::Null)
     }
 }
 
 /// One synthesis: the seed, the `$defs` entries open, where they come from.
 struct Walk<'a> {
     seed: u64,
-    stack: Vec<String>,
-    defs: &'a mut dyn Defs,
+    stack: Vec<&'a str>,
+    defs: &'a HashMap<String, Arc<Value>>,
 }
 
-impl Walk<'_> {
-    fn gen_value(&mut self, node: &Node, depth: usize) -> Result<Value, Recursion> {
+impl<'a> Walk<'a> {
+    fn gen_value(&mut self, node: &'a Value, depth: usize) -> Result<Value, Recursion> {
         if depth > MAX_DEPTH {
             return Err(Recursion);
         }
-        let value = node.value();
+        let value = node;
         if let Some(v) = literal(value) {
             return Ok(v);
         }
@@ -152,15 +125,15 @@ impl Walk<'_> {
         }
         let types = types_of(map);
         let nullable = types.contains(&"null");
-        if let Some(all) = node.child("allOf").filter(|a| a.value().is_array()) {
-            return self.all_of(node, &all, depth, nullable);
+        if let Some(all) = node.get("allOf").filter(|a| a.is_array()) {
+            return self.all_of(node, all, depth, nullable);
         }
         let own_shape = !types.is_empty() || map.contains_key("properties");
         for key in ["oneOf", "anyOf"] {
-            if let Some(list) = node.child(key).filter(|l| l.value().is_array()) {
+            if let Some(list) = node.get(key).filter(|l| l.is_array()) {
                 if own_shape && object_like(map, &types) {
                     let mut own = self.object(node, depth)?;
-                    if let Ok(Value::Object(extra)) = self.first_branch(&list, depth) {
+                    if let Ok(Value::Object(extra)) = self.first_branch(list, depth) {
                         for (k, v) in extra {
                             own.entry(k).or_insert(v);
                         }
@@ -168,7 +141,7 @@ impl Walk<'_> {
                     return Ok(Value::Object(own));
                 }
                 if !own_shape {
-                    return self.first_branch(&list, depth).or(if nullable {
+                    return self.first_branch(list, depth).or(if nullable {
                         Ok(Value::Null)
                     } else {
                         Err(Recursion)
@@ -195,23 +168,17 @@ impl Walk<'_> {
     }
 
     /// The `$defs` entry `reference` names.
-    fn target(&mut self, reference: &str) -> Option<(String, Node)> {
+    fn target(&self, reference: &str) -> Option<(&'a str, &'a Value)> {
         let key = reference.strip_prefix(DEFS)?;
-        let root = self.defs.def(key)?;
-        Some((
-            key.to_string(),
-            Node {
-                root,
-                pointer: String::new(),
-            },
-        ))
+        let (key, def) = self.defs.get_key_value(key)?;
+        Some((key.as_str(), &**def))
     }
 
     /// Follows `reference`, refusing a target already open.
     fn with_ref<T>(
         &mut self,
         reference: &str,
-        f: impl FnOnce(&mut Self, &Node) -> Result<T, Recursion>,
+        f: impl FnOnce(&mut Self, &'a Value) -> Result<T, Recursion>,
     ) -> Result<T, Recursion> {
         let Some((key, target)) = self.target(reference) else {
             return Err(Recursion);
@@ -220,22 +187,19 @@ impl Walk<'_> {
             return Err(Recursion);
         }
         self.stack.push(key);
-        let out = f(self, &target);
+        let out = f(self, target);
         self.stack.pop();
         out
     }
 
-    fn first_branch(&mut self, list: &Node, depth: usize) -> Result<Value, Recursion> {
+    fn first_branch(&mut self, list: &'a Value, depth: usize) -> Result<Value, Recursion> {
         let mut saw_null = false;
-        for i in 0..list.len() {
-            let Some(branch) = list.index(i) else {
-                continue;
-            };
-            if is_null_schema(branch.value()) {
+        for branch in list.as_array().into_iter().flatten() {
+            if is_null_schema(branch) {
                 saw_null = true;
                 continue;
             }
-            if let Ok(v) = self.gen_value(&branch, depth) {
+            if let Ok(v) = self.gen_value(branch, depth) {
                 return Ok(v);
             }
         }
@@ -248,8 +212,8 @@ impl Walk<'_> {
 
     fn all_of(
         &mut self,
-        node: &Node,
-        all: &Node,
+        node: &'a Value,
+        all: &'a Value,
         depth: usize,
         nullable: bool,
     ) -> Result<Value, Recursion> {
@@ -266,7 +230,7 @@ impl Walk<'_> {
         })
     }
 
-    fn object(&mut self, node: &Node, depth: usize) -> Result<Map<String, Value>, Recursion> {
+    fn object(&mut self, node: &'a Value, depth: usize) -> Result<Map<String, Value>, Recursion> {
         let mut view = ObjectView::default();
         self.collect(node, &mut view);
         self.fill(view, depth)
@@ -274,8 +238,8 @@ impl Walk<'_> {
 
     /// Gathers properties, `required` and `additionalProperties` of `node`
     /// and of everything its `allOf` and `$ref`s bring in.
-    fn collect(&mut self, node: &Node, view: &mut ObjectView) {
-        let Value::Object(map) = node.value() else {
+    fn collect(&mut self, node: &'a Value, view: &mut ObjectView<'a>) {
+        let Value::Object(map) = node else {
             return;
         };
         if let Some(r) = map.get("$ref").and_then(Value::as_str) {
@@ -296,9 +260,7 @@ impl Walk<'_> {
                 {
                     continue;
                 }
-                if let Some(p) = node.child("properties").and_then(|ps| ps.child(name)) {
-                    view.props.push((name.clone(), p));
-                }
+                view.props.push((name.clone(), p));
             }
         }
         if let Some(Value::Array(req)) = map.get("required") {
@@ -306,22 +268,22 @@ impl Walk<'_> {
                 .extend(req.iter().filter_map(Value::as_str).map(str::to_string));
         }
         if view.additional.is_none()
-            && map
-                .get("additionalProperties")
-                .is_some_and(Value::is_object)
+            && let Some(ap) = map.get("additionalProperties").filter(|a| a.is_object())
         {
-            view.additional = node.child("additionalProperties");
+            view.additional = Some(ap);
         }
-        if let Some(all) = node.child("allOf") {
-            for i in 0..all.len() {
-                if let Some(branch) = all.index(i) {
-                    self.collect(&branch, view);
-                }
+        if let Some(Value::Array(all)) = map.get("allOf") {
+            for branch in all {
+                self.collect(branch, view);
             }
         }
     }
 
-    fn fill(&mut self, view: ObjectView, depth: usize) -> Result<Map<String, Value>, Recursion> {
+    fn fill(
+        &mut self,
+        view: ObjectView<'a>,
+        depth: usize,
+    ) -> Result<Map<String, Value>, Recursion> {
         if depth > MAX_DEPTH {
             return Err(Recursion);
         }
@@ -363,9 +325,9 @@ impl Walk<'_> {
 
     /// What a required property whose schema is recursive gets: null when
     /// allowed, `[]` for an array, else `{}`.
-    fn placeholder(&mut self, node: &Node) -> Value {
+    fn placeholder(&mut self, node: &'a Value) -> Value {
         let cur = self.resolved(node);
-        let Value::Object(map) = cur.value() else {
+        let Value::Object(map) = cur else {
             return json!({});
         };
         let types = types_of(map);
@@ -378,8 +340,8 @@ impl Walk<'_> {
         }
     }
 
-    fn array(&mut self, node: &Node, depth: usize) -> Result<Value, Recursion> {
-        let Value::Object(map) = node.value() else {
+    fn array(&mut self, node: &'a Value, depth: usize) -> Result<Value, Recursion> {
+        let Value::Object(map) = node else {
             return Ok(json!([]));
         };
         let min = map.get("minItems").and_then(Value::as_u64).unwrap_or(0);
@@ -389,29 +351,26 @@ impl Walk<'_> {
             return Ok(json!([]));
         }
         let unique = map.get("uniqueItems") == Some(&Value::Bool(true));
-        if let Some(prefix) = node.child("prefixItems").filter(|p| p.value().is_array()) {
+        if let Some(Value::Array(prefix)) = map.get("prefixItems") {
             let mut out = Vec::new();
-            for i in 0..prefix.len() {
-                let Some(item) = prefix.index(i) else {
-                    continue;
-                };
-                match self.gen_value(&item, depth + 1) {
+            for item in prefix {
+                match self.gen_value(item, depth + 1) {
                     Ok(v) => out.push(v),
                     Err(_) => return Ok(json!([])),
                 }
             }
             return Ok(Value::Array(out));
         }
-        let Some(items) = node.child("items") else {
+        let Some(items) = map.get("items") else {
             return Ok(Value::Array(vec![json!("string"); n]));
         };
-        let item = match self.gen_value(&items, depth + 1) {
+        let item = match self.gen_value(items, depth + 1) {
             Ok(v) => v,
             Err(Recursion) => return Ok(json!([])),
         };
         if unique && n > 1 {
             // Distinct items where the item schema enumerates them.
-            if let Some(Value::Array(choices)) = self.resolved(&items).value().get("enum")
+            if let Some(Value::Array(choices)) = self.resolved(items).get("enum")
                 && choices.len() >= n
             {
                 return Ok(Value::Array(choices[..n].to_vec()));
@@ -429,10 +388,10 @@ impl Walk<'_> {
     }
 
     /// `node` with its `$ref`s followed (as far as they lead).
-    fn resolved(&mut self, node: &Node) -> Node {
-        let mut cur = node.clone();
+    fn resolved(&self, node: &'a Value) -> &'a Value {
+        let mut cur = node;
         for _ in 0..MAX_REFS {
-            let Some(r) = cur.value().get("$ref").and_then(Value::as_str) else {
+            let Some(r) = cur.get("$ref").and_then(Value::as_str) else {
                 break;
             };
             match self.target(r) {
@@ -496,11 +455,11 @@ impl Walk<'_> {
 
 /// What an object schema (with its `allOf` parts) declares.
 #[derive(Default)]
-struct ObjectView {
+struct ObjectView<'a> {
     is_object: bool,
-    props: Vec<(String, Node)>,
+    props: Vec<(String, &'a Value)>,
     required: Vec<String>,
-    additional: Option<Node>,
+    additional: Option<&'a Value>,
 }
 
 /// A value the schema states outright: `const`, else the first of
