@@ -81,13 +81,15 @@ impl Document {
         &self.root
     }
 
-    /// The root document's parsed value.
-    pub fn root(&self) -> &Value {
+    /// The root document's parsed value. Raw document access: above the
+    /// document layer, read the operation model ([`super::model`]).
+    pub(in crate::document) fn root(&self) -> &Value {
         &self.files[&self.root].value
     }
 
-    /// The parsed value of the file with key `key`, if loaded.
-    pub fn file(&self, key: &str) -> Option<&Value> {
+    /// The parsed value of the file with key `key`, if loaded (raw
+    /// document access, as [`Document::root`]).
+    pub(in crate::document) fn file(&self, key: &str) -> Option<&Value> {
         self.files.get(key).map(|f| &f.value)
     }
 
@@ -123,6 +125,12 @@ impl Document {
                 d.line = locate::line_of(src, &d.pointer);
             }
         }
+    }
+
+    /// The root document as compact JSON text, for serving it whole (the
+    /// document resource).
+    pub fn to_json(&self) -> Option<String> {
+        serde_json::to_string(self.root()).ok()
     }
 
     /// Drops the kept source texts (they can be large).

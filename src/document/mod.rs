@@ -2,13 +2,16 @@
 //! Swagger 2.0 to the 3.0 shape, resolve `$ref`s, and convert schemas to JSON
 //! Schema 2020-12.
 //!
-//! Nothing here knows about MCP; the output is a [`Document`] that
-//! [`crate::tools`] turns into tools.
+//! Nothing here knows about MCP; the output is a [`Document`] whose
+//! resolved operation [`model`] [`crate::tools`] turns into tools (and
+//! [`crate::mock`] and [`crate::lint`] read). The raw document JSON is
+//! visible only inside this module.
 
 pub mod diag;
 pub mod dialect;
 pub mod load;
 pub mod locate;
+pub mod model;
 pub mod overlay;
 pub mod parse;
 pub mod pointer;

@@ -12,25 +12,27 @@ use super::diag::Diagnostic;
 use super::load::Document;
 use super::pointer::parse_index;
 
-pub use super::pointer::pointer_tokens;
+use super::pointer::pointer_tokens;
 
 /// How many `$ref` hops a non-schema chain may take before we call it a loop.
 const MAX_CHAIN: usize = 64;
 
-/// A node inside one of the document's files: where it is and what it holds.
+/// A node inside one of the document's files: where it is and what it
+/// holds. Raw document access: only the document layer (and its operation
+/// model, [`super::model`]) walks these.
 #[derive(Debug, Clone)]
-pub struct Located<'a> {
+pub(in crate::document) struct Located<'a> {
     /// Key of the file (see [`Document::file`]).
-    pub file: &'a str,
+    pub(in crate::document) file: &'a str,
     /// JSON pointer to the node inside that file.
-    pub pointer: String,
+    pub(in crate::document) pointer: String,
     /// The node itself.
-    pub value: &'a Value,
+    pub(in crate::document) value: &'a Value,
 }
 
 impl<'a> Located<'a> {
     /// The child `key` of this node (an object member), if present.
-    pub fn child(&self, key: &str) -> Option<Located<'a>> {
+    pub(in crate::document) fn child(&self, key: &str) -> Option<Located<'a>> {
         let value = self.value.get(key)?;
         Some(Located {
             file: self.file,
@@ -40,7 +42,7 @@ impl<'a> Located<'a> {
     }
 
     /// The element `index` of this node (an array), if present.
-    pub fn index(&self, index: usize) -> Option<Located<'a>> {
+    pub(in crate::document) fn index(&self, index: usize) -> Option<Located<'a>> {
         let value = self.value.get(index)?;
         Some(Located {
             file: self.file,
@@ -51,7 +53,7 @@ impl<'a> Located<'a> {
 }
 
 /// Looks up `pointer` in `value`.
-pub fn get_pointer<'v>(value: &'v Value, pointer: &str) -> Option<&'v Value> {
+pub(in crate::document) fn get_pointer<'v>(value: &'v Value, pointer: &str) -> Option<&'v Value> {
     let mut cur = value;
     for token in pointer_tokens(pointer).ok()? {
         cur = match cur {
@@ -65,7 +67,7 @@ pub fn get_pointer<'v>(value: &'v Value, pointer: &str) -> Option<&'v Value> {
 
 impl Document {
     /// The root document as a [`Located`] node.
-    pub fn root_node(&self) -> Located<'_> {
+    pub(in crate::document) fn root_node(&self) -> Located<'_> {
         Located {
             file: self.root_key(),
             pointer: String::new(),
@@ -75,7 +77,11 @@ impl Document {
 
     /// Where `reference` (as written in file `base`) points: file key and
     /// decoded JSON pointer.
-    pub fn ref_target(&self, base: &str, reference: &str) -> Result<(String, String), String> {
+    pub(in crate::document) fn ref_target(
+        &self,
+        base: &str,
+        reference: &str,
+    ) -> Result<(String, String), String> {
         let (file_part, fragment) = match reference.split_once('#') {
             Some((f, frag)) => (f, frag),
             None => (reference, ""),
@@ -97,7 +103,11 @@ impl Document {
     }
 
     /// Resolves one `$ref` string written in file `base`.
-    pub fn resolve_ref<'a>(&'a self, base: &str, reference: &str) -> Result<Located<'a>, String> {
+    pub(in crate::document) fn resolve_ref<'a>(
+        &'a self,
+        base: &str,
+        reference: &str,
+    ) -> Result<Located<'a>, String> {
         let (file, pointer) = self.ref_target(base, reference)?;
         let (file_key, file_value) = self
             .file_entry(&file)
@@ -115,7 +125,10 @@ impl Document {
     /// parameters, request bodies, responses, headers, path items, security
     /// schemes) until a node without `$ref`. A loop or a dangling reference is
     /// a diagnostic naming the chain.
-    pub fn deref<'a>(&'a self, node: Located<'a>) -> Result<Located<'a>, Diagnostic> {
+    pub(in crate::document) fn deref<'a>(
+        &'a self,
+        node: Located<'a>,
+    ) -> Result<Located<'a>, Diagnostic> {
         let mut cur = node;
         let mut chain: Vec<String> = Vec::new();
         while let Some(reference) = cur.value.get("$ref").and_then(Value::as_str) {
@@ -140,7 +153,7 @@ impl Document {
         Ok(cur)
     }
 
-    fn file_entry(&self, key: &str) -> Option<(&str, &Value)> {
+    pub(in crate::document) fn file_entry(&self, key: &str) -> Option<(&str, &Value)> {
         // `file` hands out the value; we also need a key borrowed from self.
         let value = self.file(key)?;
         let key = self.file_key(key)?;

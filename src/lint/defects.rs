@@ -6,16 +6,12 @@
 
 use std::collections::HashMap;
 
-use serde_json::Value;
-
 use super::Finding;
 use super::rules::rule;
-use crate::document::diag::push_token;
-use crate::document::refs::pointer_tokens;
+use crate::document::model::Operation;
+use crate::document::model::pointers::{self, path_and_method};
 use crate::document::{Diagnostic, Document};
 use crate::runtime::catalog::Catalog;
-use crate::tools::annotations::XMcp;
-use crate::tools::operations::{self, Operation};
 
 /// Where a finding sorts: its path's position under `paths`, then its
 /// operation's position in the path item (0 for the path item itself).
@@ -42,12 +38,12 @@ pub(super) fn check(catalog: &Catalog, doc: &Document, document: &str) -> Vec<(A
     };
     let mut out = Vec::new();
     let mut skipped = Vec::new();
-    let ops = operations::collect(doc, &mut skipped);
+    let ops = doc.operations(&mut skipped);
     // Path items and parameters the build could not read: every operation
     // under them is skipped.
     for d in skipped {
         let anchor = order.of_pointer(&d.pointer);
-        let what = match anchor_path(doc, &d.pointer) {
+        let what = match anchor_path(&order, &d.pointer) {
             Some(path) => format!("the operations under `{path}` are not tools: "),
             None => "an entry under `paths` is not a tool: ".to_string(),
         };
@@ -62,7 +58,7 @@ pub(super) fn check(catalog: &Catalog, doc: &Document, document: &str) -> Vec<(A
         let method = op.method.to_ascii_uppercase();
         let tool = tool_of(op.method, op.path);
         if tool.is_none()
-            && let Some(d) = build_failure(doc, op)
+            && let Some(d) = build_failure(op)
         {
             let what = format!("{method} {} is not a tool: ", op.path);
             out.push((
@@ -70,7 +66,7 @@ pub(super) fn check(catalog: &Catalog, doc: &Document, document: &str) -> Vec<(A
                 from_diagnostic("operation-not-a-tool", None, what, d),
             ));
         }
-        if let Some(id) = op.string("operationId") {
+        if let Some(id) = op.operation_id().map(str::to_string) {
             match ids.get(&id) {
                 Some((m, p)) => {
                     let r = rule("duplicate-operation-id");
@@ -85,8 +81,8 @@ pub(super) fn check(catalog: &Catalog, doc: &Document, document: &str) -> Vec<(A
                                 op.path
                             ),
                             hint: r.hint,
-                            file: doc.display_name(op.node.file).to_string(),
-                            pointer: push_token(&op.node.pointer, "operationId"),
+                            file: op.file().to_string(),
+                            pointer: pointers::operation_id(op.pointer()),
                             line: None,
                         },
                     ));
@@ -96,7 +92,7 @@ pub(super) fn check(catalog: &Catalog, doc: &Document, document: &str) -> Vec<(A
                 }
             }
         }
-        for finding in path_parameters(doc, op, tool) {
+        for finding in path_parameters(op, tool) {
             out.push((anchor, finding));
         }
     }
@@ -114,14 +110,13 @@ pub(super) fn check(catalog: &Catalog, doc: &Document, document: &str) -> Vec<(A
 /// order as `tools::build` (`x-mcp` read, request body `$ref` followed);
 /// `None` for an operation left out on purpose (`x-mcp: false`, or one
 /// the selection flags did not pick).
-fn build_failure(doc: &Document, op: &Operation<'_>) -> Option<Diagnostic> {
-    match XMcp::read(doc, op) {
+fn build_failure(op: &Operation<'_>) -> Option<Diagnostic> {
+    match op.x_mcp() {
         Err(d) => return Some(d),
         Ok(x) if x.exclude => return None,
         Ok(_) => {}
     }
-    let body = op.node.child("requestBody")?;
-    doc.deref(body).err()
+    op.request_body().err()
 }
 
 /// A finding quoting a build diagnostic: its file and pointer, `what`
@@ -142,22 +137,16 @@ fn from_diagnostic(id: &str, tool: Option<String>, what: String, d: Diagnostic) 
 
 /// `{slots}` of the path without an `in: path` parameter, and `in: path`
 /// parameters without a slot.
-fn path_parameters(doc: &Document, op: &Operation<'_>, tool: Option<String>) -> Vec<Finding> {
+fn path_parameters(op: &Operation<'_>, tool: Option<String>) -> Vec<Finding> {
     let slots = template_slots(op.path);
     let declared: Vec<(&str, String)> = op
         .params
         .iter()
-        .filter(|p| p.value.get("in").and_then(Value::as_str) == Some("path"))
-        .filter_map(|p| {
-            let name = p.value.get("name").and_then(Value::as_str)?;
-            Some((
-                name,
-                doc.display_name(p.file).to_string() + "#" + &p.pointer,
-            ))
-        })
+        .filter(|p| p.location == "path")
+        .map(|p| (p.name, p.file().to_string() + "#" + p.pointer()))
         .collect();
     let method = op.method.to_ascii_uppercase();
-    let file = doc.display_name(op.node.file).to_string();
+    let file = op.file().to_string();
     let mut out = Vec::new();
     for slot in &slots {
         if !declared.iter().any(|(name, _)| name == slot) {
@@ -172,7 +161,7 @@ fn path_parameters(doc: &Document, op: &Operation<'_>, tool: Option<String>) -> 
                 ),
                 hint: r.hint,
                 file: file.clone(),
-                pointer: op.node.pointer.clone(),
+                pointer: op.pointer().to_string(),
                 line: None,
             });
         }
@@ -217,22 +206,9 @@ fn template_slots(path: &str) -> Vec<String> {
 }
 
 /// The path a pointer under `/paths` of the root file belongs to.
-fn anchor_path(doc: &Document, pointer: &str) -> Option<String> {
+fn anchor_path(order: &Order, pointer: &str) -> Option<String> {
     let path = path_and_method(pointer)?.0;
-    doc.root()
-        .get("paths")
-        .and_then(|p| p.get(&path))
-        .map(|_| path)
-}
-
-/// The path and method tokens of a pointer under `/paths`.
-fn path_and_method(pointer: &str) -> Option<(String, Option<String>)> {
-    let mut tokens = pointer_tokens(pointer).ok()?.into_iter();
-    if tokens.next()? != "paths" {
-        return None;
-    }
-    let path = tokens.next()?;
-    Some((path, tokens.next()))
+    order.paths.contains_key(&path).then_some(path)
 }
 
 /// The document order of paths and of the operations in each.
@@ -243,27 +219,12 @@ pub(super) struct Order {
 impl Order {
     /// Reads the order from the root document's `paths`.
     pub(super) fn of(doc: &Document) -> Self {
-        let mut paths = HashMap::new();
-        let root = doc.root_node();
-        if let Some(map) = root.child("paths").and_then(|p| {
-            let keys: Vec<(String, Vec<String>)> = p
-                .value
-                .as_object()?
-                .keys()
-                .map(|k| {
-                    let item = p.child(k).and_then(|i| doc.deref(i).ok());
-                    let methods = item
-                        .and_then(|i| i.value.as_object().map(|m| m.keys().cloned().collect()))
-                        .unwrap_or_default();
-                    (k.clone(), methods)
-                })
-                .collect();
-            Some(keys)
-        }) {
-            for (i, (k, methods)) in map.into_iter().enumerate() {
-                paths.insert(k, (i, methods));
-            }
-        }
+        let paths = doc
+            .paths_layout()
+            .into_iter()
+            .enumerate()
+            .map(|(i, item)| (item.path, (i, item.keys)))
+            .collect();
         Self { paths }
     }
 

@@ -7,7 +7,7 @@ use serde_json::Value;
 use super::footprint::Footprint;
 use super::{Finding, Level, LintOptions, Rule};
 use crate::document::Document;
-use crate::document::diag::push_token;
+use crate::document::model::pointers;
 use crate::runtime::catalog::{Catalog, ToolDef};
 use crate::tools::bundle::json_size;
 
@@ -118,15 +118,12 @@ pub(super) fn check(
     options: &LintOptions,
     footprint: &Footprint,
 ) -> Vec<Finding> {
-    let root = doc.root();
     let mut out = Vec::new();
     let mut by_summary: HashMap<String, &str> = HashMap::new();
     for tool in &catalog.tools {
-        let op_pointer = push_token(
-            &push_token("/paths", &tool.http.path),
-            &tool.http.method.to_ascii_lowercase(),
-        );
-        let op = root.pointer(&op_pointer);
+        let op_pointer =
+            pointers::operation(&tool.http.path, &tool.http.method.to_ascii_lowercase());
+        let op = doc.operation(&tool.http.path, &tool.http.method.to_ascii_lowercase());
         let mut find = |id: &str, pointer: &str, message: String| {
             let r = rule(id);
             out.push(Finding {
@@ -140,15 +137,12 @@ pub(super) fn check(
                 line: None,
             });
         };
-        let text = |key: &str| {
-            op.and_then(|o| o.get(key))
-                .and_then(Value::as_str)
-                .map(str::trim)
-                .filter(|s| !s.is_empty())
-        };
-        let described = text("summary").is_some()
-            || text("description").is_some()
-            || op.and_then(|o| o.pointer("/x-mcp/description")).is_some();
+        let given = |s: Option<&str>| s.map(str::trim).is_some_and(|s| !s.is_empty());
+        let described = op.as_ref().is_some_and(|o| {
+            given(o.summary())
+                || given(o.description())
+                || o.x_mcp().is_ok_and(|x| x.description_given)
+        });
         if !described {
             find(
                 "missing-description",
@@ -179,43 +173,33 @@ pub(super) fn check(
         for (arg, schema) in props.into_iter().flatten() {
             check_argument(tool, arg, schema, &op_pointer, &mut find);
         }
-        if let Some(body) = op.and_then(|o| o.get("requestBody")) {
-            let body = resolve(root, body);
-            for (media, content) in body
-                .get("content")
-                .and_then(Value::as_object)
-                .into_iter()
-                .flatten()
-            {
-                if content.get("schema").is_none() {
-                    find(
-                        "request-body-without-schema",
-                        &format!("{op_pointer}/requestBody"),
-                        format!("`{}`: the `{media}` request body has no schema", tool.name),
-                    );
-                }
+        let body = op.as_ref().and_then(|o| o.request_body().ok().flatten());
+        for media in body.map(|b| b.media_types()).unwrap_or_default() {
+            if media.schema().is_none() {
+                find(
+                    "request-body-without-schema",
+                    &pointers::request_body(&op_pointer),
+                    format!(
+                        "`{}`: the `{}` request body has no schema",
+                        tool.name, media.name
+                    ),
+                );
             }
         }
-        for (status, response) in op
-            .and_then(|o| o.get("responses"))
-            .and_then(Value::as_object)
-            .into_iter()
-            .flatten()
-        {
+        let codes = op.as_ref().map(|o| o.response_codes()).unwrap_or_default();
+        for status in codes {
             if !status.starts_with('2') {
                 continue;
             }
-            let response = resolve(root, response);
-            for (media, content) in response
-                .get("content")
-                .and_then(Value::as_object)
-                .into_iter()
-                .flatten()
-            {
-                if media.contains("json") && content.get("schema").is_none() {
+            let Some(response) = op.as_ref().and_then(|o| o.response(status)) else {
+                continue;
+            };
+            for media in response.media_types() {
+                if media.name.contains("json") && media.schema().is_none() {
+                    let media = media.name;
                     find(
                         "response-without-schema",
-                        &push_token(&format!("{op_pointer}/responses"), status),
+                        &pointers::response(&op_pointer, status),
                         format!(
                             "`{}`: the {status} `{media}` response has no schema",
                             tool.name
@@ -278,7 +262,7 @@ pub(super) fn check(
             ),
             hint: r.hint,
             file: document.to_string(),
-            pointer: "/paths".into(),
+            pointer: pointers::PATHS.into(),
             line: None,
         });
     }
@@ -358,15 +342,6 @@ fn suffixed(name: &str) -> bool {
         || (tail.len() == 8
             && tail.chars().all(|c| c.is_ascii_hexdigit())
             && tail.chars().any(|c| c.is_ascii_digit()))
-}
-
-/// Follows a local `$ref` (one level, as responses and bodies use them).
-fn resolve<'a>(root: &'a Value, node: &'a Value) -> &'a Value {
-    node.get("$ref")
-        .and_then(Value::as_str)
-        .and_then(|r| r.strip_prefix('#'))
-        .and_then(|p| root.pointer(p))
-        .unwrap_or(node)
 }
 
 fn first_line(s: &str) -> &str {

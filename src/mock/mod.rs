@@ -3,13 +3,13 @@
 //! `serve --mock` in process).
 //!
 //! [`MockServer::new`] reads the document once into an owned route table
-//! ([`table`]); [`MockServer::respond`] answers one request without any I/O
-//! (route by path template in [`routes`], validate in [`validate`], choose
-//! and render the response in [`respond`], from documented [`examples`] or
-//! values [`synth`]esized from the schema); [`bind`] serves it over HTTP
-//! with axum.
+//! ([`table`]) from the document's operation model
+//! ([`crate::document::model`]); [`MockServer::respond`] answers one
+//! request without any I/O (route by path template in [`routes`], validate
+//! in [`validate`], choose and render the response in [`respond`], from
+//! documented examples or values [`synth`]esized from the schema); [`bind`]
+//! serves it over HTTP with axum.
 
-pub mod examples;
 pub mod pattern;
 pub mod respond;
 pub mod routes;
@@ -294,28 +294,12 @@ fn problem_response(problem: &Problem, extra: Vec<(String, String)>) -> MockResp
 /// their defaults), without a trailing `/`: `/v1` for
 /// `http://127.0.0.1:8080/v1`, empty for none.
 pub fn server_prefix(doc: &Document) -> String {
-    let Some(server) = doc
-        .root()
-        .get("servers")
-        .and_then(Value::as_array)
-        .and_then(|s| s.first())
-    else {
+    let Some(server) = doc.servers().into_iter().next() else {
         return String::new();
     };
-    let mut url = server
-        .get("url")
-        .and_then(Value::as_str)
-        .unwrap_or_default()
-        .to_string();
-    if let Some(Value::Object(vars)) = server.get("variables") {
-        for (name, var) in vars {
-            let default = match var.get("default") {
-                Some(Value::String(s)) => s.clone(),
-                Some(other) => other.to_string(),
-                None => String::new(),
-            };
-            url = url.replace(&format!("{{{name}}}"), &default);
-        }
+    let mut url = server.url;
+    for var in &server.variables {
+        url = url.replace(&format!("{{{}}}", var.name), &var.default);
     }
     let path = match url::Url::parse(&url) {
         Ok(u) if u.has_host() => u.path().to_string(),

@@ -1,16 +1,23 @@
-//! Synthesizing a value from a schema of the raw document, for responses
-//! and headers that document no example: types (3.0 `nullable`, 3.1 type
-//! arrays), formats, `enum`/`const`/`default`/`example`, bounds, lengths,
-//! required and optional properties, `allOf` merged, `oneOf`/`anyOf` first
-//! branch, `$ref`s followed. Recursion is bounded: a schema already being
-//! generated higher up is not expanded again (an array of it is `[]`, an
-//! optional property of it is left out, a required one is `{}` or null).
-//! The same document and seed always give the same value.
+//! Synthesizing a value from a schema, for responses and headers that
+//! document no example. The schema is the document's, converted once to
+//! JSON Schema 2020-12 as documented (constraints, `readOnly` and
+//! `writeOnly` kept; see [`synthesize`]), so nothing here knows OpenAPI
+//! dialects: types (type arrays), formats, `enum`/`const`/`default`/
+//! `examples`, bounds, lengths, required and optional properties, `allOf`
+//! merged, `oneOf`/`anyOf` first branch, `$ref`s (`#/$defs/<key>`)
+//! followed through the converted entries. Recursion is bounded: a schema
+//! already being generated higher up is not expanded again (an array of it
+//! is `[]`, an optional property of it is left out, a required one is `{}`
+//! or null). The same document and seed always give the same value.
+
+use std::collections::{BTreeSet, HashMap, HashSet};
+use std::sync::Arc;
 
 use serde_json::{Map, Number, Value, json};
 
-use crate::document::Document;
-use crate::document::refs::Located;
+use crate::document::dialect::Direction;
+use crate::document::model::Schema;
+use crate::tools::bundle::SchemaBundler;
 
 /// Object nesting below which optional properties are still filled in.
 const OPTIONAL_DEPTH: usize = 3;
@@ -18,59 +25,115 @@ const OPTIONAL_DEPTH: usize = 3;
 const MAX_DEPTH: usize = 24;
 /// How many `$ref` hops may be open at once.
 const MAX_REFS: usize = 48;
+/// What a `$ref` to a `$defs` entry starts with.
+const DEFS: &str = "#/$defs/";
+
+/// A value for the document's `schema`: converted as documented by
+/// `bundler` (which supplies the `$defs` its `$ref`s name), then
+/// synthesized.
+pub fn synthesize(
+    synth: &mut Synth,
+    bundler: &mut SchemaBundler<'_>,
+    schema: &Schema<'_>,
+) -> Value {
+    let mut deps = BTreeSet::new();
+    let converted = bundler.convert(schema, Direction::Document, &mut deps);
+    synth.load(deps, bundler);
+    synth.value(&converted)
+}
 
 /// The schema is already being generated higher up (or nesting ran out).
 #[derive(Debug)]
 struct Recursion;
 
-/// A value generator for one document.
-pub struct Synth<'d> {
-    doc: &'d Document,
+/// A value generator: the seed, and the converted `$defs` entries loaded
+/// so far (each with everything it references, so a walk never needs
+/// the bundler).
+pub struct Synth {
     seed: u64,
-    stack: Vec<(String, String)>,
+    defs: HashMap<String, Arc<Value>>,
+    dangling: HashSet<String>,
 }
 
-impl<'d> Synth<'d> {
+impl Synth {
     /// A generator; `seed` varies numbers in a stable way.
-    pub fn new(doc: &'d Document, seed: u64) -> Self {
+    pub fn new(seed: u64) -> Self {
         Self {
-            doc,
             seed,
-            stack: Vec::new(),
+            defs: HashMap::new(),
+            dangling: HashSet::new(),
         }
     }
 
-    /// A value valid for the schema at `node` (best effort for patterns).
-    pub fn value(&mut self, node: &Located<'d>) -> Value {
-        self.stack.clear();
-        self.gen_value(node, 0).unwrap_or(Value::Null)
+    /// Loads the entries `deps` name and everything they reference.
+    fn load(&mut self, deps: BTreeSet<String>, bundler: &mut SchemaBundler<'_>) {
+        let mut queue: Vec<String> = deps.into_iter().collect();
+        while let Some(key) = queue.pop() {
+            if self.defs.contains_key(&key) || self.dangling.contains(&key) {
+                continue;
+            }
+            let entry = bundler.entry(&key, Direction::Document);
+            if bundler.dangling(&key) {
+                self.dangling.insert(key);
+                continue;
+            }
+            queue.extend(
+                entry
+                    .deps
+                    .iter()
+                    .filter(|d| !self.defs.contains_key(*d))
+                    .cloned(),
+            );
+            self.defs.insert(key, Arc::clone(&entry.schema));
+        }
     }
 
-    fn gen_value(&mut self, node: &Located<'d>, depth: usize) -> Result<Value, Recursion> {
+    /// A value valid for `schema` (JSON Schema 2020-12 whose `$ref`s name
+    /// loaded entries), best effort for patterns.
+    fn value(&self, schema: &Value) -> Value {
+        let mut walk = Walk {
+            seed: self.seed,
+            stack: Vec::new(),
+            defs: &self.defs,
+        };
+        walk.gen_value(schema, 0).unwrap_or(Value::Null)
+    }
+}
+
+/// One synthesis: the seed, the `$defs` entries open, where they come from.
+struct Walk<'a> {
+    seed: u64,
+    stack: Vec<&'a str>,
+    defs: &'a HashMap<String, Arc<Value>>,
+}
+
+impl<'a> Walk<'a> {
+    fn gen_value(&mut self, node: &'a Value, depth: usize) -> Result<Value, Recursion> {
         if depth > MAX_DEPTH {
             return Err(Recursion);
         }
-        if let Some(v) = literal(node.value) {
+        let value = node;
+        if let Some(v) = literal(value) {
             return Ok(v);
         }
-        let Value::Object(map) = node.value else {
+        let Value::Object(map) = value else {
             // `true`, `false` or junk: anything goes.
             return Ok(json!("string"));
         };
         if let Some(r) = map.get("$ref").and_then(Value::as_str) {
-            return self.with_ref(node, r, |s, target| s.gen_value(target, depth));
+            return self.with_ref(r, |s, target| s.gen_value(target, depth));
         }
         let types = types_of(map);
         let nullable = types.contains(&"null");
-        if let Some(all) = node.child("allOf").filter(|a| a.value.is_array()) {
-            return self.all_of(node, &all, depth, nullable);
+        if let Some(all) = node.get("allOf").filter(|a| a.is_array()) {
+            return self.all_of(node, all, depth, nullable);
         }
         let own_shape = !types.is_empty() || map.contains_key("properties");
         for key in ["oneOf", "anyOf"] {
-            if let Some(list) = node.child(key).filter(|l| l.value.is_array()) {
+            if let Some(list) = node.get(key).filter(|l| l.is_array()) {
                 if own_shape && object_like(map, &types) {
                     let mut own = self.object(node, depth)?;
-                    if let Ok(Value::Object(extra)) = self.first_branch(&list, depth) {
+                    if let Ok(Value::Object(extra)) = self.first_branch(list, depth) {
                         for (k, v) in extra {
                             own.entry(k).or_insert(v);
                         }
@@ -78,7 +141,7 @@ impl<'d> Synth<'d> {
                     return Ok(Value::Object(own));
                 }
                 if !own_shape {
-                    return self.first_branch(&list, depth).or(if nullable {
+                    return self.first_branch(list, depth).or(if nullable {
                         Ok(Value::Null)
                     } else {
                         Err(Recursion)
@@ -98,45 +161,45 @@ impl<'d> Synth<'d> {
             "integer" => Ok(self.integer(map)),
             "number" => Ok(self.number(map)),
             "string" => Ok(Value::String(string(map))),
-            "array" => self.array(node, map, depth),
+            "array" => self.array(node, depth),
             "object" => self.object(node, depth).map(Value::Object),
             _ => Ok(json!("string")),
         }
     }
 
-    /// Follows `reference` from `node`, refusing a target already open.
+    /// The `$defs` entry `reference` names.
+    fn target(&self, reference: &str) -> Option<(&'a str, &'a Value)> {
+        let key = reference.strip_prefix(DEFS)?;
+        let (key, def) = self.defs.get_key_value(key)?;
+        Some((key.as_str(), &**def))
+    }
+
+    /// Follows `reference`, refusing a target already open.
     fn with_ref<T>(
         &mut self,
-        node: &Located<'d>,
         reference: &str,
-        f: impl FnOnce(&mut Self, &Located<'d>) -> Result<T, Recursion>,
+        f: impl FnOnce(&mut Self, &'a Value) -> Result<T, Recursion>,
     ) -> Result<T, Recursion> {
-        let doc = self.doc;
-        let Ok(target) = doc.resolve_ref(node.file, reference) else {
+        let Some((key, target)) = self.target(reference) else {
             return Err(Recursion);
         };
-        let key = (target.file.to_string(), target.pointer.clone());
         if self.stack.contains(&key) || self.stack.len() >= MAX_REFS {
             return Err(Recursion);
         }
         self.stack.push(key);
-        let out = f(self, &target);
+        let out = f(self, target);
         self.stack.pop();
         out
     }
 
-    fn first_branch(&mut self, list: &Located<'d>, depth: usize) -> Result<Value, Recursion> {
-        let n = list.value.as_array().map_or(0, Vec::len);
+    fn first_branch(&mut self, list: &'a Value, depth: usize) -> Result<Value, Recursion> {
         let mut saw_null = false;
-        for i in 0..n {
-            let Some(branch) = list.index(i) else {
-                continue;
-            };
-            if is_null_schema(branch.value) {
+        for branch in list.as_array().into_iter().flatten() {
+            if is_null_schema(branch) {
                 saw_null = true;
                 continue;
             }
-            if let Ok(v) = self.gen_value(&branch, depth) {
+            if let Ok(v) = self.gen_value(branch, depth) {
                 return Ok(v);
             }
         }
@@ -149,8 +212,8 @@ impl<'d> Synth<'d> {
 
     fn all_of(
         &mut self,
-        node: &Located<'d>,
-        all: &Located<'d>,
+        node: &'a Value,
+        all: &'a Value,
         depth: usize,
         nullable: bool,
     ) -> Result<Value, Recursion> {
@@ -167,11 +230,7 @@ impl<'d> Synth<'d> {
         })
     }
 
-    fn object(
-        &mut self,
-        node: &Located<'d>,
-        depth: usize,
-    ) -> Result<Map<String, Value>, Recursion> {
+    fn object(&mut self, node: &'a Value, depth: usize) -> Result<Map<String, Value>, Recursion> {
         let mut view = ObjectView::default();
         self.collect(node, &mut view);
         self.fill(view, depth)
@@ -179,12 +238,12 @@ impl<'d> Synth<'d> {
 
     /// Gathers properties, `required` and `additionalProperties` of `node`
     /// and of everything its `allOf` and `$ref`s bring in.
-    fn collect(&mut self, node: &Located<'d>, view: &mut ObjectView<'d>) {
-        let Value::Object(map) = node.value else {
+    fn collect(&mut self, node: &'a Value, view: &mut ObjectView<'a>) {
+        let Value::Object(map) = node else {
             return;
         };
         if let Some(r) = map.get("$ref").and_then(Value::as_str) {
-            let _ = self.with_ref(node, r, |s, target| {
+            let _ = self.with_ref(r, |s, target| {
                 s.collect(target, view);
                 Ok(())
             });
@@ -194,19 +253,14 @@ impl<'d> Synth<'d> {
         if object_like(map, &types) {
             view.is_object = true;
         }
-        if let Some(props) = node.child("properties")
-            && let Value::Object(pm) = props.value
-        {
-            for name in pm.keys() {
-                if view.props.iter().any(|(n, _)| n == name) {
+        if let Some(Value::Object(pm)) = map.get("properties") {
+            for (name, p) in pm {
+                if view.props.iter().any(|(n, _)| n == name)
+                    || p.get("writeOnly") == Some(&Value::Bool(true))
+                {
                     continue;
                 }
-                if let Some(p) = props.child(name) {
-                    if p.value.get("writeOnly") == Some(&Value::Bool(true)) {
-                        continue;
-                    }
-                    view.props.push((name.clone(), p));
-                }
+                view.props.push((name.clone(), p));
             }
         }
         if let Some(Value::Array(req)) = map.get("required") {
@@ -214,24 +268,20 @@ impl<'d> Synth<'d> {
                 .extend(req.iter().filter_map(Value::as_str).map(str::to_string));
         }
         if view.additional.is_none()
-            && let Some(ap) = node.child("additionalProperties")
-            && ap.value.is_object()
+            && let Some(ap) = map.get("additionalProperties").filter(|a| a.is_object())
         {
             view.additional = Some(ap);
         }
-        if let Some(all) = node.child("allOf") {
-            let n = all.value.as_array().map_or(0, Vec::len);
-            for i in 0..n {
-                if let Some(branch) = all.index(i) {
-                    self.collect(&branch, view);
-                }
+        if let Some(Value::Array(all)) = map.get("allOf") {
+            for branch in all {
+                self.collect(branch, view);
             }
         }
     }
 
     fn fill(
         &mut self,
-        view: ObjectView<'d>,
+        view: ObjectView<'a>,
         depth: usize,
     ) -> Result<Map<String, Value>, Recursion> {
         if depth > MAX_DEPTH {
@@ -275,18 +325,9 @@ impl<'d> Synth<'d> {
 
     /// What a required property whose schema is recursive gets: null when
     /// allowed, `[]` for an array, else `{}`.
-    fn placeholder(&self, node: &Located<'d>) -> Value {
-        let mut cur = node.clone();
-        for _ in 0..MAX_REFS {
-            let Some(r) = cur.value.get("$ref").and_then(Value::as_str) else {
-                break;
-            };
-            match self.doc.resolve_ref(cur.file, r) {
-                Ok(t) => cur = t,
-                Err(_) => break,
-            }
-        }
-        let Value::Object(map) = cur.value else {
+    fn placeholder(&mut self, node: &'a Value) -> Value {
+        let cur = self.resolved(node);
+        let Value::Object(map) = cur else {
             return json!({});
         };
         let types = types_of(map);
@@ -299,43 +340,37 @@ impl<'d> Synth<'d> {
         }
     }
 
-    fn array(
-        &mut self,
-        node: &Located<'d>,
-        map: &Map<String, Value>,
-        depth: usize,
-    ) -> Result<Value, Recursion> {
+    fn array(&mut self, node: &'a Value, depth: usize) -> Result<Value, Recursion> {
+        let Value::Object(map) = node else {
+            return Ok(json!([]));
+        };
         let min = map.get("minItems").and_then(Value::as_u64).unwrap_or(0);
         let max = map.get("maxItems").and_then(Value::as_u64);
         let n = min.max(1).min(max.unwrap_or(u64::MAX)).min(16) as usize;
         if n == 0 || depth >= MAX_DEPTH {
             return Ok(json!([]));
         }
-        if let Some(prefix) = node.child("prefixItems").filter(|p| p.value.is_array()) {
-            let len = prefix.value.as_array().map_or(0, Vec::len);
+        let unique = map.get("uniqueItems") == Some(&Value::Bool(true));
+        if let Some(Value::Array(prefix)) = map.get("prefixItems") {
             let mut out = Vec::new();
-            for i in 0..len {
-                let Some(item) = prefix.index(i) else {
-                    continue;
-                };
-                match self.gen_value(&item, depth + 1) {
+            for item in prefix {
+                match self.gen_value(item, depth + 1) {
                     Ok(v) => out.push(v),
                     Err(_) => return Ok(json!([])),
                 }
             }
             return Ok(Value::Array(out));
         }
-        let Some(items) = node.child("items") else {
+        let Some(items) = map.get("items") else {
             return Ok(Value::Array(vec![json!("string"); n]));
         };
-        let item = match self.gen_value(&items, depth + 1) {
+        let item = match self.gen_value(items, depth + 1) {
             Ok(v) => v,
             Err(Recursion) => return Ok(json!([])),
         };
-        let unique = map.get("uniqueItems") == Some(&Value::Bool(true));
         if unique && n > 1 {
             // Distinct items where the item schema enumerates them.
-            if let Some(Value::Array(choices)) = self.resolved(&items).value.get("enum")
+            if let Some(Value::Array(choices)) = self.resolved(items).get("enum")
                 && choices.len() >= n
             {
                 return Ok(Value::Array(choices[..n].to_vec()));
@@ -352,15 +387,16 @@ impl<'d> Synth<'d> {
         Ok(Value::Array(vec![item; n]))
     }
 
-    fn resolved(&self, node: &Located<'d>) -> Located<'d> {
-        let mut cur = node.clone();
+    /// `node` with its `$ref`s followed (as far as they lead).
+    fn resolved(&self, node: &'a Value) -> &'a Value {
+        let mut cur = node;
         for _ in 0..MAX_REFS {
-            let Some(r) = cur.value.get("$ref").and_then(Value::as_str) else {
+            let Some(r) = cur.get("$ref").and_then(Value::as_str) else {
                 break;
             };
-            match self.doc.resolve_ref(cur.file, r) {
-                Ok(t) => cur = t,
-                Err(_) => break,
+            match self.target(r) {
+                Some((_, t)) => cur = t,
+                None => break,
             }
         }
         cur
@@ -419,32 +455,27 @@ impl<'d> Synth<'d> {
 
 /// What an object schema (with its `allOf` parts) declares.
 #[derive(Default)]
-struct ObjectView<'d> {
+struct ObjectView<'a> {
     is_object: bool,
-    props: Vec<(String, Located<'d>)>,
+    props: Vec<(String, &'a Value)>,
     required: Vec<String>,
-    additional: Option<Located<'d>>,
+    additional: Option<&'a Value>,
 }
 
 /// A value the schema states outright: `const`, else the first of
-/// `example`, `examples` and `default` that fits the schema's own type,
-/// format, pattern, bounds and `enum` (documents do carry wrong examples),
-/// else the first `enum` member.
+/// `examples` and `default` that fits the schema's own type, format,
+/// pattern, bounds and `enum` (documents do carry wrong examples), else
+/// the first `enum` member.
 fn literal(schema: &Value) -> Option<Value> {
     let map = schema.as_object()?;
     if let Some(v) = map.get("const") {
         return Some(v.clone());
     }
-    let example = map.get("example");
     let listed = match map.get("examples") {
         Some(Value::Array(list)) => list.first(),
-        Some(Value::Object(named)) => named
-            .values()
-            .next()
-            .map(|ex| ex.get("value").unwrap_or(ex)),
         _ => None,
     };
-    let candidates = [example, listed, map.get("default")];
+    let candidates = [listed, map.get("default")];
     if let Some(v) = candidates.into_iter().flatten().find(|v| fits(v, map)) {
         return Some(v.clone());
     }
@@ -485,7 +516,7 @@ fn fits(value: &Value, map: &Map<String, Value>) -> bool {
         Value::Number(n) => {
             let x = n.as_f64().unwrap_or_default();
             let (min, max) = bounds(map, 0.0);
-            let exclusive = |k: &str| map.get(k).is_some_and(|v| v != &Value::Bool(false));
+            let exclusive = |k: &str| map.get(k).is_some_and(Value::is_number);
             let above = min.is_none_or(|m| {
                 if exclusive("exclusiveMinimum") {
                     x > m
@@ -509,11 +540,8 @@ fn fits(value: &Value, map: &Map<String, Value>) -> bool {
                     schema.insert(key.into(), v.clone());
                 }
             }
-            if let Some(p) = map.get("pattern").and_then(Value::as_str) {
-                schema.insert(
-                    "pattern".into(),
-                    Value::String(crate::document::dialect::repair_pattern(p)),
-                );
+            if let Some(p) = map.get("pattern") {
+                schema.insert("pattern".into(), p.clone());
             }
             jsonschema::options()
                 .should_validate_formats(true)
@@ -537,17 +565,13 @@ fn type_matches(ty: &str, value: &Value) -> bool {
     }
 }
 
-/// The declared types, with 3.0 `nullable` as `null`.
+/// The declared types.
 fn types_of(map: &Map<String, Value>) -> Vec<&str> {
-    let mut out: Vec<&str> = match map.get("type") {
+    match map.get("type") {
         Some(Value::String(t)) => vec![t.as_str()],
         Some(Value::Array(ts)) => ts.iter().filter_map(Value::as_str).collect(),
         _ => Vec::new(),
-    };
-    if map.get("nullable") == Some(&Value::Bool(true)) && !out.contains(&"null") {
-        out.push("null");
     }
-    out
 }
 
 fn object_like(map: &Map<String, Value>, types: &[&str]) -> bool {
@@ -599,27 +623,18 @@ fn infer_type(map: &Map<String, Value>) -> &'static str {
     }
 }
 
-/// Inclusive lower and upper bounds, exclusive ones moved inwards by `step`
-/// (3.0 boolean and 3.1 numeric `exclusiveMinimum`/`exclusiveMaximum`).
+/// Inclusive lower and upper bounds, exclusive ones moved inwards by `step`.
 fn bounds(map: &Map<String, Value>, step: f64) -> (Option<f64>, Option<f64>) {
     let num = |k: &str| map.get(k).and_then(Value::as_f64);
     let mut min = num("minimum");
     let mut max = num("maximum");
-    match map.get("exclusiveMinimum") {
-        Some(Value::Bool(true)) => min = min.map(|m| m + step),
-        Some(Value::Number(n)) => {
-            let m = n.as_f64().unwrap_or_default() + step;
-            min = Some(min.map_or(m, |x| x.max(m)));
-        }
-        _ => {}
+    if let Some(m) = num("exclusiveMinimum") {
+        let m = m + step;
+        min = Some(min.map_or(m, |x| x.max(m)));
     }
-    match map.get("exclusiveMaximum") {
-        Some(Value::Bool(true)) => max = max.map(|m| m - step),
-        Some(Value::Number(n)) => {
-            let m = n.as_f64().unwrap_or_default() - step;
-            max = Some(max.map_or(m, |x| x.min(m)));
-        }
-        _ => {}
+    if let Some(m) = num("exclusiveMaximum") {
+        let m = m - step;
+        max = Some(max.map_or(m, |x| x.min(m)));
     }
     (min, max)
 }
@@ -673,18 +688,20 @@ fn string(map: &Map<String, Value>) -> String {
 mod tests {
     use super::*;
 
+    use crate::document::Document;
+
     fn synth(schemas: Value, root: Value) -> Value {
         let doc = Document::from_value(
             "t",
             json!({"openapi": "3.0.3", "paths": {}, "components": {"schemas": schemas}}),
         )
         .unwrap();
-        let node = Located {
-            file: doc.root_key(),
-            pointer: "/x".into(),
-            value: &root,
-        };
-        Synth::new(&doc, 0).value(&node)
+        let mut bundler = SchemaBundler::new(&doc);
+        synthesize(
+            &mut Synth::new(0),
+            &mut bundler,
+            &Schema::inline(&doc, &root),
+        )
     }
 
     #[test]

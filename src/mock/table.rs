@@ -8,15 +8,15 @@ use std::sync::OnceLock;
 
 use serde_json::Value;
 
-use super::examples;
 use super::routes::Template;
-use super::synth::Synth;
+use super::synth::{self, Synth};
 use crate::document::dialect::Direction;
-use crate::document::refs::Located;
+use crate::document::model::{
+    Operation, Parameter, RequestBody, Response as DocResponse, Schema as DocSchema,
+};
 use crate::document::{Diagnostic, Document};
 use crate::runtime::wire::media::is_json;
 use crate::tools::bundle::SchemaBundler;
-use crate::tools::operations::{self, Operation};
 
 /// One documented operation.
 pub struct Route {
@@ -152,7 +152,7 @@ fn resolve<'v>(root: &'v Value, schema: &'v Value, depth: usize) -> &'v Value {
     match schema.get("$ref").and_then(Value::as_str) {
         Some(r) if depth < 16 => r
             .strip_prefix('#')
-            .and_then(|p| crate::document::refs::get_pointer(root, p))
+            .and_then(|p| root.pointer(p))
             .map_or(schema, |t| resolve(root, t, depth + 1)),
         _ => schema,
     }
@@ -185,43 +185,43 @@ fn types_of(root: &Value, schema: &Value, out: &mut Vec<String>, depth: usize) {
 /// Builds the route table of every operation of `doc`.
 pub fn build(doc: &Document, seed: u64) -> (Vec<Route>, Vec<Diagnostic>) {
     let mut diags = Vec::new();
-    let ops = operations::collect(doc, &mut diags);
+    let ops = doc.operations(&mut diags);
     let mut bundler = SchemaBundler::new(doc);
-    let mut synth = Synth::new(doc, seed);
+    // Synthesized values walk the documented schemas (both sides, as
+    // documented); their conversions are kept apart from the request
+    // schemas', and what they would warn about is not the mock's concern.
+    let mut documented = SchemaBundler::new(doc);
+    let mut synth = Synth::new(seed);
     let routes = ops
         .iter()
-        .map(|op| route(doc, op, &mut bundler, &mut synth))
+        .map(|op| route(op, &mut bundler, &mut documented, &mut synth))
         .collect();
     diags.extend(bundler.take_diagnostics());
     (routes, diags)
 }
 
-fn route<'d>(
-    doc: &'d Document,
-    op: &Operation<'d>,
+fn route(
+    op: &Operation<'_>,
     bundler: &mut SchemaBundler<'_>,
-    synth: &mut Synth<'d>,
+    documented: &mut SchemaBundler<'_>,
+    synth: &mut Synth,
 ) -> Route {
     let params = op.params.iter().filter_map(|p| param(p, bundler)).collect();
-    let body = op
-        .node
-        .child("requestBody")
-        .and_then(|b| doc.deref(b).ok())
-        .map(|b| body(&b, bundler));
+    let body = op.request_body().ok().flatten().map(|b| body(&b, bundler));
     Route {
         method: op.method.to_ascii_uppercase(),
         path: op.path.to_string(),
         template: Template::parse(op.path),
         params,
         body,
-        responses: responses(doc, op, synth),
+        responses: responses(op, documented, synth),
     }
 }
 
-/// The schema at `node`, converted (input direction) with its `$defs`.
-fn input_schema(node: &Located<'_>, bundler: &mut SchemaBundler<'_>) -> Schema {
+/// `schema`, converted (input direction) with its `$defs`.
+fn input_schema(schema: &DocSchema<'_>, bundler: &mut SchemaBundler<'_>) -> Schema {
     let mut deps = BTreeSet::new();
-    let converted = bundler.convert(node, Direction::Input, &mut deps);
+    let converted = bundler.convert(schema, Direction::Input, &mut deps);
     let defs = bundler.defs(&deps, Direction::Input);
     let value = match converted {
         Value::Object(mut m) if !defs.is_empty() => {
@@ -233,45 +233,35 @@ fn input_schema(node: &Located<'_>, bundler: &mut SchemaBundler<'_>) -> Schema {
     Schema::new(value)
 }
 
-fn param(p: &Located<'_>, bundler: &mut SchemaBundler<'_>) -> Option<Param> {
-    let s = |k| p.value.get(k).and_then(Value::as_str);
-    let loc = match s("in")? {
+fn param(p: &Parameter<'_>, bundler: &mut SchemaBundler<'_>) -> Option<Param> {
+    let loc = match p.location {
         "path" => Loc::Path,
         "query" => Loc::Query,
         "header" => Loc::Header,
         "cookie" => Loc::Cookie,
         _ => return None,
     };
-    let name = s("name")?.to_string();
+    let name = p.name.to_string();
     if loc == Loc::Header
         && ["accept", "content-type", "authorization"].contains(&name.to_ascii_lowercase().as_str())
     {
         return None; // OpenAPI ignores these as parameters
     }
-    let style = s("style").map(str::to_string).unwrap_or_else(|| match loc {
+    let style = p.style().map(str::to_string).unwrap_or_else(|| match loc {
         Loc::Query | Loc::Cookie => "form".into(),
         Loc::Path | Loc::Header => "simple".into(),
     });
-    let explode = p
-        .value
-        .get("explode")
-        .and_then(Value::as_bool)
-        .unwrap_or(style == "form");
+    let explode = p.explode().unwrap_or(style == "form");
     let mut json_content = false;
-    let schema = match p.child("schema") {
+    let schema = match p.schema() {
         Some(schema) => Some(input_schema(&schema, bundler)),
-        None => p.child("content").and_then(|content| {
-            let (mt, _) = content.value.as_object()?.iter().next()?;
-            json_content = is_json(mt);
-            content
-                .child(mt)?
-                .child("schema")
-                .map(|s| input_schema(&s, bundler))
+        None => p.content().and_then(|media| {
+            json_content = is_json(media.name);
+            media.schema().map(|s| input_schema(&s, bundler))
         }),
     };
     Some(Param {
-        required: loc == Loc::Path
-            || p.value.get("required").and_then(Value::as_bool) == Some(true),
+        required: loc == Loc::Path || p.required(),
         name,
         loc,
         style,
@@ -281,54 +271,46 @@ fn param(p: &Located<'_>, bundler: &mut SchemaBundler<'_>) -> Option<Param> {
     })
 }
 
-fn body(b: &Located<'_>, bundler: &mut SchemaBundler<'_>) -> Body {
-    let required = b.value.get("required").and_then(Value::as_bool) == Some(true);
-    let mut media = Vec::new();
-    if let Some(content) = b.child("content")
-        && let Value::Object(map) = content.value
-    {
-        for mt in map.keys() {
-            let schema = content
-                .child(mt)
-                .and_then(|m| m.child("schema"))
-                .filter(|_| is_json(mt))
+fn body(b: &RequestBody<'_>, bundler: &mut SchemaBundler<'_>) -> Body {
+    let media = b
+        .media_types()
+        .into_iter()
+        .map(|m| {
+            let schema = m
+                .schema()
+                .filter(|_| is_json(m.name))
                 .map(|s| input_schema(&s, bundler));
-            media.push((mt.clone(), schema));
-        }
+            (m.name.to_string(), schema)
+        })
+        .collect();
+    Body {
+        required: b.required(),
+        media,
     }
-    Body { required, media }
 }
 
-fn responses<'d>(doc: &'d Document, op: &Operation<'d>, synth: &mut Synth<'d>) -> Vec<Response> {
-    let Some(responses) = op.node.child("responses") else {
-        return Vec::new();
-    };
-    let Value::Object(map) = responses.value else {
-        return Vec::new();
-    };
+fn responses(
+    op: &Operation<'_>,
+    documented: &mut SchemaBundler<'_>,
+    synth: &mut Synth,
+) -> Vec<Response> {
     let mut out = Vec::new();
-    for code in map.keys().filter(|c| !c.starts_with("x-")) {
-        let Some(r) = responses.child(code).and_then(|r| doc.deref(r).ok()) else {
+    for code in op.response_codes() {
+        let Some(r) = op.response(code) else {
             continue;
         };
-        let mut media = Vec::new();
-        if let Some(content) = r.child("content")
-            && let Value::Object(cm) = content.value
-        {
-            for mt in cm.keys() {
-                let Some(m) = content.child(mt) else { continue };
-                let examples = examples::named(doc, &m);
-                let synthesized = m.child("schema").map(|s| synth.value(&s));
-                media.push(Media {
-                    media_type: mt.clone(),
-                    examples,
-                    synthesized,
-                });
-            }
-        }
+        let media = r
+            .media_types()
+            .into_iter()
+            .map(|m| Media {
+                media_type: m.name.to_string(),
+                examples: m.examples(),
+                synthesized: m.schema().map(|s| synth::synthesize(synth, documented, &s)),
+            })
+            .collect();
         out.push(Response {
-            code: code.clone(),
-            headers: headers(doc, &r, synth),
+            code: code.to_string(),
+            headers: headers(&r, documented, synth),
             media,
         });
     }
@@ -336,34 +318,26 @@ fn responses<'d>(doc: &'d Document, op: &Operation<'d>, synth: &mut Synth<'d>) -
 }
 
 /// Documented response headers with a value from their example or schema.
-fn headers<'d>(
-    doc: &'d Document,
-    response: &Located<'d>,
-    synth: &mut Synth<'d>,
+fn headers(
+    response: &DocResponse<'_>,
+    documented: &mut SchemaBundler<'_>,
+    synth: &mut Synth,
 ) -> Vec<(String, String)> {
     let mut out = Vec::new();
-    let Some(hs) = response.child("headers") else {
-        return out;
-    };
-    let Value::Object(map) = hs.value else {
-        return out;
-    };
-    for name in map.keys() {
+    for h in response.headers() {
         if ["content-type", "content-length", "transfer-encoding"]
-            .contains(&name.to_ascii_lowercase().as_str())
+            .contains(&h.name.to_ascii_lowercase().as_str())
         {
             continue;
         }
-        let Some(h) = hs.child(name).and_then(|h| doc.deref(h).ok()) else {
-            continue;
-        };
-        let value = examples::named(doc, &h)
+        let value = h
+            .examples()
             .into_iter()
             .next()
             .map(|(_, v)| v)
-            .or_else(|| h.child("schema").map(|s| synth.value(&s)));
+            .or_else(|| h.schema().map(|s| synth::synthesize(synth, documented, &s)));
         if let Some(text) = value.as_ref().and_then(header_text) {
-            out.push((name.clone(), text));
+            out.push((h.name.to_string(), text));
         }
     }
     out

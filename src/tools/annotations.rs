@@ -1,17 +1,14 @@
 //! Tool annotations (MCP behaviour hints) from the HTTP method, and the
-//! `x-mcp` operation extension that overrides name, title, description,
-//! annotations, or excludes the operation.
+//! `x-mcp` operation extension (read by [`crate::document::model`]) that
+//! overrides name, title, description, annotations, or excludes the
+//! operation.
 //!
 //! Hints by method: GET/HEAD/OPTIONS are read-only; DELETE is destructive;
 //! GET/HEAD/OPTIONS/PUT/DELETE are idempotent; every tool is open-world (it
 //! talks to an external API). `destructiveHint` is always written, because
 //! MCP's default when it is absent is `true`.
 
-use serde_json::Value;
-
-use super::operations::Operation;
-use crate::document::{Diagnostic, Document};
-
+pub use crate::document::model::{HintOverrides, XMcp};
 pub use crate::runtime::catalog::ToolAnnotations;
 
 /// Hints for an upper-case method, then `x-mcp.annotations` on top.
@@ -30,76 +27,6 @@ pub fn for_method(method: &str, title: &str, overrides: &XMcp) -> ToolAnnotation
     a.idempotent_hint = o.idempotent_hint.unwrap_or(a.idempotent_hint);
     a.open_world_hint = o.open_world_hint.unwrap_or(a.open_world_hint);
     a
-}
-
-/// Hints given explicitly in `x-mcp.annotations`.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct HintOverrides {
-    /// `readOnlyHint`.
-    pub read_only_hint: Option<bool>,
-    /// `destructiveHint`.
-    pub destructive_hint: Option<bool>,
-    /// `idempotentHint`.
-    pub idempotent_hint: Option<bool>,
-    /// `openWorldHint`.
-    pub open_world_hint: Option<bool>,
-}
-
-/// The `x-mcp` extension of an operation:
-/// `x-mcp: false` or `{exclude: true}` drops it; `name`, `title`,
-/// `description`, `annotations: {readOnlyHint, …}` override.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct XMcp {
-    /// Leave the operation out.
-    pub exclude: bool,
-    /// Tool name to use (sanitized).
-    pub name: Option<String>,
-    /// Title to use.
-    pub title: Option<String>,
-    /// Description to use.
-    pub description: Option<String>,
-    /// Annotation hints to force.
-    pub annotations: HintOverrides,
-}
-
-impl XMcp {
-    /// Reads `x-mcp` from an operation; a malformed one is a diagnostic.
-    pub fn read(doc: &Document, op: &Operation<'_>) -> Result<Self, Diagnostic> {
-        let Some(ext) = op.node.child("x-mcp") else {
-            return Ok(Self::default());
-        };
-        let bad =
-            |msg: &str| Diagnostic::warning(doc.display_name(ext.file), ext.pointer.clone(), msg);
-        let map = match ext.value {
-            Value::Bool(b) => {
-                return Ok(Self {
-                    exclude: !b,
-                    ..Self::default()
-                });
-            }
-            Value::Object(m) => m,
-            _ => {
-                return Err(bad(
-                    "`x-mcp` must be false or a mapping; the operation is skipped",
-                ));
-            }
-        };
-        let text = |k: &str| map.get(k).and_then(Value::as_str).map(str::to_string);
-        let hints = map.get("annotations");
-        let hint = |k: &str| hints.and_then(|h| h.get(k)).and_then(Value::as_bool);
-        Ok(Self {
-            exclude: map.get("exclude").and_then(Value::as_bool).unwrap_or(false),
-            name: text("name"),
-            title: text("title"),
-            description: text("description"),
-            annotations: HintOverrides {
-                read_only_hint: hint("readOnlyHint"),
-                destructive_hint: hint("destructiveHint"),
-                idempotent_hint: hint("idempotentHint"),
-                open_world_hint: hint("openWorldHint"),
-            },
-        })
-    }
 }
 
 #[cfg(test)]

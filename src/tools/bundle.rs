@@ -14,9 +14,9 @@ use std::sync::Arc;
 use serde_json::{Map, Value, json};
 
 use super::budget::{self, Fitted, Side};
-use crate::document::dialect::{self, Direction};
-use crate::document::pointer::{escape_token, unescape_token};
-use crate::document::refs::Located;
+use crate::document::dialect::Direction;
+use crate::document::model::{RefTarget, Schema};
+use crate::document::pointer::unescape_token;
 use crate::document::{Diagnostic, Document};
 
 /// Document-wide `$defs` keys and converted schemas.
@@ -34,6 +34,7 @@ pub struct BundleState {
     converted: HashMap<(String, Direction), Arc<Converted>>,
     diagnostics: Vec<Diagnostic>,
     components: Vec<String>,
+    dangling: HashSet<String>,
 }
 
 impl BundleState {
@@ -108,14 +109,9 @@ impl<'d> SchemaBundler<'d> {
     pub fn new(doc: &'d Document) -> Self {
         let mut state = BundleState::default();
         let root = doc.root_key().to_string();
-        if let Some(Value::Object(schemas)) =
-            doc.root().get("components").and_then(|c| c.get("schemas"))
-        {
-            for name in schemas.keys() {
-                let pointer = format!("/components/schemas/{}", escape_token(name));
-                let key = state.keys.key_for(root.clone(), pointer).to_string();
-                state.components.push(key);
-            }
+        for pointer in doc.component_schema_pointers() {
+            let key = state.keys.key_for(root.clone(), pointer).to_string();
+            state.components.push(key);
         }
         Self { doc, state }
     }
@@ -130,36 +126,38 @@ impl<'d> SchemaBundler<'d> {
         self.state
     }
 
-    /// Converts the schema at `node`, rewriting its `$ref`s to `#/$defs/…`
-    /// and adding the keys they name to `deps`.
+    /// Converts `schema`, rewriting its `$ref`s to `#/$defs/…` and adding
+    /// the keys they name to `deps`.
     pub fn convert(
         &mut self,
-        node: &Located<'_>,
+        schema: &Schema<'_>,
         direction: Direction,
         deps: &mut BTreeSet<String>,
     ) -> Value {
         let mut found = Vec::new();
-        let schema = self.convert_raw(node.file, node.value, direction, &mut found);
+        let schema = self.convert_raw(schema, direction, &mut found);
         deps.extend(found);
         schema
     }
 
     fn convert_raw(
         &mut self,
-        file: &str,
-        schema: &Value,
+        schema: &Schema<'_>,
         direction: Direction,
         found: &mut Vec<String>,
     ) -> Value {
-        let doc = self.doc;
         let keys = &mut self.state.keys;
         let diagnostics = &mut self.state.diagnostics;
-        dialect::convert(schema, doc.version, direction, &mut |reference| {
-            let key = match doc.ref_target(file, reference) {
-                Ok((f, p)) => keys.key_for(f, p).to_string(),
-                Err(msg) => {
-                    diagnostics.push(Diagnostic::warning(doc.display_name(file), "", msg));
-                    keys.key_for(file.to_string(), format!("/unresolved/{reference}"))
+        schema.convert(direction, &mut |target| {
+            let key = match target {
+                RefTarget::Found { file, pointer } => keys.key_for(file, pointer).to_string(),
+                RefTarget::Broken {
+                    from,
+                    reference,
+                    diagnostic,
+                } => {
+                    diagnostics.push(diagnostic);
+                    keys.key_for(from.to_string(), format!("/unresolved/{reference}"))
                         .to_string()
                 }
             };
@@ -202,7 +200,7 @@ impl<'d> SchemaBundler<'d> {
             return Arc::clone(c);
         }
         let (schema, deps) = match self.state.keys.targets.get(key).cloned() {
-            Some((file, pointer)) => self.convert_target(&file, &pointer, direction),
+            Some((file, pointer)) => self.convert_target(key, &file, &pointer, direction),
             None => (json!({}), Vec::new()),
         };
         let size = json_size(&schema);
@@ -240,23 +238,28 @@ impl<'d> SchemaBundler<'d> {
         self.state.keys.targets.contains_key(key)
     }
 
+    /// Whether `key` names a reference that leads nowhere (known once its
+    /// entry was asked for).
+    pub fn dangling(&self, key: &str) -> bool {
+        self.state.dangling.contains(key)
+    }
+
     fn convert_target(
         &mut self,
+        key: &str,
         file: &str,
         pointer: &str,
         direction: Direction,
     ) -> (Value, Vec<String>) {
         let doc = self.doc;
-        let value = doc
-            .file(file)
-            .and_then(|v| crate::document::refs::get_pointer(v, pointer));
-        match value {
-            Some(value) => {
+        match doc.schema_at(file, pointer) {
+            Some(schema) => {
                 let mut deps = Vec::new();
-                let schema = self.convert_raw(file, value, direction, &mut deps);
+                let schema = self.convert_raw(&schema, direction, &mut deps);
                 (schema, deps)
             }
             None => {
+                self.state.dangling.insert(key.to_string());
                 let shown = pointer.trim_start_matches("/unresolved/");
                 self.state.diagnostics.push(Diagnostic::warning(
                     doc.display_name(file),
@@ -320,12 +323,8 @@ mod tests {
         )
         .unwrap();
         let mut b = SchemaBundler::new(&doc);
-        let root = doc.root_node();
-        let node = Located {
-            file: root.file,
-            pointer: "/x".into(),
-            value: &json!({"$ref": "#/components/schemas/Node"}),
-        };
+        let v = json!({"$ref": "#/components/schemas/Node"});
+        let node = Schema::inline(&doc, &v);
         let mut deps = BTreeSet::new();
         let s = b.convert(&node, Direction::Input, &mut deps);
         assert_eq!(s, json!({"$ref": "#/$defs/Node"}));
@@ -343,11 +342,7 @@ mod tests {
         let doc = Document::from_value("t", json!({"openapi": "3.0.3", "paths": {}})).unwrap();
         let mut b = SchemaBundler::new(&doc);
         let v = json!({"$ref": "#/components/schemas/Missing"});
-        let node = Located {
-            file: doc.root_key(),
-            pointer: String::new(),
-            value: &v,
-        };
+        let node = Schema::inline(&doc, &v);
         let mut deps = BTreeSet::new();
         b.convert(&node, Direction::Output, &mut deps);
         let defs = b.defs(&deps, Direction::Output);
@@ -373,11 +368,7 @@ mod tests {
         let mut b = SchemaBundler::new(&doc);
         let v =
             json!({"anyOf": [{"$ref": "#/components/schemas/A"}, {"$ref": "#/components/x/A"}]});
-        let node = Located {
-            file: doc.root_key(),
-            pointer: String::new(),
-            value: &v,
-        };
+        let node = Schema::inline(&doc, &v);
         let mut deps = BTreeSet::new();
         let s = b.convert(&node, Direction::Input, &mut deps);
         assert_eq!(

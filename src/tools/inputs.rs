@@ -16,10 +16,9 @@ use serde_json::{Map, Value, json};
 use super::SELF_TOOL;
 use super::budget::Side;
 use super::bundle::SchemaBundler;
-use super::operations::Operation;
+use crate::document::Diagnostic;
 use crate::document::dialect::Direction;
-use crate::document::refs::Located;
-use crate::document::{Diagnostic, Document};
+use crate::document::model::{MediaType, Operation, Parameter, Schema};
 use crate::runtime::binding::{
     BodyBinding, BodyProp, BodyShape, Location, MediaKind, ParamBinding, Style,
 };
@@ -27,8 +26,6 @@ use crate::runtime::schemas::tool_schema_uri;
 
 /// Header parameters OpenAPI says to ignore (the body and auth set them).
 const IGNORED_HEADERS: &[&str] = &["accept", "content-type", "authorization"];
-/// How deep `$ref`/`allOf` nesting is followed when flattening a body.
-const MAX_FLATTEN_DEPTH: usize = 16;
 /// Longest argument name we emit.
 const MAX_ARG_LEN: usize = 64;
 
@@ -68,18 +65,17 @@ enum ArgBinding {
 /// top-level arguments (Microsoft Graph's entities have hundreds) is one
 /// `body` argument instead, whose nested fields the budget can summarize.
 pub fn build(
-    doc: &Document,
     op: &Operation<'_>,
     bundler: &mut SchemaBundler<'_>,
     budget: usize,
     warnings: &mut Vec<Diagnostic>,
 ) -> Result<Inputs, Diagnostic> {
     let mut first_warnings = Vec::new();
-    let (inputs, flattened) = build_with(doc, op, bundler, budget, &mut first_warnings, true)?;
+    let (inputs, flattened) = build_with(op, bundler, budget, &mut first_warnings, true)?;
     let over =
         budget > 0 && inputs.full.is_some() && super::bundle::json_size(&inputs.schema) > budget;
     if over && flattened {
-        let (whole, _) = build_with(doc, op, bundler, budget, warnings, false)?;
+        let (whole, _) = build_with(op, bundler, budget, warnings, false)?;
         return Ok(whole);
     }
     warnings.extend(first_warnings);
@@ -89,7 +85,6 @@ pub fn build(
 /// [`build`], flattening an object body into arguments when `flatten`;
 /// also says whether a JSON body was flattened.
 fn build_with(
-    doc: &Document,
     op: &Operation<'_>,
     bundler: &mut SchemaBundler<'_>,
     budget: usize,
@@ -98,8 +93,8 @@ fn build_with(
 ) -> Result<(Inputs, bool), Diagnostic> {
     let mut deps = BTreeSet::new();
     let mut args = Vec::new();
-    params(doc, op, Some((bundler, &mut deps)), &mut args, warnings);
-    let body_meta = body(doc, op, bundler, &mut deps, &mut args, flatten)?;
+    params(op, Some((bundler, &mut deps)), &mut args, warnings);
+    let body_meta = body(op, bundler, &mut deps, &mut args, flatten)?;
     let flattened = args
         .iter()
         .any(|a| matches!(a.binding, ArgBinding::BodyProp(_)))
@@ -165,7 +160,6 @@ fn build_with(
 /// The parameters' arguments; their schemas are converted only when
 /// `convert` is given (a head needs only names and locations).
 fn params(
-    doc: &Document,
     op: &Operation<'_>,
     mut convert: Option<(&mut SchemaBundler<'_>, &mut BTreeSet<String>)>,
     args: &mut Vec<Arg>,
@@ -173,9 +167,8 @@ fn params(
 ) {
     let template_names = template_params(op.path);
     for p in &op.params {
-        let text = |k: &str| p.value.get(k).and_then(Value::as_str).unwrap_or_default();
-        let (name, location) = (text("name").to_string(), text("in"));
-        let location = match location {
+        let name = p.name.to_string();
+        let location = match p.location {
             "path" => Location::Path,
             "query" => Location::Query,
             "header" if IGNORED_HEADERS.contains(&name.to_ascii_lowercase().as_str()) => continue,
@@ -184,43 +177,33 @@ fn params(
             _ => continue, // body/formData only exist in 2.0 and were upgraded away
         };
         if location == Location::Path && !template_names.contains(&name) {
-            warnings.push(Diagnostic::warning(
-                doc.display_name(p.file),
-                p.pointer.clone(),
-                format!(
-                    "path parameter `{name}` has no `{{{name}}}` slot in `{}`; left out",
-                    op.path
-                ),
-            ));
+            warnings.push(p.warning(format!(
+                "path parameter `{name}` has no `{{{name}}}` slot in `{}`; left out",
+                op.path
+            )));
             continue;
         }
         let (schema, content_type) = match convert.as_mut() {
             Some((bundler, deps)) => {
                 let (schema, content_type) = param_schema(p, bundler, deps);
-                (with_param_docs(schema, p.value), content_type)
+                (with_param_docs(schema, p), content_type)
             }
             None => (Value::Null, None),
         };
-        let style = style_of(p.value, location);
+        let style = style_of(p, location);
         args.push(Arg {
             wire: name.clone(),
             location: Some(location),
-            required: location == Location::Path
-                || p.value.get("required") == Some(&Value::Bool(true)),
+            required: location == Location::Path || p.required(),
             schema,
             binding: ArgBinding::Param(ParamBinding {
                 arg: String::new(),
                 name,
                 location,
                 style,
-                explode: p
-                    .value
-                    .get("explode")
-                    .and_then(Value::as_bool)
-                    .unwrap_or(style == Style::Form),
-                required: location == Location::Path
-                    || p.value.get("required") == Some(&Value::Bool(true)),
-                allow_reserved: p.value.get("allowReserved") == Some(&Value::Bool(true)),
+                explode: p.explode().unwrap_or(style == Style::Form),
+                required: location == Location::Path || p.required(),
+                allow_reserved: p.allow_reserved(),
                 content_type,
             }),
         });
@@ -231,9 +214,7 @@ fn params(
             .iter()
             .any(|a| a.location == Some(Location::Path) && a.wire == name);
         if !declared {
-            warnings.push(op.diag(
-                doc,
-                &op.node.pointer,
+            warnings.push(op.warning(
                 format!("`{{{name}}}` in `{}` is not declared as a path parameter; added as a required string", op.path),
             ));
             args.push(Arg {
@@ -268,9 +249,9 @@ pub struct HeadArgs {
 }
 
 /// [`HeadArgs`] of `op`.
-pub fn head_args(doc: &Document, op: &Operation<'_>) -> HeadArgs {
+pub fn head_args(op: &Operation<'_>) -> HeadArgs {
     let mut args = Vec::new();
-    params(doc, op, None, &mut args, &mut Vec::new());
+    params(op, None, &mut args, &mut Vec::new());
     name_args(&mut args);
     let params: Vec<(String, Location)> = args
         .into_iter()
@@ -278,17 +259,14 @@ pub fn head_args(doc: &Document, op: &Operation<'_>) -> HeadArgs {
         .collect();
     let mut names: Vec<String> = params.iter().map(|(n, _)| n.clone()).collect();
     let body_schema = op
-        .node
-        .child("requestBody")
-        .and_then(|rb| doc.deref(rb).ok())
-        .and_then(|rb| rb.child("content"))
-        .and_then(|content| {
-            let media_type = pick_media_type(content.value)?;
-            content.child(&media_type)?.child("schema")
-        });
-    if let Some(shape) = body_schema.and_then(|s| object_shape(doc, s, 0)) {
+        .request_body()
+        .ok()
+        .flatten()
+        .and_then(|rb| pick_media_type(rb.media_types()))
+        .and_then(|media| media.schema());
+    if let Some(shape) = body_schema.and_then(|s| s.object_shape()) {
         for (name, prop) in shape.props {
-            if prop.value.get("readOnly") != Some(&Value::Bool(true)) && !names.contains(&name) {
+            if !prop.read_only() && !names.contains(&name) {
                 names.push(name);
             }
         }
@@ -315,62 +293,54 @@ fn template_params(path: &str) -> Vec<String> {
 
 /// The parameter's schema (`schema`, else the first `content` entry's).
 fn param_schema(
-    p: &Located<'_>,
+    p: &Parameter<'_>,
     bundler: &mut SchemaBundler<'_>,
     deps: &mut BTreeSet<String>,
 ) -> (Value, Option<String>) {
-    if let Some(s) = p.child("schema") {
+    if let Some(s) = p.schema() {
         return (bundler.convert(&s, Direction::Input, deps), None);
     }
-    if let Some(content) = p.child("content")
-        && let Some((media_type, _)) = content.value.as_object().and_then(|m| m.iter().next())
-    {
-        let schema = content
-            .child(media_type)
-            .and_then(|m| m.child("schema"))
+    if let Some(media) = p.content() {
+        let schema = media
+            .schema()
             .map(|s| bundler.convert(&s, Direction::Input, deps))
             .unwrap_or_else(|| json!({}));
-        return (schema, Some(media_type.clone()));
+        return (schema, Some(media.name.to_string()));
     }
     (json!({"type": "string"}), None)
 }
 
 /// Adds the parameter's description, examples and deprecation to its schema.
-fn with_param_docs(schema: Value, param: &Value) -> Value {
+fn with_param_docs(schema: Value, param: &Parameter<'_>) -> Value {
     let mut map = match schema {
         Value::Object(m) => m,
         Value::Bool(true) => Map::new(),
         other => return other,
     };
-    if let Some(d) = param.get("description").and_then(Value::as_str)
+    if let Some(d) = param.description()
         && !d.trim().is_empty()
     {
         map.insert("description".into(), json!(d.trim()));
     }
-    if param.get("deprecated") == Some(&Value::Bool(true)) {
+    if param.deprecated() {
         map.insert("deprecated".into(), json!(true));
     }
-    if let Some(ex) = param.get("example") {
-        map.insert("examples".into(), json!([ex]));
-    } else if let Some(Value::Object(exs)) = param.get("examples") {
-        let values: Vec<Value> = exs
-            .values()
-            .filter_map(|e| e.get("value"))
-            .cloned()
-            .collect();
-        if !values.is_empty() {
-            map.insert("examples".into(), Value::Array(values));
-        }
+    let examples = param.example_values();
+    if !examples.is_empty() {
+        map.insert(
+            "examples".into(),
+            Value::Array(examples.into_iter().cloned().collect()),
+        );
     }
     Value::Object(map)
 }
 
-fn style_of(p: &Value, location: Location) -> Style {
+fn style_of(p: &Parameter<'_>, location: Location) -> Style {
     let default = match location {
         Location::Path | Location::Header => Style::Simple,
         Location::Query | Location::Cookie => Style::Form,
     };
-    let style = match p.get("style").and_then(Value::as_str) {
+    let style = match p.style() {
         Some("simple") => Style::Simple,
         Some("label") => Style::Label,
         Some("matrix") => Style::Matrix,
@@ -392,31 +362,22 @@ fn style_of(p: &Value, location: Location) -> Style {
 /// The request body: picks a media type, then flattens an object schema
 /// into arguments or makes one `body` argument. Returns (media type, required).
 fn body(
-    doc: &Document,
     op: &Operation<'_>,
     bundler: &mut SchemaBundler<'_>,
     deps: &mut BTreeSet<String>,
     args: &mut Vec<Arg>,
     flatten: bool,
 ) -> Result<Option<(String, bool)>, Diagnostic> {
-    let Some(rb) = op.node.child("requestBody") else {
+    let Some(rb) = op.request_body()? else {
         return Ok(None);
     };
-    let rb = doc.deref(rb)?;
-    let Some(content) = rb.child("content") else {
+    let Some(media) = pick_media_type(rb.media_types()) else {
         return Ok(None);
     };
-    let Some(media_type) = pick_media_type(content.value) else {
-        return Ok(None);
-    };
-    let required = rb.value.get("required") == Some(&Value::Bool(true));
-    let description = rb
-        .value
-        .get("description")
-        .and_then(Value::as_str)
-        .map(str::trim);
-    let media = content.child(&media_type);
-    let schema = media.as_ref().and_then(|m| m.child("schema"));
+    let media_type = media.name.to_string();
+    let required = rb.required();
+    let description = rb.description().map(str::trim);
+    let schema = media.schema();
     let kind = MediaKind::of(&media_type);
 
     if (flatten || kind != MediaKind::Json)
@@ -425,14 +386,13 @@ fn body(
             MediaKind::Json | MediaKind::Form | MediaKind::Multipart
         )
         && let Some(schema) = &schema
-        && let Some(shape) = object_shape(doc, schema.clone(), 0)
+        && let Some(shape) = schema.object_shape()
     {
-        let encoding = media.as_ref().and_then(|m| m.child("encoding"));
         for (name, prop) in shape.props {
-            if prop.value.get("readOnly") == Some(&Value::Bool(true)) {
+            if prop.read_only() {
                 continue;
             }
-            let binary = kind != MediaKind::Json && is_binary(doc, &prop);
+            let binary = kind != MediaKind::Json && prop.is_binary();
             let mut converted = if binary {
                 file_schema(&prop)
             } else {
@@ -441,12 +401,7 @@ fn body(
             if let Value::Bool(true) = converted {
                 converted = json!({});
             }
-            let content_type = encoding
-                .as_ref()
-                .and_then(|e| e.value.get(&name))
-                .and_then(|e| e.get("contentType"))
-                .and_then(Value::as_str)
-                .map(str::to_string);
+            let content_type = media.encoding_content_type(&name).map(str::to_string);
             args.push(Arg {
                 wire: name.clone(),
                 location: None,
@@ -494,8 +449,7 @@ fn body(
 }
 
 /// Prefers JSON, then form, multipart, text, and anything else in order.
-fn pick_media_type(content: &Value) -> Option<String> {
-    let map = content.as_object()?;
+fn pick_media_type(media: Vec<MediaType<'_>>) -> Option<MediaType<'_>> {
     let rank = |mt: &str| match MediaKind::of(mt) {
         MediaKind::Json => 0,
         MediaKind::Form => 1,
@@ -503,111 +457,13 @@ fn pick_media_type(content: &Value) -> Option<String> {
         MediaKind::Text => 3,
         MediaKind::Binary => 4,
     };
-    map.keys().min_by_key(|mt| rank(mt)).cloned()
-}
-
-/// An object body's properties, following `$ref` and merging `allOf`.
-struct ObjectShape<'a> {
-    props: Vec<(String, Located<'a>)>,
-    required: Vec<String>,
-}
-
-fn object_shape<'a>(doc: &'a Document, node: Located<'a>, depth: usize) -> Option<ObjectShape<'a>> {
-    if depth > MAX_FLATTEN_DEPTH {
-        return None;
-    }
-    let v = node.value;
-    if let Some(r) = v.get("$ref").and_then(Value::as_str) {
-        let target = doc.resolve_ref(node.file, r).ok()?;
-        return object_shape(doc, target, depth + 1);
-    }
-    if ["oneOf", "anyOf", "not", "if"]
-        .iter()
-        .any(|k| v.get(*k).is_some())
-        || v.get("nullable") == Some(&Value::Bool(true))
-    {
-        return None;
-    }
-    match v.get("type") {
-        None => {}
-        Some(Value::String(t)) if t == "object" => {}
-        _ => return None,
-    }
-    let mut shape = ObjectShape {
-        props: Vec::new(),
-        required: Vec::new(),
-    };
-    if let Some(all) = node.child("allOf") {
-        let n = all.value.as_array()?.len();
-        for i in 0..n {
-            let part = object_shape(doc, all.index(i)?, depth + 1)?;
-            merge(&mut shape, part);
-        }
-    }
-    if let Some(props) = node.child("properties") {
-        let names: Vec<String> = props.value.as_object()?.keys().cloned().collect();
-        let own = ObjectShape {
-            props: names
-                .iter()
-                .filter_map(|n| props.child(n).map(|p| (n.clone(), p)))
-                .collect(),
-            required: Vec::new(),
-        };
-        merge(&mut shape, own);
-    }
-    if let Some(Value::Array(req)) = v.get("required") {
-        for r in req.iter().filter_map(Value::as_str) {
-            if !shape.required.iter().any(|x| x == r) {
-                shape.required.push(r.to_string());
-            }
-        }
-    }
-    (!shape.props.is_empty()).then_some(shape)
-}
-
-fn merge<'a>(into: &mut ObjectShape<'a>, from: ObjectShape<'a>) {
-    for (name, prop) in from.props {
-        into.props.retain(|(n, _)| *n != name);
-        into.props.push((name, prop));
-    }
-    for r in from.required {
-        if !into.required.contains(&r) {
-            into.required.push(r);
-        }
-    }
-}
-
-/// A form/multipart property carrying file content.
-fn is_binary(doc: &Document, prop: &Located<'_>) -> bool {
-    let v = match prop.value.get("$ref").and_then(Value::as_str) {
-        Some(r) => match doc.resolve_ref(prop.file, r) {
-            Ok(t) => t.value,
-            Err(_) => return false,
-        },
-        None => prop.value,
-    };
-    let s = |k: &str| v.get(k).and_then(Value::as_str);
-    if s("type") == Some("array") {
-        return v.get("items").is_some_and(|items| {
-            let item = Located {
-                file: prop.file,
-                pointer: String::new(),
-                value: items,
-            };
-            is_binary(doc, &item)
-        });
-    }
-    s("format") == Some("binary")
-        || (s("contentMediaType").is_some_and(|m| !m.starts_with("text/"))
-            && s("contentEncoding").is_none())
+    media.into_iter().min_by_key(|m| rank(m.name))
 }
 
 /// The argument schema of a file part: base64 text or a `data:` URI.
-fn file_schema(prop: &Located<'_>) -> Value {
+fn file_schema(prop: &Schema<'_>) -> Value {
     let desc = prop
-        .value
-        .get("description")
-        .and_then(Value::as_str)
+        .description()
         .map(str::trim)
         .filter(|d| !d.is_empty())
         .map(|d| {
@@ -624,7 +480,7 @@ fn file_schema(prop: &Located<'_>) -> Value {
         "contentEncoding": "base64",
         "description": format!("{desc}File content: base64, or a data: URI (data:<type>;base64,<data>)."),
     });
-    if prop.value.get("type").and_then(Value::as_str) == Some("array") {
+    if prop.declared_type() == Some("array") {
         json!({"type": "array", "items": file})
     } else {
         file
@@ -739,14 +595,18 @@ mod tests {
 
     #[test]
     fn media_type_preference() {
-        assert_eq!(
-            pick_media_type(&json!({"application/xml": {}, "application/json": {}})).as_deref(),
-            Some("application/json")
-        );
-        assert_eq!(
-            pick_media_type(&json!({"application/octet-stream": {}, "multipart/form-data": {}}))
-                .as_deref(),
-            Some("multipart/form-data")
-        );
+        let doc = crate::document::Document::from_value(
+            "t",
+            json!({"openapi": "3.0.3", "paths": {
+                "/a": {"post": {"requestBody": {"content": {"application/xml": {}, "application/json": {}}}}},
+                "/b": {"post": {"requestBody": {"content": {"application/octet-stream": {}, "multipart/form-data": {}}}}}}}),
+        )
+        .unwrap();
+        let pick = |path: &str| {
+            let body = doc.operation(path, "post")?.request_body().ok()??;
+            pick_media_type(body.media_types()).map(|m| m.name)
+        };
+        assert_eq!(pick("/a"), Some("application/json"));
+        assert_eq!(pick("/b"), Some("multipart/form-data"));
     }
 }

@@ -54,7 +54,7 @@ impl LiveSchemas {
 impl std::fmt::Debug for LiveSchemas {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("LiveSchemas")
-            .field("components", &self.components.len())
+            .field("component_schemas", &self.components.len())
             .finish_non_exhaustive()
     }
 }
@@ -79,11 +79,7 @@ impl SchemaSource for LiveSchemas {
 
     fn document_json(&self) -> Option<Arc<str>> {
         self.json
-            .get_or_init(|| {
-                serde_json::to_string(self.document.root())
-                    .ok()
-                    .map(Arc::from)
-            })
+            .get_or_init(|| self.document.to_json().map(Arc::from))
             .clone()
     }
 }

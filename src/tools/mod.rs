@@ -19,9 +19,7 @@ mod inputs;
 pub mod lazy;
 pub mod live;
 pub mod naming;
-pub mod operations;
 mod outputs;
-mod security;
 pub mod select;
 
 use serde::Serialize;
@@ -32,10 +30,10 @@ pub use crate::runtime::catalog::{Catalog, ORIGIN_META_KEY, Origin, ToolDef, Too
 pub use annotations::ToolAnnotations;
 pub use select::Selection;
 
+use crate::document::model::Operation;
 use crate::document::{Diagnostic, Document};
 use bundle::{SchemaBundler, json_size};
 use naming::NameRequest;
-use operations::Operation;
 
 /// Whether and how tools advertise an `outputSchema`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
@@ -266,25 +264,19 @@ pub struct Plan {
 /// diagnostic.
 pub fn plan(doc: &Document, options: &BuildOptions) -> Plan {
     let mut diags = Vec::new();
-    let root = doc.root();
-    let info = root.get("info");
-    let text = |key: &str| {
-        info.and_then(|i| i.get(key))
-            .and_then(Value::as_str)
-            .map(str::to_string)
-    };
-    let security_schemes = security::schemes(doc, &mut diags);
-    let operations = operations::collect(doc, &mut diags);
+    let info = doc.info();
+    let security_schemes = doc.security_schemes(&mut diags);
+    let operations = doc.operations(&mut diags);
     // Operations whose path item or parameters do not resolve were dropped
-    // by `collect`, each with an error diagnostic.
-    let declared = operations::declared_count(doc).max(operations.len());
+    // by `operations`, each with an error diagnostic.
+    let declared = doc.declared_operations().max(operations.len());
     let mut stats = BuildStats {
         operations: declared,
         failed: declared - operations.len(),
         ..BuildStats::default()
     };
     let mut drafts = Vec::with_capacity(operations.len());
-    for drafted in draft_all(doc, &operations) {
+    for drafted in draft_all(&operations) {
         match drafted {
             Ok(Some(d)) => drafts.push(d),
             Ok(None) => stats.excluded += 1,
@@ -310,9 +302,9 @@ pub fn plan(doc: &Document, options: &BuildOptions) -> Plan {
     }
     Plan {
         info: ApiInfo {
-            title: text("title").unwrap_or_else(|| "API".to_string()),
-            version: text("version").unwrap_or_default(),
-            description: text("description"),
+            title: info.title.unwrap_or("API").to_string(),
+            version: info.version.unwrap_or_default().to_string(),
+            description: info.description.map(str::to_string),
             security_schemes,
         },
         tools,
@@ -331,20 +323,21 @@ pub fn complete(
     bundler: &mut SchemaBundler<'_>,
     warnings: &mut Vec<Diagnostic>,
 ) -> Result<ToolDef, Diagnostic> {
-    let op = operations::find(doc, &planned.path, planned.method).ok_or_else(|| {
-        Diagnostic::error(
-            doc.display_name(doc.root_key()),
-            "",
-            format!(
-                "operation {} {} is no longer in the document",
-                planned.method.to_ascii_uppercase(),
-                planned.path
-            ),
-        )
-    })?;
-    let inputs = inputs::build(doc, &op, bundler, options.schema_budget, warnings)?;
+    let op = doc
+        .operation(&planned.path, planned.method)
+        .ok_or_else(|| {
+            Diagnostic::error(
+                doc.display_name(doc.root_key()),
+                "",
+                format!(
+                    "operation {} {} is no longer in the document",
+                    planned.method.to_ascii_uppercase(),
+                    planned.path
+                ),
+            )
+        })?;
+    let inputs = inputs::build(&op, bundler, options.schema_budget, warnings)?;
     let output = outputs::build(
-        doc,
         &op,
         options.output_schemas,
         bundler,
@@ -366,7 +359,7 @@ pub fn complete(
             path: op.path.to_string(),
             params: inputs.http_params,
             body: inputs.body,
-            servers: operations::servers(doc, &op),
+            servers: op.servers(),
             security: head.security.clone(),
             output: output.map(|o| o.shape),
         },
@@ -390,22 +383,19 @@ const PARALLEL_DRAFTS: usize = 512;
 /// on every core in contiguous chunks (each operation's draft reads only
 /// the document): Microsoft Graph's 11,422 operations are most of its
 /// start-up.
-fn draft_all(
-    doc: &Document,
-    operations: &[Operation<'_>],
-) -> Vec<Result<Option<Draft>, Diagnostic>> {
+fn draft_all(operations: &[Operation<'_>]) -> Vec<Result<Option<Draft>, Diagnostic>> {
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get().min(8));
     if threads == 1 || operations.len() < PARALLEL_DRAFTS {
-        return operations.iter().map(|op| draft(doc, op)).collect();
+        return operations.iter().map(|op| draft(op)).collect();
     }
     let chunk = operations.len().div_ceil(threads);
     std::thread::scope(|scope| {
         let mut chunks = operations.chunks(chunk);
         let first = chunks.next().unwrap_or_default();
         let others: Vec<_> = chunks
-            .map(|ops| scope.spawn(move || ops.iter().map(|op| draft(doc, op)).collect::<Vec<_>>()))
+            .map(|ops| scope.spawn(move || ops.iter().map(|op| draft(op)).collect::<Vec<_>>()))
             .collect();
-        let mut out: Vec<_> = first.iter().map(|op| draft(doc, op)).collect();
+        let mut out: Vec<_> = first.iter().map(|op| draft(op)).collect();
         for handle in others {
             match handle.join() {
                 Ok(drafted) => out.extend(drafted),
@@ -423,12 +413,12 @@ struct Draft {
     planned: Planned,
 }
 
-fn draft(doc: &Document, op: &Operation<'_>) -> Result<Option<Draft>, Diagnostic> {
-    let overrides = annotations::XMcp::read(doc, op)?;
+fn draft(op: &Operation<'_>) -> Result<Option<Draft>, Diagnostic> {
+    let overrides = op.x_mcp()?;
     if overrides.exclude {
         return Ok(None);
     }
-    let operation_id = op.string("operationId");
+    let operation_id = op.operation_id().map(str::to_string);
     let (candidates, explicit_name) = match &overrides.name {
         Some(n) => (vec![naming::sanitize(n)], true),
         None => (
@@ -436,9 +426,9 @@ fn draft(doc: &Document, op: &Operation<'_>) -> Result<Option<Draft>, Diagnostic
             false,
         ),
     };
-    let args = inputs::head_args(doc, op);
+    let args = inputs::head_args(op);
     let method = op.method.to_ascii_uppercase();
-    let summary = op.string("summary");
+    let summary = op.summary().map(str::to_string);
     // Without a title or summary, the title is the final name, humanized
     // once names are assigned.
     let given_title = overrides
@@ -457,7 +447,7 @@ fn draft(doc: &Document, op: &Operation<'_>) -> Result<Option<Draft>, Diagnostic
         method,
         path: op.path.to_string(),
         tags: op.tags(),
-        deprecated: op.node.value.get("deprecated") == Some(&Value::Bool(true)),
+        deprecated: op.deprecated(),
     };
     Ok(Some(Draft {
         name: NameRequest {
@@ -472,7 +462,7 @@ fn draft(doc: &Document, op: &Operation<'_>) -> Result<Option<Draft>, Diagnostic
                 description,
                 annotations,
                 origin,
-                security: security::requirements(doc, op),
+                security: op.security(),
                 args: args.names,
             },
             path: op.path.to_string(),
@@ -540,7 +530,7 @@ fn describe(
 ) -> String {
     let summary = summary.map(str::trim).filter(|s| !s.is_empty());
     let description = op
-        .string("description")
+        .description()
         .map(|s| s.trim().to_string())
         .filter(|s| !s.is_empty());
     let mut text = match (summary, description) {
@@ -561,7 +551,7 @@ fn describe(
             t
         }
     };
-    if op.node.value.get("deprecated") == Some(&Value::Bool(true)) {
+    if op.deprecated() {
         text.push_str("\n\nDeprecated: prefer another operation where one exists.");
     }
     text

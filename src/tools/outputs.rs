@@ -11,17 +11,14 @@ use super::OutputSchemaMode;
 use super::SELF_TOOL;
 use super::budget::Side;
 use super::bundle::SchemaBundler;
-use super::operations::Operation;
-use crate::document::Document;
 use crate::document::dialect::Direction;
-use crate::document::refs::Located;
+use crate::document::model::{Operation, Schema};
 use crate::runtime::binding::OutputShape;
 use crate::runtime::schemas::tool_schema_uri;
 use crate::runtime::wire::media::is_json;
 
 /// The property that holds a non-object JSON response.
 pub const WRAP_KEY: &str = "result";
-const MAX_DEPTH: usize = 16;
 
 /// An advertised output schema and the matching shape.
 pub struct Output {
@@ -36,7 +33,6 @@ pub struct Output {
 
 /// The output schema of `op`, if its success response is JSON with a schema.
 pub fn build(
-    doc: &Document,
     op: &Operation<'_>,
     mode: OutputSchemaMode,
     bundler: &mut SchemaBundler<'_>,
@@ -45,8 +41,8 @@ pub fn build(
     if mode == OutputSchemaMode::Off {
         return None;
     }
-    let schema = success_schema(doc, op)?;
-    let object = is_object(doc, &schema, 0);
+    let schema = success_schema(op)?;
+    let object = schema.is_object();
     let shape = if object {
         OutputShape::Object
     } else {
@@ -108,64 +104,29 @@ fn finish(converted: Value, object: bool) -> Map<String, Value> {
 }
 
 /// The JSON schema of the first 2xx response (lowest code), else `2XX`.
-fn success_schema<'a>(doc: &'a Document, op: &Operation<'a>) -> Option<Located<'a>> {
-    let responses = op.node.child("responses")?;
-    let map = responses.value.as_object()?;
-    let mut codes: Vec<&String> = map
-        .keys()
+fn success_schema<'d>(op: &Operation<'d>) -> Option<Schema<'d>> {
+    let codes = op.response_codes();
+    let mut success: Vec<&str> = codes
+        .iter()
+        .copied()
         .filter(|c| c.len() == 3 && c.starts_with('2') && c.bytes().all(|b| b.is_ascii_digit()))
         .collect();
-    codes.sort();
-    let code = codes
-        .first()
-        .copied()
-        .or_else(|| map.keys().find(|c| c.eq_ignore_ascii_case("2XX")))?;
-    let response = doc.deref(responses.child(code)?).ok()?;
-    let content = response.child("content")?;
-    let media_type = content
-        .value
-        .as_object()?
-        .keys()
-        .find(|mt| json_or_any(mt))?
-        .clone();
-    content.child(&media_type)?.child("schema")
+    success.sort();
+    let code = success.first().copied().or_else(|| {
+        codes
+            .iter()
+            .copied()
+            .find(|c| c.eq_ignore_ascii_case("2XX"))
+    })?;
+    let response = op.response(code)?;
+    response
+        .media_types()
+        .into_iter()
+        .find(|m| json_or_any(m.name))?
+        .schema()
 }
 
 /// A JSON media type, or `*/*` (which may well be JSON).
 fn json_or_any(media_type: &str) -> bool {
     media_type.trim() == "*/*" || is_json(media_type)
-}
-
-/// Whether every value the schema allows is a JSON object (so it can be
-/// structured content as is).
-fn is_object(doc: &Document, node: &Located<'_>, depth: usize) -> bool {
-    if depth > MAX_DEPTH {
-        return false;
-    }
-    let v = node.value;
-    if let Some(r) = v.get("$ref").and_then(Value::as_str) {
-        return doc
-            .resolve_ref(node.file, r)
-            .is_ok_and(|t| is_object(doc, &t, depth + 1));
-    }
-    if v.get("nullable") == Some(&Value::Bool(true)) {
-        return false;
-    }
-    match v.get("type") {
-        Some(Value::String(t)) => return t == "object",
-        Some(Value::Array(ts)) => return ts.len() == 1 && ts[0] == "object",
-        _ => {}
-    }
-    for key in ["oneOf", "anyOf"] {
-        if let Some(list) = node.child(key) {
-            let n = list.value.as_array().map_or(0, Vec::len);
-            return n > 0
-                && (0..n).all(|i| list.index(i).is_some_and(|b| is_object(doc, &b, depth + 1)));
-        }
-    }
-    if let Some(list) = node.child("allOf") {
-        let n = list.value.as_array().map_or(0, Vec::len);
-        return (0..n).any(|i| list.index(i).is_some_and(|b| is_object(doc, &b, depth + 1)));
-    }
-    v.get("properties").is_some() || v.get("additionalProperties").is_some()
 }

@@ -456,19 +456,21 @@ fn synthesized_values_are_deterministic_and_follow_the_seed() {
 /// A valid-looking request for `op`: path slots and required query
 /// parameters synthesized from their schemas, and a JSON body from the
 /// request schema.
-fn request_for<'d>(
-    doc: &'d Document,
-    op: &openapi2mcp::tools::operations::Operation<'d>,
-    synth: &mut openapi2mcp::mock::synth::Synth<'d>,
+fn request_for(
+    doc: &Document,
+    op: &openapi2mcp::document::model::Operation<'_>,
+    synth: &mut openapi2mcp::mock::synth::Synth,
+    bundler: &mut openapi2mcp::tools::bundle::SchemaBundler<'_>,
 ) -> (String, MockRequest) {
+    use openapi2mcp::mock::synth::synthesize;
     let mut target = op.path.to_string();
     let mut query = Vec::new();
     for p in &op.params {
-        let name = p.value["name"].as_str().unwrap();
-        let required = p.value.get("required") == Some(&Value::Bool(true));
+        let name = p.name;
+        let required = p.required();
         let value = p
-            .child("schema")
-            .map(|s| synth.value(&s))
+            .schema()
+            .map(|s| synthesize(synth, bundler, &s))
             .unwrap_or(json!("x"));
         let text = match value {
             Value::String(s) => s,
@@ -482,9 +484,9 @@ fn request_for<'d>(
         let text: String =
             percent_encoding::utf8_percent_encode(&text, percent_encoding::NON_ALPHANUMERIC)
                 .to_string();
-        match p.value["in"].as_str() {
-            Some("path") => target = target.replace(&format!("{{{name}}}"), &text),
-            Some("query") if required => query.push(format!("{name}={text}")),
+        match p.location {
+            "path" => target = target.replace(&format!("{{{name}}}"), &text),
+            "query" if required => query.push(format!("{name}={text}")),
             _ => {}
         }
     }
@@ -493,13 +495,10 @@ fn request_for<'d>(
     }
     let prefix = openapi2mcp::mock::server_prefix(doc);
     let mut req = MockRequest::new(op.method, &format!("{prefix}{target}"));
-    if let Some(body) = op.node.child("requestBody").and_then(|b| doc.deref(b).ok())
-        && let Some(schema) = body
-            .child("content")
-            .and_then(|c| c.child("application/json"))
-            .and_then(|m| m.child("schema"))
+    if let Ok(Some(body)) = op.request_body()
+        && let Some(schema) = body.media("application/json").and_then(|m| m.schema())
     {
-        req = req.json(&synth.value(&schema));
+        req = req.json(&synthesize(synth, bundler, &schema));
     }
     (target, req)
 }
@@ -530,10 +529,11 @@ fn every_readme_example_operation_gets_an_answer() {
             };
             let (server, _) = MockServer::new(&doc, MockOptions::default());
             let mut diags = Vec::new();
-            let ops = openapi2mcp::tools::operations::collect(&doc, &mut diags);
-            let mut synth = Synth::new(&doc, 0);
+            let ops = doc.operations(&mut diags);
+            let mut synth = Synth::new(0);
+            let mut bundler = openapi2mcp::tools::bundle::SchemaBundler::new(&doc);
             for op in &ops {
-                let (target, req) = request_for(&doc, op, &mut synth);
+                let (target, req) = request_for(&doc, op, &mut synth, &mut bundler);
                 let resp = server.respond(&req);
                 answered += 1;
                 let documented_5xx = resp.status >= 500;
@@ -613,17 +613,19 @@ fn github_synthesized_responses_validate_against_the_documented_schemas() {
         },
     );
     eprintln!("github mock built in {:?}", started.elapsed());
-    let mut strict_root = doc.root().clone();
+    let mut strict_root: Value =
+        serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
     response_semantics(&mut strict_root);
     let strict = Document::from_value("github-strict.json", strict_root).unwrap();
     let mut bundler = SchemaBundler::new(&strict);
     let mut diags = Vec::new();
-    let ops = openapi2mcp::tools::operations::collect(&strict, &mut diags);
-    let mut synth = Synth::new(&strict, 0);
+    let ops = strict.operations(&mut diags);
+    let mut synth = Synth::new(0);
+    let mut synth_bundler = SchemaBundler::new(&strict);
     let mut checked = 0;
     let mut failures = Vec::new();
     for op in ops.iter().step_by(4) {
-        let (target, req) = request_for(&strict, op, &mut synth);
+        let (target, req) = request_for(&strict, op, &mut synth, &mut synth_bundler);
         let resp = server.respond(&req);
         if !(200..300).contains(&resp.status) {
             failures.push(format!(
@@ -636,13 +638,9 @@ fn github_synthesized_responses_validate_against_the_documented_schemas() {
         }
         // The documented schema of that status.
         let Some(schema) = op
-            .node
-            .child("responses")
-            .and_then(|r| r.child(&resp.status.to_string()))
-            .and_then(|r| strict.deref(r).ok())
-            .and_then(|r| r.child("content"))
-            .and_then(|c| c.child("application/json"))
-            .and_then(|m| m.child("schema"))
+            .response(&resp.status.to_string())
+            .and_then(|r| r.media("application/json"))
+            .and_then(|m| m.schema())
         else {
             continue;
         };

@@ -1,0 +1,130 @@
+//! Request bodies and media types: the body's flags and its media types in
+//! document order, each with its schema, examples and encoding.
+
+use serde_json::Value;
+
+use super::schema::Schema;
+use crate::document::Document;
+use crate::document::refs::Located;
+
+/// A request body object (its `$ref` followed).
+#[derive(Clone)]
+pub struct RequestBody<'d> {
+    doc: &'d Document,
+    node: Located<'d>,
+}
+
+impl<'d> RequestBody<'d> {
+    pub(super) fn new(doc: &'d Document, node: Located<'d>) -> Self {
+        Self { doc, node }
+    }
+
+    /// `required: true`.
+    pub fn required(&self) -> bool {
+        self.node.value.get("required") == Some(&Value::Bool(true))
+    }
+
+    /// `description`.
+    pub fn description(&self) -> Option<&'d str> {
+        self.node.value.get("description").and_then(Value::as_str)
+    }
+
+    /// The media types of `content`, in document order.
+    pub fn media_types(&self) -> Vec<MediaType<'d>> {
+        media_types(self.doc, &self.node)
+    }
+
+    /// The media type `name` of `content`.
+    pub fn media(&self, name: &str) -> Option<MediaType<'d>> {
+        media(self.doc, &self.node, name)
+    }
+}
+
+/// The media types of `owner`'s `content`, in document order.
+pub(super) fn media_types<'d>(doc: &'d Document, owner: &Located<'d>) -> Vec<MediaType<'d>> {
+    let Some(content) = owner.child("content") else {
+        return Vec::new();
+    };
+    let Value::Object(map) = content.value else {
+        return Vec::new();
+    };
+    map.keys()
+        .filter_map(|name| MediaType::new(doc, content.child(name)?, name))
+        .collect()
+}
+
+/// The media type `name` of `owner`'s `content`.
+pub(super) fn media<'d>(
+    doc: &'d Document,
+    owner: &Located<'d>,
+    name: &str,
+) -> Option<MediaType<'d>> {
+    let content = owner.child("content")?;
+    let (name, _) = content.value.as_object()?.get_key_value(name)?;
+    MediaType::new(doc, content.child(name)?, name)
+}
+
+/// One media type object of a `content` map.
+#[derive(Clone)]
+pub struct MediaType<'d> {
+    doc: &'d Document,
+    node: Located<'d>,
+    /// The media type as written (`application/json`, `*/*`, …).
+    pub name: &'d str,
+}
+
+impl<'d> MediaType<'d> {
+    pub(super) fn new(doc: &'d Document, node: Located<'d>, name: &'d str) -> Option<Self> {
+        Some(Self { doc, node, name })
+    }
+
+    /// The `schema`, if any.
+    pub fn schema(&self) -> Option<Schema<'d>> {
+        self.node.child("schema").map(|s| Schema::new(self.doc, s))
+    }
+
+    /// The documented examples in order: `example` first (named
+    /// `example`), then each entry of `examples` that has an inline
+    /// `value`, references to `components.examples` followed
+    /// (`externalValue` is never fetched).
+    pub fn examples(&self) -> Vec<(String, Value)> {
+        named_examples(self.doc, &self.node)
+    }
+
+    /// The `contentType` of the `encoding` entry of property `property`.
+    pub fn encoding_content_type(&self, property: &str) -> Option<&'d str> {
+        self.node
+            .value
+            .get("encoding")?
+            .get(property)?
+            .get("contentType")?
+            .as_str()
+    }
+}
+
+/// The examples of a media type, parameter or header object (see
+/// [`MediaType::examples`]).
+pub(super) fn named_examples(doc: &Document, node: &Located<'_>) -> Vec<(String, Value)> {
+    let mut out = Vec::new();
+    if let Some(v) = node.value.get("example") {
+        out.push(("example".to_string(), v.clone()));
+    }
+    let Some(examples) = node.child("examples") else {
+        return out;
+    };
+    let Value::Object(map) = examples.value else {
+        return out;
+    };
+    for name in map.keys() {
+        let Some(entry) = examples.child(name) else {
+            continue;
+        };
+        let Ok(example) = doc.deref(entry) else {
+            continue;
+        };
+        if let Some(v) = example.value.get("value") {
+            out.push((name.clone(), v.clone()));
+        }
+    }
+    out
+}

@@ -1,0 +1,40 @@
+//! The resolved operation model: what a loaded [`Document`] says, per
+//! operation, in typed form, so that nothing above the document layer
+//! reads raw document JSON or knows OpenAPI dialects.
+//!
+//! The model is lazy and borrows from the document: walking the
+//! operations ([`Document::operations`]) resolves path items and merges
+//! parameters (cheap: names and locations are borrowed `&str`), while
+//! request bodies, responses and schemas are resolved when asked for.
+//! Every piece knows where it is (file and JSON pointer), so diagnostics
+//! point at the document. Schemas are [`Schema`] handles that convert to
+//! JSON Schema 2020-12 once, through [`super::dialect`]; the typed queries
+//! callers need (object properties, binary detection, "is this an
+//! object") live on the handle.
+//!
+//! One file per job: [`operations`] (the walk), [`parameters`],
+//! [`bodies`] (request bodies and media types), [`responses`] (responses,
+//! headers and examples), [`security`] (schemes, requirements, servers,
+//! `info`), [`schema`] (schema handles), [`xmcp`] (the `x-mcp` extension).
+
+pub mod bodies;
+pub mod operations;
+pub mod parameters;
+pub mod pointers;
+pub mod responses;
+pub mod schema;
+pub mod security;
+pub mod xmcp;
+
+pub use bodies::{MediaType, RequestBody};
+pub use operations::{Operation, PathItemLayout};
+pub use parameters::Parameter;
+pub use responses::{Header, Response};
+pub use schema::{ObjectShape, RefTarget, Schema};
+pub use security::Info;
+pub use xmcp::{HintOverrides, XMcp};
+
+#[cfg(test)]
+mod boundary_tests;
+#[cfg(test)]
+mod tests;

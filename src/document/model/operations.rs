@@ -1,0 +1,362 @@
+//! Walking the document's operations: every (path, method) pair, with its
+//! path item resolved, and path-item parameters merged into the
+//! operation's (the operation wins on the same name and location).
+
+use serde_json::Value;
+
+use super::bodies::RequestBody;
+use super::parameters::Parameter;
+use super::responses::Response;
+use super::xmcp::XMcp;
+use crate::document::diag::push_token;
+use crate::document::refs::Located;
+use crate::document::{Diagnostic, Document};
+
+/// The HTTP methods OpenAPI path items can hold.
+const METHODS: &[&str] = &[
+    "get", "put", "post", "delete", "options", "head", "patch", "trace",
+];
+
+/// One operation of the document, its path item resolved and its
+/// parameters merged. Everything else resolves on demand.
+#[derive(Clone)]
+pub struct Operation<'d> {
+    doc: &'d Document,
+    /// Path template (a key of `paths`).
+    pub path: &'d str,
+    /// Lower-case method.
+    pub method: &'static str,
+    node: Located<'d>,
+    item: Located<'d>,
+    /// Parameters, resolved and merged (path item + operation), in order.
+    pub params: Vec<Parameter<'d>>,
+}
+
+impl<'d> Operation<'d> {
+    fn text(&self, key: &str) -> Option<&'d str> {
+        self.node.value.get(key).and_then(Value::as_str)
+    }
+
+    /// The document the operation belongs to.
+    pub fn document(&self) -> &'d Document {
+        self.doc
+    }
+
+    /// `operationId`.
+    pub fn operation_id(&self) -> Option<&'d str> {
+        self.text("operationId")
+    }
+
+    /// `summary`.
+    pub fn summary(&self) -> Option<&'d str> {
+        self.text("summary")
+    }
+
+    /// `description`.
+    pub fn description(&self) -> Option<&'d str> {
+        self.text("description")
+    }
+
+    /// The operation's tags (strings only).
+    pub fn tags(&self) -> Vec<String> {
+        self.node
+            .value
+            .get("tags")
+            .and_then(Value::as_array)
+            .map(|t| {
+                t.iter()
+                    .filter_map(Value::as_str)
+                    .map(str::to_string)
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
+    /// `deprecated: true`.
+    pub fn deprecated(&self) -> bool {
+        self.node.value.get("deprecated") == Some(&Value::Bool(true))
+    }
+
+    /// The `x-mcp` extension; a malformed one is a diagnostic.
+    pub fn x_mcp(&self) -> Result<XMcp, Diagnostic> {
+        XMcp::read(self.doc, self.node.child("x-mcp"))
+    }
+
+    /// The request body, its `$ref` followed; `Ok(None)` without one, a
+    /// diagnostic when the reference cannot be followed.
+    pub fn request_body(&self) -> Result<Option<RequestBody<'d>>, Diagnostic> {
+        let Some(rb) = self.node.child("requestBody") else {
+            return Ok(None);
+        };
+        let rb = self.doc.deref(rb)?;
+        Ok(Some(RequestBody::new(self.doc, rb)))
+    }
+
+    /// The keys of `responses` in document order (status codes, ranges
+    /// like `2XX`, `default`; not `x-` extensions).
+    pub fn response_codes(&self) -> Vec<&'d str> {
+        match self.node.value.get("responses") {
+            Some(Value::Object(map)) => map
+                .keys()
+                .map(String::as_str)
+                .filter(|c| !c.starts_with("x-"))
+                .collect(),
+            _ => Vec::new(),
+        }
+    }
+
+    /// The response under `code`, its `$ref` followed (`None` when there is
+    /// none or it cannot be followed).
+    pub fn response(&self, code: &str) -> Option<Response<'d>> {
+        let node = self.node.child("responses")?.child(code)?;
+        let node = self.doc.deref(node).ok()?;
+        Some(Response::new(self.doc, node))
+    }
+
+    /// How to name the operation's file to a user.
+    pub fn file(&self) -> &'d str {
+        self.doc.display_name(self.node.file)
+    }
+
+    /// The JSON pointer to the operation object in its file.
+    pub fn pointer(&self) -> &str {
+        &self.node.pointer
+    }
+
+    /// A warning about the operation itself.
+    pub fn warning(&self, message: impl Into<String>) -> Diagnostic {
+        Diagnostic::warning(self.file(), self.node.pointer.clone(), message)
+    }
+
+    /// A warning about the operation's member `key`.
+    pub fn warning_at(&self, key: &str, message: impl Into<String>) -> Diagnostic {
+        Diagnostic::warning(self.file(), push_token(&self.node.pointer, key), message)
+    }
+
+    pub(super) fn node(&self) -> &Located<'d> {
+        &self.node
+    }
+
+    pub(super) fn item(&self) -> &Located<'d> {
+        &self.item
+    }
+}
+
+/// One entry of `paths` in document order: its key and the keys of its
+/// path item (once its `$ref` is followed), for sorting findings.
+#[derive(Debug, Clone)]
+pub struct PathItemLayout {
+    /// The path (a key of `paths`).
+    pub path: String,
+    /// The path item's keys in order (methods and others).
+    pub keys: Vec<String>,
+}
+
+impl Document {
+    /// How many operations the document declares under `paths` (method
+    /// keys of every path item that resolves), whether or not they can be
+    /// used: the denominator when saying what became of them.
+    pub fn declared_operations(&self) -> usize {
+        let root = self.root_node();
+        let Some(paths) = root.child("paths") else {
+            return 0;
+        };
+        let Value::Object(map) = paths.value else {
+            return 0;
+        };
+        map.keys()
+            .filter(|path| path.starts_with('/'))
+            .filter_map(|path| self.deref(paths.child(path)?).ok())
+            .filter_map(|item| {
+                item.value
+                    .as_object()
+                    .map(|m| m.keys().filter(|k| METHODS.contains(&k.as_str())).count())
+            })
+            .sum()
+    }
+
+    /// Every key of `paths` with its path item's keys, in document order.
+    pub fn paths_layout(&self) -> Vec<PathItemLayout> {
+        let root = self.root_node();
+        let Some(paths) = root.child("paths") else {
+            return Vec::new();
+        };
+        let Value::Object(map) = paths.value else {
+            return Vec::new();
+        };
+        map.keys()
+            .map(|k| {
+                let item = paths.child(k).and_then(|i| self.deref(i).ok());
+                let keys = item
+                    .and_then(|i| i.value.as_object().map(|m| m.keys().cloned().collect()))
+                    .unwrap_or_default();
+                PathItemLayout {
+                    path: k.clone(),
+                    keys,
+                }
+            })
+            .collect()
+    }
+
+    /// All operations in document order. A path item or parameter that
+    /// cannot be resolved skips what it belongs to, with a diagnostic.
+    pub fn operations(&self, diags: &mut Vec<Diagnostic>) -> Vec<Operation<'_>> {
+        let root = self.root_node();
+        let Some(paths) = root.child("paths") else {
+            return Vec::new();
+        };
+        let Value::Object(map) = paths.value else {
+            return Vec::new();
+        };
+        let mut out = Vec::new();
+        for path in map.keys() {
+            if !path.starts_with('/') {
+                if !path.starts_with("x-") {
+                    diags.push(Diagnostic::warning(
+                        self.display_name(paths.file),
+                        push_token(&paths.pointer, path),
+                        format!("path `{path}` does not start with `/`; skipped"),
+                    ));
+                }
+                continue;
+            }
+            let Some(item) = paths.child(path) else {
+                continue;
+            };
+            let item = match self.deref(item) {
+                Ok(i) if i.value.is_object() => i,
+                Ok(i) => {
+                    diags.push(Diagnostic::warning(
+                        self.display_name(i.file),
+                        i.pointer,
+                        "a path item must be a mapping; skipped",
+                    ));
+                    continue;
+                }
+                Err(d) => {
+                    diags.push(d);
+                    continue;
+                }
+            };
+            let Value::Object(item_map) = item.value else {
+                continue;
+            };
+            let shared = match resolve_params(self, &item) {
+                Ok(p) => p,
+                Err(d) => {
+                    diags.push(d);
+                    continue;
+                }
+            };
+            for key in item_map.keys() {
+                let Some(method) = METHODS.iter().copied().find(|m| *m == key) else {
+                    continue;
+                };
+                let Some(node) = item.child(key) else {
+                    continue;
+                };
+                if !node.value.is_object() {
+                    diags.push(Diagnostic::warning(
+                        self.display_name(node.file),
+                        node.pointer,
+                        "an operation must be a mapping; skipped",
+                    ));
+                    continue;
+                }
+                let own = match resolve_params(self, &node) {
+                    Ok(p) => p,
+                    Err(d) => {
+                        diags.push(d);
+                        continue;
+                    }
+                };
+                out.push(Operation {
+                    doc: self,
+                    path,
+                    method,
+                    params: merge_params(&shared, own),
+                    node,
+                    item: item.clone(),
+                });
+            }
+        }
+        out
+    }
+
+    /// The operation at `path` (a key of `paths`) and lower-case `method`,
+    /// resolved exactly as [`Document::operations`] resolves it; `None`
+    /// when it is not there or cannot be read (`operations` said why).
+    pub fn operation(&self, path: &str, method: &str) -> Option<Operation<'_>> {
+        let root = self.root_node();
+        let paths = root.child("paths")?;
+        let (path, _) = paths.value.as_object()?.get_key_value(path)?;
+        let item = self.deref(paths.child(path)?).ok()?;
+        if !item.value.is_object() {
+            return None;
+        }
+        let method = METHODS.iter().copied().find(|m| *m == method)?;
+        let node = item.child(method)?;
+        if !node.value.is_object() {
+            return None;
+        }
+        let shared = resolve_params(self, &item).ok()?;
+        let own = resolve_params(self, &node).ok()?;
+        Some(Operation {
+            doc: self,
+            path,
+            method,
+            params: merge_params(&shared, own),
+            node,
+            item,
+        })
+    }
+}
+
+/// The `parameters` of a path item or operation, each `$ref` followed.
+fn resolve_params<'d>(
+    doc: &'d Document,
+    owner: &Located<'d>,
+) -> Result<Vec<Parameter<'d>>, Diagnostic> {
+    let Some(list) = owner.child("parameters") else {
+        return Ok(Vec::new());
+    };
+    let Value::Array(items) = list.value else {
+        return Err(Diagnostic::warning(
+            doc.display_name(list.file),
+            list.pointer,
+            "`parameters` must be a list; the operation is skipped",
+        ));
+    };
+    let mut out = Vec::with_capacity(items.len());
+    for i in 0..items.len() {
+        let Some(p) = list.index(i) else { continue };
+        let p = doc.deref(p)?;
+        let text = |k| p.value.get(k).and_then(Value::as_str);
+        let (Some(name), Some(location)) = (text("name"), text("in")) else {
+            return Err(Diagnostic::warning(
+                doc.display_name(p.file),
+                p.pointer,
+                "a parameter needs a string `name` and `in`; the operation is skipped",
+            ));
+        };
+        out.push(Parameter::new(doc, p, name, location));
+    }
+    Ok(out)
+}
+
+/// Path-item parameters first, overridden by the operation's on (name, in).
+fn merge_params<'d>(shared: &[Parameter<'d>], own: Vec<Parameter<'d>>) -> Vec<Parameter<'d>> {
+    let key = |p: &Parameter<'d>| (p.name, p.location);
+    let mut out: Vec<Parameter<'d>> = Vec::with_capacity(shared.len() + own.len());
+    for p in shared {
+        if !own.iter().any(|o| key(o) == key(p)) {
+            out.push(p.clone());
+        }
+    }
+    for p in own {
+        // A duplicate within one list: the last one wins.
+        out.retain(|o| key(o) != key(&p));
+        out.push(p);
+    }
+    out
+}

@@ -1,0 +1,79 @@
+//! Responses: one response object (its `$ref` followed), its media types
+//! and its headers.
+
+use serde_json::Value;
+
+use super::bodies::{MediaType, media, media_types, named_examples};
+use super::schema::Schema;
+use crate::document::Document;
+use crate::document::refs::Located;
+
+/// One response of an operation.
+#[derive(Clone)]
+pub struct Response<'d> {
+    doc: &'d Document,
+    node: Located<'d>,
+}
+
+impl<'d> Response<'d> {
+    pub(super) fn new(doc: &'d Document, node: Located<'d>) -> Self {
+        Self { doc, node }
+    }
+
+    /// `description`.
+    pub fn description(&self) -> Option<&'d str> {
+        self.node.value.get("description").and_then(Value::as_str)
+    }
+
+    /// The media types of `content`, in document order.
+    pub fn media_types(&self) -> Vec<MediaType<'d>> {
+        media_types(self.doc, &self.node)
+    }
+
+    /// The media type `name` of `content`.
+    pub fn media(&self, name: &str) -> Option<MediaType<'d>> {
+        media(self.doc, &self.node, name)
+    }
+
+    /// The documented headers in order, each `$ref` followed (one that
+    /// cannot be followed is left out).
+    pub fn headers(&self) -> Vec<Header<'d>> {
+        let Some(hs) = self.node.child("headers") else {
+            return Vec::new();
+        };
+        let Value::Object(map) = hs.value else {
+            return Vec::new();
+        };
+        map.keys()
+            .filter_map(|name| {
+                let node = self.doc.deref(hs.child(name)?).ok()?;
+                Some(Header {
+                    doc: self.doc,
+                    node,
+                    name,
+                })
+            })
+            .collect()
+    }
+}
+
+/// One response header.
+#[derive(Clone)]
+pub struct Header<'d> {
+    doc: &'d Document,
+    node: Located<'d>,
+    /// The header's name as written.
+    pub name: &'d str,
+}
+
+impl<'d> Header<'d> {
+    /// The documented examples (see [`MediaType::examples`]).
+    pub fn examples(&self) -> Vec<(String, Value)> {
+        named_examples(self.doc, &self.node)
+    }
+
+    /// The `schema`, if any.
+    pub fn schema(&self) -> Option<Schema<'d>> {
+        self.node.child("schema").map(|s| Schema::new(self.doc, s))
+    }
+}

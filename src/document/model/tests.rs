@@ -1,0 +1,175 @@
+//! Tests of the operation model.
+
+use serde_json::{Value, json};
+
+use crate::document::Document;
+use crate::document::dialect::Direction;
+
+use super::RefTarget;
+
+fn doc(v: Value) -> Document {
+    Document::from_value("t.json", v).unwrap()
+}
+
+#[test]
+fn parameters_merge_with_the_operation_winning() {
+    let d = doc(json!({"openapi": "3.0.3", "paths": {"/a/{id}": {
+        "parameters": [
+            {"name": "id", "in": "path", "required": true, "description": "shared"},
+            {"name": "q", "in": "query"}],
+        "get": {"operationId": "getA", "tags": ["t", 1], "deprecated": true, "parameters": [
+            {"$ref": "#/components/parameters/Id"},
+            {"name": "x", "in": "header", "style": "simple", "explode": true}]}}},
+        "components": {"parameters": {"Id": {"name": "id", "in": "path", "required": true, "description": "own"}}}}));
+    let mut diags = Vec::new();
+    let ops = d.operations(&mut diags);
+    assert!(diags.is_empty(), "{diags:?}");
+    let op = &ops[0];
+    assert_eq!((op.path, op.method), ("/a/{id}", "get"));
+    assert_eq!(op.operation_id(), Some("getA"));
+    assert_eq!(op.tags(), ["t"]);
+    assert!(op.deprecated());
+    let names: Vec<(&str, &str)> = op.params.iter().map(|p| (p.name, p.location)).collect();
+    assert_eq!(names, [("q", "query"), ("id", "path"), ("x", "header")]);
+    assert_eq!(op.params[1].description(), Some("own"));
+    assert_eq!(op.params[1].pointer(), "/components/parameters/Id");
+    assert_eq!(op.params[2].explode(), Some(true));
+    assert_eq!(d.declared_operations(), 1);
+    assert!(d.operation("/a/{id}", "get").is_some());
+    assert!(d.operation("/a/{id}", "put").is_none());
+}
+
+#[test]
+fn broken_parameters_skip_the_operation_with_a_diagnostic() {
+    let d = doc(json!({"openapi": "3.0.3", "paths": {
+        "/a": {"get": {"parameters": [{"$ref": "#/nope"}]}},
+        "/b": {"get": {"parameters": [{"in": "query"}]}},
+        "c": {}}}));
+    let mut diags = Vec::new();
+    assert!(d.operations(&mut diags).is_empty());
+    assert_eq!(diags.len(), 3, "{diags:?}");
+    assert_eq!(d.declared_operations(), 2);
+}
+
+#[test]
+fn bodies_responses_and_examples_resolve_on_demand() {
+    let d = doc(json!({"openapi": "3.0.3", "paths": {"/p": {"post": {
+        "requestBody": {"$ref": "#/components/requestBodies/B"},
+        "responses": {
+            "200": {"description": "ok", "headers": {"X-Rate": {"$ref": "#/components/headers/Rate"}},
+                "content": {"application/json": {"example": 1, "examples": {
+                    "named": {"$ref": "#/components/examples/E"}}}}},
+            "x-ext": {}}}}},
+        "components": {
+            "requestBodies": {"B": {"required": true, "description": "b", "content": {
+                "multipart/form-data": {"schema": {"type": "object"}, "encoding": {"f": {"contentType": "image/png"}}}}}},
+            "headers": {"Rate": {"schema": {"type": "integer"}, "example": 5}},
+            "examples": {"E": {"value": {"a": 1}}}}}));
+    let op = d.operation("/p", "post").unwrap();
+    let body = op.request_body().unwrap().unwrap();
+    assert!(body.required());
+    assert_eq!(body.description(), Some("b"));
+    let media = body.media_types();
+    assert_eq!(media[0].name, "multipart/form-data");
+    assert_eq!(media[0].encoding_content_type("f"), Some("image/png"));
+    assert_eq!(op.response_codes(), ["200"]);
+    let ok = op.response("200").unwrap();
+    assert_eq!(ok.description(), Some("ok"));
+    let json = ok.media("application/json").unwrap();
+    assert_eq!(
+        json.examples(),
+        [
+            ("example".to_string(), json!(1)),
+            ("named".to_string(), json!({"a": 1}))
+        ]
+    );
+    let headers = ok.headers();
+    assert_eq!(headers[0].name, "X-Rate");
+    assert_eq!(headers[0].examples()[0].1, json!(5));
+    assert!(headers[0].schema().is_some());
+}
+
+#[test]
+fn schema_handles_answer_typed_queries_and_convert_once() {
+    let d = doc(
+        json!({"openapi": "3.0.3", "paths": {}, "components": {"schemas": {
+        "Base": {"type": "object", "required": ["id"], "properties": {"id": {"type": "integer", "readOnly": true}}},
+        "Pet": {"allOf": [{"$ref": "#/components/schemas/Base"},
+            {"type": "object", "required": ["name"], "properties": {"name": {"type": "string", "nullable": true}}}]},
+        "Maybe": {"type": "object", "nullable": true, "properties": {"a": {}}},
+        "File": {"type": "array", "items": {"type": "string", "format": "binary"}}}}}),
+    );
+    let pet = d
+        .schema_at(d.root_key(), "/components/schemas/Pet")
+        .unwrap();
+    let shape = pet.object_shape().unwrap();
+    let names: Vec<&str> = shape.props.iter().map(|(n, _)| n.as_str()).collect();
+    assert_eq!(names, ["id", "name"]);
+    assert_eq!(shape.required, ["id", "name"]);
+    assert!(shape.props[0].1.read_only());
+    assert!(pet.is_object());
+    let maybe = d
+        .schema_at(d.root_key(), "/components/schemas/Maybe")
+        .unwrap();
+    assert!(maybe.object_shape().is_none() && !maybe.is_object());
+    let file = d
+        .schema_at(d.root_key(), "/components/schemas/File")
+        .unwrap();
+    assert!(file.is_binary() && !pet.is_binary());
+    let mut refs = Vec::new();
+    let converted = pet.convert(Direction::Input, &mut |t| match t {
+        RefTarget::Found { pointer, .. } => {
+            refs.push(pointer);
+            "#/$defs/X".to_string()
+        }
+        RefTarget::Broken { reference, .. } => reference.to_string(),
+    });
+    assert_eq!(refs, ["/components/schemas/Base"]);
+    assert_eq!(
+        converted["allOf"][1]["properties"]["name"]["type"],
+        json!(["string", "null"])
+    );
+    assert_eq!(
+        d.component_schema_pointers(),
+        [
+            "/components/schemas/Base",
+            "/components/schemas/Pet",
+            "/components/schemas/Maybe",
+            "/components/schemas/File"
+        ]
+    );
+}
+
+#[test]
+fn security_servers_info_and_x_mcp() {
+    let d = doc(
+        json!({"openapi": "3.0.3", "info": {"title": "T", "version": "1"},
+        "servers": [{"url": "https://api.example.com/{v}", "variables": {"v": {"default": "v1", "enum": ["v1", 2]}}}],
+        "security": [{"key": []}],
+        "paths": {"/a": {"servers": [{"url": "https://item.example.com"}],
+            "get": {"x-mcp": {"name": "n", "description": 3, "annotations": {"readOnlyHint": false}}},
+            "post": {"security": [], "x-mcp": "bad"}}},
+        "components": {"securitySchemes": {"key": {"type": "apiKey", "name": "k", "in": "header"},
+            "odd": {"type": "nope"}}}}),
+    );
+    let info = d.info();
+    assert_eq!(
+        (info.title, info.version, info.description),
+        (Some("T"), Some("1"), None)
+    );
+    let mut diags = Vec::new();
+    let schemes = d.security_schemes(&mut diags);
+    assert_eq!(schemes.len(), 1);
+    assert_eq!(diags.len(), 1);
+    assert_eq!(d.servers()[0].variables[0].allowed, ["v1", "2"]);
+    let get = d.operation("/a", "get").unwrap();
+    assert_eq!(get.servers()[0].url, "https://item.example.com");
+    assert_eq!(get.security()[0].schemes[0].name, "key");
+    let x = get.x_mcp().unwrap();
+    assert_eq!(x.name.as_deref(), Some("n"));
+    assert!(x.description.is_none() && x.description_given);
+    assert_eq!(x.annotations.read_only_hint, Some(false));
+    let post = d.operation("/a", "post").unwrap();
+    assert!(post.security().is_empty());
+    assert!(post.x_mcp().is_err());
+}
