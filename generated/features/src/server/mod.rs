@@ -705,7 +705,9 @@ impl ServerHandler for Bridge {
                 }
             }
         }
-        Ok(self
+        // The catalog `tool` was found in: a reload may have replaced
+        // `self`'s since the session began.
+        Ok(this
             .run_tool(tool, &name, args, select.as_deref(), &context)
             .await?
             .into())
