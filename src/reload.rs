@@ -14,6 +14,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
+use crate::mock::{MockOptions, MockServer, MockSlot};
 use crate::pipeline::{self, PipelineError, PipelineOptions};
 use crate::runtime::schemas::Schemas;
 use crate::server::Bridge;
@@ -33,6 +34,9 @@ pub struct Reloader {
     location: String,
     options: PipelineOptions,
     bridge: Bridge,
+    /// The in-process mock the tools call (`serve --mock`), rebuilt from
+    /// each new document so it answers the routes the new tools call.
+    mock: Option<MockSlot>,
     serial: tokio::sync::Mutex<()>,
 }
 
@@ -43,6 +47,25 @@ impl Reloader {
             location: location.to_string(),
             options,
             bridge,
+            mock: None,
+            serial: tokio::sync::Mutex::new(()),
+        })
+    }
+
+    /// A reloader that also rebuilds the mock in `slot` from every
+    /// document it serves (load with `keep_examples` so the mock has the
+    /// shared examples).
+    pub fn with_mock(
+        location: &str,
+        options: PipelineOptions,
+        bridge: Bridge,
+        slot: MockSlot,
+    ) -> Arc<Self> {
+        Arc::new(Self {
+            location: location.to_string(),
+            options,
+            bridge,
+            mock: Some(slot),
             serial: tokio::sync::Mutex::new(()),
         })
     }
@@ -53,10 +76,27 @@ impl Reloader {
         tracing::info!(document = %self.location, "reloading ({why})");
         let location = self.location.clone();
         let options = self.options.clone();
-        let loaded =
-            tokio::task::spawn_blocking(move || pipeline::load_served(&location, &options)).await;
+        // The tools' base URL names the path the mock started under.
+        let mock_prefix = self.mock.as_ref().map(|m| m.current().prefix().to_string());
+        let loaded = tokio::task::spawn_blocking(move || {
+            pipeline::load_served(&location, &options).map(|served| {
+                let mock = mock_prefix.map(|prefix| {
+                    let (mock, _) =
+                        MockServer::new(served.schemas.document(), MockOptions::default());
+                    if mock.prefix() != prefix {
+                        tracing::warn!(
+                            "reload: the document's server path is now `{}`; the mock keeps answering under `{prefix}`, the path the tools call",
+                            mock.prefix()
+                        );
+                    }
+                    Arc::new(mock.with_prefix(prefix))
+                });
+                (served, mock)
+            })
+        })
+        .await;
         let outcome = match loaded {
-            Ok(Ok(loaded)) => {
+            Ok(Ok((loaded, mock))) => {
                 for d in loaded
                     .diagnostics
                     .iter()
@@ -70,7 +110,12 @@ impl Reloader {
                     .reload(loaded.catalog, Schemas(loaded.schemas))
                     .await
                 {
-                    Ok(n) => ReloadOutcome::Replaced(n),
+                    Ok(n) => {
+                        if let (Some(slot), Some(mock)) = (&self.mock, mock) {
+                            slot.replace(mock);
+                        }
+                        ReloadOutcome::Replaced(n)
+                    }
                     Err(e) => ReloadOutcome::Kept(e.to_string()),
                 }
             }

@@ -1,6 +1,6 @@
 //! `serve`: a planned catalog served over MCP, optionally against an
 //! in-process mock of the API, reloaded on SIGHUP and (with `--watch`)
-//! when the document changes.
+//! when the document changes (the mock with it).
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -44,8 +44,10 @@ pub fn run(served: Served, command: ServeCommand) -> Result<(), CommandError> {
     let runtime = command.flags.runtime().map_err(CommandError::Runtime)?;
     let catalog = served.catalog;
     runtime.block_on(async move {
+        let mut mock_slot = None;
         if let Some(server) = mock {
             let bound = mock::bind(server, ([127, 0, 0, 1], 0).into()).await?;
+            mock_slot = Some(bound.slot());
             if options.base_url.is_none() {
                 options.base_url = Some(bound.base_url());
             }
@@ -57,7 +59,12 @@ pub fn run(served: Served, command: ServeCommand) -> Result<(), CommandError> {
             });
         }
         let bridge = Bridge::new(catalog, options)?;
-        let reloader = Reloader::new(&command.location, command.pipeline, bridge.clone());
+        let reloader = match mock_slot {
+            Some(slot) => {
+                Reloader::with_mock(&command.location, command.pipeline, bridge.clone(), slot)
+            }
+            None => Reloader::new(&command.location, command.pipeline, bridge.clone()),
+        };
         reloader.spawn_on_sighup();
         if let Some(interval) = command.watch {
             if !(interval.is_finite() && interval > 0.0) {

@@ -161,6 +161,13 @@ impl MockServer {
         &self.prefix
     }
 
+    /// The same mock answering under `prefix` instead: a reloaded
+    /// document's mock keeps the path its server's tools already call.
+    pub fn with_prefix(mut self, prefix: String) -> Self {
+        self.prefix = prefix;
+        self
+    }
+
     /// How many operations are served.
     pub fn operation_count(&self) -> usize {
         self.routes.len()
@@ -311,18 +318,49 @@ pub fn server_prefix(doc: &Document) -> String {
     path.trim_end_matches('/').to_string()
 }
 
+/// The mock a bound address answers from, replaceable while it serves: a
+/// server reloading its document (`serve --mock --watch`, SIGHUP) puts the
+/// new document's mock here, and requests already being answered finish
+/// on the old one.
+#[derive(Clone)]
+pub struct MockSlot(Arc<std::sync::RwLock<Arc<MockServer>>>);
+
+impl MockSlot {
+    /// A slot holding `server`.
+    pub fn new(server: Arc<MockServer>) -> Self {
+        Self(Arc::new(std::sync::RwLock::new(server)))
+    }
+
+    /// The mock answering now.
+    pub fn current(&self) -> Arc<MockServer> {
+        // A panic while the lock was held cannot leave a half-written
+        // `Arc`: the last one stored is still whole.
+        Arc::clone(&self.0.read().unwrap_or_else(|e| e.into_inner()))
+    }
+
+    /// Answers from `server` from now on.
+    pub fn replace(&self, server: Arc<MockServer>) {
+        *self.0.write().unwrap_or_else(|e| e.into_inner()) = server;
+    }
+}
+
 /// A mock bound to its address, not yet serving.
 pub struct BoundMock {
     /// The address actually bound (useful with port 0).
     pub local_addr: SocketAddr,
     listener: tokio::net::TcpListener,
-    server: Arc<MockServer>,
+    slot: MockSlot,
 }
 
 impl BoundMock {
     /// `http://<local_addr><prefix>`: the base URL of the mocked API.
     pub fn base_url(&self) -> String {
-        format!("http://{}{}", self.local_addr, self.server.prefix)
+        format!("http://{}{}", self.local_addr, self.slot.current().prefix)
+    }
+
+    /// Where to put a new mock for this address to answer from.
+    pub fn slot(&self) -> MockSlot {
+        self.slot.clone()
     }
 
     /// Serves until `shutdown` completes.
@@ -330,7 +368,7 @@ impl BoundMock {
         self,
         shutdown: impl Future<Output = ()> + Send + 'static,
     ) -> Result<(), MockError> {
-        let app = axum::Router::new().fallback(handle).with_state(self.server);
+        let app = axum::Router::new().fallback(handle).with_state(self.slot);
         axum::serve(self.listener, app)
             .with_graceful_shutdown(shutdown)
             .await
@@ -350,7 +388,7 @@ pub async fn bind(server: Arc<MockServer>, listen: SocketAddr) -> Result<BoundMo
     Ok(BoundMock {
         local_addr,
         listener,
-        server,
+        slot: MockSlot::new(server),
     })
 }
 
@@ -358,9 +396,10 @@ pub async fn bind(server: Arc<MockServer>, listen: SocketAddr) -> Result<BoundMo
 const MAX_BODY: usize = 16 * 1024 * 1024;
 
 async fn handle(
-    axum::extract::State(server): axum::extract::State<Arc<MockServer>>,
+    axum::extract::State(slot): axum::extract::State<MockSlot>,
     request: axum::extract::Request,
 ) -> axum::response::Response {
+    let server = slot.current();
     let (parts, body) = request.into_parts();
     let started = std::time::Instant::now();
     let response = match axum::body::to_bytes(body, MAX_BODY).await {

@@ -410,6 +410,68 @@ async fn serve_with_mock_answers_from_the_document() {
     client.cancel().await.unwrap();
 }
 
+/// `serve --mock --watch`: when the document changes, the mock answers
+/// from the new one (the new tool's route and example), not only the tool
+/// list; the path the tools call stays the same.
+#[tokio::test]
+async fn serve_with_mock_reloads_the_mock_with_the_document() {
+    use rmcp::transport::TokioChildProcess;
+    let doc = |routes: &[(&str, &str, Value)]| {
+        let mut paths = serde_json::Map::new();
+        for (id, path, example) in routes {
+            paths.insert(
+                path.to_string(),
+                json!({"get": {"operationId": id, "responses": {"200": {"description": "ok",
+                    "content": {"application/json": {"schema": {"type": "object"}, "example": example}}}}}}),
+            );
+        }
+        json!({"openapi": "3.0.3", "info": {"title": "Ops", "version": "1"},
+               "servers": [{"url": "https://api.test/v1"}], "paths": paths})
+        .to_string()
+    };
+    let file = tempfile::Builder::new().suffix(".json").tempfile().unwrap();
+    std::fs::write(
+        file.path(),
+        doc(&[("get_alpha", "/alpha", json!({"a": 1}))]),
+    )
+    .unwrap();
+    let mut cmd = tokio::process::Command::new(env!("CARGO_BIN_EXE_openapi2mcp"));
+    cmd.arg("serve")
+        .arg(file.path())
+        .args(["--mock", "--watch", "--tools", "full"])
+        .env_remove("OPENAPI2MCP_BASE_URL");
+    let client =
+        ().serve(TokioChildProcess::new(cmd).unwrap())
+            .await
+            .expect("spawned server speaks MCP on stdout");
+    let got = call(&client, "get_alpha", json!({})).await;
+    assert_eq!(got.structured_content, Some(json!({"a": 1})), "{got:?}");
+
+    // The document gains a route and the old one's example changes; the
+    // servers' path changes too, which the mock must not follow.
+    let next = doc(&[
+        ("get_alpha", "/alpha", json!({"a": 2})),
+        ("get_beta", "/beta", json!({"b": true})),
+    ])
+    .replace("https://api.test/v1", "https://api.test/v2");
+    std::fs::write(file.path(), next).unwrap();
+    let mut listed = false;
+    for _ in 0..100 {
+        let tools = client.list_all_tools().await.unwrap();
+        if tools.iter().any(|t| t.name == "get_beta") {
+            listed = true;
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    assert!(listed, "the new tool is listed within 10 s");
+    let got = call(&client, "get_beta", json!({})).await;
+    assert_eq!(got.structured_content, Some(json!({"b": true})), "{got:?}");
+    let got = call(&client, "get_alpha", json!({})).await;
+    assert_eq!(got.structured_content, Some(json!({"a": 2})), "{got:?}");
+    client.cancel().await.unwrap();
+}
+
 #[test]
 fn synthesized_values_are_deterministic_and_follow_the_seed() {
     let doc = Document::from_value(
