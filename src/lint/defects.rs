@@ -138,7 +138,7 @@ fn from_diagnostic(id: &str, tool: Option<String>, what: String, d: Diagnostic) 
 /// `{slots}` of the path without an `in: path` parameter, and `in: path`
 /// parameters without a slot.
 fn path_parameters(op: &Operation<'_>, tool: Option<String>) -> Vec<Finding> {
-    let slots = template_slots(op.path);
+    let slots = op.template_slots();
     let declared: Vec<(&str, String)> = op
         .params
         .iter()
@@ -167,7 +167,7 @@ fn path_parameters(op: &Operation<'_>, tool: Option<String>) -> Vec<Finding> {
         }
     }
     for (name, at) in declared {
-        if !slots.iter().any(|s| s == name) {
+        if !slots.contains(&name) {
             let r = rule("path-parameter-not-in-template");
             let (pfile, pointer) = at.split_once('#').unwrap_or((&file, ""));
             out.push(Finding {
@@ -184,23 +184,6 @@ fn path_parameters(op: &Operation<'_>, tool: Option<String>) -> Vec<Finding> {
                 line: None,
             });
         }
-    }
-    out
-}
-
-/// The `{name}` slots of a path template, in order, each once.
-fn template_slots(path: &str) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
-    let mut rest = path;
-    while let Some(start) = rest.find('{') {
-        let Some(len) = rest[start..].find('}') else {
-            break;
-        };
-        let name = &rest[start + 1..start + len];
-        if !name.is_empty() && !out.iter().any(|n| n == name) {
-            out.push(name.to_string());
-        }
-        rest = &rest[start + len + 1..];
     }
     out
 }
@@ -253,16 +236,5 @@ impl Order {
             (Some((i, _)), None) => (*i, 0),
             _ => (usize::MAX, 0),
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn slots_in_order_once() {
-        assert_eq!(template_slots("/a/{x}/b/{y}.{fmt}/{x}"), ["x", "y", "fmt"]);
-        assert!(template_slots("/a/{").is_empty());
     }
 }

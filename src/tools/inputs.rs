@@ -165,7 +165,7 @@ fn params(
     args: &mut Vec<Arg>,
     warnings: &mut Vec<Diagnostic>,
 ) {
-    let template_names = template_params(op.path);
+    let template_names = op.template_slots();
     for p in &op.params {
         let name = p.name.to_string();
         let location = match p.location {
@@ -176,7 +176,7 @@ fn params(
             "cookie" => Location::Cookie,
             _ => continue, // body/formData only exist in 2.0 and were upgraded away
         };
-        if location == Location::Path && !template_names.contains(&name) {
+        if location == Location::Path && !template_names.contains(&name.as_str()) {
             warnings.push(p.warning(format!(
                 "path parameter `{name}` has no `{{{name}}}` slot in `{}`; left out",
                 op.path
@@ -218,13 +218,13 @@ fn params(
                 format!("`{{{name}}}` in `{}` is not declared as a path parameter; added as a required string", op.path),
             ));
             args.push(Arg {
-                wire: name.clone(),
+                wire: name.to_string(),
                 location: Some(Location::Path),
                 required: true,
                 schema: json!({"type": "string", "description": format!("Path parameter `{name}` (not declared by the document).")}),
                 binding: ArgBinding::Param(ParamBinding {
                     arg: String::new(),
-                    name,
+                    name: name.to_string(),
                     location: Location::Path,
                     style: Style::Simple,
                     explode: false,
@@ -272,23 +272,6 @@ pub fn head_args(op: &Operation<'_>) -> HeadArgs {
         }
     }
     HeadArgs { params, names }
-}
-
-/// `{name}` slots of a path template, in order, without duplicates.
-fn template_params(path: &str) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
-    let mut rest = path;
-    while let Some(start) = rest.find('{') {
-        let Some(len) = rest[start..].find('}') else {
-            break;
-        };
-        let name = &rest[start + 1..start + len];
-        if !name.is_empty() && !out.iter().any(|n| n == name) {
-            out.push(name.to_string());
-        }
-        rest = &rest[start + len + 1..];
-    }
-    out
 }
 
 /// The parameter's schema (`schema`, else the first `content` entry's).
@@ -556,12 +539,6 @@ fn arg_name(wire: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn template_params_in_order() {
-        assert_eq!(template_params("/a/{x}/b/{y}.{fmt}/{x}"), ["x", "y", "fmt"]);
-        assert!(template_params("/a/{").is_empty());
-    }
 
     #[test]
     fn long_clashing_names_stay_distinct_and_finite() {

@@ -42,6 +42,24 @@ impl<'d> Operation<'d> {
         self.doc
     }
 
+    /// The `{name}` slots of the path template, in order, each once: what
+    /// `in: path` parameters must match.
+    pub fn template_slots(&self) -> Vec<&'d str> {
+        let mut out: Vec<&'d str> = Vec::new();
+        let mut rest = self.path;
+        while let Some(start) = rest.find('{') {
+            let Some(len) = rest[start..].find('}') else {
+                break;
+            };
+            let name = &rest[start + 1..start + len];
+            if !name.is_empty() && !out.contains(&name) {
+                out.push(name);
+            }
+            rest = &rest[start + len + 1..];
+        }
+        out
+    }
+
     /// `operationId`.
     pub fn operation_id(&self) -> Option<&'d str> {
         self.text("operationId")

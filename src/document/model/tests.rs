@@ -173,3 +173,12 @@ fn security_servers_info_and_x_mcp() {
     assert!(post.security().is_empty());
     assert!(post.x_mcp().is_err());
 }
+
+#[test]
+fn template_slots_come_in_order_once() {
+    let d = doc(json!({"openapi": "3.0.3", "paths": {
+        "/a/{x}/b/{y}.{fmt}/{x}": {"get": {}}, "/a/{": {"get": {}}}}));
+    let slots = |path| d.operation(path, "get").unwrap().template_slots();
+    assert_eq!(slots("/a/{x}/b/{y}.{fmt}/{x}"), ["x", "y", "fmt"]);
+    assert!(slots("/a/{").is_empty());
+}
