@@ -33,6 +33,13 @@ pub struct ServeCommand {
 /// Serves `served` until the client leaves (stdio) or a signal stops the
 /// server (HTTP).
 pub fn run(served: Served, command: ServeCommand) -> Result<(), CommandError> {
+    if let Some(interval) = command.watch
+        && !(interval.is_finite() && interval > 0.0)
+    {
+        return Err(CommandError::Invalid(
+            "--watch-interval must be a positive number of seconds".into(),
+        ));
+    }
     let live = served.schemas;
     // The mock's diagnostics repeat what planning the catalog reported.
     let mock = command.mock.then(|| {
@@ -67,11 +74,6 @@ pub fn run(served: Served, command: ServeCommand) -> Result<(), CommandError> {
         };
         reloader.spawn_on_sighup();
         if let Some(interval) = command.watch {
-            if !(interval.is_finite() && interval > 0.0) {
-                return Err(CommandError::Invalid(
-                    "--watch-interval must be a positive number of seconds".into(),
-                ));
-            }
             reloader
                 .spawn_watch(Duration::from_secs_f64(interval))
                 .map_err(CommandError::Invalid)?;

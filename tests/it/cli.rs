@@ -370,3 +370,23 @@ fn output_to_a_closed_pipe_ends_quietly() {
         assert!(out.status.success(), "{args:?}: {:?} {stderr}", out.status);
     }
 }
+
+/// A bad `--watch-interval` is refused before anything starts serving.
+#[test]
+fn a_bad_watch_interval_is_refused_at_once() {
+    for bad in ["0", "-1", "nan"] {
+        let out = bin()
+            .args(["serve", local("specs/petstore.yaml").to_str().unwrap()])
+            .args(["--mock", "--watch", &format!("--watch-interval={bad}")])
+            .env("OPENAPI2MCP_LOG", "info")
+            .timeout(std::time::Duration::from_secs(30))
+            .assert()
+            .failure();
+        let stderr = String::from_utf8_lossy(&out.get_output().stderr).to_string();
+        assert!(
+            stderr.contains("--watch-interval must be a positive number of seconds"),
+            "{bad}: {stderr}"
+        );
+        assert!(!stderr.contains("mock API serving"), "{bad}: {stderr}");
+    }
+}
