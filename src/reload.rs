@@ -43,13 +43,7 @@ pub struct Reloader {
 impl Reloader {
     /// A reloader of `location` (path or URL) loaded with `options`.
     pub fn new(location: &str, options: PipelineOptions, bridge: Bridge) -> Arc<Self> {
-        Arc::new(Self {
-            location: location.to_string(),
-            options,
-            bridge,
-            mock: None,
-            serial: tokio::sync::Mutex::new(()),
-        })
+        Self::with(location, options, bridge, None)
     }
 
     /// A reloader that also rebuilds the mock in `slot` from every
@@ -61,11 +55,20 @@ impl Reloader {
         bridge: Bridge,
         slot: MockSlot,
     ) -> Arc<Self> {
+        Self::with(location, options, bridge, Some(slot))
+    }
+
+    fn with(
+        location: &str,
+        options: PipelineOptions,
+        bridge: Bridge,
+        mock: Option<MockSlot>,
+    ) -> Arc<Self> {
         Arc::new(Self {
             location: location.to_string(),
             options,
             bridge,
-            mock: Some(slot),
+            mock,
             serial: tokio::sync::Mutex::new(()),
         })
     }
