@@ -768,7 +768,7 @@ impl Bridge {
             duration_ms = started.elapsed().as_millis() as u64,
             "tools/call"
         );
-        let mut outcome = self.inner.api.redact(report.outcome);
+        let mut outcome = self.inner.api.redact(tool, report.outcome);
         if let Some(expression) = selector {
             outcome = select::select_outcome(expression, outcome, self.inner.select_cap).await;
         }

@@ -175,3 +175,77 @@ async fn enabled_toolsets_survive_reloads_that_reorder_or_drop_toolsets() {
     assert_eq!(listed(&client).await, META);
     client.cancel().await.unwrap();
 }
+
+/// The bearer token the secret-echo tests configure.
+const TOKEN: &str = "tok-SECRET-4711";
+
+/// Echoes the bearer token it received in a JSON value, a key and a
+/// nested string, the way a debugging endpoint or a careless error does.
+fn echo_token(r: &Recorded) -> Reply {
+    let token = r
+        .header("authorization")
+        .and_then(|a| a.strip_prefix("Bearer "))
+        .unwrap_or("none");
+    let body = json!({"seen": token, token: 1, "nested": [{"note": format!("you sent {token}.")}]});
+    (200, "application/json", body.to_string().into_bytes())
+}
+
+// 2. Structured content goes through the same redaction as text.
+#[tokio::test]
+async fn a_credential_echoed_in_json_reaches_neither_text_nor_structured_content() {
+    use openapi2mcp::runtime::auth::Credentials;
+    let backend = Backend::start(echo_token).await;
+    let output = |_: Value| {
+        json!({"200": {"description": "ok", "content": {"application/json": {"schema": {
+            "type": "object", "properties": {"seen": {"type": "string"},
+                "nested": {"type": "array", "items": {"type": "object"}}}}}}}})
+    };
+    let doc = json!({
+        "openapi": "3.1.0", "info": {"title": "Echo", "version": "1"},
+        "security": [{"bearer": []}],
+        "components": {"securitySchemes": {"bearer": {"type": "http", "scheme": "bearer"}}},
+        "paths": {
+            "/echo": {"get": {"operationId": "get_echo", "responses": output(json!({}))}},
+            // Keys like the token are integers, any other key a string: the
+            // token's key, masked, no longer fits.
+            "/strict": {"get": {"operationId": "get_strict",
+                "responses": {"200": {"description": "ok", "content": {"application/json": {"schema": {
+                    "type": "object",
+                    "properties": {"seen": {"type": "string"}, "nested": {"type": "array"}},
+                    "patternProperties": {"^tok-": {"type": "integer"}},
+                    "additionalProperties": {"type": "string"}}}}}}}}
+        }
+    });
+    let options = ServeOptions {
+        base_url: Some(backend.url()),
+        credentials: Credentials::from_pairs([("OPENAPI2MCP_BEARER_TOKEN", TOKEN)]),
+        ..ServeOptions::default()
+    };
+    let bridge = Bridge::new(catalog_of(doc), options).unwrap();
+    let client = session(&bridge).await;
+
+    let got = call(&client, "get_echo", json!({})).await;
+    assert_eq!(
+        backend.take()[0].header("authorization"),
+        Some(format!("Bearer {TOKEN}").as_str()),
+        "the token was sent"
+    );
+    assert_eq!(got.is_error, Some(false), "{}", text_of(&got));
+    let structured = got.structured_content.clone().expect("structured content");
+    let everything = serde_json::to_string(&got).unwrap();
+    assert!(!everything.contains(TOKEN), "{everything}");
+    assert_eq!(structured["seen"], "***", "{structured}");
+    assert_eq!(structured["***"], 1, "keys are masked too: {structured}");
+    assert_eq!(structured["nested"][0]["note"], "you sent ***.");
+    assert!(!text_of(&got).contains(TOKEN));
+
+    // Masked, the result no longer fits the output schema: no
+    // non-conforming structured content, an error that says why.
+    let got = call(&client, "get_strict", json!({})).await;
+    let everything = serde_json::to_string(&got).unwrap();
+    assert!(!everything.contains(TOKEN), "{everything}");
+    assert_eq!(got.is_error, Some(true), "{everything}");
+    assert!(got.structured_content.is_none(), "{everything}");
+    assert!(text_of(&got).contains("masked"), "{}", text_of(&got));
+    client.cancel().await.unwrap();
+}
