@@ -63,7 +63,10 @@ pub struct ServeFlags {
     #[arg(long, default_value_t = 10)]
     pub rate_burst: u32,
     /// Forward the MCP client's Authorization header to the API (--transport http).
-    #[arg(long)]
+    /// Not with --auth-token or --oauth-issuer: their tokens are meant for
+    /// this server, and passing them on to the API is the token passthrough
+    /// the MCP authorization specification forbids.
+    #[arg(long, conflicts_with_all = ["auth_token", "oauth_issuer"])]
     pub forward_authorization: bool,
     /// Another origin API redirects may lead to, e.g. https://cdn.example.com
     /// (repeatable). Redirects within the API's own origin are always
@@ -120,6 +123,9 @@ pub struct ServeFlags {
     #[arg(long, value_name = "SECS", default_value_t = 10.0)]
     pub shutdown_grace: f64,
 }
+
+/// Why --forward-authorization cannot go with --auth-token or --oauth-issuer.
+const TOKEN_PASSTHROUGH: &str = "--forward-authorization cannot be used with --auth-token or --oauth-issuer: the Authorization header then carries a token meant for this server, and forwarding it to the API is token passthrough, which the MCP authorization specification forbids";
 
 /// Which transport serves MCP clients.
 #[derive(Debug, Clone, Copy, ValueEnum, PartialEq, Eq)]
@@ -189,6 +195,10 @@ impl ServeFlags {
             if self.auth_token.is_some() {
                 return Err("--auth-token and --oauth-issuer exclude each other".into());
             }
+        }
+        if self.forward_authorization && (self.auth_token.is_some() || self.oauth_issuer.is_some())
+        {
+            return Err(TOKEN_PASSTHROUGH.into());
         }
         if self.ready_check_backend && self.base_url.is_none() {
             return Err("--ready-check-backend needs --base-url (the API /readyz checks)".into());
@@ -301,3 +311,7 @@ pub fn init_logging(filter: &str) {
         .with_writer(std::io::stderr)
         .init();
 }
+
+#[cfg(test)]
+#[path = "cli_tests.rs"]
+mod tests;

@@ -249,3 +249,81 @@ async fn a_credential_echoed_in_json_reaches_neither_text_nor_structured_content
     assert!(text_of(&got).contains("masked"), "{}", text_of(&got));
     client.cancel().await.unwrap();
 }
+
+/// Runs the real binary with `args` (and `env`), waiting at most 60 s;
+/// its exit code and stderr.
+fn run_binary(args: &[&str], env: &[(&str, &str)]) -> (Option<i32>, String) {
+    use std::io::Read;
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_openapi2mcp"))
+        .args(args)
+        .env_remove("OPENAPI2MCP_AUTH_TOKEN")
+        .envs(env.iter().copied())
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stderr = child.stderr.take().unwrap();
+    let reader = std::thread::spawn(move || {
+        let mut text = String::new();
+        let _ = stderr.read_to_string(&mut text);
+        text
+    });
+    let started = std::time::Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if started.elapsed() > Duration::from_secs(60) {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("`openapi2mcp {}` did not exit within 60 s", args.join(" "));
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    (status.code(), reader.join().unwrap())
+}
+
+// 3. Token passthrough is refused when the command line is parsed.
+#[test]
+fn forward_authorization_with_a_token_for_this_server_is_refused_at_parse_time() {
+    let spec = crate::support::local("specs/petstore.yaml");
+    let spec = spec.to_str().unwrap();
+    let base = [
+        "serve",
+        spec,
+        "--transport",
+        "http",
+        "--listen",
+        "127.0.0.1:0",
+    ];
+    // Extra flags, extra environment, the flag the refusal names.
+    type Case<'a> = (&'a [&'a str], &'a [(&'a str, &'a str)], &'a str);
+    let cases: [Case; 3] = [
+        (&["--auth-token", "s3cret"], &[], "--auth-token"),
+        (&[], &[("OPENAPI2MCP_AUTH_TOKEN", "s3cret")], "--auth-token"),
+        (
+            &[
+                "--oauth-issuer",
+                "https://as.example.com",
+                "--resource-url",
+                "https://mcp.example.com/mcp",
+            ],
+            &[],
+            "--oauth-issuer",
+        ),
+    ];
+    for (extra, env, named) in cases {
+        let mut args = base.to_vec();
+        args.push("--forward-authorization");
+        args.extend_from_slice(extra);
+        let (code, stderr) = run_binary(&args, env);
+        assert_eq!(code, Some(2), "{args:?} {env:?}: {stderr}");
+        assert!(
+            stderr.contains("--forward-authorization") && stderr.contains(named),
+            "{stderr}"
+        );
+        assert!(!stderr.contains("panicked"), "{stderr}");
+        assert!(!stderr.contains("s3cret"), "{stderr}");
+    }
+}
