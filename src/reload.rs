@@ -184,6 +184,15 @@ impl Reloader {
         }
     }
 
+    /// Watches the directory the document is in, not the file: editors
+    /// and `mv` replace the file, which would end a watch on the file
+    /// itself, and a Kubernetes ConfigMap volume changes without ever
+    /// touching it: `dir/spec.yaml` is a symlink to `..data/spec.yaml`,
+    /// and an update writes a new timestamped directory and renames a new
+    /// `..data` symlink over the old one. So every event in the directory
+    /// counts, and the document is reloaded when an event names it or
+    /// when what it resolves to (its target, its content) is no longer
+    /// what was last seen.
     fn watch_file(self: &Arc<Self>, path: PathBuf) -> Result<(), String> {
         use notify::{RecursiveMode, Watcher};
         let path = std::path::absolute(&path).map_err(|e| format!("--watch: {e}"))?;
@@ -192,16 +201,17 @@ impl Reloader {
             .map(Path::to_path_buf)
             .ok_or_else(|| format!("--watch: {} has no parent directory", path.display()))?;
         let name = path.file_name().map(|n| n.to_os_string());
-        let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<()>();
-        // The directory, not the file: editors and `mv` replace the file,
-        // which would end a watch on the file itself.
+        // Before the watch starts, so no change can come between.
+        let mut seen = FileVersion::of(&path);
+        // `true` when the event names the document itself.
+        let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<bool>();
         let mut watcher =
             notify::recommended_watcher(move |event: notify::Result<notify::Event>| {
                 if let Ok(event) = event
                     && !event.kind.is_access()
-                    && event.paths.iter().any(|p| p.file_name() == name.as_deref())
                 {
-                    let _ = tx.send(());
+                    let named = event.paths.iter().any(|p| p.file_name() == name.as_deref());
+                    let _ = tx.send(named);
                 }
             })
             .map_err(|e| format!("--watch: cannot watch {}: {e}", dir.display()))?;
@@ -209,13 +219,21 @@ impl Reloader {
             .watch(&dir, RecursiveMode::NonRecursive)
             .map_err(|e| format!("--watch: cannot watch {}: {e}", dir.display()))?;
         let this = Arc::clone(self);
+        let watched = path.clone();
         tokio::spawn(async move {
             let _watcher = watcher;
-            while rx.recv().await.is_some() {
-                // Let a burst of events (write, rename, chmod) settle.
+            while let Some(mut named) = rx.recv().await {
+                // Let a burst of events (write, rename, chmod; a
+                // ConfigMap's directory, symlink and clean-up) settle.
                 tokio::time::sleep(Duration::from_millis(250)).await;
-                while rx.try_recv().is_ok() {}
-                this.reload("the file changed").await;
+                while let Ok(n) = rx.try_recv() {
+                    named |= n;
+                }
+                let now = FileVersion::read(watched.clone()).await;
+                if named || now != seen {
+                    seen = now;
+                    this.reload("the file changed").await;
+                }
             }
         });
         tracing::info!(file = %path.display(), "watching the document for changes");
@@ -249,6 +267,39 @@ impl Reloader {
             first = false;
             tokio::time::sleep(interval).await;
         }
+    }
+}
+
+/// What identifies one version of a document file: the file its path
+/// resolves to (through any symlinks) and a hash of its content; `None`
+/// parts when it cannot be read (a swap in progress, say).
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct FileVersion {
+    target: Option<PathBuf>,
+    digest: Option<u64>,
+}
+
+impl FileVersion {
+    /// `path`'s version now.
+    fn of(path: &Path) -> Self {
+        use std::hash::{Hash, Hasher};
+        let target = std::fs::canonicalize(path).ok();
+        let digest = std::fs::read(path).ok().map(|bytes| {
+            let mut h = std::collections::hash_map::DefaultHasher::new();
+            bytes.hash(&mut h);
+            h.finish()
+        });
+        Self { target, digest }
+    }
+
+    /// [`FileVersion::of`], off the async threads.
+    async fn read(path: PathBuf) -> Self {
+        tokio::task::spawn_blocking(move || Self::of(&path))
+            .await
+            .unwrap_or(Self {
+                target: None,
+                digest: None,
+            })
     }
 }
 

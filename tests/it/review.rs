@@ -327,3 +327,85 @@ fn forward_authorization_with_a_token_for_this_server_is_refused_at_parse_time()
         assert!(!stderr.contains("s3cret"), "{stderr}");
     }
 }
+
+/// A Kubernetes ConfigMap volume as kubelet lays it out: the document's
+/// path `dir/spec.json` links to `..data/spec.json`, and `..data` links
+/// to a timestamped directory holding the data.
+struct ConfigMapVolume {
+    dir: tempfile::TempDir,
+    current: String,
+}
+
+impl ConfigMapVolume {
+    fn new(text: &str) -> Self {
+        use std::os::unix::fs::symlink;
+        let dir = tempfile::tempdir().unwrap();
+        let current = "..2026_11_24_10_00_00.000000001".to_string();
+        std::fs::create_dir(dir.path().join(&current)).unwrap();
+        std::fs::write(dir.path().join(&current).join("spec.json"), text).unwrap();
+        symlink(&current, dir.path().join("..data")).unwrap();
+        symlink("..data/spec.json", dir.path().join("spec.json")).unwrap();
+        Self { dir, current }
+    }
+
+    fn path(&self) -> std::path::PathBuf {
+        self.dir.path().join("spec.json")
+    }
+
+    /// An update the way kubelet's atomic writer makes it: the new data
+    /// in a new timestamped directory, a `..data_tmp` symlink to it
+    /// renamed over `..data`, then the old directory removed. The file
+    /// at `path()` is never written, renamed or removed.
+    fn update(&mut self, text: &str, stamp: &str) {
+        use std::os::unix::fs::symlink;
+        let next = format!("..2026_11_24_10_{stamp}.000000002");
+        let base = self.dir.path();
+        std::fs::create_dir(base.join(&next)).unwrap();
+        std::fs::write(base.join(&next).join("spec.json"), text).unwrap();
+        symlink(&next, base.join("..data_tmp")).unwrap();
+        std::fs::rename(base.join("..data_tmp"), base.join("..data")).unwrap();
+        std::fs::remove_dir_all(base.join(&self.current)).unwrap();
+        self.current = next;
+    }
+}
+
+// 4. `--watch` follows a ConfigMap update (a `..data` symlink swap).
+#[tokio::test]
+async fn watch_reloads_on_a_configmap_symlink_swap() {
+    use openapi2mcp::pipeline::{self, PipelineOptions};
+    use openapi2mcp::reload::Reloader;
+    let backend = Backend::start(ok_reply).await;
+    let mut volume = ConfigMapVolume::new(&tagged_doc(&[("get_first", "all")]).to_string());
+    let path = volume.path();
+    let location = path.to_str().unwrap();
+    let loaded = pipeline::load_catalog(location, &PipelineOptions::default()).unwrap();
+    let options = ServeOptions {
+        base_url: Some(backend.url()),
+        listing: ListingOptions {
+            mode: ToolsMode::Full,
+            ..ListingOptions::default()
+        },
+        ..ServeOptions::default()
+    };
+    let bridge = Bridge::new(loaded.catalog, options).unwrap();
+    let reloader = Reloader::new(location, PipelineOptions::default(), bridge.clone());
+    reloader.spawn_watch(Duration::from_secs(1)).unwrap();
+    let client = session(&bridge).await;
+    assert_eq!(listed(&client).await, ["get_first"]);
+
+    for (round, stamp) in [("get_second", "01_00"), ("get_third", "02_00")] {
+        volume.update(&tagged_doc(&[(round, "all")]).to_string(), stamp);
+        let mut now = Vec::new();
+        for _ in 0..100 {
+            now = listed(&client).await;
+            if now == [round] {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        assert_eq!(now, [round], "the ConfigMap update was not picked up");
+        let got = call(&client, round, json!({})).await;
+        assert_eq!(got.is_error, Some(false), "{}", text_of(&got));
+    }
+    client.cancel().await.unwrap();
+}
