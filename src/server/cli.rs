@@ -47,14 +47,16 @@ pub struct ServeFlags {
     /// Value of a server URL variable, NAME=VALUE (repeatable).
     #[arg(long = "server-var", value_parser = parse_key_value)]
     pub server_vars: Vec<(String, String)>,
-    /// Seconds one API call may take.
+    /// Seconds one API call may take, retries and their waits included.
     #[arg(long, default_value_t = 30.0)]
     pub timeout: f64,
     /// Largest response body passed to the model, in bytes; longer ones are cut with a marker.
     #[arg(long, default_value_t = 1_048_576)]
     pub max_response_bytes: usize,
-    /// Extra attempts for idempotent calls on connection errors and 502/503/504.
-    #[arg(long, default_value_t = 0)]
+    /// Extra attempts for idempotent calls on connection errors, 502/503/504
+    /// and a 429 with Retry-After, all within --timeout.
+    #[arg(long, value_name = "N", default_value_t = 0,
+          value_parser = clap::value_parser!(u32).range(0..=MAX_RETRIES))]
     pub retries: u32,
     /// Most tool calls per second sent to the API (token bucket; off by default).
     #[arg(long)]
@@ -135,6 +137,9 @@ pub enum TransportKind {
     /// Streamable HTTP at `/mcp`.
     Http,
 }
+
+/// The most --retries (the deadline bounds them anyway).
+pub const MAX_RETRIES: i64 = 100;
 
 /// An origin (`scheme://host[:port]`) for --allow-redirect-origin.
 fn parse_origin(s: &str) -> Result<String, String> {
