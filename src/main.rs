@@ -12,7 +12,7 @@ use openapi2mcp::commands::{
     self, config::ConfigCommand, generate::GenerateCommand, generate::Generated, lint::LintCommand,
     list::ListOptions, report::HasDiagnostics, serve::ServeCommand,
 };
-use openapi2mcp::document::LoadOptions;
+use openapi2mcp::document::{DEFAULT_MAX_DOCUMENT_BYTES, LoadOptions};
 use openapi2mcp::lint::Level;
 use openapi2mcp::mock::MockOptions;
 use openapi2mcp::pipeline::{self, PipelineOptions};
@@ -92,6 +92,11 @@ struct MockArgs {
     /// Follow `$ref`s to absolute http(s) URLs.
     #[arg(long)]
     allow_remote_refs: bool,
+    /// The most bytes read from one URL (the document, an overlay, a
+    /// remote `$ref`); a longer or endless answer is an error.
+    #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_MAX_DOCUMENT_BYTES,
+          value_parser = clap::value_parser!(u64).range(1..=MAX_DOCUMENT_BYTES_LIMIT))]
+    max_document_bytes: u64,
     /// Address to listen on.
     #[arg(long, default_value = "127.0.0.1:4010")]
     listen: std::net::SocketAddr,
@@ -186,6 +191,11 @@ struct SpecArgs {
     /// Follow `$ref`s to absolute http(s) URLs.
     #[arg(long)]
     allow_remote_refs: bool,
+    /// The most bytes read from one URL (the document, an overlay, a
+    /// remote `$ref`, a --watch poll); a longer or endless answer is an error.
+    #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_MAX_DOCUMENT_BYTES,
+          value_parser = clap::value_parser!(u64).range(1..=MAX_DOCUMENT_BYTES_LIMIT))]
+    max_document_bytes: u64,
     /// Output schemas: full (the response schema), loose ({"type":"object"}), or off.
     #[arg(long, value_enum, default_value_t = OutputMode::Full)]
     output_schema: OutputMode,
@@ -238,6 +248,7 @@ impl SpecArgs {
             spec: spec.to_string(),
             overlays: Vec::new(),
             allow_remote_refs: false,
+            max_document_bytes: DEFAULT_MAX_DOCUMENT_BYTES,
             output_schema: OutputMode::Off,
             schema_budget: openapi2mcp::tools::DEFAULT_SCHEMA_BUDGET,
             output_schema_budget: None,
@@ -254,6 +265,9 @@ impl SpecArgs {
         }
     }
 }
+
+/// The largest --max-document-bytes accepted: 1 TiB.
+const MAX_DOCUMENT_BYTES_LIMIT: u64 = 1 << 40;
 
 #[derive(Clone, Copy, ValueEnum)]
 enum OutputMode {
@@ -344,6 +358,7 @@ fn pipeline_options(args: &SpecArgs, keep_examples: bool) -> Result<PipelineOpti
     Ok(PipelineOptions {
         load: LoadOptions {
             allow_remote_refs: args.allow_remote_refs,
+            max_document_bytes: args.max_document_bytes,
             keep_examples,
             overlays: args.overlays.clone(),
             ..LoadOptions::default()
@@ -472,6 +487,7 @@ fn generate(args: GenerateArgs) -> Result<ExitCode> {
 fn mock(args: MockArgs) -> Result<ExitCode> {
     let load = LoadOptions {
         allow_remote_refs: args.allow_remote_refs,
+        max_document_bytes: args.max_document_bytes,
         overlays: args.overlays,
         ..LoadOptions::default()
     };

@@ -16,7 +16,9 @@ use std::time::Duration;
 
 use crate::mock::{MockOptions, MockServer, MockSlot};
 use crate::pipeline::{self, PipelineError, PipelineOptions};
+use crate::runtime::http::{BoundedReadError, read_bounded};
 use crate::runtime::schemas::Schemas;
+use crate::runtime::wire::error_chain;
 use crate::server::Bridge;
 use crate::server::ops;
 
@@ -253,8 +255,9 @@ impl Reloader {
         };
         let mut seen = Version::default();
         let mut first = true;
+        let limit = usize::try_from(self.options.load.max_document_bytes).unwrap_or(usize::MAX);
         loop {
-            match poll_once(&client, &self.location, &seen).await {
+            match poll_once(&client, &self.location, &seen, limit).await {
                 Ok(Some(version)) => {
                     if !first && version != seen {
                         self.reload("the document at its URL changed").await;
@@ -312,11 +315,15 @@ struct Version {
     digest: Option<u64>,
 }
 
-/// One conditional GET: `None` when the server says 304 Not Modified.
+/// One conditional GET: `None` when the server says 304 Not Modified. A
+/// body (read only when the server sends no validator) is read up to
+/// `limit` bytes, no further. Errors carry no URL (it may hold a
+/// credential): the caller names the document.
 async fn poll_once(
     client: &reqwest::Client,
     url: &str,
     seen: &Version,
+    limit: usize,
 ) -> Result<Option<Version>, String> {
     let mut req = client.get(url);
     if let Some(e) = &seen.etag {
@@ -325,7 +332,10 @@ async fn poll_once(
     if let Some(m) = &seen.last_modified {
         req = req.header(reqwest::header::IF_MODIFIED_SINCE, m);
     }
-    let res = req.send().await.map_err(|e| e.to_string())?;
+    let res = req
+        .send()
+        .await
+        .map_err(|e| error_chain(&e.without_url()))?;
     if res.status() == reqwest::StatusCode::NOT_MODIFIED {
         return Ok(None);
     }
@@ -342,7 +352,12 @@ async fn poll_once(
     let last_modified = header(reqwest::header::LAST_MODIFIED);
     let digest = if etag.is_none() && last_modified.is_none() {
         use std::hash::{Hash, Hasher};
-        let body = res.bytes().await.map_err(|e| e.to_string())?;
+        let body = read_bounded(res, limit).await.map_err(|e| match e {
+            BoundedReadError::TooLarge { limit } => format!(
+                "the document is larger than the limit of {limit} bytes (--max-document-bytes); reading stopped there"
+            ),
+            other => other.to_string(),
+        })?;
         let mut h = std::collections::hash_map::DefaultHasher::new();
         body.hash(&mut h);
         Some(h.finish())
@@ -355,3 +370,7 @@ async fn poll_once(
         digest,
     }))
 }
+
+#[cfg(test)]
+#[path = "reload_tests.rs"]
+mod tests;

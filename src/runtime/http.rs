@@ -242,6 +242,49 @@ impl HttpClient {
     }
 }
 
+/// Why [`read_bounded`] gave up on a body.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum BoundedReadError {
+    /// The body is longer than the limit (by its `Content-Length`, or
+    /// once that many bytes arrived): reading stopped there.
+    #[error("the response is larger than the limit of {limit} bytes; reading stopped there")]
+    TooLarge {
+        /// The limit, in bytes.
+        limit: usize,
+    },
+    /// The body could not be read (the connection broke, say); the message
+    /// carries no URL.
+    #[error("cannot read the response body: {0}")]
+    Read(String),
+}
+
+/// Reads `response`'s body, at most `limit` bytes: a `Content-Length`
+/// over the limit is refused before reading, and a body that grows past
+/// it (an endless one, say) stops being read the moment it does, so no
+/// more than `limit` bytes (and one chunk) are ever held. For fetches
+/// that must be whole (a document, a key set), unlike API responses,
+/// which are cut at their cap instead.
+pub async fn read_bounded(
+    mut response: reqwest::Response,
+    limit: usize,
+) -> Result<Vec<u8>, BoundedReadError> {
+    if response.content_length().is_some_and(|n| n > limit as u64) {
+        return Err(BoundedReadError::TooLarge { limit });
+    }
+    let mut body = Vec::new();
+    while let Some(chunk) = response
+        .chunk()
+        .await
+        .map_err(|e| BoundedReadError::Read(error_chain(&e.without_url())))?
+    {
+        if chunk.len() > limit.saturating_sub(body.len()) {
+            return Err(BoundedReadError::TooLarge { limit });
+        }
+        body.extend_from_slice(&chunk);
+    }
+    Ok(body)
+}
+
 /// The wait before retry `attempt` + 1 when the API names none: `base`
 /// doubled for each attempt made, at most [`MAX_BACKOFF`]; never
 /// overflows, whatever `attempt`.

@@ -16,6 +16,8 @@ use jsonwebtoken::jwk::{Jwk, PublicKeyUse};
 use jsonwebtoken::{Algorithm, DecodingKey};
 use serde_json::Value;
 
+use crate::runtime::http::read_bounded;
+
 /// One verification key.
 pub struct Key {
     /// `kid`, when the JWKS gives one.
@@ -67,6 +69,10 @@ struct FetchState {
     jwks_url: Option<String>,
 }
 
+/// The largest JWKS or authorization server metadata document read by
+/// default: real ones are a few kilobytes.
+pub const DEFAULT_MAX_JWKS_BYTES: usize = 1 << 20;
+
 /// The cached keys of one issuer.
 pub struct JwksCache {
     client: reqwest::Client,
@@ -75,6 +81,7 @@ pub struct JwksCache {
     fetch: tokio::sync::Mutex<FetchState>,
     min_refresh: Duration,
     max_age: Duration,
+    max_bytes: usize,
 }
 
 impl JwksCache {
@@ -97,7 +104,15 @@ impl JwksCache {
             }),
             min_refresh,
             max_age,
+            max_bytes: DEFAULT_MAX_JWKS_BYTES,
         }
+    }
+
+    /// This cache, reading at most `max_bytes` of each JWKS or metadata
+    /// document (default [`DEFAULT_MAX_JWKS_BYTES`]).
+    pub fn with_max_bytes(mut self, max_bytes: usize) -> Self {
+        self.max_bytes = max_bytes;
+        self
     }
 
     /// The current keys, fetched first when there are none yet or they are
@@ -201,6 +216,8 @@ impl JwksCache {
         )))
     }
 
+    /// GETs a JSON document, reading at most `max_bytes` of it (checked
+    /// while reading: an endless answer is cut, not buffered).
     async fn get_json(&self, url: &str) -> Result<Value, JwksError> {
         let res = self
             .client
@@ -212,13 +229,9 @@ impl JwksCache {
         if !res.status().is_success() {
             return Err(JwksError(format!("GET {url}: HTTP {}", res.status())));
         }
-        let bytes = res
-            .bytes()
+        let bytes = read_bounded(res, self.max_bytes)
             .await
             .map_err(|e| JwksError(format!("GET {url}: {e}")))?;
-        if bytes.len() > 1 << 20 {
-            return Err(JwksError(format!("GET {url}: answer over 1 MiB")));
-        }
         serde_json::from_slice(&bytes).map_err(|e| JwksError(format!("GET {url}: not JSON: {e}")))
     }
 }
