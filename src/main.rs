@@ -467,7 +467,7 @@ fn generate(args: GenerateArgs) -> Result<ExitCode> {
             eprintln!(
                 "openapi2mcp: {out} is stale ({} of {files} files differ); regenerate with `openapi2mcp generate {} --out {out}` and the same options",
                 differences.len(),
-                args.spec.spec
+                openapi2mcp::document::shown_location(&args.spec.spec)
             );
             ExitCode::FAILURE
         }

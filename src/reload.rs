@@ -34,6 +34,9 @@ pub enum ReloadOutcome {
 /// Reloads one document into one bridge; reloads never overlap.
 pub struct Reloader {
     location: String,
+    /// How logs name the document: `location` without the credentials a
+    /// URL may carry.
+    shown: String,
     options: PipelineOptions,
     bridge: Bridge,
     /// The in-process mock the tools call (`serve --mock`), rebuilt from
@@ -68,6 +71,7 @@ impl Reloader {
     ) -> Arc<Self> {
         Arc::new(Self {
             location: location.to_string(),
+            shown: crate::document::shown_location(location),
             options,
             bridge,
             mock,
@@ -78,7 +82,7 @@ impl Reloader {
     /// Loads the document again and, when it yields tools, serves them.
     pub async fn reload(&self, why: &str) -> ReloadOutcome {
         let _one_at_a_time = self.serial.lock().await;
-        tracing::info!(document = %self.location, "reloading ({why})");
+        tracing::info!(document = %self.shown, "reloading ({why})");
         let location = self.location.clone();
         let options = self.options.clone();
         // The tools' base URL names the path the mock started under.
@@ -140,13 +144,13 @@ impl Reloader {
         match &outcome {
             ReloadOutcome::Replaced(n) => {
                 ops::record_reload(true);
-                tracing::info!(tools = n, "reloaded {}", self.location);
+                tracing::info!(tools = n, "reloaded {}", self.shown);
             }
             ReloadOutcome::Kept(why) => {
                 ops::record_reload(false);
                 tracing::error!(
                     "reload of {} failed; still serving the previous tools: {why}",
-                    self.location
+                    self.shown
                 );
             }
         }
@@ -265,7 +269,7 @@ impl Reloader {
                     seen = version;
                 }
                 Ok(None) => {}
-                Err(e) => tracing::warn!("--watch: polling {}: {e}", self.location),
+                Err(e) => tracing::warn!("--watch: polling {}: {e}", self.shown),
             }
             first = false;
             tokio::time::sleep(interval).await;

@@ -181,6 +181,8 @@ pub fn load(
     let root_url = location_to_url(location)?;
     let root_key = root_url.to_string();
     let mut warnings = Vec::new();
+    // What diagnostics call the document: a URL without its credentials.
+    let location = &shown_location(location);
 
     let text = fetcher.read(&root_url, location)?;
     let prune = Prune {
@@ -189,6 +191,7 @@ pub fn load(
     let mut value = parse_document(&text, location, prune)?;
     for overlay in &options.overlays {
         let url = location_to_url(overlay)?;
+        let overlay = &shown_location(overlay);
         let overlay_text = fetcher.read(&url, overlay)?;
         let overlay = Overlay::parse(&overlay_text, overlay)?;
         warnings.extend(overlay.apply(&mut value)?);
@@ -366,15 +369,33 @@ fn coerce(v: Option<&mut Value>) {
 /// Turns what the user typed into a URL: `http(s)://…` as is, anything else
 /// a file path (made absolute so relative refs resolve).
 fn location_to_url(location: &str) -> Result<Url, Diagnostic> {
-    if location.starts_with("http://") || location.starts_with("https://") {
-        return Url::parse(location)
-            .map_err(|e| Diagnostic::error(location, "", format!("invalid URL: {e}")));
+    if is_url(location) {
+        return Url::parse(location).map_err(|e| {
+            Diagnostic::error(shown_location(location), "", format!("invalid URL: {e}"))
+        });
     }
     let path = std::path::Path::new(location);
     let abs = std::path::absolute(path)
         .map_err(|e| Diagnostic::error(location, "", format!("cannot resolve path: {e}")))?;
     Url::from_file_path(&abs)
         .map_err(|()| Diagnostic::error(location, "", "cannot turn the path into a file URL"))
+}
+
+/// Whether the user gave a URL rather than a path.
+fn is_url(location: &str) -> bool {
+    location.starts_with("http://") || location.starts_with("https://")
+}
+
+/// How messages and logs name a document the user gave as `location`: a
+/// URL with its user info and query values masked (a document URL may
+/// carry a token, `?token=…` or `user:pass@`; see
+/// [`crate::runtime::wire::redact_url`]), a path as given.
+pub fn shown_location(location: &str) -> String {
+    if is_url(location) {
+        crate::runtime::wire::redact_url(location)
+    } else {
+        location.to_string()
+    }
 }
 
 fn display_for(url: &Url) -> String {
@@ -388,7 +409,7 @@ fn display_for(url: &Url) -> String {
             .display()
             .to_string();
     }
-    url.to_string()
+    crate::runtime::wire::redact_url(url.as_str())
 }
 
 /// Whether a JSON text certainly has no `$ref` to another file: every

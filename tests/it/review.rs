@@ -777,3 +777,91 @@ async fn an_endless_or_oversized_jwks_is_refused_naming_the_url_and_the_limit() 
         assert!(started.elapsed() < Duration::from_secs(10), "{path}");
     }
 }
+
+// 7. A document URL's credentials never reach a log line or an error.
+#[tokio::test]
+async fn document_url_credentials_are_redacted_from_logs_and_errors() {
+    use tokio::io::AsyncBufReadExt;
+    const TOKEN: &str = "SECRETtoken99";
+    const PASSWORD: &str = "hunter2pw";
+    let first = tagged_doc(&[("get_first", "all")]).to_string().into_bytes();
+    let second = tagged_doc(&[("get_second", "all")])
+        .to_string()
+        .into_bytes();
+    // The initial load and two polls see the first document, the next
+    // three the second, then it breaks.
+    let (origin, _) = scripted(move |n| match n {
+        0..3 => (200, Vec::new(), first.clone()),
+        3..6 => (200, Vec::new(), second.clone()),
+        _ => (200, Vec::new(), b"openapi: [this is not".to_vec()),
+    })
+    .await;
+    let url = origin.replace("http://", &format!("http://reader:{PASSWORD}@"))
+        + &format!("/api.json?token={TOKEN}&v=1");
+    let mut child = tokio::process::Command::new(env!("CARGO_BIN_EXE_openapi2mcp"))
+        .args([
+            "serve",
+            &url,
+            "--transport",
+            "http",
+            "--listen",
+            "127.0.0.1:0",
+        ])
+        .args([
+            "--base-url",
+            "http://127.0.0.1:9",
+            "--watch",
+            "--watch-interval",
+            "0.2",
+        ])
+        .args(["--log", "info"])
+        .env_remove("RUST_LOG")
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .kill_on_drop(true)
+        .spawn()
+        .unwrap();
+    let mut lines = tokio::io::BufReader::new(child.stderr.take().unwrap()).lines();
+    let mut seen = Vec::new();
+    let done = tokio::time::timeout(Duration::from_secs(30), async {
+        while let Ok(Some(line)) = lines.next_line().await {
+            let failed = line.contains("reload of") && line.contains("failed");
+            seen.push(line);
+            if failed {
+                break;
+            }
+        }
+    })
+    .await;
+    let _ = child.kill().await;
+    let stderr = seen.join("\n");
+    assert!(done.is_ok(), "no failed reload within 30 s:\n{stderr}");
+    assert!(
+        stderr.contains("reloaded") && stderr.contains("token=***"),
+        "the reloads are logged, naming the document:\n{stderr}"
+    );
+    assert!(
+        !stderr.contains(TOKEN) && !stderr.contains(PASSWORD),
+        "{stderr}"
+    );
+
+    // Errors of a one-shot command: an HTTP error, and no server at all.
+    let missing = origin.replace("http://", &format!("http://reader:{PASSWORD}@"))
+        + &format!("/missing.json?token={TOKEN}");
+    let (missing_origin, _) = scripted(|_| (404, Vec::new(), b"{}".to_vec())).await;
+    let missing = missing.replace(&origin, &missing_origin);
+    let dead = format!("http://reader:{PASSWORD}@127.0.0.1:9/api.json?token={TOKEN}");
+    for location in [missing, dead] {
+        let (code, stderr) =
+            tokio::task::spawn_blocking(move || run_binary(&["list", &location], &[]))
+                .await
+                .unwrap();
+        assert_eq!(code, Some(1), "{stderr}");
+        assert!(stderr.contains("token=***"), "{stderr}");
+        assert!(
+            !stderr.contains(TOKEN) && !stderr.contains(PASSWORD),
+            "{stderr}"
+        );
+    }
+}

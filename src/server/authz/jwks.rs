@@ -17,6 +17,7 @@ use jsonwebtoken::{Algorithm, DecodingKey};
 use serde_json::Value;
 
 use crate::runtime::http::read_bounded;
+use crate::runtime::wire::redact_url;
 
 /// One verification key.
 pub struct Key {
@@ -178,8 +179,9 @@ impl JwksCache {
             }
         };
         let body = self.get_json(&url).await?;
-        let keys = parse_jwks(&body).map_err(|e| JwksError(format!("JWKS at {url}: {e}")))?;
-        tracing::info!(url = %url, keys = keys.keys.len(), "fetched the authorization server's keys");
+        let shown = redact_url(&url);
+        let keys = parse_jwks(&body).map_err(|e| JwksError(format!("JWKS at {shown}: {e}")))?;
+        tracing::info!(url = %shown, keys = keys.keys.len(), "fetched the authorization server's keys");
         let keys = Arc::new(keys);
         self.keys.store(Arc::clone(&keys));
         Ok(keys)
@@ -197,7 +199,8 @@ impl JwksCache {
                     let named = meta.get("issuer").and_then(Value::as_str).unwrap_or("");
                     if named.trim_end_matches('/') != issuer.trim_end_matches('/') {
                         return Err(JwksError(format!(
-                            "authorization server metadata at {url} names issuer `{named}`, not `{issuer}`"
+                            "authorization server metadata at {} names issuer `{named}`, not `{issuer}`",
+                            redact_url(&url)
                         )));
                     }
                     return meta
@@ -205,7 +208,10 @@ impl JwksCache {
                         .and_then(Value::as_str)
                         .map(str::to_string)
                         .ok_or_else(|| {
-                            JwksError(format!("{url} has no `jwks_uri`; give --jwks-url"))
+                            JwksError(format!(
+                                "{} has no `jwks_uri`; give --jwks-url",
+                                redact_url(&url)
+                            ))
                         });
                 }
                 Err(e) => last = e.0,
@@ -219,20 +225,21 @@ impl JwksCache {
     /// GETs a JSON document, reading at most `max_bytes` of it (checked
     /// while reading: an endless answer is cut, not buffered).
     async fn get_json(&self, url: &str) -> Result<Value, JwksError> {
+        let shown = redact_url(url);
         let res = self
             .client
             .get(url)
             .header("accept", "application/json")
             .send()
             .await
-            .map_err(|e| JwksError(format!("GET {url}: {e}")))?;
+            .map_err(|e| JwksError(format!("GET {shown}: {}", e.without_url())))?;
         if !res.status().is_success() {
-            return Err(JwksError(format!("GET {url}: HTTP {}", res.status())));
+            return Err(JwksError(format!("GET {shown}: HTTP {}", res.status())));
         }
         let bytes = read_bounded(res, self.max_bytes)
             .await
-            .map_err(|e| JwksError(format!("GET {url}: {e}")))?;
-        serde_json::from_slice(&bytes).map_err(|e| JwksError(format!("GET {url}: not JSON: {e}")))
+            .map_err(|e| JwksError(format!("GET {shown}: {e}")))?;
+        serde_json::from_slice(&bytes).map_err(|e| JwksError(format!("GET {shown}: not JSON: {e}")))
     }
 }
 
