@@ -6,17 +6,18 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use anyhow::{Context, Result};
+use clap::builder::RangedU64ValueParser;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use openapi2mcp::commands::{
     self, config::ConfigCommand, generate::GenerateCommand, generate::Generated, lint::LintCommand,
     list::ListOptions, report::HasDiagnostics, serve::ServeCommand,
 };
-use openapi2mcp::document::LoadOptions;
+use openapi2mcp::document::{DEFAULT_MAX_DOCUMENT_BYTES, LoadOptions};
 use openapi2mcp::lint::Level;
 use openapi2mcp::mock::MockOptions;
 use openapi2mcp::pipeline::{self, PipelineOptions};
-use openapi2mcp::server::cli::{DEFAULT_LOG_FILTER, ServeFlags, init_logging};
+use openapi2mcp::server::cli::{DEFAULT_LOG_FILTER, ServeFlags, init_logging, number_in};
 use openapi2mcp::tools::descriptions::DescriptionMode;
 use openapi2mcp::tools::{BuildOptions, OutputSchemaMode, Selection, select::PathGlobs};
 
@@ -60,7 +61,8 @@ struct LintArgs {
     #[arg(long, value_enum, default_value_t = LintFormat::Text)]
     format: LintFormat,
     /// Fail (exit 1) when the full tool list takes more tokens than this.
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N",
+          value_parser = RangedU64ValueParser::<usize>::new().range(0..=MAX_TOKENS))]
     max_tokens: Option<usize>,
     /// Fail (exit 1) on findings at or above this level (default: error).
     #[arg(long, value_enum, default_value_t = DenyLevel::Error)]
@@ -92,6 +94,11 @@ struct MockArgs {
     /// Follow `$ref`s to absolute http(s) URLs.
     #[arg(long)]
     allow_remote_refs: bool,
+    /// The most bytes read from one URL (the document, an overlay, a
+    /// remote `$ref`); a longer or endless answer is an error.
+    #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_MAX_DOCUMENT_BYTES,
+          value_parser = clap::value_parser!(u64).range(1..=MAX_DOCUMENT_BYTES_LIMIT))]
+    max_document_bytes: u64,
     /// Address to listen on.
     #[arg(long, default_value = "127.0.0.1:4010")]
     listen: std::net::SocketAddr,
@@ -121,7 +128,7 @@ struct ServeArgs {
     #[arg(long)]
     watch: bool,
     /// Seconds between polls of a document URL under --watch.
-    #[arg(long, value_name = "SECS", default_value_t = 30.0)]
+    #[arg(long, value_name = "SECS", default_value_t = 30.0, value_parser = parse_watch_interval)]
     watch_interval: f64,
 }
 
@@ -186,17 +193,24 @@ struct SpecArgs {
     /// Follow `$ref`s to absolute http(s) URLs.
     #[arg(long)]
     allow_remote_refs: bool,
+    /// The most bytes read from one URL (the document, an overlay, a
+    /// remote `$ref`, a --watch poll); a longer or endless answer is an error.
+    #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_MAX_DOCUMENT_BYTES,
+          value_parser = clap::value_parser!(u64).range(1..=MAX_DOCUMENT_BYTES_LIMIT))]
+    max_document_bytes: u64,
     /// Output schemas: full (the response schema), loose ({"type":"object"}), or off.
     #[arg(long, value_enum, default_value_t = OutputMode::Full)]
     output_schema: OutputMode,
     /// Size budget of each tool's inputSchema and outputSchema, in bytes of
     /// compact JSON (about 4 bytes a token); past it, nested objects are
     /// summarized and point at a resource with the full schema. 0 = no limit.
-    #[arg(long, value_name = "BYTES", default_value_t = openapi2mcp::tools::DEFAULT_SCHEMA_BUDGET)]
+    #[arg(long, value_name = "BYTES", default_value_t = openapi2mcp::tools::DEFAULT_SCHEMA_BUDGET,
+          value_parser = RangedU64ValueParser::<usize>::new().range(0..=MAX_SCHEMA_BUDGET))]
     schema_budget: usize,
     /// Size budget of each tool's outputSchema, in bytes (default: half of
     /// --schema-budget). 0 = no limit.
-    #[arg(long, value_name = "BYTES")]
+    #[arg(long, value_name = "BYTES",
+          value_parser = RangedU64ValueParser::<usize>::new().range(0..=MAX_SCHEMA_BUDGET))]
     output_schema_budget: Option<usize>,
     /// Tool descriptions: full (as written) or short (first paragraph,
     /// without links, URLs or sentences the document repeats everywhere).
@@ -238,6 +252,7 @@ impl SpecArgs {
             spec: spec.to_string(),
             overlays: Vec::new(),
             allow_remote_refs: false,
+            max_document_bytes: DEFAULT_MAX_DOCUMENT_BYTES,
             output_schema: OutputMode::Off,
             schema_budget: openapi2mcp::tools::DEFAULT_SCHEMA_BUDGET,
             output_schema_budget: None,
@@ -253,6 +268,20 @@ impl SpecArgs {
             quiet: true,
         }
     }
+}
+
+/// The largest --max-document-bytes accepted: 1 TiB.
+const MAX_DOCUMENT_BYTES_LIMIT: u64 = 1 << 40;
+
+/// The largest --schema-budget and --output-schema-budget: 1 GiB.
+const MAX_SCHEMA_BUDGET: u64 = 1 << 30;
+
+/// The largest --max-tokens: far past any context window.
+const MAX_TOKENS: u64 = 1 << 40;
+
+/// The --watch-interval range: a tenth of a second to a day.
+fn parse_watch_interval(s: &str) -> Result<f64, String> {
+    number_in(s, 0.1, 86_400.0, "seconds")
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -344,6 +373,7 @@ fn pipeline_options(args: &SpecArgs, keep_examples: bool) -> Result<PipelineOpti
     Ok(PipelineOptions {
         load: LoadOptions {
             allow_remote_refs: args.allow_remote_refs,
+            max_document_bytes: args.max_document_bytes,
             keep_examples,
             overlays: args.overlays.clone(),
             ..LoadOptions::default()
@@ -452,7 +482,7 @@ fn generate(args: GenerateArgs) -> Result<ExitCode> {
             eprintln!(
                 "openapi2mcp: {out} is stale ({} of {files} files differ); regenerate with `openapi2mcp generate {} --out {out}` and the same options",
                 differences.len(),
-                args.spec.spec
+                openapi2mcp::document::shown_location(&args.spec.spec)
             );
             ExitCode::FAILURE
         }
@@ -472,6 +502,7 @@ fn generate(args: GenerateArgs) -> Result<ExitCode> {
 fn mock(args: MockArgs) -> Result<ExitCode> {
     let load = LoadOptions {
         allow_remote_refs: args.allow_remote_refs,
+        max_document_bytes: args.max_document_bytes,
         overlays: args.overlays,
         ..LoadOptions::default()
     };

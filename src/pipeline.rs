@@ -82,7 +82,11 @@ pub fn load_catalog(location: &str, options: &PipelineOptions) -> Result<Loaded,
     document.drop_sources();
     let schemas = Arc::new(LiveSchemas::new(document, built.schemas));
     if catalog.tools.is_empty() {
-        let summary = Box::new(Diagnostic::error(location, "", no_tools_reason(&stats)));
+        let summary = Box::new(Diagnostic::error(
+            document::shown_location(location),
+            "",
+            no_tools_reason(&stats),
+        ));
         return Err(PipelineError::NoTools {
             summary,
             diagnostics,
@@ -136,7 +140,11 @@ pub fn load_served(location: &str, options: &PipelineOptions) -> Result<Served, 
     document.locate(&mut diagnostics[start..]);
     document.drop_sources();
     if plan.tools.is_empty() {
-        let summary = Box::new(Diagnostic::error(location, "", no_tools_reason(&stats)));
+        let summary = Box::new(Diagnostic::error(
+            document::shown_location(location),
+            "",
+            no_tools_reason(&stats),
+        ));
         return Err(PipelineError::NoTools {
             summary,
             diagnostics,

@@ -16,7 +16,9 @@ use std::time::Duration;
 
 use crate::mock::{MockOptions, MockServer, MockSlot};
 use crate::pipeline::{self, PipelineError, PipelineOptions};
+use crate::runtime::http::{BoundedReadError, read_bounded};
 use crate::runtime::schemas::Schemas;
+use crate::runtime::wire::error_chain;
 use crate::server::Bridge;
 use crate::server::ops;
 
@@ -32,6 +34,9 @@ pub enum ReloadOutcome {
 /// Reloads one document into one bridge; reloads never overlap.
 pub struct Reloader {
     location: String,
+    /// How logs name the document: `location` without the credentials a
+    /// URL may carry.
+    shown: String,
     options: PipelineOptions,
     bridge: Bridge,
     /// The in-process mock the tools call (`serve --mock`), rebuilt from
@@ -66,6 +71,7 @@ impl Reloader {
     ) -> Arc<Self> {
         Arc::new(Self {
             location: location.to_string(),
+            shown: crate::document::shown_location(location),
             options,
             bridge,
             mock,
@@ -76,7 +82,7 @@ impl Reloader {
     /// Loads the document again and, when it yields tools, serves them.
     pub async fn reload(&self, why: &str) -> ReloadOutcome {
         let _one_at_a_time = self.serial.lock().await;
-        tracing::info!(document = %self.location, "reloading ({why})");
+        tracing::info!(document = %self.shown, "reloading ({why})");
         let location = self.location.clone();
         let options = self.options.clone();
         // The tools' base URL names the path the mock started under.
@@ -138,13 +144,13 @@ impl Reloader {
         match &outcome {
             ReloadOutcome::Replaced(n) => {
                 ops::record_reload(true);
-                tracing::info!(tools = n, "reloaded {}", self.location);
+                tracing::info!(tools = n, "reloaded {}", self.shown);
             }
             ReloadOutcome::Kept(why) => {
                 ops::record_reload(false);
                 tracing::error!(
                     "reload of {} failed; still serving the previous tools: {why}",
-                    self.location
+                    self.shown
                 );
             }
         }
@@ -184,6 +190,15 @@ impl Reloader {
         }
     }
 
+    /// Watches the directory the document is in, not the file: editors
+    /// and `mv` replace the file, which would end a watch on the file
+    /// itself, and a Kubernetes ConfigMap volume changes without ever
+    /// touching it: `dir/spec.yaml` is a symlink to `..data/spec.yaml`,
+    /// and an update writes a new timestamped directory and renames a new
+    /// `..data` symlink over the old one. So every event in the directory
+    /// counts, and the document is reloaded when an event names it or
+    /// when what it resolves to (its target, its content) is no longer
+    /// what was last seen.
     fn watch_file(self: &Arc<Self>, path: PathBuf) -> Result<(), String> {
         use notify::{RecursiveMode, Watcher};
         let path = std::path::absolute(&path).map_err(|e| format!("--watch: {e}"))?;
@@ -192,16 +207,17 @@ impl Reloader {
             .map(Path::to_path_buf)
             .ok_or_else(|| format!("--watch: {} has no parent directory", path.display()))?;
         let name = path.file_name().map(|n| n.to_os_string());
-        let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<()>();
-        // The directory, not the file: editors and `mv` replace the file,
-        // which would end a watch on the file itself.
+        // Before the watch starts, so no change can come between.
+        let mut seen = FileVersion::of(&path);
+        // `true` when the event names the document itself.
+        let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<bool>();
         let mut watcher =
             notify::recommended_watcher(move |event: notify::Result<notify::Event>| {
                 if let Ok(event) = event
                     && !event.kind.is_access()
-                    && event.paths.iter().any(|p| p.file_name() == name.as_deref())
                 {
-                    let _ = tx.send(());
+                    let named = event.paths.iter().any(|p| p.file_name() == name.as_deref());
+                    let _ = tx.send(named);
                 }
             })
             .map_err(|e| format!("--watch: cannot watch {}: {e}", dir.display()))?;
@@ -209,13 +225,21 @@ impl Reloader {
             .watch(&dir, RecursiveMode::NonRecursive)
             .map_err(|e| format!("--watch: cannot watch {}: {e}", dir.display()))?;
         let this = Arc::clone(self);
+        let watched = path.clone();
         tokio::spawn(async move {
             let _watcher = watcher;
-            while rx.recv().await.is_some() {
-                // Let a burst of events (write, rename, chmod) settle.
+            while let Some(mut named) = rx.recv().await {
+                // Let a burst of events (write, rename, chmod; a
+                // ConfigMap's directory, symlink and clean-up) settle.
                 tokio::time::sleep(Duration::from_millis(250)).await;
-                while rx.try_recv().is_ok() {}
-                this.reload("the file changed").await;
+                while let Ok(n) = rx.try_recv() {
+                    named |= n;
+                }
+                let now = FileVersion::read(watched.clone()).await;
+                if named || now != seen {
+                    seen = now;
+                    this.reload("the file changed").await;
+                }
             }
         });
         tracing::info!(file = %path.display(), "watching the document for changes");
@@ -235,8 +259,9 @@ impl Reloader {
         };
         let mut seen = Version::default();
         let mut first = true;
+        let limit = usize::try_from(self.options.load.max_document_bytes).unwrap_or(usize::MAX);
         loop {
-            match poll_once(&client, &self.location, &seen).await {
+            match poll_once(&client, &self.location, &seen, limit).await {
                 Ok(Some(version)) => {
                     if !first && version != seen {
                         self.reload("the document at its URL changed").await;
@@ -244,11 +269,44 @@ impl Reloader {
                     seen = version;
                 }
                 Ok(None) => {}
-                Err(e) => tracing::warn!("--watch: polling {}: {e}", self.location),
+                Err(e) => tracing::warn!("--watch: polling {}: {e}", self.shown),
             }
             first = false;
             tokio::time::sleep(interval).await;
         }
+    }
+}
+
+/// What identifies one version of a document file: the file its path
+/// resolves to (through any symlinks) and a hash of its content; `None`
+/// parts when it cannot be read (a swap in progress, say).
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct FileVersion {
+    target: Option<PathBuf>,
+    digest: Option<u64>,
+}
+
+impl FileVersion {
+    /// `path`'s version now.
+    fn of(path: &Path) -> Self {
+        use std::hash::{Hash, Hasher};
+        let target = std::fs::canonicalize(path).ok();
+        let digest = std::fs::read(path).ok().map(|bytes| {
+            let mut h = std::collections::hash_map::DefaultHasher::new();
+            bytes.hash(&mut h);
+            h.finish()
+        });
+        Self { target, digest }
+    }
+
+    /// [`FileVersion::of`], off the async threads.
+    async fn read(path: PathBuf) -> Self {
+        tokio::task::spawn_blocking(move || Self::of(&path))
+            .await
+            .unwrap_or(Self {
+                target: None,
+                digest: None,
+            })
     }
 }
 
@@ -261,11 +319,15 @@ struct Version {
     digest: Option<u64>,
 }
 
-/// One conditional GET: `None` when the server says 304 Not Modified.
+/// One conditional GET: `None` when the server says 304 Not Modified. A
+/// body (read only when the server sends no validator) is read up to
+/// `limit` bytes, no further. Errors carry no URL (it may hold a
+/// credential): the caller names the document.
 async fn poll_once(
     client: &reqwest::Client,
     url: &str,
     seen: &Version,
+    limit: usize,
 ) -> Result<Option<Version>, String> {
     let mut req = client.get(url);
     if let Some(e) = &seen.etag {
@@ -274,7 +336,10 @@ async fn poll_once(
     if let Some(m) = &seen.last_modified {
         req = req.header(reqwest::header::IF_MODIFIED_SINCE, m);
     }
-    let res = req.send().await.map_err(|e| e.to_string())?;
+    let res = req
+        .send()
+        .await
+        .map_err(|e| error_chain(&e.without_url()))?;
     if res.status() == reqwest::StatusCode::NOT_MODIFIED {
         return Ok(None);
     }
@@ -291,7 +356,12 @@ async fn poll_once(
     let last_modified = header(reqwest::header::LAST_MODIFIED);
     let digest = if etag.is_none() && last_modified.is_none() {
         use std::hash::{Hash, Hasher};
-        let body = res.bytes().await.map_err(|e| e.to_string())?;
+        let body = read_bounded(res, limit).await.map_err(|e| match e {
+            BoundedReadError::TooLarge { limit } => format!(
+                "the document is larger than the limit of {limit} bytes (--max-document-bytes); reading stopped there"
+            ),
+            other => other.to_string(),
+        })?;
         let mut h = std::collections::hash_map::DefaultHasher::new();
         body.hash(&mut h);
         Some(h.finish())
@@ -304,3 +374,7 @@ async fn poll_once(
         digest,
     }))
 }
+
+#[cfg(test)]
+#[path = "reload_tests.rs"]
+mod tests;

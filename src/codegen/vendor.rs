@@ -235,6 +235,7 @@ pub const DEPENDENCIES: &[&str] = &[
     "base64",
     "bm25",
     "clap",
+    "httpdate",
     "jaq-core",
     "jaq-json",
     "jaq-std",

@@ -46,6 +46,9 @@ pub fn run(loaded: &Loaded, location: &str, command: &LintCommand) -> Result<Lin
         schema_budget: command.schema_budget,
         ..LintOptions::default()
     };
+    // Findings name the document as diagnostics do: a URL without the
+    // credentials it may carry.
+    let location = &crate::document::shown_location(location);
     let found = lint::lint(&loaded.catalog, loaded.document(), location, &options);
     let output = match command.format {
         LintFormat::Text => report::text(&found, 10),

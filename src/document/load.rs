@@ -42,7 +42,15 @@ pub struct LoadOptions {
     /// OpenAPI Overlay documents (paths or URLs) applied, in order, to the
     /// root document as read, before anything else (see [`super::overlay`]).
     pub overlays: Vec<String>,
+    /// The most bytes read from one URL (the document, an overlay, a
+    /// remote `$ref`): a longer answer, or an endless one, is refused the
+    /// moment it passes this, not after it was all buffered.
+    pub max_document_bytes: u64,
 }
+
+/// Default of [`LoadOptions::max_document_bytes`]: 64 MiB, five times
+/// the largest real document we know (Microsoft Graph's).
+pub const DEFAULT_MAX_DOCUMENT_BYTES: u64 = 64 << 20;
 
 impl Default for LoadOptions {
     fn default() -> Self {
@@ -52,6 +60,7 @@ impl Default for LoadOptions {
             keep_sources: false,
             keep_examples: true,
             overlays: Vec::new(),
+            max_document_bytes: DEFAULT_MAX_DOCUMENT_BYTES,
         }
     }
 }
@@ -172,6 +181,8 @@ pub fn load(
     let root_url = location_to_url(location)?;
     let root_key = root_url.to_string();
     let mut warnings = Vec::new();
+    // What diagnostics call the document: a URL without its credentials.
+    let location = &shown_location(location);
 
     let text = fetcher.read(&root_url, location)?;
     let prune = Prune {
@@ -180,6 +191,7 @@ pub fn load(
     let mut value = parse_document(&text, location, prune)?;
     for overlay in &options.overlays {
         let url = location_to_url(overlay)?;
+        let overlay = &shown_location(overlay);
         let overlay_text = fetcher.read(&url, overlay)?;
         let overlay = Overlay::parse(&overlay_text, overlay)?;
         warnings.extend(overlay.apply(&mut value)?);
@@ -357,15 +369,33 @@ fn coerce(v: Option<&mut Value>) {
 /// Turns what the user typed into a URL: `http(s)://…` as is, anything else
 /// a file path (made absolute so relative refs resolve).
 fn location_to_url(location: &str) -> Result<Url, Diagnostic> {
-    if location.starts_with("http://") || location.starts_with("https://") {
-        return Url::parse(location)
-            .map_err(|e| Diagnostic::error(location, "", format!("invalid URL: {e}")));
+    if is_url(location) {
+        return Url::parse(location).map_err(|e| {
+            Diagnostic::error(shown_location(location), "", format!("invalid URL: {e}"))
+        });
     }
     let path = std::path::Path::new(location);
     let abs = std::path::absolute(path)
         .map_err(|e| Diagnostic::error(location, "", format!("cannot resolve path: {e}")))?;
     Url::from_file_path(&abs)
         .map_err(|()| Diagnostic::error(location, "", "cannot turn the path into a file URL"))
+}
+
+/// Whether the user gave a URL rather than a path.
+fn is_url(location: &str) -> bool {
+    location.starts_with("http://") || location.starts_with("https://")
+}
+
+/// How messages and logs name a document the user gave as `location`: a
+/// URL with its user info and query values masked (a document URL may
+/// carry a token, `?token=…` or `user:pass@`; see
+/// [`crate::runtime::wire::redact_url`]), a path as given.
+pub fn shown_location(location: &str) -> String {
+    if is_url(location) {
+        crate::runtime::wire::redact_url(location)
+    } else {
+        location.to_string()
+    }
 }
 
 fn display_for(url: &Url) -> String {
@@ -379,7 +409,7 @@ fn display_for(url: &Url) -> String {
             .display()
             .to_string();
     }
-    url.to_string()
+    crate::runtime::wire::redact_url(url.as_str())
 }
 
 /// Whether a JSON text certainly has no `$ref` to another file: every
@@ -615,19 +645,62 @@ impl<'a> Fetcher<'a> {
             self.client = Some(client);
         }
         let client = self.client.as_ref().expect("client was just set");
+        // reqwest's messages name the URL, which may carry a credential.
         let response = client
             .get(url.clone())
             .send()
-            .map_err(|e| fail(format!("cannot fetch: {e}")))?;
+            .map_err(|e| fail(format!("cannot fetch: {}", e.without_url())))?;
         let status = response.status();
         if !status.is_success() {
             return Err(fail(format!(
                 "fetching the document returned HTTP {status}"
             )));
         }
-        response
-            .text()
-            .map_err(|e| fail(format!("cannot read the response body: {e}")))
+        let limit = self.options.max_document_bytes;
+        let too_large = || {
+            fail(format!(
+                "the document at this URL is larger than the limit of {limit} bytes (--max-document-bytes); reading stopped there"
+            ))
+        };
+        if response.content_length().is_some_and(|n| n > limit) {
+            return Err(too_large());
+        }
+        // Read one byte past the limit, never more: an endless body ends
+        // here, not in memory.
+        let mut body = Vec::new();
+        std::io::Read::read_to_end(
+            &mut std::io::Read::take(response, limit.saturating_add(1)),
+            &mut body,
+        )
+        .map_err(|e| {
+            fail(format!(
+                "cannot read the response body: {}",
+                io_without_url(e)
+            ))
+        })?;
+        if body.len() as u64 > limit {
+            return Err(too_large());
+        }
+        String::from_utf8(body)
+            .map_err(|e| fail(format!("the response body is not UTF-8 text: {e}")))
+    }
+}
+
+/// An error from reading a response body, without the URL reqwest puts
+/// in its messages.
+fn io_without_url(e: std::io::Error) -> String {
+    if !e
+        .get_ref()
+        .is_some_and(|inner| inner.is::<reqwest::Error>())
+    {
+        return e.to_string();
+    }
+    match e
+        .into_inner()
+        .map(|inner| inner.downcast::<reqwest::Error>())
+    {
+        Some(Ok(re)) => re.without_url().to_string(),
+        _ => "the connection failed".to_string(),
     }
 }
 

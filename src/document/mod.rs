@@ -19,4 +19,6 @@ pub mod refs;
 pub mod swagger2;
 
 pub use diag::{Diagnostic, Severity};
-pub use load::{Document, LoadOptions, SpecVersion, load};
+pub use load::{
+    DEFAULT_MAX_DOCUMENT_BYTES, Document, LoadOptions, SpecVersion, load, shown_location,
+};

@@ -392,9 +392,14 @@ impl Api {
         check_structured(self.prepared(tool), outcome)
     }
 
-    /// Scrubs configured secrets from text an API sent back (a 401 page that
-    /// echoes the token, say), or a handler wrote.
-    pub fn redact(&self, mut outcome: ToolOutcome) -> ToolOutcome {
+    /// Scrubs configured secrets from what an API sent back (a 401 page
+    /// that echoes the token, a JSON field holding it) or a handler wrote:
+    /// the text content and every string of the structured content, keys
+    /// included. Structured content that no longer fits `tool`'s output
+    /// schema once masked (a secret inside a value with a `pattern`, say)
+    /// is dropped, and the result becomes an error whose text says why:
+    /// a result with structured content must conform.
+    pub fn redact(&self, tool: ToolId, mut outcome: ToolOutcome) -> ToolOutcome {
         let secrets = self.auth.secret_values();
         if secrets.is_empty() {
             return outcome;
@@ -403,6 +408,30 @@ impl Api {
             if let Content::Text(t) = c {
                 *t = auth::redact(t, &secrets);
             }
+        }
+        let Some(mut structured) = outcome.structured.take() else {
+            return outcome;
+        };
+        if !auth::redact_json(&mut structured, &secrets) {
+            outcome.structured = Some(structured);
+            return outcome;
+        }
+        let prepared = self.prepared(tool);
+        let fits = match prepared.endpoint.output_schema.as_deref() {
+            Some(schema) => compiled(&prepared.output_validator, schema, &prepared.endpoint.name)
+                .is_none_or(|v| v.is_valid(&structured)),
+            None => true,
+        };
+        if fits {
+            outcome.structured = Some(structured);
+        } else {
+            outcome.content.insert(
+                0,
+                Content::Text(
+                    "The API's response held a configured credential, masked here as `***`; masked, it no longer matches the tool's output schema, so it is returned as text only.".into(),
+                ),
+            );
+            outcome.is_error = true;
         }
         outcome
     }

@@ -26,3 +26,11 @@ fn bursts_then_refills_at_the_rate() {
     }
     assert!(limiter.try_acquire_at(later).is_err());
 }
+
+#[test]
+fn a_vanishing_rate_refuses_without_panicking() {
+    let limiter = RateLimiter::new(1e-30, 1);
+    let t0 = Instant::now();
+    assert!(limiter.try_acquire_at(t0).is_ok());
+    assert_eq!(limiter.try_acquire_at(t0), Err(Duration::MAX));
+}

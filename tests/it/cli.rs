@@ -371,7 +371,8 @@ fn output_to_a_closed_pipe_ends_quietly() {
     }
 }
 
-/// A bad `--watch-interval` is refused before anything starts serving.
+/// A bad `--watch-interval` is refused before anything starts serving
+/// (when the command line is parsed: exit status 2).
 #[test]
 fn a_bad_watch_interval_is_refused_at_once() {
     for bad in ["0", "-1", "nan"] {
@@ -381,10 +382,10 @@ fn a_bad_watch_interval_is_refused_at_once() {
             .env("OPENAPI2MCP_LOG", "info")
             .timeout(std::time::Duration::from_secs(30))
             .assert()
-            .failure();
+            .code(2);
         let stderr = String::from_utf8_lossy(&out.get_output().stderr).to_string();
         assert!(
-            stderr.contains("--watch-interval must be a positive number of seconds"),
+            stderr.contains("--watch-interval") && stderr.contains("seconds from 0.1 to 86400"),
             "{bad}: {stderr}"
         );
         assert!(!stderr.contains("mock API serving"), "{bad}: {stderr}");

@@ -428,6 +428,26 @@ fn redact_masks_every_secret() {
 }
 
 #[test]
+fn redact_json_masks_keys_and_values_at_any_depth_and_keeps_the_shape() {
+    let secrets = vec!["s3cr3t".to_string()];
+    let mut v = serde_json::json!({
+        "a": "x s3cr3t y", "s3cr3t": 1, "***": 2, "n": 7, "b": true,
+        "list": [{"deep": ["s3cr3t"]}, null]
+    });
+    assert!(redact_json(&mut v, &secrets));
+    assert_eq!(
+        v,
+        serde_json::json!({
+            "a": "x *** y", "***": 2, "***~2": 1, "n": 7, "b": true,
+            "list": [{"deep": ["***"]}, null]
+        })
+    );
+    let mut clean = serde_json::json!({"a": ["b", 1]});
+    assert!(!redact_json(&mut clean, &secrets));
+    assert!(!redact_json(&mut v, &[]));
+}
+
+#[test]
 fn secret_values_lists_configured_secrets() {
     let auth = three_schemes(&[
         ("OPENAPI2MCP_API_KEY_KEY", "hk"),

@@ -67,3 +67,35 @@ fn error_chain_names_each_cause_once() {
     );
     assert_eq!(error_chain(&e), "send failed: refused");
 }
+
+#[test]
+fn redact_url_masks_user_info_and_query_values_only() {
+    assert_eq!(
+        redact_url("https://alice:pa55@api.example.com:8443/v1/openapi.json?token=abc&page=2#x"),
+        "https://***@api.example.com:8443/v1/openapi.json?token=***&page=***#x"
+    );
+    assert_eq!(
+        redact_url("https://ghp_TOKEN@raw.example.com/spec.yaml"),
+        "https://***@raw.example.com/spec.yaml"
+    );
+    assert_eq!(
+        redact_url("http://127.0.0.1/doc?s3cret&a=&b=c=d"),
+        "http://127.0.0.1/doc?***&a=***&b=***"
+    );
+    assert_eq!(
+        redact_url("https://h.example/cb#access_token=xyz&state=1"),
+        "https://h.example/cb#access_token=***&state=***"
+    );
+    assert_eq!(
+        redact_url("https://api.example.com/openapi.json"),
+        "https://api.example.com/openapi.json"
+    );
+    for path in [
+        "specs/petstore.yaml",
+        "/abs/path?x=1.yaml",
+        "C:\\api.json",
+        "",
+    ] {
+        assert_eq!(redact_url(path), path);
+    }
+}
