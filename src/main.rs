@@ -186,7 +186,9 @@ struct SpecArgs {
     /// Follow `$ref`s to absolute http(s) URLs.
     #[arg(long)]
     allow_remote_refs: bool,
-    /// Output schemas: full (the response schema), loose ({"type":"object"}), or off.
+    /// Output schemas: full (the response schema, admitting the nulls and
+    /// loose oneOfs real APIs send), strict (the response schema's types as
+    /// written), loose ({"type":"object"}), or off.
     #[arg(long, value_enum, default_value_t = OutputMode::Full)]
     output_schema: OutputMode,
     /// Size budget of each tool's inputSchema and outputSchema, in bytes of
@@ -258,6 +260,7 @@ impl SpecArgs {
 #[derive(Clone, Copy, ValueEnum)]
 enum OutputMode {
     Full,
+    Strict,
     Loose,
     Off,
 }
@@ -351,6 +354,7 @@ fn pipeline_options(args: &SpecArgs, keep_examples: bool) -> Result<PipelineOpti
         build: BuildOptions {
             output_schemas: match args.output_schema {
                 OutputMode::Full => OutputSchemaMode::Full,
+                OutputMode::Strict => OutputSchemaMode::Strict,
                 OutputMode::Loose => OutputSchemaMode::Loose,
                 OutputMode::Off => OutputSchemaMode::Off,
             },

@@ -61,12 +61,12 @@ impl std::fmt::Debug for LiveSchemas {
 
 impl SchemaSource for LiveSchemas {
     fn def(&self, key: &str, side: SchemaSide) -> Option<Arc<Value>> {
-        let direction = match side {
-            SchemaSide::Input => Direction::Input,
-            SchemaSide::Output => Direction::Output,
-            SchemaSide::Document => Direction::Document,
-        };
         self.with_bundler(|_, bundler| {
+            let direction = match side {
+                SchemaSide::Input => Direction::Input,
+                SchemaSide::Output => bundler.output_direction(),
+                SchemaSide::Document => Direction::Document,
+            };
             bundler
                 .knows(key)
                 .then(|| Arc::clone(&bundler.entry(key, direction).schema))
