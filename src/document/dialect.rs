@@ -364,9 +364,9 @@ impl Converter<'_> {
     /// that both fit `{}`), leaving a model no way to satisfy it. So it
     /// stays `oneOf` only where exclusivity is always satisfiable and means
     /// something: in the document as written, in strict output schemas,
-    /// and on input for the "exactly one of these fields" idiom (branches
-    /// that only `require` different sets of properties, none a subset of
-    /// another, so sending one branch's fields matches that branch alone).
+    /// and on input for the "exactly one of these fields" idiom (see
+    /// [`exactly_one_of_fields`]: GitHub's attestation deletion takes
+    /// `subject_digests` or `attestation_ids`, not both).
     /// Everywhere else it is validated, and advertised, as `anyOf`.
     fn exclusive(&self, src: &Map<String, Value>) -> bool {
         match self.direction {
@@ -375,7 +375,7 @@ impl Converter<'_> {
             Direction::Input => src
                 .get("oneOf")
                 .and_then(Value::as_array)
-                .is_some_and(|branches| required_only_idiom(branches)),
+                .is_some_and(|branches| exactly_one_of_fields(branches)),
         }
     }
 }
@@ -387,17 +387,23 @@ impl Direction {
     }
 }
 
-/// Whether `branches` only require different sets of properties (nothing
-/// but `required`, annotations and `type: object` in each), no set within
-/// another: the "exactly one of these fields" idiom.
-fn required_only_idiom(branches: &[Value]) -> bool {
-    let mut sets: Vec<Vec<&str>> = Vec::with_capacity(branches.len());
+/// Whether `branches` are the "exactly one of these fields" idiom: each
+/// an inline object schema (`required`, `properties`, annotations) that
+/// requires a field no other branch declares, so a value made of one
+/// branch's fields alone fits that branch and no other, and a value that
+/// fits two holds fields of both (the fix, dropping one set, is plain).
+fn exactly_one_of_fields(branches: &[Value]) -> bool {
+    struct Branch<'a> {
+        required: Vec<&'a str>,
+        declared: Vec<&'a str>,
+    }
+    let mut parsed: Vec<Branch<'_>> = Vec::with_capacity(branches.len());
     for branch in branches {
         let Value::Object(b) = branch else {
             return false;
         };
         let plain = b.iter().all(|(k, v)| match k.as_str() {
-            "required" | "title" | "description" => true,
+            "required" | "properties" | "title" | "description" | "additionalProperties" => true,
             "type" => v.as_str() == Some("object"),
             k => k.starts_with("x-"),
         });
@@ -409,13 +415,18 @@ fn required_only_idiom(branches: &[Value]) -> bool {
         if !plain || required.is_empty() {
             return false;
         }
-        sets.push(required);
+        let mut declared = required.clone();
+        if let Some(Value::Object(props)) = b.get("properties") {
+            declared.extend(props.keys().map(String::as_str));
+        }
+        parsed.push(Branch { required, declared });
     }
-    sets.len() >= 2
-        && sets.iter().enumerate().all(|(i, a)| {
-            sets.iter()
+    parsed.len() >= 2
+        && parsed.iter().enumerate().all(|(i, a)| {
+            parsed
+                .iter()
                 .enumerate()
-                .all(|(j, b)| i == j || !a.iter().all(|n| b.contains(n)))
+                .all(|(j, b)| i == j || b.required.iter().any(|n| !a.declared.contains(n)))
         })
 }
 
@@ -794,6 +805,17 @@ mod tests {
         let converted = conv(labels.clone());
         assert_eq!(converted["anyOf"], labels["oneOf"]);
         assert!(converted.get("oneOf").is_none());
+        // GitHub's own form, with each branch's properties.
+        let github = json!({"type": "object", "oneOf": [
+            {"properties": {"subject_digests": {"type": "array"}}, "required": ["subject_digests"]},
+            {"properties": {"attestation_ids": {"type": "array"}}, "required": ["attestation_ids"]}]});
+        assert!(conv(github).get("oneOf").is_some());
+        // A branch whose required fields another declares cannot be told
+        // apart by its fields: anyOf.
+        let fields = json!({"oneOf": [
+            {"type": "object", "properties": {"name": {}, "options": {}}, "required": ["name"]},
+            {"type": "object", "required": ["options"]}]});
+        assert!(conv(fields).get("anyOf").is_some());
         // A required set within another can never match alone: anyOf.
         let nested = json!({"oneOf": [{"required": ["name"]}, {"required": ["name", "options"]}]});
         assert!(conv(nested).get("anyOf").is_some());

@@ -21,3 +21,4 @@ mod props;
 mod serve;
 mod snapshots;
 mod support;
+mod tolerance;
