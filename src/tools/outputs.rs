@@ -133,3 +133,7 @@ fn success_schema<'d>(op: &Operation<'d>) -> Option<Schema<'d>> {
 fn json_or_any(media_type: &str) -> bool {
     media_type.trim() == "*/*" || is_json(media_type)
 }
+
+#[cfg(test)]
+#[path = "outputs_tests.rs"]
+mod tests;
