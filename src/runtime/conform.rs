@@ -111,7 +111,7 @@ struct Refusal {
 impl Refusal {
     fn describe(&self) -> String {
         format!(
-            "`{}` is {}: {}",
+            "`{}` is {}, {}",
             display_path(&self.pointer),
             self.found,
             self.message
@@ -139,11 +139,32 @@ fn refusals(validator: &jsonschema::Validator, value: &Value) -> Vec<Refusal> {
         let found = value.pointer(&pointer).map_or("missing", kind_of);
         out.push(Refusal {
             pointer,
-            message: e.masked().to_string(),
+            message: says(&e),
             found,
         });
     }
     out
+}
+
+/// What the schema says of a refused value, without the value: "the
+/// schema says string" for a type, the validator's words otherwise.
+fn says(e: &jsonschema::ValidationError<'_>) -> String {
+    use jsonschema::error::{TypeKind, ValidationErrorKind};
+    let ValidationErrorKind::Type { kind } = e.kind() else {
+        return e.masked().to_string();
+    };
+    let mut types: Vec<&str> = match kind {
+        TypeKind::Single(t) => vec![t.as_str()],
+        TypeKind::Multiple(set) => set
+            .iter()
+            .map(|t| t.as_str())
+            .filter(|t| *t != "null")
+            .collect(),
+    };
+    if types.is_empty() {
+        types.push("null");
+    }
+    format!("the schema says {}", types.join(" or "))
 }
 
 /// Makes `value` fit `validator`, returning what was changed; `Err` when
