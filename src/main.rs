@@ -198,7 +198,9 @@ struct SpecArgs {
     #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_MAX_DOCUMENT_BYTES,
           value_parser = clap::value_parser!(u64).range(1..=MAX_DOCUMENT_BYTES_LIMIT))]
     max_document_bytes: u64,
-    /// Output schemas: full (the response schema), loose ({"type":"object"}), or off.
+    /// Output schemas: full (the response schema, admitting the nulls and
+    /// loose oneOfs real APIs send), strict (the response schema's types as
+    /// written), loose ({"type":"object"}), or off.
     #[arg(long, value_enum, default_value_t = OutputMode::Full)]
     output_schema: OutputMode,
     /// Size budget of each tool's inputSchema and outputSchema, in bytes of
@@ -287,6 +289,7 @@ fn parse_watch_interval(s: &str) -> Result<f64, String> {
 #[derive(Clone, Copy, ValueEnum)]
 enum OutputMode {
     Full,
+    Strict,
     Loose,
     Off,
 }
@@ -381,6 +384,7 @@ fn pipeline_options(args: &SpecArgs, keep_examples: bool) -> Result<PipelineOpti
         build: BuildOptions {
             output_schemas: match args.output_schema {
                 OutputMode::Full => OutputSchemaMode::Full,
+                OutputMode::Strict => OutputSchemaMode::Strict,
                 OutputMode::Loose => OutputSchemaMode::Loose,
                 OutputMode::Off => OutputSchemaMode::Off,
             },

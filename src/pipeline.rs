@@ -15,7 +15,6 @@ use std::sync::Arc;
 use crate::document::{self, Diagnostic, Document, LoadOptions};
 use crate::mock::{MockOptions, MockServer};
 use crate::runtime::catalog::{Catalog, LazyCatalog};
-use crate::tools::bundle::SchemaBundler;
 use crate::tools::lazy::LazyTools;
 use crate::tools::live::LiveSchemas;
 use crate::tools::{self, BuildOptions, BuildStats};
@@ -151,7 +150,7 @@ pub fn load_served(location: &str, options: &PipelineOptions) -> Result<Served, 
             stats,
         });
     }
-    let state = SchemaBundler::new(&document).into_state();
+    let state = options.build.bundler(&document).into_state();
     let schemas = Arc::new(LiveSchemas::new(document, state));
     let heads = plan.tools.iter().map(|t| t.head.clone()).collect();
     let info = plan.info;

@@ -38,6 +38,10 @@ pub const SOURCES: &[(&str, &str)] = &[
     ),
     ("src/runtime/call.rs", include_str!("../runtime/call.rs")),
     (
+        "src/runtime/conform.rs",
+        include_str!("../runtime/conform.rs"),
+    ),
+    (
         "src/runtime/catalog.rs",
         include_str!("../runtime/catalog.rs"),
     ),

@@ -9,6 +9,12 @@
 //! property, `type: file`, a non-array `enum`) are repaired or dropped, so
 //! that one sloppy schema never makes a strict client reject the tool list.
 //!
+//! `oneOf` is kept where a client can always satisfy it and becomes
+//! `anyOf` elsewhere (see `Converter::exclusive`): documents use `oneOf`
+//! loosely, for branches that overlap, and a value two branches describe
+//! must not be refused. Output schemas are also made tolerant of what real
+//! APIs send (see [`Direction::Output`]).
+//!
 //! `$ref`s are not followed here: each one is handed to a callback that
 //! returns the reference to write instead (see [`crate::tools::bundle`]).
 
@@ -23,8 +29,19 @@ use super::load::SpecVersion;
 pub enum Direction {
     /// Arguments sent to the API: `readOnly` properties are dropped.
     Input,
-    /// Responses from the API: `writeOnly` properties are dropped.
+    /// Responses from the API, as a client will check them: `writeOnly`
+    /// properties are dropped, and so is every constraint real APIs break
+    /// without breaking their clients (`required`, `enum`, `const`, bounds,
+    /// `additionalProperties: false`, `not`, `if`/`then`/`else`…). What is
+    /// kept, the shape and the types, tolerates the commonest deviations:
+    /// `null` is admitted wherever a `type` is given (Swagger 2.0 cannot
+    /// say `nullable`, and 3.x documents forget it), and `oneOf` is `anyOf`
+    /// (a `null` fits every branch; a value may well fit two).
     Output,
+    /// Responses as the document types them (`--output-schema strict`):
+    /// [`Direction::Output`] without its tolerance for `null`, `oneOf`,
+    /// `not` and conditionals.
+    StrictOutput,
     /// The schema as documented, for readers (the schema resources):
     /// `readOnly` and `writeOnly` properties are kept, as annotations.
     Document,
@@ -70,6 +87,21 @@ const SCHEMA_KEYWORDS: &[&str] = &[
 const SCHEMA_ARRAY_KEYWORDS: &[&str] = &["allOf", "anyOf", "oneOf", "prefixItems"];
 /// Keywords whose value is a map of name → schema.
 const SCHEMA_MAP_KEYWORDS: &[&str] = &["patternProperties", "dependentSchemas", "$defs"];
+/// Keywords a tolerant output schema drops besides the constraints of
+/// [`Converter::output_constraint`]: assertions about the instance as a
+/// whole that a `null`, or an extra field, would fail.
+const TOLERANT_DROPPED: &[&str] = &[
+    "not",
+    "if",
+    "then",
+    "else",
+    "dependentRequired",
+    "dependentSchemas",
+    "propertyNames",
+    "contains",
+    "minContains",
+    "maxContains",
+];
 /// OpenAPI-only keywords with no JSON Schema meaning.
 const DROPPED: &[&str] = &[
     "discriminator",
@@ -153,7 +185,10 @@ impl Converter<'_> {
         map: &Map<String, Value>,
         out: &mut Map<String, Value>,
     ) {
-        if self.direction == Direction::Output && self.output_constraint(key, value) {
+        if self.direction.is_output() && self.output_constraint(key, value) {
+            return;
+        }
+        if self.direction == Direction::Output && TOLERANT_DROPPED.contains(&key) {
             return;
         }
         if key.starts_with("x-") || DROPPED.contains(&key) {
@@ -258,7 +293,7 @@ impl Converter<'_> {
     fn hidden(&self, prop: &Value) -> bool {
         let flag = match self.direction {
             Direction::Input => "readOnly",
-            Direction::Output => "writeOnly",
+            Direction::Output | Direction::StrictOutput => "writeOnly",
             Direction::Document => return false,
         };
         prop.get(flag) == Some(&Value::Bool(true))
@@ -310,11 +345,121 @@ impl Converter<'_> {
                 out.insert("required".into(), Value::Array(kept));
             }
         }
+        if !self.exclusive(src) {
+            one_of_as_any_of(&mut out);
+        }
+        if self.direction == Direction::Output {
+            admit_null(&mut out);
+        }
         if src.get("nullable") == Some(&Value::Bool(true)) && self.version != SpecVersion::OpenApi31
         {
             return make_nullable(out);
         }
         Value::Object(out)
+    }
+
+    /// Whether `src`'s `oneOf` stays exclusive. A `oneOf` refuses a value
+    /// that fits two of its branches, and documents write `oneOf` for
+    /// branches that overlap (GitHub's `set_labels` body: two object shapes
+    /// that both fit `{}`), leaving a model no way to satisfy it. So it
+    /// stays `oneOf` only where exclusivity is always satisfiable and means
+    /// something: in the document as written, in strict output schemas,
+    /// and on input for the "exactly one of these fields" idiom (see
+    /// [`exactly_one_of_fields`]: GitHub's attestation deletion takes
+    /// `subject_digests` or `attestation_ids`, not both).
+    /// Everywhere else it is validated, and advertised, as `anyOf`.
+    fn exclusive(&self, src: &Map<String, Value>) -> bool {
+        match self.direction {
+            Direction::Document | Direction::StrictOutput => true,
+            Direction::Output => false,
+            Direction::Input => src
+                .get("oneOf")
+                .and_then(Value::as_array)
+                .is_some_and(|branches| exactly_one_of_fields(branches)),
+        }
+    }
+}
+
+impl Direction {
+    /// Whether schemas of this direction describe responses.
+    pub fn is_output(self) -> bool {
+        matches!(self, Direction::Output | Direction::StrictOutput)
+    }
+}
+
+/// Whether `branches` are the "exactly one of these fields" idiom: each
+/// an inline object schema (`required`, `properties`, annotations) that
+/// requires a field no other branch declares, so a value made of one
+/// branch's fields alone fits that branch and no other, and a value that
+/// fits two holds fields of both (the fix, dropping one set, is plain).
+fn exactly_one_of_fields(branches: &[Value]) -> bool {
+    struct Branch<'a> {
+        required: Vec<&'a str>,
+        declared: Vec<&'a str>,
+    }
+    let mut parsed: Vec<Branch<'_>> = Vec::with_capacity(branches.len());
+    for branch in branches {
+        let Value::Object(b) = branch else {
+            return false;
+        };
+        let plain = b.iter().all(|(k, v)| match k.as_str() {
+            "required" | "properties" | "title" | "description" | "additionalProperties" => true,
+            "type" => v.as_str() == Some("object"),
+            k => k.starts_with("x-"),
+        });
+        let required: Vec<&str> = b
+            .get("required")
+            .and_then(Value::as_array)
+            .map(|r| r.iter().filter_map(Value::as_str).collect())
+            .unwrap_or_default();
+        if !plain || required.is_empty() {
+            return false;
+        }
+        let mut declared = required.clone();
+        if let Some(Value::Object(props)) = b.get("properties") {
+            declared.extend(props.keys().map(String::as_str));
+        }
+        parsed.push(Branch { required, declared });
+    }
+    parsed.len() >= 2
+        && parsed.iter().enumerate().all(|(i, a)| {
+            parsed
+                .iter()
+                .enumerate()
+                .all(|(j, b)| i == j || b.required.iter().any(|n| !a.declared.contains(n)))
+        })
+}
+
+/// A converted `oneOf` made `anyOf`; when the schema has its own `anyOf`,
+/// both must hold, so the former `oneOf` joins `allOf` as an `anyOf`.
+fn one_of_as_any_of(out: &mut Map<String, Value>) {
+    let Some(branches) = out.remove("oneOf") else {
+        return;
+    };
+    if !out.contains_key("anyOf") {
+        out.insert("anyOf".into(), branches);
+        return;
+    }
+    let any = json!({ "anyOf": branches });
+    match out.get_mut("allOf") {
+        Some(Value::Array(all)) => all.push(any),
+        _ => {
+            out.insert("allOf".into(), json!([any]));
+        }
+    }
+}
+
+/// `null` added to a schema's `type`, when it has one (a schema without
+/// `type` already admits `null`, unless its subschemas say otherwise, and
+/// they get the same treatment).
+fn admit_null(out: &mut Map<String, Value>) {
+    match out.get_mut("type") {
+        Some(Value::String(t)) if t != "null" => {
+            let t = std::mem::take(t);
+            out.insert("type".into(), json!([t, "null"]));
+        }
+        Some(Value::Array(ts)) if !ts.contains(&json!("null")) => ts.push(json!("null")),
+        _ => {}
     }
 }
 
@@ -565,8 +710,143 @@ mod tests {
         });
         assert_eq!(
             out,
-            json!({"type": "object", "properties": {"a": {"type": ["string", "null"]}, "n": {"type": "integer"}}})
+            json!({"type": ["object", "null"], "properties": {"a": {"type": ["string", "null"]}, "n": {"type": ["integer", "null"]}}})
         );
+        let strict = convert(
+            &s,
+            SpecVersion::OpenApi30,
+            Direction::StrictOutput,
+            &mut |r| r.into(),
+        );
+        assert_eq!(
+            strict,
+            json!({"type": "object", "properties": {"a": {"type": ["string", "null"]}, "n": {"type": "integer"}}}),
+            "strict output keeps the types but not the constraints either"
+        );
+    }
+
+    fn conv_as(v: Value, direction: Direction) -> Value {
+        convert(&v, SpecVersion::OpenApi30, direction, &mut |r| {
+            format!("#/$defs/{}", r.rsplit('/').next().unwrap())
+        })
+    }
+
+    #[test]
+    fn tolerant_output_schemas_admit_null_wherever_a_type_is_given() {
+        let s = json!({"type": "object", "properties": {
+            "name": {"type": "string", "format": "dateTime"},
+            "size": {"type": "integer", "nullable": true},
+            "tags": {"type": "array", "items": {"type": "string"}},
+            "owner": {"$ref": "#/components/schemas/User"},
+            "kind": {"type": ["string", "number"]},
+            "none": {"type": "null"}}});
+        assert_eq!(
+            conv_as(s.clone(), Direction::Output),
+            json!({"type": ["object", "null"], "properties": {
+                "name": {"type": ["string", "null"], "format": "dateTime"},
+                "size": {"type": ["integer", "null"]},
+                "tags": {"type": ["array", "null"], "items": {"type": ["string", "null"]}},
+                "owner": {"$ref": "#/$defs/User"},
+                "kind": {"type": ["string", "number", "null"]},
+                "none": {"type": "null"}}})
+        );
+        // Strict: the document's types, `nullable` honoured.
+        assert_eq!(
+            conv_as(s, Direction::StrictOutput),
+            json!({"type": "object", "properties": {
+                "name": {"type": "string", "format": "dateTime"},
+                "size": {"type": ["integer", "null"]},
+                "tags": {"type": "array", "items": {"type": "string"}},
+                "owner": {"$ref": "#/$defs/User"},
+                "kind": {"type": ["string", "number"]},
+                "none": {"type": "null"}}})
+        );
+    }
+
+    #[test]
+    fn tolerant_output_schemas_drop_whole_value_assertions_and_make_one_of_any_of() {
+        let s = json!({"type": "object", "not": {"type": "string"},
+            "if": {"properties": {"a": {"const": 1}}}, "then": {"required": ["b"]},
+            "propertyNames": {"pattern": "^[a-z]+$"}, "dependentRequired": {"a": ["b"]},
+            "oneOf": [{"$ref": "#/components/schemas/A"}, {"$ref": "#/components/schemas/B"}]});
+        assert_eq!(
+            conv_as(s.clone(), Direction::Output),
+            json!({"type": ["object", "null"], "anyOf": [{"$ref": "#/$defs/A"}, {"$ref": "#/$defs/B"}]})
+        );
+        let strict = conv_as(s, Direction::StrictOutput);
+        assert!(
+            strict.get("oneOf").is_some() && strict.get("not").is_some(),
+            "{strict}"
+        );
+    }
+
+    #[test]
+    fn one_of_beside_any_of_joins_all_of() {
+        let s = json!({"anyOf": [{"type": "string"}, {"type": "integer"}],
+            "allOf": [{"description": "d"}],
+            "oneOf": [{"minLength": 1}, {"maxLength": 3}]});
+        assert_eq!(
+            conv(s),
+            json!({"anyOf": [{"type": "string"}, {"type": "integer"}],
+                "allOf": [{"description": "d"}, {"anyOf": [{"minLength": 1}, {"maxLength": 3}]}]})
+        );
+    }
+
+    #[test]
+    fn input_one_of_stays_only_for_exactly_one_of_these_fields() {
+        // GitHub's attestations delete-request: send one list or the other.
+        let idiom = json!({"type": "object", "oneOf": [
+            {"required": ["subject_digests"]}, {"required": ["attestation_ids"], "description": "d"}]});
+        assert_eq!(conv(idiom.clone())["oneOf"], idiom["oneOf"]);
+        // Overlapping shapes (GitHub's set_labels body: `{}` fits both).
+        let labels = json!({"oneOf": [
+            {"type": "object", "properties": {"labels": {"type": "array", "items": {"type": "string"}}}},
+            {"type": "object", "properties": {"labels": {"type": "array", "items": {"type": "object"}}}}]});
+        let converted = conv(labels.clone());
+        assert_eq!(converted["anyOf"], labels["oneOf"]);
+        assert!(converted.get("oneOf").is_none());
+        // GitHub's own form, with each branch's properties.
+        let github = json!({"type": "object", "oneOf": [
+            {"properties": {"subject_digests": {"type": "array"}}, "required": ["subject_digests"]},
+            {"properties": {"attestation_ids": {"type": "array"}}, "required": ["attestation_ids"]}]});
+        assert!(conv(github).get("oneOf").is_some());
+        // A branch whose required fields another declares cannot be told
+        // apart by its fields: anyOf.
+        let fields = json!({"oneOf": [
+            {"type": "object", "properties": {"name": {}, "options": {}}, "required": ["name"]},
+            {"type": "object", "required": ["options"]}]});
+        assert!(conv(fields).get("anyOf").is_some());
+        // A required set within another can never match alone: anyOf.
+        let nested = json!({"oneOf": [{"required": ["name"]}, {"required": ["name", "options"]}]});
+        assert!(conv(nested).get("anyOf").is_some());
+        // Branches that are other schemas, even disjoint ones: anyOf.
+        let workflow_id = json!({"oneOf": [{"type": "integer"}, {"type": "string"}]});
+        assert_eq!(
+            conv(workflow_id),
+            json!({"anyOf": [{"type": "integer"}, {"type": "string"}]})
+        );
+        // The document as written keeps every oneOf.
+        assert!(conv_as(labels, Direction::Document).get("oneOf").is_some());
+    }
+
+    #[test]
+    fn what_input_validation_accepts_the_advertised_schema_accepts() {
+        // The advertised schema is the validated one: a value two branches
+        // describe is accepted by both, and the idiom still refuses both
+        // fields at once.
+        let labels = conv(json!({"oneOf": [
+            {"type": "object", "properties": {"labels": {"type": "array", "items": {"type": "string"}}}},
+            {"type": "object", "properties": {"labels": {"type": "array", "items": {"type": "object"}}}}]}));
+        let v = jsonschema::draft202012::new(&labels).unwrap();
+        assert!(v.is_valid(&json!({})));
+        assert!(v.is_valid(&json!({"labels": []})));
+        assert!(v.is_valid(&json!({"labels": ["bug"]})));
+        assert!(!v.is_valid(&json!({"labels": [1]})));
+        let idiom =
+            conv(json!({"type": "object", "oneOf": [{"required": ["a"]}, {"required": ["b"]}]}));
+        let v = jsonschema::draft202012::new(&idiom).unwrap();
+        assert!(v.is_valid(&json!({"a": 1})));
+        assert!(!v.is_valid(&json!({"a": 1, "b": 2})));
     }
 
     #[test]

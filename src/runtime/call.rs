@@ -30,6 +30,8 @@ use super::request;
 use super::response::{self, Content, ToolOutcome};
 use super::schemas::{SchemaSide, SchemaSource, Schemas, with_closure};
 
+pub use super::conform::conform;
+
 /// How calls reach the API.
 #[derive(Debug, Clone, Default)]
 pub struct ApiOptions {
@@ -540,65 +542,6 @@ fn compiled_with<'a>(
             tracing::warn!(tool, "schema does not compile, not checked: {e}");
             None
         }
-    }
-}
-
-/// The one place that makes a result valid for the tool that produced it.
-/// MCP requires a tool that declares an `outputSchema` to return
-/// structured content conforming to it whenever the result is not an
-/// error, and strict clients (the official Python SDK) reject anything
-/// else, losing the call. So, for such a tool:
-/// - an error carries no structured content;
-/// - a success without structured content (a 304, a handler's own result)
-///   gets `{}` when the schema accepts it, else becomes an error;
-/// - structured content that does not match the schema becomes an error
-///   that says what did not match, with the response as text.
-///
-/// Used on every call, by the live server and generated crates alike.
-pub fn conform(
-    tool: &str,
-    output_schema: Option<&Map<String, Value>>,
-    validator: Option<&jsonschema::Validator>,
-    mut outcome: ToolOutcome,
-) -> ToolOutcome {
-    if output_schema.is_none() || outcome.is_error {
-        outcome.structured = None;
-        return outcome;
-    }
-    let structured = outcome
-        .structured
-        .take()
-        .unwrap_or_else(|| Value::Object(Map::new()));
-    let problems: Vec<String> = match validator {
-        Some(v) if v.is_valid(&structured) => Vec::new(),
-        Some(v) => v
-            .iter_errors(&structured)
-            .take(3)
-            .map(|e| {
-                let at = e.instance_path().to_string();
-                if at.is_empty() {
-                    e.to_string()
-                } else {
-                    format!("{e} at `{at}`")
-                }
-            })
-            .collect(),
-        None => Vec::new(),
-    };
-    if problems.is_empty() {
-        outcome.structured = Some(structured);
-        return outcome;
-    }
-    tracing::debug!(tool, "structured content does not match the output schema");
-    let mut content = vec![Content::Text(format!(
-        "The API answered, but its response does not match the schema in its own API description ({}), so it is returned as text only. The response follows.",
-        problems.join("; ")
-    ))];
-    content.extend(outcome.content);
-    ToolOutcome {
-        content,
-        structured: None,
-        is_error: true,
     }
 }
 

@@ -35,6 +35,7 @@ pub struct BundleState {
     diagnostics: Vec<Diagnostic>,
     components: Vec<String>,
     dangling: HashSet<String>,
+    strict_output: bool,
 }
 
 impl BundleState {
@@ -114,6 +115,24 @@ impl<'d> SchemaBundler<'d> {
             state.components.push(key);
         }
         Self { doc, state }
+    }
+
+    /// Output schemas as the document types them ([`Direction::StrictOutput`])
+    /// instead of tolerant ones ([`Direction::Output`]), for this bundler
+    /// and whatever later resumes its state.
+    pub fn strict_output(mut self, strict: bool) -> Self {
+        self.state.strict_output = strict;
+        self
+    }
+
+    /// The direction output schemas are converted in (see
+    /// [`SchemaBundler::strict_output`]).
+    pub fn output_direction(&self) -> Direction {
+        if self.state.strict_output {
+            Direction::StrictOutput
+        } else {
+            Direction::Output
+        }
     }
 
     /// Picks up where an earlier bundler of the same document stopped.
@@ -227,7 +246,7 @@ impl<'d> SchemaBundler<'d> {
     ) -> Fitted {
         let direction = match side {
             Side::Input => Direction::Input,
-            Side::Output => Direction::Output,
+            Side::Output => self.output_direction(),
         };
         let mut lookup = |k: &str| self.entry(k, direction);
         budget::fit(top, deps, side, budget, &mut lookup, self_uri)

@@ -61,12 +61,12 @@ impl std::fmt::Debug for LiveSchemas {
 
 impl SchemaSource for LiveSchemas {
     fn def(&self, key: &str, side: SchemaSide) -> Option<Arc<Value>> {
-        let direction = match side {
-            SchemaSide::Input => Direction::Input,
-            SchemaSide::Output => Direction::Output,
-            SchemaSide::Document => Direction::Document,
-        };
         self.with_bundler(|_, bundler| {
+            let direction = match side {
+                SchemaSide::Input => Direction::Input,
+                SchemaSide::Output => bundler.output_direction(),
+                SchemaSide::Document => Direction::Document,
+            };
             bundler
                 .knows(key)
                 .then(|| Arc::clone(&bundler.entry(key, direction).schema))
@@ -88,7 +88,7 @@ impl SchemaSource for LiveSchemas {
 mod tests {
     use super::*;
     use crate::runtime::schemas::component_schema;
-    use crate::tools::{BuildOptions, build_all};
+    use crate::tools::{BuildOptions, OutputSchemaMode, build_all};
     use serde_json::json;
 
     #[test]
@@ -124,5 +124,33 @@ mod tests {
         );
         assert!(live.def("Nope", SchemaSide::Input).is_none());
         assert!(live.document_json().unwrap().contains("\"Pet\""));
+    }
+
+    #[test]
+    fn output_defs_follow_the_output_schema_mode_of_the_build() {
+        let doc = || {
+            Document::from_value(
+                "t",
+                json!({"swagger": "2.0", "info": {"title": "t", "version": "1"}, "paths": {},
+                    "definitions": {"User": {"type": "object", "properties": {"name": {"type": "string"}}}}}),
+            )
+            .unwrap()
+        };
+        let served = |mode: OutputSchemaMode| {
+            let options = BuildOptions {
+                output_schemas: mode,
+                ..BuildOptions::default()
+            };
+            let built = build_all(&doc(), &options);
+            let live = LiveSchemas::new(doc(), built.schemas);
+            live.def("User", SchemaSide::Output).unwrap()
+        };
+        let tolerant = served(OutputSchemaMode::Full);
+        assert_eq!(
+            tolerant["properties"]["name"]["type"],
+            json!(["string", "null"])
+        );
+        let strict = served(OutputSchemaMode::Strict);
+        assert_eq!(strict["properties"]["name"]["type"], "string");
     }
 }

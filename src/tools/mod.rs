@@ -39,9 +39,15 @@ use naming::NameRequest;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum OutputSchemaMode {
-    /// The response schema, bundled like input schemas.
+    /// The response schema, bundled like input schemas, tolerant of what
+    /// real APIs send beside their documents (see
+    /// [`crate::document::dialect::Direction::Output`]).
     #[default]
     Full,
+    /// The response schema with the document's types as written: no
+    /// `null` where the document does not allow it, `oneOf` kept (see
+    /// [`crate::document::dialect::Direction::StrictOutput`]).
+    Strict,
     /// Only `{"type": "object"}`: structured content without a strict
     /// shape, for APIs whose responses stray from their documents.
     Loose,
@@ -82,6 +88,13 @@ pub struct BuildOptions {
     pub output_schema_budget: usize,
     /// How much of each operation's description a tool carries.
     pub descriptions: descriptions::DescriptionMode,
+}
+
+impl BuildOptions {
+    /// A schema bundler for `doc` that converts as these options say.
+    pub fn bundler<'d>(&self, doc: &'d Document) -> SchemaBundler<'d> {
+        SchemaBundler::new(doc).strict_output(self.output_schemas == OutputSchemaMode::Strict)
+    }
 }
 
 impl Default for BuildOptions {
@@ -154,7 +167,7 @@ pub fn build_all(doc: &Document, options: &BuildOptions) -> Built {
         mut diagnostics,
         mut stats,
     } = plan;
-    let mut bundler = SchemaBundler::new(doc);
+    let mut bundler = options.bundler(doc);
     let mut tools = Vec::with_capacity(planned.len());
     for p in &planned {
         match complete(doc, p, options, &mut bundler, &mut diagnostics) {

@@ -11,7 +11,6 @@ use super::OutputSchemaMode;
 use super::SELF_TOOL;
 use super::budget::Side;
 use super::bundle::SchemaBundler;
-use crate::document::dialect::Direction;
 use crate::document::model::{Operation, Schema};
 use crate::runtime::binding::OutputShape;
 use crate::runtime::schemas::tool_schema_uri;
@@ -54,7 +53,8 @@ pub fn build(
         OutputSchemaMode::Loose => json!({}),
         _ => {
             let mut deps = BTreeSet::new();
-            let converted = bundler.convert(&schema, Direction::Output, &mut deps);
+            let direction = bundler.output_direction();
+            let converted = bundler.convert(&schema, direction, &mut deps);
             let fitted = bundler.fit(
                 finish(converted, object),
                 &deps,
@@ -77,12 +77,15 @@ pub fn build(
 }
 
 /// Puts the converted schema in its final form: an object at the top (the
-/// `$defs` are added by the budget).
+/// `$defs` are added by the budget). MCP wants `"type": "object"` there,
+/// and structured content is always an object, so a `null` the output
+/// conversion admits below does not reach the top.
 fn finish(converted: Value, object: bool) -> Map<String, Value> {
     if object {
         match converted {
             Value::Object(mut m) => {
-                if !m.contains_key("type") {
+                let typed = matches!(m.get("type"), Some(Value::String(_)));
+                if !typed {
                     m.insert("type".into(), json!("object"));
                 }
                 // A `$ref` at the top: keep it inside allOf so `type` applies too.
@@ -130,3 +133,7 @@ fn success_schema<'d>(op: &Operation<'d>) -> Option<Schema<'d>> {
 fn json_or_any(media_type: &str) -> bool {
     media_type.trim() == "*/*" || is_json(media_type)
 }
+
+#[cfg(test)]
+#[path = "outputs_tests.rs"]
+mod tests;

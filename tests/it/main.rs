@@ -22,3 +22,4 @@ mod review;
 mod serve;
 mod snapshots;
 mod support;
+mod tolerance;

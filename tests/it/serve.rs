@@ -696,13 +696,21 @@ async fn structured_content_always_matches_the_advertised_output_schema() {
         partial.structured_content,
         Some(json!({"name": "Rex", "color": "brown", "status": "adopted"}))
     );
-    // Wrong types: the data comes back as text, flagged, with no structured content a client would reject.
+    // Wrong types: still a success (the call happened); the values that do
+    // not fit are null in the structured content, and named in a note
+    // before the response as received.
     let wrong = call(&client, "get_pet", json!({"petId": 2})).await;
-    assert_eq!(wrong.is_error, Some(true));
-    assert!(wrong.structured_content.is_none());
+    assert_eq!(wrong.is_error, Some(false), "{}", text_of(&wrong));
+    assert_eq!(
+        wrong.structured_content,
+        Some(json!({"id": null, "name": null}))
+    );
     let text = text_of(&wrong);
     assert!(
-        text.contains("does not match the schema") && text.contains("\"two\""),
+        text.contains("do not match the schema")
+            && text.contains("`.id` is a string")
+            && text.contains("`.name` is a number")
+            && text.contains("\"two\""),
         "{text}"
     );
     client.cancel().await.unwrap();

@@ -405,7 +405,7 @@ impl Expander<'_> {
                 out.insert("type".into(), t);
             }
             if let Some(items) = m.get("items")
-                && m.get("type").and_then(Value::as_str) == Some("array")
+                && is_type(m.get("type"), "array")
             {
                 let items_key = items.as_object().and_then(ref_key).map(str::to_string);
                 out.insert("items".into(), self.shallow(items, items_key.as_deref()));
@@ -508,6 +508,18 @@ impl Expander<'_> {
             );
         }
         Value::Object(out)
+    }
+}
+
+/// Whether a `type` keyword is `name`, alone or with `null` (as tolerant
+/// output schemas write it).
+fn is_type(t: Option<&Value>, name: &str) -> bool {
+    match t {
+        Some(Value::String(t)) => t == name,
+        Some(Value::Array(ts)) => {
+            ts.iter().any(|t| t == name) && ts.iter().all(|t| t == name || t == "null")
+        }
+        _ => false,
     }
 }
 
