@@ -397,10 +397,10 @@ impl Api {
     /// Scrubs configured secrets from what an API sent back (a 401 page
     /// that echoes the token, a JSON field holding it) or a handler wrote:
     /// the text content and every string of the structured content, keys
-    /// included. Structured content that no longer fits `tool`'s output
-    /// schema once masked (a secret inside a value with a `pattern`, say)
-    /// is dropped, and the result becomes an error whose text says why:
-    /// a result with structured content must conform.
+    /// included. Structured content that was masked is conformed again
+    /// (see [`conform`]): a masked value the output schema refuses (a
+    /// secret inside a value with a `pattern`, say) is repaired like any
+    /// other unfit value, so masking never turns a success into an error.
     pub fn redact(&self, tool: ToolId, mut outcome: ToolOutcome) -> ToolOutcome {
         let secrets = self.auth.secret_values();
         if secrets.is_empty() {
@@ -411,29 +411,11 @@ impl Api {
                 *t = auth::redact(t, &secrets);
             }
         }
-        let Some(mut structured) = outcome.structured.take() else {
+        let Some(structured) = outcome.structured.as_mut() else {
             return outcome;
         };
-        if !auth::redact_json(&mut structured, &secrets) {
-            outcome.structured = Some(structured);
-            return outcome;
-        }
-        let prepared = self.prepared(tool);
-        let fits = match prepared.endpoint.output_schema.as_deref() {
-            Some(schema) => compiled(&prepared.output_validator, schema, &prepared.endpoint.name)
-                .is_none_or(|v| v.is_valid(&structured)),
-            None => true,
-        };
-        if fits {
-            outcome.structured = Some(structured);
-        } else {
-            outcome.content.insert(
-                0,
-                Content::Text(
-                    "The API's response held a configured credential, masked here as `***`; masked, it no longer matches the tool's output schema, so it is returned as text only.".into(),
-                ),
-            );
-            outcome.is_error = true;
+        if auth::redact_json(structured, &secrets) {
+            return self.conform(tool, outcome);
         }
         outcome
     }
