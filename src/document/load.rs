@@ -621,8 +621,7 @@ impl<'a> Fetcher<'a> {
             let path = url
                 .to_file_path()
                 .map_err(|()| Diagnostic::error(display, "", "invalid file URL"))?;
-            return std::fs::read_to_string(&path)
-                .map_err(|e| Diagnostic::error(display, "", format!("cannot read file: {e}")));
+            return self.read_file(&path, display);
         }
         if !matches!(url.scheme(), "http" | "https") {
             return Err(Diagnostic::error(
@@ -632,6 +631,27 @@ impl<'a> Fetcher<'a> {
             ));
         }
         self.fetch(url, display)
+    }
+
+    /// A local file, read up to [`LoadOptions::max_document_bytes`]: a
+    /// device or pipe that never ends (`/dev/zero`, a FIFO fed forever)
+    /// stops at the limit instead of filling memory.
+    fn read_file(&self, path: &std::path::Path, display: &str) -> Result<String, Diagnostic> {
+        let fail = |what: String| Diagnostic::error(display, "", what);
+        let limit = self.options.max_document_bytes;
+        let file = std::fs::File::open(path).map_err(|e| fail(format!("cannot read file: {e}")))?;
+        let mut body = Vec::new();
+        std::io::Read::read_to_end(
+            &mut std::io::Read::take(file, limit.saturating_add(1)),
+            &mut body,
+        )
+        .map_err(|e| fail(format!("cannot read file: {e}")))?;
+        if body.len() as u64 > limit {
+            return Err(fail(format!(
+                "the file is larger than the limit of {limit} bytes (--max-document-bytes); reading stopped there"
+            )));
+        }
+        String::from_utf8(body).map_err(|e| fail(format!("the file is not UTF-8 text: {e}")))
     }
 
     fn fetch(&mut self, url: &Url, display: &str) -> Result<String, Diagnostic> {

@@ -715,6 +715,26 @@ fn an_oversized_or_endless_document_url_is_refused_naming_the_url_and_the_limit(
     }
 }
 
+// 6. A local path is bounded the same way: a device that never ends
+//    (`/dev/zero`) or a file over the limit is refused, naming the limit.
+#[test]
+fn an_endless_or_oversized_local_document_is_refused_naming_the_limit() {
+    let dir = tempfile::tempdir().unwrap();
+    let big = dir.path().join("big.json");
+    std::fs::write(&big, padded_json(5000)).unwrap();
+    let big = big.to_str().unwrap().to_string();
+    for (path, limit) in [("/dev/zero", "100000"), (big.as_str(), "1000")] {
+        let started = std::time::Instant::now();
+        let (code, stderr) = run_binary(&["list", path, "--max-document-bytes", limit], &[]);
+        assert_eq!(code, Some(1), "{path}: {stderr}");
+        assert!(
+            stderr.contains(limit) && stderr.contains("larger than the limit"),
+            "{path}: {stderr}"
+        );
+        assert!(started.elapsed() < Duration::from_secs(25), "{path}");
+    }
+}
+
 // 6. So are remote `$ref`s: the operation that needs one is skipped, with
 //    a warning naming the URL and the limit; the rest still work.
 #[test]
