@@ -82,7 +82,11 @@ fn generators_and_definitions_run_now_that_a_worker_bounds_them() {
         json!(12)
     );
     assert_eq!(
-        sel("[recurse(.children[]?) | .id]", json!({"id": 1, "children": [{"id": 2}]})).unwrap(),
+        sel(
+            "[recurse(.children[]?) | .id]",
+            json!({"id": 1, "children": [{"id": 2}]})
+        )
+        .unwrap(),
         json!([1, 2])
     );
     assert_eq!(
@@ -102,7 +106,10 @@ fn the_screen_reads_the_parsed_selector_interpolations_included() {
     );
     assert!(refused("\"a\\(\"b\\($ENV)\")\"").starts_with("`$ENV` at byte 8:"));
     assert!(refused("\"\\(def f: input; f)\"").starts_with("`input` at byte 10:"));
-    assert!(refused("@base64 \"x\\(halt)\"").contains("`halt` at byte 12: selectors cannot stop the server"));
+    assert!(
+        refused("@base64 \"x\\(halt)\"")
+            .contains("`halt` at byte 12: selectors cannot stop the server")
+    );
     assert!(refused("{(\"\\(debug)\"): 1}").contains("`debug` at byte 5"));
     assert!(refused(". as {(stderr): $x} | $x").contains("`stderr` at byte 7"));
     assert!(refused(".[env]").contains("`env` at byte 2"));
@@ -150,8 +157,13 @@ fn bad_and_dangerous_selectors_are_named() {
 #[test]
 fn nesting_is_bounded_where_jq_parses_and_where_it_outputs() {
     let deep = |n: usize| format!("{}{}", "[".repeat(n), "]".repeat(n));
-    let err = sel("fromjson", json!(deep(MAX_DEPTH + 1))).unwrap_err().to_string();
-    assert!(err.contains("fromjson: the text nests deeper than 512 levels"), "{err}");
+    let err = sel("fromjson", json!(deep(MAX_DEPTH + 1)))
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("fromjson: the text nests deeper than 512 levels"),
+        "{err}"
+    );
     assert_eq!(
         sel("fromjson | length", json!(deep(MAX_DEPTH))).unwrap(),
         json!(1)
@@ -164,9 +176,14 @@ fn nesting_is_bounded_where_jq_parses_and_where_it_outputs() {
     assert!(limit(sel("reduce range(101) as $i (0; [.])", json!(null))).contains("100 levels"));
     let input = deep(MAX_DEPTH + 1);
     let err = eval::evaluate(".", input.as_bytes(), 1 << 20).unwrap_err();
-    assert!(err.to_string().contains("the result nests deeper than 512"), "{err}");
+    assert!(
+        err.to_string().contains("the result nests deeper than 512"),
+        "{err}"
+    );
     // Long jq messages are cut.
-    let err = sel(".a", json!(vec!["x".repeat(100); 100])).unwrap_err().to_string();
+    let err = sel(".a", json!(vec!["x".repeat(100); 100]))
+        .unwrap_err()
+        .to_string();
     assert!(err.len() < 1200, "{}", err.len());
 }
 
@@ -191,14 +208,20 @@ async fn apply_evaluates_in_a_worker_process() {
 #[tokio::test]
 async fn a_worker_is_stopped_at_the_deadline_and_when_it_crashes() {
     let started = std::time::Instant::now();
-    let err = apply("last(repeat(1))", json!(null), 1000).await.unwrap_err();
+    let err = apply("last(repeat(1))", json!(null), 1000)
+        .await
+        .unwrap_err();
     assert!(err.to_string().contains("ran longer than 2 s"), "{err}");
     assert!(started.elapsed() < TIME_LIMIT + Duration::from_secs(2));
     let err = apply("def f: [f]; f", json!(null), 1000).await.unwrap_err();
     assert!(err.to_string().contains("too deeply"), "{err}");
-    let err = apply("\"x\" * 1000000000000", json!(null), 1000).await.unwrap_err();
+    let err = apply("\"x\" * 1000000000000", json!(null), 1000)
+        .await
+        .unwrap_err();
     assert!(err.to_string().contains("memory budget"), "{err}");
-    let err = apply("(\"[\" * 200000) | fromjson", json!(null), 1000).await.unwrap_err();
+    let err = apply("(\"[\" * 200000) | fromjson", json!(null), 1000)
+        .await
+        .unwrap_err();
     assert!(err.to_string().contains("nests deeper"), "{err}");
 }
 
@@ -208,8 +231,13 @@ async fn a_program_that_is_not_a_worker_is_named() {
         .await
         .unwrap_err();
     assert!(err.to_string().contains("/bin/true"), "{err}");
-    let err = worker::apply_with(std::path::Path::new("/nonexistent/worker"), ".", json!(1), 1000)
-        .await
-        .unwrap_err();
+    let err = worker::apply_with(
+        std::path::Path::new("/nonexistent/worker"),
+        ".",
+        json!(1),
+        1000,
+    )
+    .await
+    .unwrap_err();
     assert!(err.to_string().contains("could not be started"), "{err}");
 }

@@ -173,7 +173,10 @@ async fn deeply_nested_text_is_an_error_not_a_crash() {
     let server = Server::start().await;
     // Today's stack overflow (SIGABRT of the whole server).
     server
-        .survives(r#"("[" * 200000) | fromjson"#, &["fromjson", "nests deeper"])
+        .survives(
+            r#"("[" * 200000) | fromjson"#,
+            &["fromjson", "nests deeper"],
+        )
         .await;
     // Values built deep by the selector itself end in the worker.
     server
@@ -209,11 +212,9 @@ async fn endless_loops_and_recursion_are_stopped_at_the_deadline() {
         .survives("last(repeat(1))", &["ran longer than 2 s"])
         .await;
     server
-        .survives("def f: f; f", &["def f: f; f"])
+        .survives("def f: f; f", &["ran longer than 2 s"])
         .await;
-    server
-        .survives("def f: [f]; f", &["too deeply"])
-        .await;
+    server.survives("def f: [f]; f", &["too deeply"]).await;
     // An endless generator meets the output cap.
     server
         .survives("repeat(.name)", &["produced more than"])
@@ -245,7 +246,9 @@ async fn string_interpolation_smuggles_nothing_past_the_screen() {
     server
         .survives(r#""\(last(repeat(1)))""#, &["ran longer than 2 s"])
         .await;
-    let ok = server.select(r#""\(.name) has \(.tags | length) tag""#).await;
+    let ok = server
+        .select(r#""\(.name) has \(.tags | length) tag""#)
+        .await;
     assert_eq!(
         ok.structured_content,
         Some(json!({"selected": "Rex has 1 tag"})),
@@ -308,7 +311,9 @@ async fn a_flood_of_selectors_runs_a_bounded_number_of_workers() {
 }
 
 /// Awaits every future (all run concurrently on this task).
-async fn futures_join_all<F: std::future::Future>(futures: impl Iterator<Item = F>) -> Vec<F::Output> {
+async fn futures_join_all<F: std::future::Future>(
+    futures: impl Iterator<Item = F>,
+) -> Vec<F::Output> {
     let mut set: Vec<std::pin::Pin<Box<F>>> = futures.map(Box::pin).collect();
     let mut out: Vec<Option<F::Output>> = set.iter().map(|_| None).collect();
     std::future::poll_fn(|cx| {
@@ -328,7 +333,9 @@ async fn futures_join_all<F: std::future::Future>(futures: impl Iterator<Item = 
         }
     })
     .await;
-    out.into_iter().map(|v| v.expect("every future finished")).collect()
+    out.into_iter()
+        .map(|v| v.expect("every future finished"))
+        .collect()
 }
 
 /// Guards the helpers above: a selector that works is not an error, and
@@ -336,7 +343,9 @@ async fn futures_join_all<F: std::future::Future>(futures: impl Iterator<Item = 
 #[tokio::test]
 async fn ordinary_selectors_still_work_through_the_worker() {
     let server = Server::start().await;
-    let got = server.select("[.tags[] | ascii_upcase] + [limit(2; range(10))]").await;
+    let got = server
+        .select("[.tags[] | ascii_upcase] + [limit(2; range(10))]")
+        .await;
     assert_eq!(got.is_error, Some(false), "{}", text_of(&got));
     let selected: &Value = &got.structured_content.unwrap()["selected"];
     assert_eq!(selected, &json!(["DOG", 0, 1]));

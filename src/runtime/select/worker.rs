@@ -336,10 +336,13 @@ fn crash_cause(program: &Path, status: std::process::ExitStatus, stderr: &[u8]) 
             MEMORY_LIMIT >> 20
         ));
     }
-    if signal == Some(SIGXCPU) || signal == Some(SIGKILL) {
+    if signal == Some(SIGXCPU) {
         return Ended::Crashed(format!(
             "used more than {CPU_LIMIT_SECS} s of CPU and was stopped"
         ));
+    }
+    if signal == Some(SIGKILL) {
+        return Ended::Crashed("was stopped by the system (out of CPU time or memory)".into());
     }
     let first_line = stderr.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
     match signal {
