@@ -305,7 +305,7 @@ async fn run(program: &Path, request: &[u8], cap: usize) -> Ended {
         Ok((reply, _, _)) if reply.len() > cap => Ended::TooLong,
         Ok((reply, _, Ok(status))) if status.success() => Ended::Replied(reply),
         Ok((_, err, Ok(status))) => crash_cause(program, status, &err),
-        Ok((_, _, Err(e))) => Ended::Crashed(format!("the selector worker was lost: {e}")),
+        Ok((_, _, Err(e))) => Ended::Broken(format!("the selector worker was lost: {e}")),
     };
     // Kill and reap whatever is left (the deadline passed, or the reply
     // was too long); `kill_on_drop` covers a call that is itself dropped.
