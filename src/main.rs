@@ -335,6 +335,11 @@ static TUNE_ALLOCATOR_EARLY: extern "C" fn() = {
 };
 
 fn main() -> ExitCode {
+    // A selector worker (see `runtime::select`): this process was started
+    // to evaluate one jq selector for a server, and does nothing else.
+    if let Some(code) = openapi2mcp::runtime::select::serve_as_worker() {
+        return ExitCode::from(code);
+    }
     tune_allocator();
     let cli = Cli::parse();
     init_logging(&cli.log);

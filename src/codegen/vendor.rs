@@ -71,6 +71,18 @@ pub const SOURCES: &[(&str, &str)] = &[
         include_str!("../runtime/select.rs"),
     ),
     (
+        "src/runtime/select/eval.rs",
+        include_str!("../runtime/select/eval.rs"),
+    ),
+    (
+        "src/runtime/select/screen.rs",
+        include_str!("../runtime/select/screen.rs"),
+    ),
+    (
+        "src/runtime/select/worker.rs",
+        include_str!("../runtime/select/worker.rs"),
+    ),
+    (
         "src/runtime/request/mod.rs",
         include_str!("../runtime/request/mod.rs"),
     ),
@@ -245,6 +257,7 @@ pub const DEPENDENCIES: &[&str] = &[
     "jaq-std",
     "jsonschema",
     "jsonwebtoken",
+    "libc",
     "metrics",
     "metrics-exporter-prometheus",
     "oauth2",

@@ -19,6 +19,7 @@ mod parity;
 mod production;
 mod props;
 mod review;
+mod selectors;
 mod serve;
 mod snapshots;
 mod support;
