@@ -31,6 +31,13 @@ pub struct HttpBinding {
     /// advertises an `outputSchema`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub output: Option<OutputShape>,
+    /// The media types the operation's responses document (every response,
+    /// in document order, each once, as written), from which the request's
+    /// `Accept` header is made: an API that can answer XML or JSON answers
+    /// what the tool renders best, and one that negotiates strictly is
+    /// never asked for a type it does not have. Empty: nothing documented.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub response_media_types: Vec<String>,
 }
 
 /// Where a parameter travels.

@@ -18,6 +18,7 @@ mod overlay;
 mod parity;
 mod production;
 mod props;
+mod requests;
 mod serve;
 mod snapshots;
 mod support;

@@ -1264,6 +1264,7 @@ fn binding() -> impl Strategy<Value = HttpBinding> {
                 servers: Vec::new(),
                 security: Vec::new(),
                 output: None,
+                response_media_types: Vec::new(),
             },
         )
     })
@@ -1665,6 +1666,7 @@ fn base_url_is_absolute_http_or_a_refusal() {
                 servers: Vec::new(),
                 security: Vec::new(),
                 output: None,
+                response_media_types: Vec::new(),
             };
             let request = request::prepare(&empty, &Map::new(), &base)
                 .map_err(|e| fail(format!("prepare refused the base `{base}`: {e}")))?;

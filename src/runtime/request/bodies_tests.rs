@@ -56,6 +56,40 @@ fn optional_body_absent_sends_nothing() {
 }
 
 #[test]
+fn requests_sending_no_bytes_say_content_length_zero_where_content_is_meant() {
+    let whole = BodyShape::Whole {
+        arg: "body".into(),
+        binary: false,
+    };
+    let mut binding = with_body("text/plain", false, whole);
+    for (method, expected) in [
+        ("post", true),
+        ("put", true),
+        ("patch", true),
+        ("get", false),
+        ("delete", false),
+        ("head", false),
+        ("options", false),
+    ] {
+        binding.method = method.into();
+        let request = ok(&binding, json!({}));
+        assert_eq!(request.body, None);
+        assert_eq!(request.empty_content_length(), expected, "{method}");
+        // An empty body announces content with its Content-Type: its length
+        // is said whatever the method.
+        let request = ok(&binding, json!({"body": ""}));
+        assert_eq!(request.body.as_deref(), Some(&b""[..]));
+        assert!(
+            request.empty_content_length(),
+            "{method} with an empty body"
+        );
+        // A body with bytes gets its length from the HTTP client.
+        let request = ok(&binding, json!({"body": "x"}));
+        assert!(!request.empty_content_length(), "{method} with a body");
+    }
+}
+
+#[test]
 fn json_properties_body_keeps_prop_order() {
     let mut renamed = prop("name", false, None);
     renamed.arg = "pet_name".into();

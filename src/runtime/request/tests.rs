@@ -50,6 +50,7 @@ fn op(path: &str, params: Vec<ParamBinding>) -> HttpBinding {
         servers: Vec::new(),
         security: Vec::new(),
         output: None,
+        response_media_types: Vec::new(),
     }
 }
 
