@@ -1,0 +1,273 @@
+#!/usr/bin/env python3
+"""Oracle (a): Stoplight Prism judges every request openapi2mcp sends.
+
+For each document given: start `prism mock --errors` on 127.0.0.1 (a mock
+that validates each request against the document and answers 4xx with the
+violation when it breaks it), serve the document with `openapi2mcp serve
+DOC --base-url http://127.0.0.1:PORT` over stdio with the official MCP
+Python SDK, call every tool with valid arguments generated from its
+inputSchema (arguments.py), and read Prism's verdict on each request from
+its log (`[VALIDATOR] ✔ success The request passed the validation rules`,
+or `Request did not pass the validation rules` followed by one line per
+violation) and from the status the tool reports.
+
+Credentials: every security scheme of the document gets a value through the
+variables the README documents (`OPENAPI2MCP_<SCHEME>_KEY`, `_TOKEN`,
+`_USERNAME` + `_PASSWORD`), so Prism's security checks see a credential of
+the right shape wherever the document asks for one.
+
+A rejection that is Prism's fault, not ours, is listed in KNOWN_PRISM_BUGS
+with the evidence (README.md beside this script has the details); any other
+rejection, any SDK exception and any call that could not be made fails the
+run. Prints one summary line per document and a closing
+`N passed, N failed` line; writes the full record (arguments, results,
+Prism's lines) to OUT/prism-report.json.
+
+Usage: prism_check.py --bin OPENAPI2MCP --node NODE --prism PRISM_JS --out DIR DOC...
+Exit status: 0 when no request of ours was rejected (known Prism bugs
+aside), 1 otherwise, 2 on bad usage or when Prism did not start.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from arguments import arguments  # noqa: E402
+
+try:
+    import anyio
+    from mcp import ClientSession, StdioServerParameters, stdio_client
+except ImportError as e:  # pragma: no cover - environment problem
+    print(f"prism_check: cannot import the MCP Python SDK ({e}); run setup.sh", file=sys.stderr)
+    sys.exit(2)
+
+PRISM_START_LIMIT = 60.0  # seconds for Prism to listen
+DOC_LIMIT = 120.0  # seconds for one document's whole session
+CALL_LIMIT = 30.0  # seconds for one tools/call
+CREDENTIAL = "oracle-secret-7f3a"
+
+# Rejections that are Prism's bugs, not openapi2mcp's: (document file name,
+# tool name) -> why, with the evidence in README.md. Keep this list short and
+# every entry proven.
+KNOWN_PRISM_BUGS: dict[tuple[str, str], str] = {}
+
+ANSI = re.compile(r"\x1b\[[0-9;]*m")
+RECEIVED = re.compile(r"\[HTTP SERVER\] (\w+) (\S+) .*Request received")
+STATUS = re.compile(r"\b(?:HTTP |status )?([1-5]\d\d)\b")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def scheme_env(doc: dict[str, Any]) -> dict[str, str]:
+    """A credential for every security scheme, under the README's variables."""
+    schemes = (doc.get("components") or {}).get("securitySchemes") or doc.get("securityDefinitions") or {}
+    env: dict[str, str] = {}
+    for name, scheme in schemes.items():
+        if not isinstance(scheme, dict):
+            continue
+        prefix = "OPENAPI2MCP_" + re.sub(r"[^A-Za-z0-9]", "_", name).upper()
+        kind = scheme.get("type")
+        if kind == "apiKey":
+            env[prefix + "_KEY"] = CREDENTIAL
+        elif kind == "http" and str(scheme.get("scheme", "")).lower() == "basic" or kind == "basic":
+            env[prefix + "_USERNAME"] = "ada"
+            env[prefix + "_PASSWORD"] = CREDENTIAL
+        elif kind in ("http", "oauth2", "openIdConnect"):
+            env[prefix + "_TOKEN"] = CREDENTIAL
+    return env
+
+
+class Prism:
+    """One `prism mock --errors` process and its log."""
+
+    def __init__(self, node: str, prism: str, doc: Path, log: Path):
+        self.port = free_port()
+        self.log_path = log
+        self.log = open(log, "wb")
+        self.proc = subprocess.Popen(
+            [node, prism, "mock", "--errors", "-h", "127.0.0.1", "-p", str(self.port), str(doc)],
+            stdin=subprocess.DEVNULL,
+            stdout=self.log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+            env={**os.environ, "NO_COLOR": "1", "FORCE_COLOR": "0"},
+        )
+
+    def wait_listening(self) -> None:
+        deadline = time.monotonic() + PRISM_START_LIMIT
+        while time.monotonic() < deadline:
+            if "Prism is listening" in self.text():
+                return
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"Prism exited with {self.proc.returncode}:\n{self.text()[-2000:]}")
+            time.sleep(0.1)
+        raise RuntimeError(f"Prism did not listen within {PRISM_START_LIMIT:.0f} s:\n{self.text()[-2000:]}")
+
+    def text(self) -> str:
+        self.log.flush()
+        return ANSI.sub("", self.log_path.read_text(errors="replace"))
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            try:
+                os.killpg(self.proc.pid, signal.SIGTERM)
+                self.proc.wait(timeout=5)
+            except (ProcessLookupError, subprocess.TimeoutExpired):
+                try:
+                    os.killpg(self.proc.pid, signal.SIGKILL)
+                except ProcessLookupError:
+                    pass
+                self.proc.wait(timeout=5)
+        self.log.close()
+
+
+def verdicts(log: str) -> list[dict[str, Any]]:
+    """Prism's log cut into one block per request it received."""
+    blocks: list[dict[str, Any]] = []
+    for line in log.splitlines():
+        m = RECEIVED.search(line)
+        if m:
+            blocks.append({"request": f"{m.group(1).upper()} {m.group(2)}", "lines": []})
+        elif blocks:
+            blocks[-1]["lines"].append(line.split("› ", 1)[-1].strip())
+    for b in blocks:
+        text = "\n".join(b["lines"])
+        b["passed"] = "The request passed the validation rules" in text
+        b["violations"] = [
+            ln for ln in b["lines"] if "✖" in ln and "Request terminated" not in ln
+        ] or [ln for ln in b["lines"] if "Request terminated with error" in ln]
+        b["rejected"] = "did not pass the validation rules" in text or "Request terminated with error" in text
+    return blocks
+
+
+def result_text(result: Any) -> str:
+    parts = []
+    for c in result.content or []:
+        text = getattr(c, "text", None)
+        if isinstance(text, str):
+            parts.append(text)
+    return "\n".join(parts)
+
+
+async def check_document(ns: argparse.Namespace, doc: Path) -> dict[str, Any]:
+    raw = json.loads(doc.read_text())
+    name = f"{doc.parent.parent.name}/{doc.name}"
+    report: dict[str, Any] = {"document": name, "calls": [], "problems": []}
+    prism = Prism(ns.node, ns.prism, doc, ns.out / f"prism-{name.replace('/', '-')}.log")
+    try:
+        prism.wait_listening()
+        env = {**scheme_env(raw), "NO_COLOR": "1", "RUST_LOG": os.environ.get("RUST_LOG", "warn")}
+        params = StdioServerParameters(
+            command=ns.bin,
+            args=["serve", str(doc), "--base-url", f"http://127.0.0.1:{prism.port}"],
+            env=env,
+        )
+        with anyio.fail_after(DOC_LIMIT):
+            async with stdio_client(params, errlog=ns.stderr_log) as (read, write):
+                async with ClientSession(read, write) as session:
+                    await session.initialize()
+                    tools = (await session.list_tools()).tools
+                    report["tools"] = len(tools)
+                    for tool in tools:
+                        report["calls"].append(await call_one(session, tool, prism))
+    except Exception as e:  # noqa: BLE001 - every failure is reported, not raised
+        report["problems"].append(f"{type(e).__name__}: {describe(e)}")
+    finally:
+        prism.stop()
+    return report
+
+
+async def call_one(session: ClientSession, tool: Any, prism: Prism) -> dict[str, Any]:
+    args = arguments(tool.input_schema or {})
+    before = len(verdicts(prism.text()))
+    record: dict[str, Any] = {"tool": tool.name, "arguments": args}
+    try:
+        with anyio.fail_after(CALL_LIMIT):
+            result = await session.call_tool(tool.name, args)
+        record["is_error"] = bool(result.is_error)
+        record["text"] = result_text(result)[:2000]
+    except Exception as e:  # noqa: BLE001 - an SDK exception is a finding
+        record["exception"] = f"{type(e).__name__}: {describe(e)}"
+    # Prism writes its verdict before it answers; give the pipe a moment.
+    blocks: list[dict[str, Any]] = []
+    for _ in range(20):
+        blocks = verdicts(prism.text())[before:]
+        if blocks:
+            break
+        await asyncio.sleep(0.05)
+    record["prism"] = blocks
+    record["rejected"] = any(b["rejected"] for b in blocks)
+    return record
+
+
+def describe(e: BaseException) -> str:
+    if isinstance(e, BaseExceptionGroup):
+        return "; ".join(describe(x) for x in e.exceptions)
+    return str(e).splitlines()[0][:500] if str(e) else type(e).__name__
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--bin", required=True)
+    parser.add_argument("--node", required=True)
+    parser.add_argument("--prism", required=True)
+    parser.add_argument("--out", required=True, type=Path)
+    parser.add_argument("docs", nargs="+", type=Path)
+    ns = parser.parse_args()
+    ns.out.mkdir(parents=True, exist_ok=True)
+    ns.stderr_log = open(ns.out / "openapi2mcp-stderr.log", "w")
+    passed = failed = 0
+    reports = []
+    for doc in ns.docs:
+        started = time.monotonic()
+        report = asyncio.run(check_document(ns, doc))
+        reports.append(report)
+        bad = []
+        for call in report["calls"]:
+            key = (report["document"].split("/", 1)[1], call["tool"])
+            if call.get("exception"):
+                bad.append(f"{call['tool']}: the SDK raised {call['exception']}")
+            elif call["rejected"] and key not in KNOWN_PRISM_BUGS:
+                evidence = "; ".join(v for b in call["prism"] for v in b["violations"]) or call.get("text", "")
+                bad.append(f"{call['tool']}: Prism rejected {call['arguments']}: {evidence}")
+            elif not call["prism"]:
+                bad.append(f"{call['tool']}: no request reached Prism ({call.get('text', '')[:300]})")
+        bad.extend(report["problems"])
+        known = sum(
+            1
+            for call in report["calls"]
+            if call["rejected"] and (report["document"].split("/", 1)[1], call["tool"]) in KNOWN_PRISM_BUGS
+        )
+        ok = len(report["calls"]) - len([b for b in bad if ":" in b and not b.startswith(tuple(report["problems"]))])
+        status = "ok" if not bad else "FAIL"
+        print(
+            f"prism: {report['document']}: {len(report['calls'])} tools called, "
+            f"{len(bad)} problems, {known} known Prism bugs ({time.monotonic() - started:.1f} s) {status}"
+        )
+        for line in bad:
+            print(f"    {line}")
+        passed += max(ok, 0) if not report["problems"] else 0
+        failed += len(bad)
+    (ns.out / "prism-report.json").write_text(json.dumps(reports, indent=2, ensure_ascii=False))
+    print(f"prism: {passed} passed, {failed} failed")
+    return 0 if failed == 0 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
