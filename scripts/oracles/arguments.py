@@ -181,18 +181,41 @@ class Generator:
         if depth >= MAX_DEPTH:
             return []
         items = schema.get("items") or {}
-        count = max(1, int(schema.get("minItems", 0) or 0))
-        count = min(count, int(schema.get("maxItems", count) or count), 3)
-        first = self.value(items, depth + 1, name)
-        values = [first]
-        for i in range(1, count):
+        # Two items where the schema allows: one item reads the same in every
+        # style (`a` exploded or not), two show the delimiters.
+        count = max(2, int(schema.get("minItems", 0) or 0))
+        high = schema.get("maxItems")
+        if isinstance(high, int):
+            count = min(count, high)
+        count = max(min(count, 3), 1 if high != 0 else 0)
+        values = []
+        for i in range(count):
             v = self.value(items, depth + 1, name)
-            if schema.get("uniqueItems") and isinstance(v, (int, float)) and not isinstance(v, bool):
-                v = v + i
-            elif schema.get("uniqueItems") and isinstance(v, str):
-                v = f"{v}{i}"
+            # Distinct items (uniqueItems, and easier to tell apart on the wire).
+            if i and isinstance(v, bool):
+                pass
+            elif i and isinstance(v, (int, float)):
+                v = v + i if not self.bounded(self.merged(items)) else v
+            elif i and isinstance(v, str) and not self.fixed(self.merged(items)):
+                v = f"{v} {i + 1}"
+            if v in values and schema.get("uniqueItems"):
+                break
             values.append(v)
         return values
+
+    @staticmethod
+    def bounded(schema: dict[str, Any]) -> bool:
+        return any(k in schema for k in ("maximum", "exclusiveMaximum", "multipleOf", "enum", "const"))
+
+    @staticmethod
+    def fixed(schema: dict[str, Any]) -> bool:
+        return any(
+            k in schema
+            for k in (
+                "enum", "const", "format", "pattern", "maxLength", "default", "examples", "example",
+                "contentEncoding", "contentMediaType",
+            )
+        )
 
     @staticmethod
     def number(schema: dict[str, Any], integer: bool) -> int | float:

@@ -100,6 +100,8 @@ class Jupyter:
                 f"--ServerApp.port={self.port}",
                 "--ServerApp.port_retries=0",
                 "--ServerApp.open_browser=False",
+                # CI runs as root; the server is on loopback with a token.
+                "--ServerApp.allow_root=True",
                 f"--ServerApp.root_dir={self.root}",
                 f"--IdentityProvider.token={self.token}",
                 "--FileContentsManager.delete_to_trash=False",
