@@ -320,7 +320,9 @@ def main() -> int:
             print("jupyter: 0 passed, 1 failed")
             return 1
         except Exception as e:  # noqa: BLE001 - an SDK exception is a finding
-            print(f"jupyter: FAILED: {type(e).__name__}: {describe(e)}")
+            steps = [x for x in leaves(e) if isinstance(x, StepFailed)]
+            reason = "; ".join(str(x) for x in steps) if steps else f"{type(e).__name__}: {describe(e)}"
+            print(f"jupyter: FAILED: {reason}")
             print("jupyter: 0 passed, 1 failed")
             return 1
         finally:
@@ -329,6 +331,13 @@ def main() -> int:
     print(f"jupyter: flow passed in {time.monotonic() - started:.1f} s")
     print(f"jupyter: {len(flow.steps)} passed, 0 failed")
     return 0
+
+
+def leaves(e: BaseException) -> list[BaseException]:
+    """The real errors inside (possibly nested) exception groups."""
+    if isinstance(e, BaseExceptionGroup):
+        return [leaf for x in e.exceptions for leaf in leaves(x)]
+    return [e]
 
 
 def describe(e: BaseException) -> str:
