@@ -155,6 +155,23 @@ pub struct BodyProp {
     /// Multipart: the part's content type from the document's `encoding`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub content_type: Option<String>,
+    /// `application/x-www-form-urlencoded`: the `style` and `explode` the
+    /// document's `encoding` entry gives the property (Stripe's
+    /// `metadata[key]=value` is `deepObject`); `None` keeps the default
+    /// (arrays repeat the name, objects are JSON text).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub style: Option<FormStyle>,
+}
+
+/// How one property of a form body is serialized, as the Encoding Object's
+/// `style` and `explode` say (the query-string styles, unencoded: the form
+/// encoding is applied to the resulting names and values).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FormStyle {
+    /// `form`, `spaceDelimited`, `pipeDelimited` or `deepObject`.
+    pub style: Style,
+    /// Whether arrays and objects become one pair per member.
+    pub explode: bool,
 }
 
 /// A server URL template and its variables.

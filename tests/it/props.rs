@@ -1185,6 +1185,7 @@ fn body() -> impl Strategy<Value = Option<BodyBinding>> {
             name: name.into(),
             binary,
             content_type: content_type.map(str::to_string),
+            style: None,
         });
     let shape = prop_oneof![
         (select(ARGS), any::<bool>()).prop_map(|(arg, binary)| BodyShape::Whole {

@@ -320,3 +320,55 @@ async fn accept_prefers_json_among_the_documented_media_types() {
     );
     client.cancel().await.unwrap();
 }
+
+/// A Stripe-like form body whose `encoding` gives styles (Stripe's
+/// `metadata[key]=value` is `deepObject`).
+fn form_styles_doc() -> Value {
+    json!({
+        "openapi": "3.0.3",
+        "info": {"title": "forms", "version": "1"},
+        "paths": {"/v1/customers": {"post": {
+            "operationId": "PostCustomers",
+            "requestBody": {"content": {"application/x-www-form-urlencoded": {
+                "schema": {"type": "object", "properties": {
+                    "email": {"type": "string"},
+                    "metadata": {"type": "object", "additionalProperties": {"type": "string"}},
+                    "expand": {"type": "array", "items": {"type": "string"}},
+                    "preferred_locales": {"type": "array", "items": {"type": "string"}}
+                }},
+                "encoding": {
+                    "metadata": {"style": "deepObject", "explode": true},
+                    "expand": {"style": "deepObject", "explode": true},
+                    "preferred_locales": {"style": "form", "explode": false}
+                }
+            }}},
+            "responses": {"200": {"description": "ok", "content": {"application/json": {"schema": {"type": "object"}}}}}
+        }}}
+    })
+}
+
+#[tokio::test]
+async fn form_bodies_follow_the_documented_encoding_styles() {
+    let server = RawServer::start().await;
+    let client = connect(catalog_of(form_styles_doc()), options(&server)).await;
+    let args = json!({
+        "email": "ada@example.com",
+        "metadata": {"order_id": "6735", "note": "a b"},
+        "expand": ["sources", "tax"],
+        "preferred_locales": ["en", "fr"]
+    });
+    let result = call(&client, "create_customer", args).await;
+    assert_eq!(result.is_error, Some(false), "{}", text_of(&result));
+    let seen = server.take();
+    assert_eq!(seen.len(), 1);
+    assert_eq!(
+        seen[0].header("content-type"),
+        Some("application/x-www-form-urlencoded")
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&seen[0].body),
+        "email=ada%40example.com&metadata%5Border_id%5D=6735&metadata%5Bnote%5D=a+b\
+         &expand=sources&expand=tax&preferred_locales=en%2Cfr"
+    );
+    client.cancel().await.unwrap();
+}
