@@ -367,7 +367,7 @@ async fn form_bodies_follow_the_documented_encoding_styles() {
     );
     assert_eq!(
         String::from_utf8_lossy(&seen[0].body),
-        "email=ada%40example.com&metadata%5Border_id%5D=6735&metadata%5Bnote%5D=a+b\
+        "email=ada%40example.com&metadata%5Border_id%5D=6735&metadata%5Bnote%5D=a%20b\
          &expand=sources&expand=tax&preferred_locales=en%2Cfr"
     );
     client.cancel().await.unwrap();

@@ -3,6 +3,7 @@
 
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD;
+use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, utf8_percent_encode};
 use serde_json::{Map, Value};
 
 use super::super::binding::{BodyBinding, BodyProp, BodyShape, FormStyle, MediaKind, Style};
@@ -178,24 +179,45 @@ fn concrete_media_type(media_type: &str, hint: Option<&str>) -> String {
 
 // --- application/x-www-form-urlencoded -------------------------------------
 
-/// `key=value&…` with form encoding (spaces as `+`); arrays repeat the key,
-/// unless the document's `encoding` gives the field a style (see
-/// [`styled_pairs`]).
+/// Bytes a form body sends as they are: ASCII alphanumerics and `*-._`
+/// (the WHATWG urlencoded set); everything else is percent-encoded,
+/// the space too.
+const FORM: &AsciiSet = &NON_ALPHANUMERIC
+    .remove(b'*')
+    .remove(b'-')
+    .remove(b'.')
+    .remove(b'_');
+
+/// `key=value&…` with form encoding; arrays repeat the key, unless the
+/// document's `encoding` gives the field a style (see [`styled_pairs`]).
+///
+/// A space is sent as `%20`, not the `+` of HTML forms: every form decoder
+/// percent-decodes, but not every one turns `+` into a space (a decoder
+/// built on `decodeURIComponent` keeps it, and Prism's reserved-character
+/// check rejects it), and `%20` is what the query string sends.
 pub(super) fn form_body(body: &BodyBinding, fields: &[Field<'_>]) -> Result<Encoded, RequestError> {
-    let mut serializer = url::form_urlencoded::Serializer::new(String::new());
+    let mut out = String::new();
+    let mut push = |name: &str, value: &str| {
+        if !out.is_empty() {
+            out.push('&');
+        }
+        out.extend(utf8_percent_encode(name, FORM));
+        out.push('=');
+        out.extend(utf8_percent_encode(value, FORM));
+    };
     for field in fields {
         if let (Some(style), false) = (field.style, field.binary) {
             for (name, text) in styled_pairs(field.name, field.value, style) {
-                serializer.append_pair(&name, &text);
+                push(&name, &text);
             }
             continue;
         }
         for text in form_values(field)? {
-            serializer.append_pair(field.name, &text);
+            push(field.name, &text);
         }
     }
     let content_type = concrete_media_type(&body.media_type, None);
-    Ok(Some((content_type, serializer.finish().into_bytes())))
+    Ok(Some((content_type, out.into_bytes())))
 }
 
 /// The `(name, value)` pairs of a form field serialized with `style`, as
