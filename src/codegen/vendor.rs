@@ -87,6 +87,10 @@ pub const SOURCES: &[(&str, &str)] = &[
         include_str!("../runtime/request/mod.rs"),
     ),
     (
+        "src/runtime/request/accept.rs",
+        include_str!("../runtime/request/accept.rs"),
+    ),
+    (
         "src/runtime/request/args.rs",
         include_str!("../runtime/request/args.rs"),
     ),

@@ -25,6 +25,7 @@ fn binding(params: Vec<ParamBinding>) -> HttpBinding {
         servers: vec![],
         security: vec![],
         output: None,
+        response_media_types: Vec::new(),
     }
 }
 

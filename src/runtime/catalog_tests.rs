@@ -37,6 +37,7 @@ fn a_catalog_survives_a_json_round_trip() {
                 servers: vec![],
                 security: vec![],
                 output: None,
+                response_media_types: Vec::new(),
             },
         }],
     };

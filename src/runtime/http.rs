@@ -209,6 +209,9 @@ impl HttpClient {
         if let Some(body) = &request.body {
             builder = builder.body(body.clone());
         }
+        if request.empty_content_length() {
+            builder = builder.header(reqwest::header::CONTENT_LENGTH, "0");
+        }
         let mut response = builder.send().await.map_err(classify)?;
         let status = response.status().as_u16();
         let headers = response

@@ -220,6 +220,7 @@ mod tests {
                 servers: vec![],
                 security: vec![],
                 output: None,
+                response_media_types: Vec::new(),
             },
         };
         let mut tools: Vec<ToolDef> = (0..6)

@@ -20,7 +20,7 @@ use crate::document::Diagnostic;
 use crate::document::dialect::Direction;
 use crate::document::model::{MediaType, Operation, Parameter, Schema};
 use crate::runtime::binding::{
-    BodyBinding, BodyProp, BodyShape, Location, MediaKind, ParamBinding, Style,
+    BodyBinding, BodyProp, BodyShape, FormStyle, Location, MediaKind, ParamBinding, Style,
 };
 use crate::runtime::schemas::tool_schema_uri;
 
@@ -342,6 +342,22 @@ fn style_of(p: &Parameter<'_>, location: Location) -> Style {
     if allowed { style } else { default }
 }
 
+/// A form body property's style: the Encoding Object's `style` (`form`
+/// when absent or not a query style) and `explode` (true for `form`, else
+/// false, when absent), as for query parameters.
+fn form_style(style: Option<&str>, explode: Option<bool>) -> FormStyle {
+    let style = match style {
+        Some("spaceDelimited") => Style::SpaceDelimited,
+        Some("pipeDelimited") => Style::PipeDelimited,
+        Some("deepObject") => Style::DeepObject,
+        _ => Style::Form,
+    };
+    FormStyle {
+        style,
+        explode: explode.unwrap_or(style == Style::Form),
+    }
+}
+
 /// The request body: picks a media type, then flattens an object schema
 /// into arguments or makes one `body` argument. Returns (media type, required).
 fn body(
@@ -385,6 +401,12 @@ fn body(
                 converted = json!({});
             }
             let content_type = media.encoding_content_type(&name).map(str::to_string);
+            // Style applies to form bodies (OpenAPI 3.0.3 ignores it for
+            // multipart; 3.1's multipart styles are not implemented).
+            let style = (kind == MediaKind::Form)
+                .then(|| media.encoding_style(&name))
+                .flatten()
+                .map(|(style, explode)| form_style(style, explode));
             args.push(Arg {
                 wire: name.clone(),
                 location: None,
@@ -395,6 +417,7 @@ fn body(
                     name,
                     binary,
                     content_type,
+                    style,
                 }),
             });
         }

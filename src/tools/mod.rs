@@ -375,6 +375,7 @@ pub fn complete(
             servers: op.servers(),
             security: head.security.clone(),
             output: output.map(|o| o.shape),
+            response_media_types: response_media_types(&op),
         },
     };
     if tool.input_full.is_some() {
@@ -386,6 +387,24 @@ pub fn complete(
         name_self(out, &tool.name);
     }
     Ok(tool)
+}
+
+/// The media types `op`'s responses document (every status code, in
+/// document order, each once, as written): the runtime asks for them in
+/// its `Accept` header, JSON first.
+fn response_media_types(op: &Operation<'_>) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for code in op.response_codes() {
+        let Some(response) = op.response(code) else {
+            continue;
+        };
+        for media in response.media_types() {
+            if !out.iter().any(|m| m == media.name) {
+                out.push(media.name.to_string());
+            }
+        }
+    }
+    out
 }
 
 /// Operations below which drafting stays on one thread: a thread costs

@@ -1224,6 +1224,7 @@ fn body() -> impl Strategy<Value = Option<BodyBinding>> {
             name: name.into(),
             binary,
             content_type: content_type.map(str::to_string),
+            style: None,
         });
     let shape = prop_oneof![
         (select(ARGS), any::<bool>()).prop_map(|(arg, binary)| BodyShape::Whole {
@@ -1303,6 +1304,7 @@ fn binding() -> impl Strategy<Value = HttpBinding> {
                 servers: Vec::new(),
                 security: Vec::new(),
                 output: None,
+                response_media_types: Vec::new(),
             },
         )
     })
@@ -1721,6 +1723,7 @@ fn base_url_is_absolute_http_or_a_refusal() {
                 servers: Vec::new(),
                 security: Vec::new(),
                 output: None,
+                response_media_types: Vec::new(),
             };
             let request = request::prepare(&empty, &Map::new(), &base)
                 .map_err(|e| fail(format!("prepare refused the base `{base}`: {e}")))?;

@@ -841,7 +841,7 @@ async fn every_location_style_and_body_kind_reaches_the_backend_exactly() {
     );
     assert_eq!(
         String::from_utf8_lossy(&form.body),
-        "name=Ann+Lee&email=ann%40example.com&topics=a%26b&topics=c"
+        "name=Ann%20Lee&email=ann%40example.com&topics=a%26b&topics=c"
     );
     let note = &seen[5];
     assert_eq!(

@@ -91,6 +91,15 @@ impl<'d> MediaType<'d> {
         named_examples(self.doc, &self.node)
     }
 
+    /// The `style` and `explode` of the `encoding` entry of property
+    /// `property`, when the entry gives either.
+    pub fn encoding_style(&self, property: &str) -> Option<(Option<&'d str>, Option<bool>)> {
+        let entry = self.node.value.get("encoding")?.get(property)?;
+        let style = entry.get("style").and_then(Value::as_str);
+        let explode = entry.get("explode").and_then(Value::as_bool);
+        (style.is_some() || explode.is_some()).then_some((style, explode))
+    }
+
     /// The `contentType` of the `encoding` entry of property `property`.
     pub fn encoding_content_type(&self, property: &str) -> Option<&'d str> {
         self.node

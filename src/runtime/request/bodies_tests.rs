@@ -56,6 +56,40 @@ fn optional_body_absent_sends_nothing() {
 }
 
 #[test]
+fn requests_sending_no_bytes_say_content_length_zero_where_content_is_meant() {
+    let whole = BodyShape::Whole {
+        arg: "body".into(),
+        binary: false,
+    };
+    let mut binding = with_body("text/plain", false, whole);
+    for (method, expected) in [
+        ("post", true),
+        ("put", true),
+        ("patch", true),
+        ("get", false),
+        ("delete", false),
+        ("head", false),
+        ("options", false),
+    ] {
+        binding.method = method.into();
+        let request = ok(&binding, json!({}));
+        assert_eq!(request.body, None);
+        assert_eq!(request.empty_content_length(), expected, "{method}");
+        // An empty body announces content with its Content-Type: its length
+        // is said whatever the method.
+        let request = ok(&binding, json!({"body": ""}));
+        assert_eq!(request.body.as_deref(), Some(&b""[..]));
+        assert!(
+            request.empty_content_length(),
+            "{method} with an empty body"
+        );
+        // A body with bytes gets its length from the HTTP client.
+        let request = ok(&binding, json!({"body": "x"}));
+        assert!(!request.empty_content_length(), "{method} with a body");
+    }
+}
+
+#[test]
 fn json_properties_body_keeps_prop_order() {
     let mut renamed = prop("name", false, None);
     renamed.arg = "pet_name".into();
@@ -99,12 +133,99 @@ fn form_body() {
     );
     assert_eq!(
         request.body.as_deref(),
-        Some(&b"name=a+b%2Bc&tags=x&tags=y%26z&meta=%7B%22k%22%3A%22v%22%7D&n=1&icon=aGk%3D"[..])
+        Some(&b"name=a%20b%2Bc&tags=x&tags=y%26z&meta=%7B%22k%22%3A%22v%22%7D&n=1&icon=aGk%3D"[..])
     );
     assert_eq!(
         header(&request, "Content-Type").as_deref(),
         Some("application/x-www-form-urlencoded")
     );
+}
+
+fn styled(name: &str, style: Style, explode: bool) -> BodyProp {
+    let mut p = prop(name, false, None);
+    p.style = Some(FormStyle { style, explode });
+    p
+}
+
+/// Found by the Prism oracle's reading of OpenAPI's Encoding Object
+/// (scripts/oracles/README.md): form fields ignored `style` and `explode`,
+/// so Stripe's `metadata` (`deepObject`) went as JSON text.
+#[test]
+fn form_fields_follow_the_encoding_style() {
+    let binding = with_body(
+        "application/x-www-form-urlencoded",
+        true,
+        BodyShape::Properties {
+            props: vec![
+                styled("metadata", Style::DeepObject, true),
+                styled("ids", Style::Form, false),
+                styled("colors", Style::Form, true),
+                styled("point", Style::Form, true),
+                styled("box", Style::Form, false),
+                styled("words", Style::SpaceDelimited, false),
+                styled("pipes", Style::PipeDelimited, false),
+                styled("none", Style::Form, false),
+                prop("plain", false, None),
+            ],
+        },
+    );
+    let request = ok(
+        &binding,
+        json!({
+            "metadata": {"order": "a b", "nested": {"x": 1}, "tags": ["t1", "t2"]},
+            "ids": [1, 2],
+            "colors": ["red", "blue"],
+            "point": {"x": 1, "y": 2},
+            "box": {"w": 3, "h": 4},
+            "words": ["a", "b c"],
+            "pipes": ["a", "b"],
+            "none": [],
+            "plain": {"k": "v"}
+        }),
+    );
+    let body = String::from_utf8(request.body.unwrap()).unwrap();
+    let pairs: Vec<(String, String)> = url::form_urlencoded::parse(body.as_bytes())
+        .into_owned()
+        .collect();
+    let expected: Vec<(String, String)> = [
+        ("metadata[order]", "a b"),
+        ("metadata[nested][x]", "1"),
+        ("metadata[tags]", "t1"),
+        ("metadata[tags]", "t2"),
+        ("ids", "1,2"),
+        ("colors", "red"),
+        ("colors", "blue"),
+        ("x", "1"),
+        ("y", "2"),
+        ("box", "w,3,h,4"),
+        ("words", "a b c"),
+        ("pipes", "a|b"),
+        ("plain", r#"{"k":"v"}"#),
+    ]
+    .iter()
+    .map(|(k, v)| (k.to_string(), v.to_string()))
+    .collect();
+    assert_eq!(pairs, expected, "{body}");
+    // Names and values are form-encoded after the style is applied.
+    assert!(body.starts_with("metadata%5Border%5D=a%20b&"), "{body}");
+    assert!(body.contains("&ids=1%2C2&"), "{body}");
+}
+
+#[test]
+fn multipart_parts_ignore_the_encoding_style() {
+    // OpenAPI 3.0.3: style SHALL be ignored unless the body is
+    // x-www-form-urlencoded; the tool model sets none for multipart, and
+    // the builder would not apply one there either.
+    let binding = with_body(
+        "multipart/form-data",
+        true,
+        BodyShape::Properties {
+            props: vec![styled("ids", Style::Form, false)],
+        },
+    );
+    let request = ok(&binding, json!({"ids": ["a", "b"]}));
+    let body = String::from_utf8(request.body.unwrap()).unwrap();
+    assert_eq!(body.matches("name=\"ids\"").count(), 2, "{body}");
 }
 
 #[test]
@@ -115,7 +236,7 @@ fn whole_body_form_and_multipart_objects() {
     };
     let form = with_body("application/x-www-form-urlencoded", true, whole.clone());
     let request = ok(&form, json!({"body": {"a": "x y", "b": [1, 2]}}));
-    assert_eq!(request.body.as_deref(), Some(&b"a=x+y&b=1&b=2"[..]));
+    assert_eq!(request.body.as_deref(), Some(&b"a=x%20y&b=1&b=2"[..]));
     let multipart = with_body("multipart/form-data", true, whole);
     let request = ok(&multipart, json!({"body": {"a": "x"}}));
     let body = String::from_utf8(request.body.unwrap_or_default()).unwrap_or_default();
@@ -308,6 +429,7 @@ fn media_type_with_a_line_break_is_refused() {
             name: "a".into(),
             binary: false,
             content_type: None,
+            style: None,
         }],
     };
     let json = with_body("application/json\r\nX-Evil: 1", true, props);

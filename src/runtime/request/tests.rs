@@ -1,8 +1,8 @@
 use std::collections::BTreeMap;
 
 use super::super::binding::{
-    BodyBinding, BodyProp, BodyShape, HttpBinding, Location, ParamBinding, Server, ServerVariable,
-    Style,
+    BodyBinding, BodyProp, BodyShape, FormStyle, HttpBinding, Location, ParamBinding, Server,
+    ServerVariable, Style,
 };
 use super::base::*;
 use super::multipart::*;
@@ -50,6 +50,7 @@ fn op(path: &str, params: Vec<ParamBinding>) -> HttpBinding {
         servers: Vec::new(),
         security: Vec::new(),
         output: None,
+        response_media_types: Vec::new(),
     }
 }
 
@@ -70,6 +71,7 @@ fn prop(name: &str, binary: bool, content_type: Option<&str>) -> BodyProp {
         name: name.into(),
         binary,
         content_type: content_type.map(str::to_string),
+        style: None,
     }
 }
 

@@ -1,0 +1,374 @@
+//! Requests as a careful client sends them, proven on the bytes of the
+//! wire: a raw TCP listener on 127.0.0.1 records each request exactly as it
+//! arrived (an axum or hyper server would normalise what it shows, and
+//! cannot tell a missing `Content-Length` from `Content-Length: 0`).
+//!
+//! - A POST, PUT or PATCH without a body carries `Content-Length: 0`
+//!   (GitHub answers `411 Length Required` to `PUT
+//!   /user/starred/{owner}/{repo}` without it, and so do Google front ends);
+//!   the listener answers 411 the same way, so the tool result shows it too.
+//! - `Accept` names the media types the operation's responses document,
+//!   JSON first, instead of `*/*` (which lets an API documenting XML and
+//!   JSON answer XML to a tool that returns JSON).
+
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use openapi2mcp::document::Document;
+use openapi2mcp::server::ServeOptions;
+use openapi2mcp::tools::{self, BuildOptions, Catalog};
+use serde_json::{Value, json};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::{TcpListener, TcpStream};
+
+use crate::serve::{call, connect, text_of};
+
+/// One request exactly as it arrived.
+#[derive(Debug, Clone)]
+struct RawRequest {
+    /// `METHOD target HTTP/1.1`.
+    request_line: String,
+    /// Header lines as sent (name and value as written).
+    headers: Vec<(String, String)>,
+    body: Vec<u8>,
+}
+
+impl RawRequest {
+    /// The values of header `name` (any case), in order.
+    fn all(&self, name: &str) -> Vec<&str> {
+        self.headers
+            .iter()
+            .filter(|(k, _)| k.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
+            .collect()
+    }
+
+    fn header(&self, name: &str) -> Option<&str> {
+        self.all(name).first().copied()
+    }
+}
+
+/// A loopback listener speaking just enough HTTP/1.1 to record requests
+/// and answer them: each connection serves one request and closes.
+struct RawServer {
+    url: String,
+    log: Arc<Mutex<Vec<RawRequest>>>,
+}
+
+impl RawServer {
+    async fn start() -> Self {
+        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let url = format!("http://{}", listener.local_addr().unwrap());
+        let log: Arc<Mutex<Vec<RawRequest>>> = Arc::default();
+        let shared = Arc::clone(&log);
+        tokio::spawn(async move {
+            while let Ok((stream, _)) = listener.accept().await {
+                let log = Arc::clone(&shared);
+                tokio::spawn(async move {
+                    let _ =
+                        tokio::time::timeout(Duration::from_secs(10), serve_one(stream, log)).await;
+                });
+            }
+        });
+        Self { url, log }
+    }
+
+    fn take(&self) -> Vec<RawRequest> {
+        std::mem::take(&mut self.log.lock().unwrap())
+    }
+}
+
+/// Reads one request (head, then a body of `Content-Length` bytes), records
+/// it and answers: 411 to a POST/PUT/PATCH that has neither
+/// `Content-Length` nor `Transfer-Encoding` (as GitHub does), else 200 with
+/// a JSON or XML body as `Accept` asks (`application/json` when it is
+/// listed, XML otherwise, like a content-negotiating server).
+async fn serve_one(mut stream: TcpStream, log: Arc<Mutex<Vec<RawRequest>>>) -> std::io::Result<()> {
+    let mut data = Vec::new();
+    let mut buf = [0u8; 4096];
+    let head_end = loop {
+        if let Some(i) = data.windows(4).position(|w| w == b"\r\n\r\n") {
+            break i;
+        }
+        let n = stream.read(&mut buf).await?;
+        if n == 0 || data.len() > 1 << 20 {
+            return Ok(());
+        }
+        data.extend_from_slice(&buf[..n]);
+    };
+    let head = String::from_utf8_lossy(&data[..head_end]).into_owned();
+    let mut lines = head.split("\r\n");
+    let request_line = lines.next().unwrap_or_default().to_string();
+    let headers: Vec<(String, String)> = lines
+        .filter_map(|l| l.split_once(':'))
+        .map(|(k, v)| (k.to_string(), v.trim().to_string()))
+        .collect();
+    let length: Option<usize> = headers
+        .iter()
+        .find(|(k, _)| k.eq_ignore_ascii_case("content-length"))
+        .and_then(|(_, v)| v.parse().ok());
+    let mut body = data[head_end + 4..].to_vec();
+    while body.len() < length.unwrap_or(0) {
+        let n = stream.read(&mut buf).await?;
+        if n == 0 {
+            break;
+        }
+        body.extend_from_slice(&buf[..n]);
+    }
+    let request = RawRequest {
+        request_line,
+        headers,
+        body,
+    };
+    let method = request.request_line.split(' ').next().unwrap_or_default();
+    let framed =
+        request.header("content-length").is_some() || request.header("transfer-encoding").is_some();
+    let (status, content_type, payload): (&str, &str, &str) =
+        if matches!(method, "POST" | "PUT" | "PATCH") && !framed {
+            (
+                "411 Length Required",
+                "text/html",
+                "<h1>411 Length Required</h1>",
+            )
+        } else if request
+            .header("accept")
+            .is_some_and(|a| a.contains("application/json"))
+        {
+            (
+                "200 OK",
+                "application/json",
+                r#"{"id":1,"status":"placed"}"#,
+            )
+        } else {
+            (
+                "200 OK",
+                "application/xml",
+                "<Order><id>1</id><status>placed</status></Order>",
+            )
+        };
+    log.lock().unwrap().push(request);
+    let answer = format!(
+        "HTTP/1.1 {status}\r\nContent-Type: {content_type}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{payload}",
+        payload.len()
+    );
+    stream.write_all(answer.as_bytes()).await?;
+    stream.shutdown().await
+}
+
+fn catalog_of(doc: Value) -> Catalog {
+    let doc = Document::from_value("requests.yaml", doc).unwrap();
+    tools::build(&doc, &BuildOptions::default()).0
+}
+
+fn options(server: &RawServer) -> ServeOptions {
+    ServeOptions {
+        base_url: Some(server.url.clone()),
+        ..ServeOptions::default()
+    }
+}
+
+/// GitHub's star/unstar pair and a few other bodiless writes.
+fn writes_doc() -> Value {
+    let no_content = json!({"204": {"description": "done"}});
+    json!({
+        "openapi": "3.0.3",
+        "info": {"title": "writes", "version": "1"},
+        "paths": {
+            "/user/starred/{owner}/{repo}": {
+                "parameters": [
+                    {"name": "owner", "in": "path", "required": true, "schema": {"type": "string"}},
+                    {"name": "repo", "in": "path", "required": true, "schema": {"type": "string"}}
+                ],
+                "put": {"operationId": "starRepo", "responses": no_content},
+                "delete": {"operationId": "unstarRepo", "responses": no_content}
+            },
+            "/jobs/{id}/cancel": {
+                "post": {
+                    "operationId": "cancelJob",
+                    "parameters": [{"name": "id", "in": "path", "required": true, "schema": {"type": "integer"}}],
+                    "responses": no_content
+                }
+            },
+            "/jobs/{id}": {
+                "parameters": [{"name": "id", "in": "path", "required": true, "schema": {"type": "integer"}}],
+                "patch": {
+                    "operationId": "touchJob",
+                    "requestBody": {"content": {"application/json": {"schema": {
+                        "type": "object", "properties": {"note": {"type": "string"}}
+                    }}}},
+                    "responses": no_content
+                },
+                "get": {"operationId": "getJob", "responses": no_content}
+            }
+        }
+    })
+}
+
+#[tokio::test]
+async fn bodiless_writes_carry_content_length_zero_and_reads_none() {
+    let server = RawServer::start().await;
+    let client = connect(catalog_of(writes_doc()), options(&server)).await;
+    let calls = [
+        ("star_repo", json!({"owner": "octocat", "repo": "hello"})),
+        ("cancel_job", json!({"id": 7})),
+        ("touch_job", json!({"id": 7})),
+        ("touch_job", json!({"id": 7, "note": "hi"})),
+        ("unstar_repo", json!({"owner": "octocat", "repo": "hello"})),
+        ("get_job", json!({"id": 7})),
+    ];
+    for (name, args) in &calls {
+        let result = call(&client, name, args.clone()).await;
+        assert_eq!(result.is_error, Some(false), "{name}: {}", text_of(&result));
+    }
+    let seen = server.take();
+    let lines: Vec<&str> = seen.iter().map(|r| r.request_line.as_str()).collect();
+    assert_eq!(
+        lines,
+        [
+            "PUT /user/starred/octocat/hello HTTP/1.1",
+            "POST /jobs/7/cancel HTTP/1.1",
+            "PATCH /jobs/7 HTTP/1.1",
+            "PATCH /jobs/7 HTTP/1.1",
+            "DELETE /user/starred/octocat/hello HTTP/1.1",
+            "GET /jobs/7 HTTP/1.1",
+        ]
+    );
+    for request in &seen[..3] {
+        assert_eq!(
+            request.all("content-length"),
+            ["0"],
+            "{}: {:?}",
+            request.request_line,
+            request.headers
+        );
+        assert_eq!(request.header("content-type"), None, "no body, no type");
+        assert_eq!(request.header("transfer-encoding"), None);
+        assert!(request.body.is_empty());
+    }
+    // A body: its own length, once.
+    assert_eq!(seen[3].all("content-length"), ["13"]);
+    assert_eq!(seen[3].body, br#"{"note":"hi"}"#);
+    // DELETE and GET define no meaning for content: no framing header.
+    for request in &seen[4..] {
+        assert_eq!(request.header("content-length"), None, "{request:?}");
+        assert_eq!(request.header("transfer-encoding"), None, "{request:?}");
+    }
+    client.cancel().await.unwrap();
+}
+
+/// `@readme/oas-examples`' `getOrderById` documents XML before JSON.
+fn orders_doc() -> Value {
+    let order = json!({"type": "object", "properties": {
+        "id": {"type": "integer"}, "status": {"type": "string"}
+    }});
+    json!({
+        "openapi": "3.0.3",
+        "info": {"title": "orders", "version": "1"},
+        "paths": {
+            "/store/order/{orderId}": {
+                "get": {
+                    "operationId": "getOrderById",
+                    "parameters": [{"name": "orderId", "in": "path", "required": true, "schema": {"type": "integer"}}],
+                    "responses": {
+                        "200": {"description": "ok", "content": {
+                            "application/xml": {"schema": order},
+                            "application/json": {"schema": order}
+                        }},
+                        "404": {"description": "not found"}
+                    }
+                }
+            },
+            "/report": {
+                "get": {
+                    "operationId": "getReport",
+                    "responses": {
+                        "200": {"description": "ok", "content": {"text/csv": {"schema": {"type": "string"}}}},
+                        "default": {"description": "error", "content": {"application/problem+json": {"schema": {"type": "object"}}}}
+                    }
+                }
+            },
+            "/ping": {
+                "get": {"operationId": "ping", "responses": {"200": {"description": "pong"}}}
+            }
+        }
+    })
+}
+
+#[tokio::test]
+async fn accept_prefers_json_among_the_documented_media_types() {
+    let server = RawServer::start().await;
+    let client = connect(catalog_of(orders_doc()), options(&server)).await;
+
+    let order = call(&client, "get_order_by_id", json!({"orderId": 1})).await;
+    assert_eq!(order.is_error, Some(false), "{}", text_of(&order));
+    assert_eq!(
+        order.structured_content,
+        Some(json!({"id": 1, "status": "placed"}))
+    );
+    call(&client, "get_report", json!({})).await;
+    call(&client, "ping", json!({})).await;
+
+    let seen = server.take();
+    let accepts: Vec<Vec<&str>> = seen.iter().map(|r| r.all("accept")).collect();
+    assert_eq!(
+        accepts,
+        [
+            vec!["application/json, application/xml;q=0.5, */*;q=0.1"],
+            vec!["application/problem+json, text/csv;q=0.5, */*;q=0.1"],
+            vec!["*/*"],
+        ]
+    );
+    client.cancel().await.unwrap();
+}
+
+/// A Stripe-like form body whose `encoding` gives styles (Stripe's
+/// `metadata[key]=value` is `deepObject`).
+fn form_styles_doc() -> Value {
+    json!({
+        "openapi": "3.0.3",
+        "info": {"title": "forms", "version": "1"},
+        "paths": {"/v1/customers": {"post": {
+            "operationId": "PostCustomers",
+            "requestBody": {"content": {"application/x-www-form-urlencoded": {
+                "schema": {"type": "object", "properties": {
+                    "email": {"type": "string"},
+                    "metadata": {"type": "object", "additionalProperties": {"type": "string"}},
+                    "expand": {"type": "array", "items": {"type": "string"}},
+                    "preferred_locales": {"type": "array", "items": {"type": "string"}}
+                }},
+                "encoding": {
+                    "metadata": {"style": "deepObject", "explode": true},
+                    "expand": {"style": "deepObject", "explode": true},
+                    "preferred_locales": {"style": "form", "explode": false}
+                }
+            }}},
+            "responses": {"200": {"description": "ok", "content": {"application/json": {"schema": {"type": "object"}}}}}
+        }}}
+    })
+}
+
+#[tokio::test]
+async fn form_bodies_follow_the_documented_encoding_styles() {
+    let server = RawServer::start().await;
+    let client = connect(catalog_of(form_styles_doc()), options(&server)).await;
+    let args = json!({
+        "email": "ada@example.com",
+        "metadata": {"order_id": "6735", "note": "a b"},
+        "expand": ["sources", "tax"],
+        "preferred_locales": ["en", "fr"]
+    });
+    let result = call(&client, "create_customer", args).await;
+    assert_eq!(result.is_error, Some(false), "{}", text_of(&result));
+    let seen = server.take();
+    assert_eq!(seen.len(), 1);
+    assert_eq!(
+        seen[0].header("content-type"),
+        Some("application/x-www-form-urlencoded")
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&seen[0].body),
+        "email=ada%40example.com&metadata%5Border_id%5D=6735&metadata%5Bnote%5D=a%20b\
+         &expand=sources&expand=tax&preferred_locales=en%2Cfr"
+    );
+    client.cancel().await.unwrap();
+}
