@@ -19,6 +19,9 @@ struct Cli {
 }
 
 fn main() -> ExitCode {
+    if let Some(code) = petstore_mcp::runtime::select::serve_as_worker() {
+        return ExitCode::from(code);
+    }
     let cli = Cli::parse();
     init_logging(&cli.log);
     match run(&cli) {

@@ -30,6 +30,8 @@ use super::request;
 use super::response::{self, Content, ToolOutcome};
 use super::schemas::{SchemaSide, SchemaSource, Schemas, with_closure};
 
+pub use super::conform::conform;
+
 /// How calls reach the API.
 #[derive(Debug, Clone, Default)]
 pub struct ApiOptions {
@@ -392,9 +394,14 @@ impl Api {
         check_structured(self.prepared(tool), outcome)
     }
 
-    /// Scrubs configured secrets from text an API sent back (a 401 page that
-    /// echoes the token, say), or a handler wrote.
-    pub fn redact(&self, mut outcome: ToolOutcome) -> ToolOutcome {
+    /// Scrubs configured secrets from what an API sent back (a 401 page
+    /// that echoes the token, a JSON field holding it) or a handler wrote:
+    /// the text content and every string of the structured content, keys
+    /// included. Structured content that was masked is conformed again
+    /// (see [`conform`]): a masked value the output schema refuses (a
+    /// secret inside a value with a `pattern`, say) is repaired like any
+    /// other unfit value, so masking never turns a success into an error.
+    pub fn redact(&self, tool: ToolId, mut outcome: ToolOutcome) -> ToolOutcome {
         let secrets = self.auth.secret_values();
         if secrets.is_empty() {
             return outcome;
@@ -403,6 +410,12 @@ impl Api {
             if let Content::Text(t) = c {
                 *t = auth::redact(t, &secrets);
             }
+        }
+        let Some(structured) = outcome.structured.as_mut() else {
+            return outcome;
+        };
+        if auth::redact_json(structured, &secrets) {
+            return self.conform(tool, outcome);
         }
         outcome
     }
@@ -511,65 +524,6 @@ fn compiled_with<'a>(
             tracing::warn!(tool, "schema does not compile, not checked: {e}");
             None
         }
-    }
-}
-
-/// The one place that makes a result valid for the tool that produced it.
-/// MCP requires a tool that declares an `outputSchema` to return
-/// structured content conforming to it whenever the result is not an
-/// error, and strict clients (the official Python SDK) reject anything
-/// else, losing the call. So, for such a tool:
-/// - an error carries no structured content;
-/// - a success without structured content (a 304, a handler's own result)
-///   gets `{}` when the schema accepts it, else becomes an error;
-/// - structured content that does not match the schema becomes an error
-///   that says what did not match, with the response as text.
-///
-/// Used on every call, by the live server and generated crates alike.
-pub fn conform(
-    tool: &str,
-    output_schema: Option<&Map<String, Value>>,
-    validator: Option<&jsonschema::Validator>,
-    mut outcome: ToolOutcome,
-) -> ToolOutcome {
-    if output_schema.is_none() || outcome.is_error {
-        outcome.structured = None;
-        return outcome;
-    }
-    let structured = outcome
-        .structured
-        .take()
-        .unwrap_or_else(|| Value::Object(Map::new()));
-    let problems: Vec<String> = match validator {
-        Some(v) if v.is_valid(&structured) => Vec::new(),
-        Some(v) => v
-            .iter_errors(&structured)
-            .take(3)
-            .map(|e| {
-                let at = e.instance_path().to_string();
-                if at.is_empty() {
-                    e.to_string()
-                } else {
-                    format!("{e} at `{at}`")
-                }
-            })
-            .collect(),
-        None => Vec::new(),
-    };
-    if problems.is_empty() {
-        outcome.structured = Some(structured);
-        return outcome;
-    }
-    tracing::debug!(tool, "structured content does not match the output schema");
-    let mut content = vec![Content::Text(format!(
-        "The API answered, but its response does not match the schema in its own API description ({}), so it is returned as text only. The response follows.",
-        problems.join("; ")
-    ))];
-    content.extend(outcome.content);
-    ToolOutcome {
-        content,
-        structured: None,
-        is_error: true,
     }
 }
 

@@ -4,23 +4,32 @@
 //! `jaq` (a Rust jq implementation: `jaq-core` with the core definitions
 //! and `jaq-std`'s library; no I/O, no environment).
 //!
-//! A selector comes from a model, so it is treated as untrusted: the
-//! constructs that can run without end (`def` for recursion, `repeat`,
-//! `while`, `until`, `recurse(f)`, `range`, `combinations`) and those that
-//! reach outside the value (`input`, `inputs`, `$ENV`, `env`, `halt`,
-//! `debug`, `stderr`) are refused before compiling; evaluation runs on a
-//! blocking thread under a time limit, and its output is capped.
+//! A selector comes from a model, so it is treated as hostile:
+//! - it is screened after parsing (`screen`): what reaches outside the
+//!   value (`input`, `$ENV`, `env`, `halt`, `debug`, `stderr`, modules) is
+//!   refused wherever it appears, string interpolations included, and
+//!   withheld from the compiler besides;
+//! - it runs in a separate worker process (`worker`): killed at
+//!   [`TIME_LIMIT`], under a memory budget and a CPU backstop, at most
+//!   [`max_workers`] at once, so neither an endless loop, a runaway
+//!   allocation nor a stack overflow can stop the server or keep a core
+//!   busy after its call returned;
+//! - what it parses as JSON (`fromjson`, its input) may nest
+//!   [`MAX_DEPTH`] levels, and its output is capped in bytes and nesting.
 //!
 //! Self-contained: no imports from the rest of the crate.
 
+mod eval;
+mod screen;
+mod worker;
+
 use std::time::Duration;
 
-use jaq_core::load::{Arena, File, Loader};
-use jaq_core::{Compiler, Ctx, Vars, data};
-use jaq_json::Val;
 use serde_json::{Value, json};
 
 use super::response::{Content, ToolOutcome};
+
+pub use worker::{MEMORY_LIMIT, WORKER_ENV, max_workers, serve_as_worker, set_worker_program};
 
 /// The tool argument that carries a selector when the server runs with
 /// `--response-filter` (a name no API parameter is likely to have).
@@ -29,11 +38,19 @@ pub const SELECT_ARG: &str = "response_filter";
 /// The key of `structuredContent` that holds a selector's output.
 pub const SELECTED_KEY: &str = "selected";
 
-/// Longest time one selector may run.
+/// Longest time one selector may run (its worker is killed then).
 pub const TIME_LIMIT: Duration = Duration::from_secs(2);
 
 /// Longest selector accepted, in bytes.
 pub const MAX_EXPRESSION: usize = 2000;
+
+/// Deepest nesting of arrays and objects a selector's input, or the text
+/// it gives `fromjson`, may have (jq's parser recurses once per level).
+pub const MAX_DEPTH: usize = 512;
+
+/// Deepest nesting of a selector's output (the server reads it back as
+/// JSON, whose parser stops at 128).
+pub const MAX_OUTPUT_DEPTH: usize = 100;
 
 /// Why a selector gave no result.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -54,7 +71,8 @@ pub enum SelectError {
         /// jq's error.
         reason: String,
     },
-    /// It ran past [`TIME_LIMIT`] or produced more than the output cap.
+    /// It ran past [`TIME_LIMIT`], past the memory budget or too deep, or
+    /// produced more than the output cap.
     #[error("the selector `{expression}` {reason}")]
     Limit {
         /// The expression as given.
@@ -64,100 +82,11 @@ pub enum SelectError {
     },
 }
 
-/// Identifiers refused in selectors, with why.
-const REFUSED: &[(&str, &str)] = &[
-    ("def", "definitions (and so recursion) are not allowed"),
-    ("repeat", "unbounded generators are not allowed"),
-    ("while", "unbounded generators are not allowed"),
-    ("until", "unbounded generators are not allowed"),
-    ("range", "generators of arbitrary length are not allowed"),
-    ("combinations", "combinatorial generators are not allowed"),
-    ("limit", "`limit` is not needed: use `.[:n]` on arrays"),
-    ("input", "selectors see only the result"),
-    ("inputs", "selectors see only the result"),
-    ("env", "selectors cannot read the environment"),
-    ("$ENV", "selectors cannot read the environment"),
-    ("halt", "selectors cannot stop the server"),
-    ("halt_error", "selectors cannot stop the server"),
-    ("debug", "selectors cannot write logs"),
-    ("stderr", "selectors cannot write logs"),
-    ("input_filename", "selectors see only the result"),
-];
-
-/// Checks `expression` for refused constructs (outside string literals).
-fn screen(expression: &str) -> Result<(), String> {
-    if expression.len() > MAX_EXPRESSION {
-        return Err(format!(
-            "it is {} bytes long; the limit is {MAX_EXPRESSION}",
-            expression.len()
-        ));
-    }
-    let bytes = expression.as_bytes();
-    let mut i = 0;
-    let mut in_string = false;
-    while i < bytes.len() {
-        let c = bytes[i];
-        if in_string {
-            match c {
-                b'\\' => i += 1,
-                b'"' => in_string = false,
-                _ => {}
-            }
-            i += 1;
-            continue;
-        }
-        if c == b'"' {
-            in_string = true;
-            i += 1;
-            continue;
-        }
-        if c == b'#' {
-            return Err("comments are not allowed".into());
-        }
-        if c.is_ascii_alphabetic() || c == b'_' || c == b'$' {
-            let start = i;
-            i += 1;
-            while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_') {
-                i += 1;
-            }
-            let word = &expression[start..i];
-            // `.range` and `{range: ...}` are field names, not calls.
-            let is_field = start > 0 && bytes[start - 1] == b'.';
-            let rest = expression[i..].trim_start();
-            let is_key = rest.starts_with(':') && !rest.starts_with("::");
-            if is_field || is_key {
-                continue;
-            }
-            if word == "recurse" && rest.starts_with('(') {
-                return Err("`recurse(f)` is not allowed (`..` is)".into());
-            }
-            if let Some((_, why)) = REFUSED.iter().find(|(w, _)| *w == word) {
-                return Err(format!("`{word}` at byte {start}: {why}"));
-            }
-            continue;
-        }
-        i += 1;
-    }
-    Ok(())
-}
-
-/// Applies `expression` to `input` on a blocking thread under
-/// [`TIME_LIMIT`]: one output is returned as is, several as an array.
-/// `max_bytes` caps the serialized output.
+/// Applies `expression` to `input` in a worker process (see the module
+/// documentation) under [`TIME_LIMIT`]: one output is returned as is,
+/// several as an array. `max_bytes` caps the serialized output.
 pub async fn apply(expression: &str, input: Value, max_bytes: usize) -> Result<Value, SelectError> {
-    let expr = expression.to_string();
-    let task = tokio::task::spawn_blocking(move || run(&expr, &input, max_bytes));
-    match tokio::time::timeout(TIME_LIMIT, task).await {
-        Ok(Ok(result)) => result,
-        Ok(Err(join)) => Err(SelectError::Failed {
-            expression: expression.to_string(),
-            reason: format!("evaluation stopped: {join}"),
-        }),
-        Err(_) => Err(SelectError::Limit {
-            expression: expression.to_string(),
-            reason: format!("ran longer than {} s", TIME_LIMIT.as_secs()),
-        }),
-    }
+    worker::apply(expression, input, max_bytes).await
 }
 
 /// `outcome` with its JSON result replaced by what `expression` selects
@@ -231,115 +160,4 @@ pub fn select_arg_schema() -> Value {
         "type": "string",
         "description": "Optional jq expression applied to the JSON result before it is returned, to keep only what you need, e.g. `{name, stars: .stargazers_count}` or `[.[] | {id, title}]`."
     })
-}
-
-/// Compiles and runs `expression` on `input` (synchronously).
-pub fn run(expression: &str, input: &Value, max_bytes: usize) -> Result<Value, SelectError> {
-    let invalid = |reason: String| SelectError::Invalid {
-        expression: expression.to_string(),
-        reason,
-    };
-    screen(expression).map_err(invalid)?;
-    let loader = Loader::new(
-        jaq_core::defs()
-            .chain(jaq_std::defs())
-            .chain(jaq_json::defs()),
-    );
-    let arena = Arena::default();
-    let program = File {
-        code: expression,
-        path: (),
-    };
-    let modules = loader
-        .load(&arena, program)
-        .map_err(|errors| invalid(load_errors(expression, &errors)))?;
-    let funs = jaq_core::funs()
-        .chain(jaq_std::funs())
-        .chain(jaq_json::funs());
-    let filter = Compiler::default()
-        .with_funs(funs)
-        .compile(modules)
-        .map_err(|errors| {
-            let undefined: Vec<String> = errors
-                .iter()
-                .flat_map(|(_, errs)| errs.iter())
-                .map(|(name, kind)| format!("`{name}` is not a known {}", kind.as_str()))
-                .collect();
-            invalid(undefined.join("; "))
-        })?;
-    let input_text = input.to_string();
-    let input =
-        jaq_json::read::parse_single(input_text.as_bytes()).map_err(|e| SelectError::Failed {
-            expression: expression.to_string(),
-            reason: format!("the result is not JSON jq can read: {e}"),
-        })?;
-    let ctx = Ctx::<data::JustLut<Val>>::new(&filter.lut, Vars::new([]));
-    let mut outputs = Vec::new();
-    let mut size = 0;
-    for out in filter.id.run((ctx, input)) {
-        let val = out.map_err(|exn| SelectError::Failed {
-            expression: expression.to_string(),
-            reason: match exn.get_err() {
-                Ok(err) => err.to_string(),
-                Err(_) => "it stopped without a value".into(),
-            },
-        })?;
-        let text = val.to_string();
-        size += text.len() + 1;
-        if size > max_bytes {
-            return Err(SelectError::Limit {
-                expression: expression.to_string(),
-                reason: format!("produced more than {max_bytes} bytes"),
-            });
-        }
-        let value: Value = serde_json::from_str(&text).map_err(|e| SelectError::Failed {
-            expression: expression.to_string(),
-            reason: format!("its output is not JSON ({e}): {text:.200}"),
-        })?;
-        outputs.push(value);
-    }
-    Ok(match outputs.len() {
-        1 => outputs.pop().unwrap_or(Value::Null),
-        _ => Value::Array(outputs),
-    })
-}
-
-/// jaq's lex and parse errors, with the byte offset of each.
-fn load_errors(expression: &str, errors: &jaq_core::load::Errors<&str, ()>) -> String {
-    use jaq_core::load::Error;
-    let at = |s: &str| {
-        let offset = (s.as_ptr() as usize).wrapping_sub(expression.as_ptr() as usize);
-        if offset <= expression.len() {
-            format!("at byte {offset}")
-        } else {
-            String::new()
-        }
-    };
-    let mut out = Vec::new();
-    for (_, error) in errors {
-        match error {
-            Error::Io(items) => {
-                out.extend(
-                    items
-                        .iter()
-                        .map(|(path, why)| format!("cannot load `{path}`: {why}")),
-                );
-            }
-            Error::Lex(items) => out.extend(
-                items
-                    .iter()
-                    .map(|(expect, s)| format!("expected {} {}", expect.as_str(), at(s))),
-            ),
-            Error::Parse(items) => out.extend(
-                items
-                    .iter()
-                    .map(|(expect, s)| format!("expected {} {}", expect.as_str(), at(s))),
-            ),
-        }
-    }
-    if out.is_empty() {
-        "it does not parse".into()
-    } else {
-        out.join("; ")
-    }
 }

@@ -85,11 +85,21 @@ impl Bridge {
             .is_ok_and(|shown| shown.selectable)
     }
 
+    /// The toolsets this session has enabled, as positions in the
+    /// catalog this request works on (the session keeps names: see
+    /// `Session::enabled`), in order.
     fn enabled_toolsets(&self) -> Vec<usize> {
-        match self.session.enabled.lock() {
-            Ok(set) => set.iter().copied().collect(),
-            Err(poisoned) => poisoned.into_inner().iter().copied().collect(),
-        }
+        let names = match self.session.enabled.lock() {
+            Ok(set) => set.clone(),
+            Err(poisoned) => poisoned.into_inner().clone(),
+        };
+        let mut sets: Vec<usize> = names
+            .iter()
+            .filter_map(|name| self.inner.toolsets.find(name))
+            .collect();
+        sets.sort_unstable();
+        sets.dedup();
+        sets
     }
 
     /// In `toolsets` mode, the refusal for a tool whose toolset this
@@ -433,10 +443,11 @@ impl Bridge {
             };
             let mut changed = false;
             for set in &sets {
+                let name = &self.inner.toolsets.names[*set];
                 changed |= if m == MetaTool::EnableToolset {
-                    enabled.insert(*set)
+                    enabled.insert(name.clone())
                 } else {
-                    enabled.remove(set)
+                    enabled.remove(name)
                 };
             }
             changed

@@ -31,6 +31,13 @@ pub struct HttpBinding {
     /// advertises an `outputSchema`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub output: Option<OutputShape>,
+    /// The media types the operation's responses document (every response,
+    /// in document order, each once, as written), from which the request's
+    /// `Accept` header is made: an API that can answer XML or JSON answers
+    /// what the tool renders best, and one that negotiates strictly is
+    /// never asked for a type it does not have. Empty: nothing documented.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub response_media_types: Vec<String>,
 }
 
 /// Where a parameter travels.
@@ -148,6 +155,23 @@ pub struct BodyProp {
     /// Multipart: the part's content type from the document's `encoding`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub content_type: Option<String>,
+    /// `application/x-www-form-urlencoded`: the `style` and `explode` the
+    /// document's `encoding` entry gives the property (Stripe's
+    /// `metadata[key]=value` is `deepObject`); `None` keeps the default
+    /// (arrays repeat the name, objects are JSON text).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub style: Option<FormStyle>,
+}
+
+/// How one property of a form body is serialized, as the Encoding Object's
+/// `style` and `explode` say (the query-string styles, unencoded: the form
+/// encoding is applied to the resulting names and values).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FormStyle {
+    /// `form`, `spaceDelimited`, `pipeDelimited` or `deepObject`.
+    pub style: Style,
+    /// Whether arrays and objects become one pair per member.
+    pub explode: bool,
 }
 
 /// A server URL template and its variables.

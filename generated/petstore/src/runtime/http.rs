@@ -1,31 +1,48 @@
 //! Sending a [`PreparedRequest`] with one shared, pooled reqwest client:
-//! per-call timeout, the response body read only up to the size cap (a
-//! 50 MB answer never lands in memory), and failures classified so the
+//! one deadline per call, the response body read only up to the size cap
+//! (a 50 MB answer never lands in memory), and failures classified so the
 //! model gets a message it can act on. Optional bounded retries for
-//! idempotent methods on connection errors and 502/503/504. Redirects are
+//! idempotent methods on connection errors, 502/503/504, and a 429 that
+//! says when to come back: `Retry-After` (seconds or an HTTP date) is
+//! honoured up to [`MAX_RETRY_AFTER`], otherwise the backoff doubles up to
+//! [`MAX_BACKOFF`]; every attempt and every wait fits in the call's one
+//! deadline, and a wait that would not is not started (the last answer,
+//! say a 503 with its `Retry-After`, is returned instead). Redirects are
 //! followed here, hop by hop, under [`super::redirect`]'s policy (same
 //! origin only unless allowed, never a credential to another origin, no
-//! `Referer`), all within the one timeout.
+//! `Referer`), within the same deadline.
 //!
 //! Self-contained: imports only `super::request`, `super::redirect` and
 //! `super::response`.
 
-use std::time::Duration;
+use std::time::{Duration, SystemTime};
+
+use tokio::time::Instant;
 
 use super::redirect::{self, Redirects};
 use super::request::PreparedRequest;
 use super::response::{HttpResponse, ResponseLimits, TransportFailure};
 use super::wire::error_chain;
 
+/// The longest `Retry-After` a retry waits for: an API asking for more
+/// gets its answer (the 429 or 503, with its `Retry-After`) returned.
+pub const MAX_RETRY_AFTER: Duration = Duration::from_secs(60);
+
+/// The longest wait between two attempts when the API names none.
+pub const MAX_BACKOFF: Duration = Duration::from_secs(30);
+
 /// How calls are sent.
 #[derive(Debug, Clone)]
 pub struct HttpOptions {
-    /// Time limit for one attempt, from sending to the end of the body.
+    /// Time limit for one call, from sending to the end of the body,
+    /// retries, their waits and redirects included.
     pub timeout: Duration,
-    /// Extra attempts for idempotent methods after a connection failure or
-    /// a 502/503/504; 0 disables retries (the default).
+    /// Extra attempts for idempotent methods after a connection failure,
+    /// a 502/503/504, or a 429 with `Retry-After`; 0 disables retries (the
+    /// default). Any number is safe: the deadline bounds them all.
     pub retries: u32,
-    /// Delay before the first retry; doubled for each further one.
+    /// Delay before the first retry; doubled for each further one, up to
+    /// [`MAX_BACKOFF`]. A `Retry-After` from the API takes its place.
     pub retry_backoff: Duration,
     /// Response size cap.
     pub limits: ResponseLimits,
@@ -83,39 +100,69 @@ impl HttpClient {
         &self.options
     }
 
-    /// Sends `request`, retrying as configured.
+    /// Sends `request`, retrying as configured, within the one deadline.
     pub async fn send(&self, request: &PreparedRequest) -> Result<HttpResponse, TransportFailure> {
         let idempotent = matches!(
             request.method.as_str(),
             "GET" | "HEAD" | "OPTIONS" | "PUT" | "DELETE" | "TRACE"
         );
         let attempts = if idempotent {
-            self.options.retries + 1
+            self.options.retries.saturating_add(1)
         } else {
             1
         };
-        let mut delay = self.options.retry_backoff;
-        let mut attempt = 1;
+        let now = Instant::now();
+        // A timeout too long to add is as good as none (30 years).
+        let deadline = now
+            .checked_add(self.options.timeout)
+            .unwrap_or_else(|| now + Duration::from_secs(30 * 365 * 86_400));
+        let mut attempt: u32 = 1;
         loop {
-            let result = self.send_once(request).await;
-            let retryable = match &result {
-                Ok(r) => matches!(r.status, 502..=504),
-                Err(TransportFailure::Connect(_)) => true,
-                Err(_) => false,
-            };
-            if !retryable || attempt >= attempts {
+            let result = self.send_once(request, deadline).await;
+            if attempt >= attempts {
                 return result;
             }
-            tracing::debug!(attempt, "retrying {} after {:?}", request.method, delay);
-            tokio::time::sleep(delay).await;
-            delay *= 2;
+            let wait = match &result {
+                Ok(r) => {
+                    let asked = retry_after(&r.headers, SystemTime::now());
+                    match (r.status, asked) {
+                        (502..=504, None) => backoff(self.options.retry_backoff, attempt),
+                        (429 | 502..=504, Some(asked)) if asked <= MAX_RETRY_AFTER => asked,
+                        (429 | 502..=504, Some(asked)) => {
+                            tracing::debug!(
+                                "not retrying {}: the API asks for {asked:?}, over the {MAX_RETRY_AFTER:?} cap",
+                                request.method
+                            );
+                            return result;
+                        }
+                        _ => return result,
+                    }
+                }
+                Err(TransportFailure::Connect(_)) => backoff(self.options.retry_backoff, attempt),
+                Err(_) => return result,
+            };
+            // An attempt needs time of its own after the wait.
+            let remaining = deadline.saturating_duration_since(Instant::now());
+            if wait >= remaining {
+                tracing::debug!(
+                    "not retrying {}: waiting {wait:?} would pass the call's deadline ({remaining:?} left)",
+                    request.method
+                );
+                return result;
+            }
+            tracing::debug!(attempt, "retrying {} after {:?}", request.method, wait);
+            tokio::time::sleep(wait).await;
             attempt += 1;
         }
     }
 
-    /// One attempt: the request and the redirects it leads to, within the
-    /// timeout.
-    async fn send_once(&self, request: &PreparedRequest) -> Result<HttpResponse, TransportFailure> {
+    /// One attempt: the request and the redirects it leads to, before
+    /// `deadline`.
+    async fn send_once(
+        &self,
+        request: &PreparedRequest,
+        deadline: Instant,
+    ) -> Result<HttpResponse, TransportFailure> {
         let timeout = self.options.timeout;
         let attempt = async {
             let mut redirects = Redirects::new(&request.url, &self.options.redirect_origins);
@@ -140,7 +187,7 @@ impl HttpClient {
                 }
             }
         };
-        match tokio::time::timeout(timeout, attempt).await {
+        match tokio::time::timeout_at(deadline, attempt).await {
             Ok(result) => result,
             Err(_) => Err(TransportFailure::Timeout {
                 seconds: timeout.as_secs_f64(),
@@ -161,6 +208,9 @@ impl HttpClient {
         }
         if let Some(body) = &request.body {
             builder = builder.body(body.clone());
+        }
+        if request.empty_content_length() {
+            builder = builder.header(reqwest::header::CONTENT_LENGTH, "0");
         }
         let mut response = builder.send().await.map_err(classify)?;
         let status = response.status().as_u16();
@@ -193,6 +243,80 @@ impl HttpClient {
             truncated,
         })
     }
+}
+
+/// Why [`read_bounded`] gave up on a body.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum BoundedReadError {
+    /// The body is longer than the limit (by its `Content-Length`, or
+    /// once that many bytes arrived): reading stopped there.
+    #[error("the response is larger than the limit of {limit} bytes; reading stopped there")]
+    TooLarge {
+        /// The limit, in bytes.
+        limit: usize,
+    },
+    /// The body could not be read (the connection broke, say); the message
+    /// carries no URL.
+    #[error("cannot read the response body: {0}")]
+    Read(String),
+}
+
+/// Reads `response`'s body, at most `limit` bytes: a `Content-Length`
+/// over the limit is refused before reading, and a body that grows past
+/// it (an endless one, say) stops being read the moment it does, so no
+/// more than `limit` bytes (and one chunk) are ever held. For fetches
+/// that must be whole (a document, a key set), unlike API responses,
+/// which are cut at their cap instead.
+pub async fn read_bounded(
+    mut response: reqwest::Response,
+    limit: usize,
+) -> Result<Vec<u8>, BoundedReadError> {
+    if response.content_length().is_some_and(|n| n > limit as u64) {
+        return Err(BoundedReadError::TooLarge { limit });
+    }
+    let mut body = Vec::new();
+    while let Some(chunk) = response
+        .chunk()
+        .await
+        .map_err(|e| BoundedReadError::Read(error_chain(&e.without_url())))?
+    {
+        if chunk.len() > limit.saturating_sub(body.len()) {
+            return Err(BoundedReadError::TooLarge { limit });
+        }
+        body.extend_from_slice(&chunk);
+    }
+    Ok(body)
+}
+
+/// The wait before retry `attempt` + 1 when the API names none: `base`
+/// doubled for each attempt made, at most [`MAX_BACKOFF`]; never
+/// overflows, whatever `attempt`.
+pub fn backoff(base: Duration, attempt: u32) -> Duration {
+    let factor = 1u32
+        .checked_shl(attempt.saturating_sub(1))
+        .unwrap_or(u32::MAX);
+    base.checked_mul(factor)
+        .unwrap_or(MAX_BACKOFF)
+        .min(MAX_BACKOFF)
+}
+
+/// How long a `Retry-After` header asks to wait, as of `now`: delay
+/// seconds (`120`) or an HTTP date (`Wed, 21 Oct 2015 07:28:00 GMT`; one
+/// in the past asks for no wait). `None` without the header, or with one
+/// that is neither.
+pub fn retry_after(headers: &[(String, String)], now: SystemTime) -> Option<Duration> {
+    let value = headers
+        .iter()
+        .find(|(name, _)| name.eq_ignore_ascii_case("retry-after"))
+        .map(|(_, value)| value.trim())?;
+    if !value.is_empty() && value.bytes().all(|b| b.is_ascii_digit()) {
+        // Digits only: a number of seconds, saturating when absurdly long.
+        return Some(Duration::from_secs(
+            value.parse::<u64>().unwrap_or(u64::MAX),
+        ));
+    }
+    let at = httpdate::parse_http_date(value).ok()?;
+    Some(at.duration_since(now).unwrap_or(Duration::ZERO))
 }
 
 /// The first `Location` header, if any.

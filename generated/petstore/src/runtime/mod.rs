@@ -5,7 +5,8 @@
 //!
 //! `binding` is the data (how arguments map onto HTTP); `request` turns a
 //! call's arguments into an HTTP request; `response` turns the HTTP
-//! response into MCP-neutral tool content; `schemas` holds the full
+//! response into MCP-neutral tool content; `conform` makes it fit the
+//! tool's output schema; `schemas` holds the full
 //! schemas behind budgeted tools and the resources that serve them;
 //! `wire` holds the media-type, header and error helpers they share.
 
@@ -13,6 +14,7 @@ pub mod auth;
 pub mod binding;
 pub mod call;
 pub mod catalog;
+pub mod conform;
 pub mod http;
 pub mod jsoncut;
 pub mod ratelimit;

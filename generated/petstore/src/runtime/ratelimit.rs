@@ -54,7 +54,8 @@ impl RateLimiter {
             b.tokens -= 1.0;
             Ok(())
         } else {
-            Err(Duration::from_secs_f64((1.0 - b.tokens) / self.rate))
+            // A rate too small for a `Duration` (1e-30 a second) waits forever.
+            Err(Duration::try_from_secs_f64((1.0 - b.tokens) / self.rate).unwrap_or(Duration::MAX))
         }
     }
 }

@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 use std::net::SocketAddr;
 use std::time::Duration;
 
+use clap::builder::RangedU64ValueParser;
 use clap::{Args, ValueEnum};
 
 use super::authz::AuthzOptions;
@@ -47,23 +48,30 @@ pub struct ServeFlags {
     /// Value of a server URL variable, NAME=VALUE (repeatable).
     #[arg(long = "server-var", value_parser = parse_key_value)]
     pub server_vars: Vec<(String, String)>,
-    /// Seconds one API call may take.
-    #[arg(long, default_value_t = 30.0)]
+    /// Seconds one API call may take, retries and their waits included.
+    #[arg(long, value_name = "SECS", default_value_t = 30.0, value_parser = parse_timeout)]
     pub timeout: f64,
     /// Largest response body passed to the model, in bytes; longer ones are cut with a marker.
-    #[arg(long, default_value_t = 1_048_576)]
+    #[arg(long, value_name = "BYTES", default_value_t = 1_048_576,
+          value_parser = RangedU64ValueParser::<usize>::new().range(1..=MAX_RESPONSE_BYTES))]
     pub max_response_bytes: usize,
-    /// Extra attempts for idempotent calls on connection errors and 502/503/504.
-    #[arg(long, default_value_t = 0)]
+    /// Extra attempts for idempotent calls on connection errors, 502/503/504
+    /// and a 429 with Retry-After, all within --timeout.
+    #[arg(long, value_name = "N", default_value_t = 0,
+          value_parser = clap::value_parser!(u32).range(0..=MAX_RETRIES))]
     pub retries: u32,
     /// Most tool calls per second sent to the API (token bucket; off by default).
-    #[arg(long)]
+    #[arg(long, value_name = "CALLS", value_parser = parse_rate)]
     pub rate_limit: Option<f64>,
     /// Burst size for --rate-limit.
-    #[arg(long, default_value_t = 10)]
+    #[arg(long, value_name = "CALLS", default_value_t = 10,
+          value_parser = clap::value_parser!(u32).range(1..=MAX_RATE_BURST))]
     pub rate_burst: u32,
     /// Forward the MCP client's Authorization header to the API (--transport http).
-    #[arg(long)]
+    /// Not with --auth-token or --oauth-issuer: their tokens are meant for
+    /// this server, and passing them on to the API is the token passthrough
+    /// the MCP authorization specification forbids.
+    #[arg(long, conflicts_with_all = ["auth_token", "oauth_issuer"])]
     pub forward_authorization: bool,
     /// Another origin API redirects may lead to, e.g. https://cdn.example.com
     /// (repeatable). Redirects within the API's own origin are always
@@ -77,7 +85,8 @@ pub struct ServeFlags {
     #[arg(long, value_enum, default_value_t = ToolsMode::Auto)]
     pub tools: ToolsMode,
     /// Largest tool list, in estimated tokens, that --tools auto lists in full.
-    #[arg(long, default_value_t = AUTO_TOKEN_BUDGET, value_name = "TOKENS")]
+    #[arg(long, default_value_t = AUTO_TOKEN_BUDGET, value_name = "TOKENS",
+          value_parser = RangedU64ValueParser::<usize>::new().range(0..=MAX_TOOLS_BUDGET))]
     pub tools_budget: usize,
     /// A toolset enabled when a session starts, with --tools toolsets (repeatable).
     #[arg(long = "toolset", value_name = "NAME")]
@@ -117,9 +126,12 @@ pub struct ServeFlags {
     #[arg(long)]
     pub ready_check_backend: bool,
     /// Seconds shutdown (SIGTERM) waits for calls in flight.
-    #[arg(long, value_name = "SECS", default_value_t = 10.0)]
+    #[arg(long, value_name = "SECS", default_value_t = 10.0, value_parser = parse_shutdown_grace)]
     pub shutdown_grace: f64,
 }
+
+/// Why --forward-authorization cannot go with --auth-token or --oauth-issuer.
+const TOKEN_PASSTHROUGH: &str = "--forward-authorization cannot be used with --auth-token or --oauth-issuer: the Authorization header then carries a token meant for this server, and forwarding it to the API is token passthrough, which the MCP authorization specification forbids";
 
 /// Which transport serves MCP clients.
 #[derive(Debug, Clone, Copy, ValueEnum, PartialEq, Eq)]
@@ -128,6 +140,54 @@ pub enum TransportKind {
     Stdio,
     /// Streamable HTTP at `/mcp`.
     Http,
+}
+
+/// The longest --timeout: a day.
+pub const MAX_TIMEOUT_SECS: f64 = 86_400.0;
+/// The shortest --timeout: a millisecond.
+pub const MIN_TIMEOUT_SECS: f64 = 0.001;
+/// The largest --max-response-bytes: 1 GiB.
+pub const MAX_RESPONSE_BYTES: u64 = 1 << 30;
+/// The most --retries (the deadline bounds them anyway).
+pub const MAX_RETRIES: i64 = 100;
+/// The --rate-limit range, in calls per second: one call in 1,000 s to a
+/// million a second.
+pub const RATE_LIMIT_RANGE: (f64, f64) = (0.001, 1_000_000.0);
+/// The largest --rate-burst.
+pub const MAX_RATE_BURST: i64 = 1_000_000;
+/// The largest --tools-budget, in tokens.
+pub const MAX_TOOLS_BUDGET: u64 = 1_000_000_000;
+/// The longest --shutdown-grace: an hour.
+pub const MAX_SHUTDOWN_GRACE_SECS: f64 = 3_600.0;
+
+/// A number within `min..=max` (finite: not NaN, not infinite), for
+/// clap; `what` names the unit in the message.
+pub fn number_in(s: &str, min: f64, max: f64, what: &str) -> Result<f64, String> {
+    let n: f64 = s
+        .trim()
+        .parse()
+        .map_err(|_| format!("`{s}` is not a number; give {what} from {min} to {max}"))?;
+    if !(n.is_finite() && (min..=max).contains(&n)) {
+        return Err(format!("give {what} from {min} to {max}"));
+    }
+    Ok(n)
+}
+
+fn parse_timeout(s: &str) -> Result<f64, String> {
+    number_in(s, MIN_TIMEOUT_SECS, MAX_TIMEOUT_SECS, "seconds")
+}
+
+fn parse_rate(s: &str) -> Result<f64, String> {
+    number_in(
+        s,
+        RATE_LIMIT_RANGE.0,
+        RATE_LIMIT_RANGE.1,
+        "calls per second",
+    )
+}
+
+fn parse_shutdown_grace(s: &str) -> Result<f64, String> {
+    number_in(s, 0.0, MAX_SHUTDOWN_GRACE_SECS, "seconds")
 }
 
 /// An origin (`scheme://host[:port]`) for --allow-redirect-origin.
@@ -156,18 +216,16 @@ impl ServeFlags {
     /// The server options these flags ask for, with credentials from the
     /// environment; an error names the flag that is out of range.
     pub fn options(&self) -> Result<ServeOptions, String> {
-        if !(self.timeout.is_finite() && self.timeout > 0.0) {
-            return Err("--timeout must be a positive number of seconds".into());
-        }
+        // The parser checks each number; flags built by hand are checked here.
+        parse_timeout(&self.timeout.to_string()).map_err(|e| format!("--timeout: {e}"))?;
         if self.tools == ToolsMode::Toolsets && self.stateless {
             return Err("--tools toolsets needs sessions (each client's enabled toolsets are kept in its session); it cannot be used with --stateless".into());
         }
         if !self.toolsets.is_empty() && self.tools != ToolsMode::Toolsets {
             return Err("--toolset only applies with --tools toolsets".into());
         }
-        if !(self.shutdown_grace.is_finite() && self.shutdown_grace >= 0.0) {
-            return Err("--shutdown-grace must be a number of seconds".into());
-        }
+        parse_shutdown_grace(&self.shutdown_grace.to_string())
+            .map_err(|e| format!("--shutdown-grace: {e}"))?;
         let oauth_flags = self.resource_url.is_some()
             || self.jwks_url.is_some()
             || !self.required_scopes.is_empty()
@@ -190,13 +248,15 @@ impl ServeFlags {
                 return Err("--auth-token and --oauth-issuer exclude each other".into());
             }
         }
+        if self.forward_authorization && (self.auth_token.is_some() || self.oauth_issuer.is_some())
+        {
+            return Err(TOKEN_PASSTHROUGH.into());
+        }
         if self.ready_check_backend && self.base_url.is_none() {
             return Err("--ready-check-backend needs --base-url (the API /readyz checks)".into());
         }
-        if let Some(rate) = self.rate_limit
-            && !(rate.is_finite() && rate > 0.0)
-        {
-            return Err("--rate-limit must be a positive number of calls per second".into());
+        if let Some(rate) = self.rate_limit {
+            parse_rate(&rate.to_string()).map_err(|e| format!("--rate-limit: {e}"))?;
         }
         Ok(ServeOptions {
             base_url: self.base_url.clone(),

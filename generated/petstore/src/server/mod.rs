@@ -187,8 +187,8 @@ struct Inner {
     index: Option<tokio::sync::watch::Receiver<Option<Arc<ToolIndex>>>>,
     /// The toolsets (toolsets mode).
     toolsets: Toolsets,
-    /// Toolsets enabled when a session starts.
-    initial_toolsets: BTreeSet<usize>,
+    /// Toolsets enabled when a session starts, by name.
+    initial_toolsets: BTreeSet<String>,
     page_bytes: usize,
     /// Cap on a selector's output (the response size cap).
     select_cap: usize,
@@ -201,8 +201,12 @@ struct Inner {
 /// One MCP session's state.
 #[derive(Debug, Default)]
 struct Session {
-    /// Enabled toolsets (toolsets mode).
-    enabled: Mutex<BTreeSet<usize>>,
+    /// Enabled toolsets (toolsets mode), by name: a session outlives
+    /// reloads, and a reloaded catalog may number its toolsets otherwise
+    /// (each request resolves the names against the catalog it works on;
+    /// a name the catalog no longer has is skipped, and counts again if a
+    /// later reload brings it back).
+    enabled: Mutex<BTreeSet<String>>,
 }
 
 impl Bridge {
@@ -288,6 +292,9 @@ impl Bridge {
             toolsets
                 .resolve_names(&listing.toolsets)
                 .map_err(ServeError::Options)?
+                .into_iter()
+                .map(|i| toolsets.names[i].clone())
+                .collect()
         } else {
             BTreeSet::new()
         };
@@ -761,7 +768,7 @@ impl Bridge {
             duration_ms = started.elapsed().as_millis() as u64,
             "tools/call"
         );
-        let mut outcome = self.inner.api.redact(report.outcome);
+        let mut outcome = self.inner.api.redact(tool, report.outcome);
         if let Some(expression) = selector {
             outcome = select::select_outcome(expression, outcome, self.inner.select_cap).await;
         }

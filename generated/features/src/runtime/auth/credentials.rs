@@ -100,6 +100,24 @@ impl fmt::Debug for Credentials {
 /// Replaces every occurrence of each non-empty secret in `text` with `***`
 /// (longest secrets first, so one containing another is masked whole).
 pub fn redact(text: &str, secrets: &[String]) -> String {
+    let ordered = longest_first(secrets);
+    mask(text, &ordered).unwrap_or_else(|| text.to_owned())
+}
+
+/// [`redact`] for JSON (`structuredContent`): every string in `value`,
+/// object keys as well as values, at any depth, has each secret masked.
+/// Returns whether anything was masked. Numbers, booleans and the shape
+/// stay as they were; a masked key that would collide with another key
+/// is kept with a `~2` (`~3`, …) suffix, so no value is lost.
+pub fn redact_json(value: &mut serde_json::Value, secrets: &[String]) -> bool {
+    let ordered = longest_first(secrets);
+    if ordered.is_empty() {
+        return false;
+    }
+    redact_value(value, &ordered)
+}
+
+fn longest_first(secrets: &[String]) -> Vec<&str> {
     let mut ordered: Vec<&str> = secrets
         .iter()
         .map(String::as_str)
@@ -107,6 +125,65 @@ pub fn redact(text: &str, secrets: &[String]) -> String {
         .collect();
     ordered.sort_by_key(|s| std::cmp::Reverse(s.len()));
     ordered
-        .into_iter()
-        .fold(text.to_owned(), |acc, secret| acc.replace(secret, MASK))
+}
+
+/// `text` with the secrets masked, or `None` when it holds none (the
+/// common case, without allocating).
+fn mask(text: &str, ordered: &[&str]) -> Option<String> {
+    if !ordered.iter().any(|secret| text.contains(secret)) {
+        return None;
+    }
+    Some(
+        ordered
+            .iter()
+            .fold(text.to_owned(), |acc, secret| acc.replace(secret, MASK)),
+    )
+}
+
+fn redact_value(value: &mut serde_json::Value, ordered: &[&str]) -> bool {
+    use serde_json::Value;
+    match value {
+        Value::String(s) => match mask(s, ordered) {
+            Some(masked) => {
+                *s = masked;
+                true
+            }
+            None => false,
+        },
+        Value::Array(items) => items
+            .iter_mut()
+            .fold(false, |changed, item| redact_value(item, ordered) | changed),
+        Value::Object(map) => {
+            let mut changed = false;
+            if map.keys().any(|k| mask(k, ordered).is_some()) {
+                let old = std::mem::take(map);
+                // Keys that stay as they are keep their name; a masked
+                // key that would take one gets a suffix instead.
+                let kept: std::collections::HashSet<String> = old
+                    .keys()
+                    .filter(|k| mask(k, ordered).is_none())
+                    .cloned()
+                    .collect();
+                for (key, v) in old {
+                    let key = match mask(&key, ordered) {
+                        Some(masked) => {
+                            changed = true;
+                            let mut unique = masked.clone();
+                            let mut n = 2;
+                            while map.contains_key(&unique) || kept.contains(&unique) {
+                                unique = format!("{masked}~{n}");
+                                n += 1;
+                            }
+                            unique
+                        }
+                        None => key,
+                    };
+                    map.insert(key, v);
+                }
+            }
+            map.values_mut()
+                .fold(changed, |changed, v| redact_value(v, ordered) | changed)
+        }
+        Value::Null | Value::Bool(_) | Value::Number(_) => false,
+    }
 }

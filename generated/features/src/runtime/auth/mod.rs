@@ -75,7 +75,7 @@ use oauth2::ClientCredentials;
 use placement::{apply_api_key, record_credential, set_authorization};
 use schemes::{Method, SchemeAuth, resolve};
 
-pub use credentials::{Credentials, ENV_PREFIX, env_var, env_var_prefix, redact};
+pub use credentials::{Credentials, ENV_PREFIX, env_var, env_var_prefix, redact, redact_json};
 pub use placement::apply_passthrough;
 
 // ---------------------------------------------------------------------------

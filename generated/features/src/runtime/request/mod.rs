@@ -24,11 +24,13 @@
 //!
 //! One file per part of the request: `base` (the base URL), `args`
 //! (reading arguments), `shape` (values as the styles see them), `path`,
-//! `query`, `headers` (header and cookie parameters), `body` (JSON, text,
-//! forms), `multipart` and `binary` (file content). [`draft`] leaves the
+//! `query`, `headers` (header and cookie parameters), `accept` (the
+//! `Accept` header from the documented response media types), `body`
+//! (JSON, text, forms), `multipart` and `binary` (file content). [`draft`] leaves the
 //! query open so authentication can add a query credential before the URL
 //! is written.
 
+mod accept;
 mod args;
 mod base;
 mod binary;
@@ -45,6 +47,7 @@ use percent_encoding::{AsciiSet, NON_ALPHANUMERIC};
 use serde_json::{Map, Value};
 
 use super::binding::HttpBinding;
+use accept::accept_header;
 use base::parse_base;
 use body::build_body;
 use headers::{check_content_type, cookie_header, header_params};
@@ -61,7 +64,10 @@ pub struct PreparedRequest {
     /// Absolute URL: base URL, expanded path and query string.
     pub url: String,
     /// Headers in order: header parameters, then one `Cookie` header joining
-    /// all cookie parameters, then `Content-Type` when there is a body.
+    /// all cookie parameters, then `Accept` when the responses document
+    /// media types, then `Content-Type` when there is a body. Framing
+    /// (`Content-Length`) is the HTTP client's: see
+    /// [`PreparedRequest::empty_content_length`].
     pub headers: Vec<(String, String)>,
     /// The encoded body, if one is sent.
     pub body: Option<Vec<u8>>,
@@ -82,6 +88,21 @@ impl PreparedRequest {
     /// this is what parsing `url` would give.
     pub fn parsed_url(&self) -> Option<&url::Url> {
         self.parsed.as_ref().filter(|u| u.as_str() == self.url)
+    }
+
+    /// Whether the request must say `Content-Length: 0` because it sends no
+    /// bytes: a POST, PUT or PATCH without a body (RFC 9110 §8.6: a user
+    /// agent SHOULD send `Content-Length` when the method defines a meaning
+    /// for enclosed content; GitHub answers `411 Length Required` to
+    /// `PUT /user/starred/{owner}/{repo}` without it, and so do Google's
+    /// front ends), or any request with an empty body, whose `Content-Type`
+    /// announces content. The HTTP client (hyper) writes no length for an
+    /// empty body, so the sender adds this one.
+    pub fn empty_content_length(&self) -> bool {
+        match &self.body {
+            Some(body) => body.is_empty(),
+            None => matches!(self.method.as_str(), "POST" | "PUT" | "PATCH"),
+        }
     }
 }
 
@@ -193,6 +214,9 @@ fn draft_on(
     draft.parsed = Some(verify_url(&base, draft.url(), &path)?);
     draft.headers = header_params(&binding.params, args)?;
     draft.headers.extend(cookie_header(&binding.params, args)?);
+    if let Some(accept) = accept_header(binding) {
+        draft.headers.push(("Accept".into(), accept));
+    }
     let body = match &binding.body {
         Some(body) => build_body(body, args)?,
         None => None,

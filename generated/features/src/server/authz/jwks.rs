@@ -16,6 +16,9 @@ use jsonwebtoken::jwk::{Jwk, PublicKeyUse};
 use jsonwebtoken::{Algorithm, DecodingKey};
 use serde_json::Value;
 
+use crate::runtime::http::read_bounded;
+use crate::runtime::wire::redact_url;
+
 /// One verification key.
 pub struct Key {
     /// `kid`, when the JWKS gives one.
@@ -67,6 +70,10 @@ struct FetchState {
     jwks_url: Option<String>,
 }
 
+/// The largest JWKS or authorization server metadata document read by
+/// default: real ones are a few kilobytes.
+pub const DEFAULT_MAX_JWKS_BYTES: usize = 1 << 20;
+
 /// The cached keys of one issuer.
 pub struct JwksCache {
     client: reqwest::Client,
@@ -75,6 +82,7 @@ pub struct JwksCache {
     fetch: tokio::sync::Mutex<FetchState>,
     min_refresh: Duration,
     max_age: Duration,
+    max_bytes: usize,
 }
 
 impl JwksCache {
@@ -97,7 +105,15 @@ impl JwksCache {
             }),
             min_refresh,
             max_age,
+            max_bytes: DEFAULT_MAX_JWKS_BYTES,
         }
+    }
+
+    /// This cache, reading at most `max_bytes` of each JWKS or metadata
+    /// document (default [`DEFAULT_MAX_JWKS_BYTES`]).
+    pub fn with_max_bytes(mut self, max_bytes: usize) -> Self {
+        self.max_bytes = max_bytes;
+        self
     }
 
     /// The current keys, fetched first when there are none yet or they are
@@ -163,8 +179,9 @@ impl JwksCache {
             }
         };
         let body = self.get_json(&url).await?;
-        let keys = parse_jwks(&body).map_err(|e| JwksError(format!("JWKS at {url}: {e}")))?;
-        tracing::info!(url = %url, keys = keys.keys.len(), "fetched the authorization server's keys");
+        let shown = redact_url(&url);
+        let keys = parse_jwks(&body).map_err(|e| JwksError(format!("JWKS at {shown}: {e}")))?;
+        tracing::info!(url = %shown, keys = keys.keys.len(), "fetched the authorization server's keys");
         let keys = Arc::new(keys);
         self.keys.store(Arc::clone(&keys));
         Ok(keys)
@@ -182,7 +199,8 @@ impl JwksCache {
                     let named = meta.get("issuer").and_then(Value::as_str).unwrap_or("");
                     if named.trim_end_matches('/') != issuer.trim_end_matches('/') {
                         return Err(JwksError(format!(
-                            "authorization server metadata at {url} names issuer `{named}`, not `{issuer}`"
+                            "authorization server metadata at {} names issuer `{named}`, not `{issuer}`",
+                            redact_url(&url)
                         )));
                     }
                     return meta
@@ -190,7 +208,10 @@ impl JwksCache {
                         .and_then(Value::as_str)
                         .map(str::to_string)
                         .ok_or_else(|| {
-                            JwksError(format!("{url} has no `jwks_uri`; give --jwks-url"))
+                            JwksError(format!(
+                                "{} has no `jwks_uri`; give --jwks-url",
+                                redact_url(&url)
+                            ))
                         });
                 }
                 Err(e) => last = e.0,
@@ -201,25 +222,24 @@ impl JwksCache {
         )))
     }
 
+    /// GETs a JSON document, reading at most `max_bytes` of it (checked
+    /// while reading: an endless answer is cut, not buffered).
     async fn get_json(&self, url: &str) -> Result<Value, JwksError> {
+        let shown = redact_url(url);
         let res = self
             .client
             .get(url)
             .header("accept", "application/json")
             .send()
             .await
-            .map_err(|e| JwksError(format!("GET {url}: {e}")))?;
+            .map_err(|e| JwksError(format!("GET {shown}: {}", e.without_url())))?;
         if !res.status().is_success() {
-            return Err(JwksError(format!("GET {url}: HTTP {}", res.status())));
+            return Err(JwksError(format!("GET {shown}: HTTP {}", res.status())));
         }
-        let bytes = res
-            .bytes()
+        let bytes = read_bounded(res, self.max_bytes)
             .await
-            .map_err(|e| JwksError(format!("GET {url}: {e}")))?;
-        if bytes.len() > 1 << 20 {
-            return Err(JwksError(format!("GET {url}: answer over 1 MiB")));
-        }
-        serde_json::from_slice(&bytes).map_err(|e| JwksError(format!("GET {url}: not JSON: {e}")))
+            .map_err(|e| JwksError(format!("GET {shown}: {e}")))?;
+        serde_json::from_slice(&bytes).map_err(|e| JwksError(format!("GET {shown}: not JSON: {e}")))
     }
 }
 

@@ -3,14 +3,15 @@
 
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD;
+use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, utf8_percent_encode};
 use serde_json::{Map, Value};
 
-use super::super::binding::{BodyBinding, BodyProp, BodyShape, MediaKind};
+use super::super::binding::{BodyBinding, BodyProp, BodyShape, FormStyle, MediaKind, Style};
 use super::RequestError;
 use super::args::{invalid, missing, non_null};
 use super::binary::{data_uri_rest, decode_binary, not_a_file};
 use super::multipart::multipart_body;
-use super::shape::atom;
+use super::shape::{Shape, atom};
 
 // ---------------------------------------------------------------------------
 
@@ -24,6 +25,8 @@ pub(super) struct Field<'a> {
     pub(super) binary: bool,
     /// The document's `encoding.contentType`, if any.
     pub(super) content_type: Option<&'a str>,
+    /// Form bodies: the document's `encoding` style and explode, if any.
+    pub(super) style: Option<FormStyle>,
     pub(super) value: &'a Value,
 }
 
@@ -81,6 +84,7 @@ fn loose_fields<'a>(arg: &'a str, map: &'a Map<String, Value>) -> Vec<Field<'a>>
             name,
             binary: false,
             content_type: None,
+            style: None,
             value,
         })
         .collect()
@@ -131,6 +135,7 @@ fn prop_fields<'a>(
                 name: &prop.name,
                 binary: prop.binary,
                 content_type: prop.content_type.as_deref(),
+                style: prop.style,
                 value,
             })
         })
@@ -174,16 +179,99 @@ fn concrete_media_type(media_type: &str, hint: Option<&str>) -> String {
 
 // --- application/x-www-form-urlencoded -------------------------------------
 
-/// `key=value&…` with form encoding (spaces as `+`); arrays repeat the key.
+/// Bytes a form body sends as they are: ASCII alphanumerics and `*-._`
+/// (the WHATWG urlencoded set); everything else is percent-encoded,
+/// the space too.
+const FORM: &AsciiSet = &NON_ALPHANUMERIC
+    .remove(b'*')
+    .remove(b'-')
+    .remove(b'.')
+    .remove(b'_');
+
+/// `key=value&…` with form encoding; arrays repeat the key, unless the
+/// document's `encoding` gives the field a style (see [`styled_pairs`]).
+///
+/// A space is sent as `%20`, not the `+` of HTML forms: every form decoder
+/// percent-decodes, but not every one turns `+` into a space (a decoder
+/// built on `decodeURIComponent` keeps it, and Prism's reserved-character
+/// check rejects it), and `%20` is what the query string sends.
 pub(super) fn form_body(body: &BodyBinding, fields: &[Field<'_>]) -> Result<Encoded, RequestError> {
-    let mut serializer = url::form_urlencoded::Serializer::new(String::new());
+    let mut out = String::new();
+    let mut push = |name: &str, value: &str| {
+        if !out.is_empty() {
+            out.push('&');
+        }
+        out.extend(utf8_percent_encode(name, FORM));
+        out.push('=');
+        out.extend(utf8_percent_encode(value, FORM));
+    };
     for field in fields {
+        if let (Some(style), false) = (field.style, field.binary) {
+            for (name, text) in styled_pairs(field.name, field.value, style) {
+                push(&name, &text);
+            }
+            continue;
+        }
         for text in form_values(field)? {
-            serializer.append_pair(field.name, &text);
+            push(field.name, &text);
         }
     }
     let content_type = concrete_media_type(&body.media_type, None);
-    Ok(Some((content_type, serializer.finish().into_bytes())))
+    Ok(Some((content_type, out.into_bytes())))
+}
+
+/// The `(name, value)` pairs of a form field serialized with `style`, as
+/// the query-string styles do (OpenAPI's Encoding Object: "the same values
+/// as query parameters"), before form encoding, which the caller applies
+/// to names and values alike (so `a,b` goes as `a%2Cb` and `m[k]` as
+/// `m%5Bk%5D`, which form parsers decode before they split or nest):
+///
+/// - exploded `form` (and exploded space/pipe-delimited): `name=a&name=b`
+///   for an array, `k1=v1&k2=v2` for an object;
+/// - not exploded: one pair, members joined with `,` (`form`), ` `
+///   (`spaceDelimited`) or `|` (`pipeDelimited`); an object as `k1,v1,k2,v2`;
+/// - `deepObject`: `name[k]=v`, nested objects `name[a][b]=v`, arrays
+///   repeating the key.
+///
+/// Empty arrays and objects send nothing (RFC 6570 "undefined").
+fn styled_pairs(name: &str, value: &Value, style: FormStyle) -> Vec<(String, String)> {
+    if style.style == Style::DeepObject {
+        let mut out = Vec::new();
+        deep_pairs(name.to_string(), value, &mut out);
+        return out;
+    }
+    let shape = Shape::of(value);
+    if shape.is_empty_composite() {
+        return Vec::new();
+    }
+    if style.explode {
+        return match shape {
+            Shape::Primitive(p) => vec![(name.to_string(), p)],
+            Shape::Array(items) => items.into_iter().map(|v| (name.to_string(), v)).collect(),
+            Shape::Object(entries) => entries,
+        };
+    }
+    let delimiter = match style.style {
+        Style::SpaceDelimited => " ",
+        Style::PipeDelimited => "|",
+        _ => ",",
+    };
+    vec![(name.to_string(), shape.join(delimiter, false))]
+}
+
+/// `deepObject` pairs: `prefix[key]` per member, recursively.
+fn deep_pairs(prefix: String, value: &Value, out: &mut Vec<(String, String)>) {
+    match value {
+        Value::Object(map) => {
+            for (key, member) in map {
+                deep_pairs(format!("{prefix}[{key}]"), member, out);
+            }
+        }
+        Value::Array(items) => {
+            out.extend(items.iter().filter_map(atom).map(|v| (prefix.clone(), v)));
+        }
+        other => out.extend(atom(other).map(|v| (prefix, v))),
+    }
 }
 
 /// The texts of one form field: array members one by one, objects as JSON.

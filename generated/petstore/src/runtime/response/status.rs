@@ -124,10 +124,21 @@ pub(super) fn success(
     };
     let headline = format!(
         "{}
-The call reached the API, but {problem}, so there is no structured result. The response follows as text; it may still answer the question, or the API description may be out of date.",
-        status_headline(resp.status, request_line)
+{} But {problem}, so there is no structured result. The response follows as text; it may still answer the question, or the API description may be out of date.",
+        status_headline(resp.status, request_line),
+        call_succeeded(request_line)
     );
     error_outcome(vec![Content::Text(headline), rendered.content])
+}
+
+/// Says that the HTTP call itself worked, so a model does not repeat it
+/// over a result it cannot use: after a 2xx a write has happened.
+pub(super) fn call_succeeded(request_line: &str) -> &'static str {
+    if is_safe_method(request_method(request_line)) {
+        "The HTTP call itself succeeded: the request was sent and the API answered with a success status."
+    } else {
+        "The HTTP call itself succeeded: the request was sent and the API answered with a success status, so it took effect; do not repeat it."
+    }
 }
 
 /// Whether a text body parses as JSON.
