@@ -185,7 +185,20 @@ class Flow:
             except jsonschema.ValidationError as e:
                 raise StepFailed(f"{step}: structuredContent does not conform: {e.message}") from e
         self.steps.append(f"{step}: {tool.name} ok")
+        self.last_texts = [getattr(c, "text", "") or "" for c in result.content or []]
         return structured or {}
+
+    def received(self, step: str) -> Any:
+        """The response of the last call as the API sent it: the last text
+        block, which follows the repair note when structuredContent had to
+        differ from the response (a value the document types otherwise)."""
+        texts = getattr(self, "last_texts", [])
+        if not texts:
+            raise StepFailed(f"{step}: no text content")
+        try:
+            return json.loads(texts[-1])
+        except json.JSONDecodeError as e:
+            raise StepFailed(f"{step}: the response text is not JSON: {texts[-1][:300]}") from e
 
 
 def expect(cond: bool, message: str) -> None:
@@ -230,8 +243,14 @@ async def run_flow(flow: Flow, jupyter: Jupyter) -> None:
     expect((root / "oracle-dir/renamed.txt").read_text(encoding="utf-8") == text, "rename file: renamed.txt wrong")
 
     # The folder lists both files.
+    # Jupyter's document types `content` as a string; for a directory it is
+    # an array, so structuredContent shows null there with a note, and the
+    # listing is read from the response text, as a model reads it.
     listing = await flow.call("list folder", "GET", item, {"path": "oracle-dir", "type": "directory"})
-    names = sorted(entry.get("name") for entry in listing.get("content") or [])
+    expect(listing.get("content") is None, f"list folder: structured content kept an array typed string: {listing}")
+    expect(flow.last_texts[0].startswith("Note: the call succeeded"), f"list folder: no repair note: {flow.last_texts[0][:300]}")
+    received = flow.received("list folder")
+    names = sorted(entry.get("name") for entry in received.get("content") or [])
     expect(names == sorted(["renamed.txt", Path(untitled_path).name]), f"list folder: {names}")
 
     # A kernel: start, get, interrupt, restart, list, delete.
