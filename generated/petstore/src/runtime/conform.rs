@@ -21,6 +21,7 @@
 use serde_json::{Map, Value};
 
 use super::response::{Content, ToolOutcome};
+use super::wire::json_kind;
 
 /// Rounds of repair: each handles the innermost values the previous one
 /// left refused (a value made `null` whose schema also refuses `null` is
@@ -136,7 +137,7 @@ fn refusals(validator: &jsonschema::Validator, value: &Value) -> Vec<Refusal> {
         if out.iter().any(|r| r.pointer == pointer) {
             continue;
         }
-        let found = value.pointer(&pointer).map_or("missing", kind_of);
+        let found = value.pointer(&pointer).map_or("missing", json_kind);
         out.push(Refusal {
             pointer,
             message: says(&e),
@@ -298,16 +299,4 @@ fn display_path(pointer: &str) -> String {
 /// An RFC 6901 reference token as the property name it stands for.
 fn unescape(token: &str) -> String {
     token.replace("~1", "/").replace("~0", "~")
-}
-
-/// The kind of a JSON value, as a phrase.
-fn kind_of(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
 }
