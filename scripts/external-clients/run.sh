@@ -8,7 +8,12 @@
 #      repos/get) reaches GET /repos/octocat/hello-world on a local backend
 #      and comes back as a non-error result with structuredContent.
 #  (b) The official conformance suite against specs/petstore.yaml over
-#      streamable HTTP, scenario by scenario.
+#      streamable HTTP, scenario by scenario, at protocol 2025-11-25.
+#  (c) The same suite's whole 2026-07-28 requirement set
+#      (`--requirements 2026-07-28`) against the same server, judged against
+#      conformance-2026-07-28.yml (checks that need the suite's fixture tools,
+#      each listed with why): any other failure, or a listed check that
+#      passes, fails the run.
 #
 # Everything listens on 127.0.0.1 only. Every process started here is
 # bounded by `timeout` and killed on exit. Outputs of the last run are kept
@@ -37,6 +42,7 @@ if [ -n "${CONFORMANCE_SCENARIOS:-}" ]; then read -r -a SCENARIOS <<< "$CONFORMA
 PROC_LIMIT=540
 CLIENT_LIMIT=180
 SCENARIO_LIMIT=120
+REQUIREMENTS_LIMIT=420
 
 # Plain logs from openapi2mcp (tracing) and the stdio servers the client spawns.
 export NO_COLOR=1
@@ -318,7 +324,7 @@ if start_http petstore-http --quiet "$petstore" --base-url "$backend"; then
     mkdir -p "$out"
     status=0
     (cd "$work" && timeout "$SCENARIO_LIMIT" "$node22" "$suite" server \
-        --url "$url" --scenario "$scenario" --output-dir "$out") \
+        --url "$url" --scenario "$scenario" --spec-version 2025-11-25 --output-dir "$out") \
       > "$out/output.txt" 2>&1 || status=$?
     # The suite exits non-zero when a check fails; checks.json has the details.
     failures="$("$python" - "$out" <<'PY'
@@ -345,6 +351,21 @@ PY
       sed 's/^/    /' "$out/output.txt"
     fi
   done
+  # (c) the 2026-07-28 requirement set, against the baseline of checks
+  # that need the suite's fixture tools.
+  out="$work/conformance-2026-07-28"
+  mkdir -p "$out"
+  status=0
+  (cd "$work" && timeout "$REQUIREMENTS_LIMIT" "$node22" "$suite" server \
+      --url "$url" --requirements 2026-07-28 \
+      --expected-failures "$here/conformance-2026-07-28.yml" --output-dir "$out") \
+    > "$out/output.txt" 2>&1 || status=$?
+  if [ "$status" -eq 0 ]; then
+    pass "conformance 2026-07-28 requirement set ($(grep -Eo '^Total: [0-9]+ passed, [0-9]+ failed' "$out/output.txt" || echo 'no total line'); every failure is a listed fixture check)"
+  else
+    fail "conformance 2026-07-28 requirement set (exit $status): unexpected failures or stale baseline entries"
+    sed -n '/SUMMARY/,$p' "$out/output.txt" | sed 's/^/    /'
+  fi
   if ! kill -0 "$server_pid" 2>/dev/null; then
     fail "petstore server exited during the conformance run"
     tail -n 40 "$work/petstore-http.stderr" | sed 's/^/    /'

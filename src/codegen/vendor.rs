@@ -169,6 +169,7 @@ pub const SOURCES: &[(&str, &str)] = &[
         include_str!("../server/listing.rs"),
     ),
     ("src/server/meta.rs", include_str!("../server/meta.rs")),
+    ("src/server/protocol.rs", include_str!("../server/protocol.rs")),
     (
         "src/server/prepared.rs",
         include_str!("../server/prepared.rs"),

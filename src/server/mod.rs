@@ -15,6 +15,7 @@ mod live;
 pub mod meta;
 pub mod ops;
 mod prepared;
+mod protocol;
 mod shape;
 pub mod transport;
 
@@ -24,11 +25,12 @@ use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, ListResourceTemplatesResult,
-    ListResourcesResult, ListToolsResult, PaginatedRequestParams, ProgressNotificationParam,
-    ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult, ServerConfig, Tool,
+    CallToolRequestParams, CallToolResponse, CallToolResult, DiscoverResult, ListPromptsResult,
+    ListResourceTemplatesResult, ListResourcesResult, ListToolsResult, PaginatedRequestParams,
+    ProgressNotificationParam, ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult,
+    ResourceContents, ServerConfig, SubscriptionFilter, Tool,
 };
-use rmcp::service::{NotificationContext, RequestContext};
+use rmcp::service::{NotificationContext, RequestContext, SubscriptionContext};
 use rmcp::{ErrorData as McpError, RoleServer, ServerHandler};
 use serde_json::{Map, Value, json};
 
@@ -112,6 +114,9 @@ pub struct ServeOptions {
     /// Scopes an MCP client's token needs per tool (HTTP transport with
     /// OAuth authorization; see [`authz::scopes`]).
     pub tool_scopes: authz::scopes::ToolScopePolicy,
+    /// How long (ms) 2026-07-28 clients may treat lists and the
+    /// document's resources as fresh (`ttlMs`).
+    pub list_ttl_ms: u64,
 }
 
 impl Default for ServeOptions {
@@ -128,6 +133,7 @@ impl Default for ServeOptions {
             listing: ListingOptions::default(),
             response_filter: false,
             tool_scopes: authz::scopes::ToolScopePolicy::None,
+            list_ttl_ms: protocol::DEFAULT_LIST_TTL_MS,
         }
     }
 }
@@ -464,21 +470,13 @@ impl Bridge {
     }
 }
 
-impl ServerHandler for Bridge {
-    fn get_info(&self) -> ServerConfig {
-        self.shared.current.load().info.clone()
-    }
-
-    async fn on_initialized(&self, context: NotificationContext<RoleServer>) {
-        self.register_peer(context.peer);
-    }
-
-    async fn list_tools(
+impl Bridge {
+    /// One page of `tools/list` for this catalog and session.
+    fn list_page(
         &self,
         request: Option<PaginatedRequestParams>,
-        _context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, McpError> {
-        let this = self.fresh();
+        let this = self;
         let cursor = request.and_then(|r| r.cursor);
         let inner = &this.inner;
         if inner.mode == ToolsMode::Full {
@@ -531,11 +529,79 @@ impl ServerHandler for Bridge {
         result.next_cursor = (end < listed.len()).then(|| end.to_string());
         Ok(result)
     }
+}
+
+impl ServerHandler for Bridge {
+    fn get_info(&self) -> ServerConfig {
+        self.shared.current.load().info.clone()
+    }
+
+    async fn on_initialized(&self, context: NotificationContext<RoleServer>) {
+        self.register_peer(context.peer);
+    }
+
+    async fn list_tools(
+        &self,
+        request: Option<PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, McpError> {
+        let this = self.fresh();
+        let mut result = this.list_page(request)?;
+        let hints = this.list_hints();
+        result.ttl_ms = Some(hints.ttl_ms);
+        result.cache_scope = Some(hints.scope);
+        this.stamp(&mut result.meta, &context);
+        Ok(result)
+    }
+
+    async fn discover(
+        &self,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<DiscoverResult, McpError> {
+        let this = self.fresh();
+        let hints = this.resource_hints();
+        Ok(DiscoverResult::from_server_info(
+            ServerHandler::supported_protocol_versions(&this).into_owned(),
+            this.get_info(),
+        )
+        .with_ttl_ms(hints.ttl_ms)
+        .with_cache_scope(hints.scope))
+    }
+
+    async fn list_prompts(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ListPromptsResult, McpError> {
+        // The prompts capability is declared (clients list prompts
+        // whatever we say) and the list is empty: the API's operations
+        // are tools, not prompts.
+        let mut result = ListPromptsResult::with_all_items(Vec::new());
+        let hints = self.resource_hints();
+        result.ttl_ms = Some(hints.ttl_ms);
+        result.cache_scope = Some(hints.scope);
+        self.stamp(&mut result.meta, &context);
+        Ok(result)
+    }
+
+    fn accepted_subscription_filter(
+        &self,
+        requested: &SubscriptionFilter,
+    ) -> Option<SubscriptionFilter> {
+        Some(protocol::deliverable(requested))
+    }
+
+    async fn listen(&self, context: SubscriptionContext) -> Result<(), McpError> {
+        let id = self.shared.listeners.add(context.sink().clone());
+        context.cancelled().await;
+        self.shared.listeners.remove(id);
+        Ok(())
+    }
 
     async fn list_resources(
         &self,
         request: Option<PaginatedRequestParams>,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<ListResourcesResult, McpError> {
         let this = self.fresh();
         const PAGE: usize = 500;
@@ -578,13 +644,17 @@ impl ServerHandler for Bridge {
         }
         let mut result = ListResourcesResult::with_all_items(items);
         result.next_cursor = (end < total).then(|| end.to_string());
+        let hints = this.resource_hints();
+        result.ttl_ms = Some(hints.ttl_ms);
+        result.cache_scope = Some(hints.scope);
+        this.stamp(&mut result.meta, &context);
         Ok(result)
     }
 
     async fn list_resource_templates(
         &self,
         _request: Option<PaginatedRequestParams>,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<ListResourceTemplatesResult, McpError> {
         let templates = [
             json!({
@@ -610,13 +680,18 @@ impl ServerHandler for Bridge {
             .into_iter()
             .filter_map(|t| serde_json::from_value(t).ok())
             .collect();
-        Ok(ListResourceTemplatesResult::with_all_items(items))
+        let mut result = ListResourceTemplatesResult::with_all_items(items);
+        let hints = self.resource_hints();
+        result.ttl_ms = Some(hints.ttl_ms);
+        result.cache_scope = Some(hints.scope);
+        self.stamp(&mut result.meta, &context);
+        Ok(result)
     }
 
     async fn read_resource(
         &self,
         request: ReadResourceRequestParams,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<ReadResourceResponse, McpError> {
         let this = self.fresh();
         let uri = request.uri;
@@ -659,10 +734,12 @@ impl ServerHandler for Bridge {
                 )));
             }
         };
-        let result: ReadResourceResult = serde_json::from_value(json!({
-            "contents": [{"uri": uri, "mimeType": mime, "text": text}]
-        }))
-        .map_err(|e| McpError::internal_error(e.to_string(), None))?;
+        let hints = this.resource_hints();
+        let mut result =
+            ReadResourceResult::new(vec![ResourceContents::text(text, uri).with_mime_type(mime)])
+                .with_ttl_ms(hints.ttl_ms)
+                .with_cache_scope(hints.scope);
+        this.stamp(&mut result.meta, &context);
         Ok(result.into())
     }
 
@@ -680,7 +757,9 @@ impl ServerHandler for Bridge {
         let name = request.name.to_string();
         let args = request.arguments.unwrap_or_default();
         if let Some(m) = this.meta_tool(&name) {
-            return Ok(this.call_meta(m, args, &context).await?.into());
+            let mut result = this.call_meta(m, args, &context).await?;
+            this.stamp(&mut result.meta, &context);
+            return Ok(result.into());
         }
         let tool = match this.inner.api.find(&name) {
             Ok(tool) => tool,
@@ -714,10 +793,11 @@ impl ServerHandler for Bridge {
         }
         // The catalog `tool` was found in: a reload may have replaced
         // `self`'s since the session began.
-        Ok(this
+        let mut result = this
             .run_tool(tool, &name, args, select.as_deref(), &context)
-            .await?
-            .into())
+            .await?;
+        this.stamp(&mut result.meta, &context);
+        Ok(result.into())
     }
 }
 

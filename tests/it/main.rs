@@ -18,6 +18,7 @@ mod overlay;
 mod parity;
 mod production;
 mod props;
+mod protocol;
 mod requests;
 mod review;
 mod selectors;

@@ -155,6 +155,8 @@ pub(super) fn server_info(
             .enable_tools()
             .enable_tool_list_changed()
             .enable_resources()
+            .enable_resources_list_changed()
+            .enable_prompts()
             .build()
     } else {
         // Reloads (SIGHUP, --watch) change the list in every mode.
@@ -162,6 +164,8 @@ pub(super) fn server_info(
             .enable_tools()
             .enable_tool_list_changed()
             .enable_resources()
+            .enable_resources_list_changed()
+            .enable_prompts()
             .build()
     };
     ServerConfig::new(capabilities)

@@ -3,7 +3,7 @@
 //! the sessions to tell when it changes (`notifications/tools/list_changed`),
 //! and the count of calls in flight that graceful shutdown waits for.
 
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -19,9 +19,14 @@ use crate::runtime::schemas::Schemas;
 /// State shared by every clone of a [`Bridge`] (one per session).
 pub(super) struct Shared {
     pub(super) current: ArcSwap<Inner>,
-    options: ServeOptions,
+    pub(super) options: ServeOptions,
     handlers: Arc<dyn Handlers>,
     peers: Mutex<Vec<Peer<RoleServer>>>,
+    /// 2026-07-28 `subscriptions/listen` streams.
+    pub(super) listeners: super::protocol::Listeners,
+    /// Set when the HTTP transport requires a token: lists become
+    /// private to their caller as far as caches go.
+    access_controlled: AtomicBool,
     in_flight: AtomicUsize,
 }
 
@@ -36,6 +41,8 @@ impl Shared {
             options,
             handlers,
             peers: Mutex::new(Vec::new()),
+            listeners: Default::default(),
+            access_controlled: AtomicBool::new(false),
             in_flight: AtomicUsize::new(0),
         }
     }
@@ -83,11 +90,14 @@ impl Bridge {
             if peer.notify_tool_list_changed().await.is_ok() {
                 told += 1;
             }
+            let _ = peer.notify_resource_list_changed().await;
         }
+        let listening = self.shared.listeners.lists_changed().await;
         tracing::info!(
             tools = count,
             sessions = told,
-            "catalog replaced; sessions told the tool list changed"
+            listen_streams = listening,
+            "catalog replaced; sessions and listen streams told the tool list changed"
         );
         Ok(count)
     }
@@ -97,6 +107,18 @@ impl Bridge {
         let mut list = self.shared.peers.lock().unwrap_or_else(|e| e.into_inner());
         list.retain(|p| !p.is_transport_closed());
         list.push(peer);
+    }
+
+    /// Says that every HTTP request must carry a token (bearer token or
+    /// OAuth): caching hints turn private.
+    pub fn set_access_controlled(&self, on: bool) {
+        self.shared.access_controlled.store(on, Ordering::Relaxed);
+    }
+
+    /// Whether requests are access-controlled (see
+    /// [`Bridge::set_access_controlled`]).
+    pub(super) fn access_controlled(&self) -> bool {
+        self.shared.access_controlled.load(Ordering::Relaxed)
     }
 
     /// Marks one call in flight for the life of the guard.

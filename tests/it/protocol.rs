@@ -1,0 +1,246 @@
+//! MCP 2026-07-28 end to end: a client of the new revision (rmcp's, in
+//! `Discover` lifecycle: no initialize, per-request `_meta`) hears of a
+//! reload over `subscriptions/listen`; raw JSON-RPC over stateless
+//! streamable HTTP sees truthful capabilities, caching hints, `resultType`
+//! and the server's identity in `_meta`, while a 2025 request keeps the
+//! older shapes.
+
+use std::time::Duration;
+
+use openapi2mcp::runtime::schemas::Schemas;
+use openapi2mcp::server::transport::{HttpTransportOptions, bind_http};
+use openapi2mcp::server::{Bridge, ServeOptions};
+use rmcp::model::{ProtocolVersion, ServerNotification, SubscriptionFilter};
+use rmcp::service::{ClientLifecycleMode, ClientServiceExt};
+use serde_json::{Value, json};
+use tokio_util::sync::CancellationToken;
+
+use crate::serve::{catalog_at, petstore};
+use crate::support::local;
+
+/// The `_meta` every 2026-07-28 request carries.
+pub(crate) fn meta_2026() -> Value {
+    json!({
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientInfo": {"name": "it", "version": "1"},
+        "io.modelcontextprotocol/clientCapabilities": {}
+    })
+}
+
+/// A stateless streamable HTTP server over `bridge`; its URL and the token
+/// that stops it.
+pub(crate) async fn http_server(bridge: Bridge) -> (String, CancellationToken) {
+    let shutdown = CancellationToken::new();
+    let bound = bind_http(
+        bridge,
+        HttpTransportOptions {
+            listen: "127.0.0.1:0".parse().unwrap(),
+            stateless: true,
+            ..HttpTransportOptions::default()
+        },
+        shutdown.clone(),
+    )
+    .await
+    .unwrap();
+    let url = format!("http://{}/mcp", bound.local_addr);
+    tokio::spawn(bound.run());
+    (url, shutdown)
+}
+
+/// One JSON-RPC request over HTTP with `version` in the header (and, for
+/// 2026-07-28, in `_meta`); the HTTP status and the JSON-RPC message.
+pub(crate) async fn rpc(url: &str, version: &str, method: &str, params: Value) -> (u16, Value) {
+    let mut params = params;
+    if version >= "2026-07-28" {
+        params["_meta"] = meta_2026();
+    }
+    // SEP-2243: the routing name mirrored into `Mcp-Name`.
+    let name = ["name", "uri", "taskId"]
+        .iter()
+        .find_map(|k| params.get(*k).and_then(Value::as_str))
+        .unwrap_or_default()
+        .to_string();
+    let body = json!({"jsonrpc": "2.0", "id": 7, "method": method, "params": params});
+    let mut request = reqwest::Client::new().post(url);
+    if !name.is_empty() && method != "prompts/list" {
+        request = request.header("mcp-name", name);
+    }
+    let res = request
+        .header("content-type", "application/json")
+        .header("accept", "application/json, text/event-stream")
+        .header("mcp-protocol-version", version)
+        .header("mcp-method", method)
+        .body(body.to_string())
+        .timeout(Duration::from_secs(30))
+        .send()
+        .await
+        .unwrap();
+    let status = res.status().as_u16();
+    let text = res.text().await.unwrap();
+    // JSON, or SSE whose last data line is the response.
+    let json = serde_json::from_str(&text).unwrap_or_else(|_| {
+        text.lines()
+            .filter_map(|l| l.strip_prefix("data:"))
+            .filter_map(|d| serde_json::from_str::<Value>(d.trim()).ok())
+            .rfind(|m| m.get("id").is_some())
+            .unwrap_or_else(|| panic!("no JSON-RPC response in {text}"))
+    });
+    (status, json)
+}
+
+#[tokio::test]
+async fn a_2026_client_hears_of_a_reload_on_its_listen_stream() {
+    let bridge = Bridge::new(petstore(), ServeOptions::default()).unwrap();
+    let handle = bridge.clone();
+    let (client_io, server_io) = tokio::io::duplex(1 << 20);
+    tokio::spawn(async move {
+        if let Ok(running) = rmcp::ServiceExt::serve(bridge, server_io).await {
+            let _ = running.waiting().await;
+        }
+    });
+    let client = ()
+        .serve_with_lifecycle(
+            client_io,
+            ClientLifecycleMode::Discover {
+                preferred_versions: vec![ProtocolVersion::V_2026_07_28],
+            },
+        )
+        .await
+        .expect("a 2026-07-28 client connects without initialize");
+    let mut filter = SubscriptionFilter::new();
+    filter.tools_list_changed = Some(true);
+    let mut subscription = client.listen(filter).await.expect("listen is acknowledged");
+    assert_eq!(subscription.acknowledged().tools_list_changed, Some(true));
+    let before = client.list_all_tools().await.unwrap().len();
+
+    // A reload to a bigger document: the stream hears of it.
+    let bigger = catalog_at(&local("specs/features.yaml"));
+    let count = handle.reload(bigger, Schemas::default()).await.unwrap();
+    assert_ne!(
+        count, before,
+        "the reload must change the list for this test to mean anything"
+    );
+    let heard = tokio::time::timeout(Duration::from_secs(10), subscription.next())
+        .await
+        .expect("a notification within 10 s")
+        .expect("the stream is healthy")
+        .expect("the stream is open");
+    assert!(
+        matches!(heard, ServerNotification::ToolListChangedNotification(_)),
+        "{heard:?}"
+    );
+    assert_eq!(client.list_all_tools().await.unwrap().len(), count);
+    subscription.cancel().await.unwrap();
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn stateless_answers_carry_truthful_capabilities_and_cache_hints() {
+    let bridge = Bridge::new(petstore(), ServeOptions::default()).unwrap();
+    let (url, shutdown) = http_server(bridge).await;
+
+    let (status, discover) = rpc(&url, "2026-07-28", "server/discover", json!({})).await;
+    assert_eq!(status, 200, "{discover}");
+    let result = &discover["result"];
+    let caps = &result["capabilities"];
+    assert_eq!(caps["tools"]["listChanged"], true, "{result}");
+    assert_eq!(caps["resources"]["listChanged"], true, "{result}");
+    assert!(
+        caps.get("prompts").is_some(),
+        "prompts/list is answered: {result}"
+    );
+    assert_eq!(result["cacheScope"], "public", "{result}");
+    assert!(result["ttlMs"].as_u64().unwrap() > 0, "{result}");
+    assert_eq!(
+        result["_meta"]["io.modelcontextprotocol/serverInfo"]["name"],
+        "openapi2mcp"
+    );
+
+    // The same list for everyone: public, with a real TTL, and the server named.
+    let (_, list) = rpc(&url, "2026-07-28", "tools/list", json!({})).await;
+    let result = &list["result"];
+    assert_eq!(result["resultType"], "complete", "{result}");
+    assert_eq!(result["cacheScope"], "public");
+    assert_eq!(result["ttlMs"], 300_000);
+    assert_eq!(
+        result["_meta"]["io.modelcontextprotocol/serverInfo"]["name"],
+        "openapi2mcp"
+    );
+    let (_, prompts) = rpc(&url, "2026-07-28", "prompts/list", json!({})).await;
+    assert_eq!(prompts["result"]["prompts"], json!([]), "{prompts}");
+    assert_eq!(prompts["result"]["cacheScope"], "public", "{prompts}");
+
+    let (_, read) = rpc(
+        &url,
+        "2026-07-28",
+        "resources/read",
+        json!({"uri": "openapi2mcp://tools/get_pet/input-schema"}),
+    )
+    .await;
+    let result = &read["result"];
+    assert_eq!(result["resultType"], "complete", "{read}");
+    assert_eq!(result["cacheScope"], "public");
+    assert_eq!(result["contents"][0]["mimeType"], "application/schema+json");
+    assert!(result["_meta"]["io.modelcontextprotocol/serverInfo"].is_object());
+
+    let (_, call) = rpc(
+        &url,
+        "2026-07-28",
+        "tools/call",
+        json!({"name": "get_pet", "arguments": {}}),
+    )
+    .await;
+    let result = &call["result"];
+    assert_eq!(result["resultType"], "complete", "{call}");
+    assert!(
+        result["_meta"]["io.modelcontextprotocol/serverInfo"].is_object(),
+        "{call}"
+    );
+
+    // A 2025 request keeps the older shapes: no resultType, no stamp.
+    let (_, old) = rpc(&url, "2025-06-18", "tools/list", json!({})).await;
+    let result = &old["result"];
+    assert!(result.get("resultType").is_none(), "{result}");
+    assert!(result.get("_meta").is_none(), "{result}");
+    shutdown.cancel();
+}
+
+#[tokio::test]
+async fn lists_behind_a_token_are_private() {
+    // Behind --auth-token a shared cache must not hand the list to anyone.
+    let bridge = Bridge::new(petstore(), ServeOptions::default()).unwrap();
+    let shutdown = CancellationToken::new();
+    let bound = bind_http(
+        bridge,
+        HttpTransportOptions {
+            listen: "127.0.0.1:0".parse().unwrap(),
+            stateless: true,
+            auth_token: Some("s3cret-token".into()),
+            ..HttpTransportOptions::default()
+        },
+        shutdown.clone(),
+    )
+    .await
+    .unwrap();
+    let url = format!("http://{}/mcp", bound.local_addr);
+    tokio::spawn(bound.run());
+    let mut params = json!({});
+    params["_meta"] = meta_2026();
+    let res = reqwest::Client::new()
+        .post(&url)
+        .header("content-type", "application/json")
+        .header("accept", "application/json, text/event-stream")
+        .header("mcp-protocol-version", "2026-07-28")
+        .header("mcp-method", "tools/list")
+        .header("authorization", "Bearer s3cret-token")
+        .body(
+            json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": params})
+                .to_string(),
+        )
+        .send()
+        .await
+        .unwrap();
+    let list: Value = serde_json::from_str(&res.text().await.unwrap()).unwrap();
+    assert_eq!(list["result"]["cacheScope"], "private", "{list}");
+    shutdown.cancel();
+}
