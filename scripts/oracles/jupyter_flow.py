@@ -52,6 +52,7 @@ try:
     import anyio
     import jsonschema
     from mcp import ClientSession, StdioServerParameters, stdio_client
+    import mcp.types as mcp_types
 except ImportError as e:  # pragma: no cover - environment problem
     print(f"jupyter_flow: cannot import the MCP Python SDK ({e}); run setup.sh", file=sys.stderr)
     sys.exit(2)
@@ -149,6 +150,16 @@ class Jupyter:
         self.log.close()
 
 
+# Every confirmation question the server asked, in order (issue #23).
+CONFIRMATIONS: list[str] = []
+
+
+async def accept_confirmations(context: Any, params: Any) -> Any:
+    """The person at the client: accepts every confirmation, remembering the question."""
+    CONFIRMATIONS.append(getattr(params, "message", "") or "")
+    return mcp_types.ElicitResult(action="accept", content={"confirm": True})
+
+
 class Flow:
     """The MCP session: tools found by operation, each call checked."""
 
@@ -167,10 +178,20 @@ class Flow:
         return tool.name
 
     async def call(self, step: str, method: str, path: str, args: dict[str, Any]) -> dict[str, Any]:
-        """Calls the tool of `method path`; returns its structured content ({} when none)."""
+        """Calls the tool of `method path`; returns its structured content ({} when none).
+        A DELETE must have been confirmed through elicitation first (the
+        server's default --confirm destructive): exactly one question, naming
+        the resolved request, before the call returns."""
         tool = self.by_op.get((method, path)) or self.name(method, path)
+        asked_before = len(CONFIRMATIONS)
         with anyio.fail_after(CALL_LIMIT):
             result = await self.session.call_tool(tool.name, args)
+        asked = CONFIRMATIONS[asked_before:]
+        if method == "DELETE":
+            expect(len(asked) == 1 and asked[0].startswith(f"`{tool.name}` wants to send") and "DELETE http" in asked[0],
+                   f"{step}: expected one confirmation naming the DELETE request, got {asked}")
+        else:
+            expect(not asked, f"{step}: {method} is not destructive but the server asked {asked}")
         text = "\n".join(getattr(c, "text", "") or "" for c in result.content or [])
         if result.is_error:
             raise StepFailed(f"{step}: {tool.name} {json.dumps(args)} came back isError:\n{text[:1500]}")
@@ -293,7 +314,7 @@ async def session(ns: argparse.Namespace, jupyter: Jupyter, spec: Path) -> Flow:
     params = StdioServerParameters(command=ns.bin, args=args, env=env)
     with anyio.fail_after(FLOW_LIMIT):
         async with stdio_client(params, errlog=ns.stderr_log) as (read, write):
-            async with ClientSession(read, write) as s:
+            async with ClientSession(read, write, elicitation_callback=accept_confirmations) as s:
                 await s.initialize()
                 tools = (await s.list_tools()).tools
                 flow = Flow(s, tools)

@@ -291,7 +291,9 @@ async def check_document(ns: argparse.Namespace, doc: Path) -> dict[str, Any]:
         env = {**scheme_env(raw), "NO_COLOR": "1", "RUST_LOG": os.environ.get("RUST_LOG", "warn")}
         params = StdioServerParameters(
             command=ns.bin,
-            args=["serve", str(doc), "--base-url", f"http://127.0.0.1:{prism.port}"],
+            # Prism is a mock: nothing real to destroy, so no confirmation
+            # (which this client could not give) before DELETEs.
+            args=["serve", str(doc), "--base-url", f"http://127.0.0.1:{prism.port}", "--confirm", "none"],
             env=env,
         )
         with anyio.fail_after(DOC_LIMIT):

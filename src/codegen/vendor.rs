@@ -51,6 +51,10 @@ pub const SOURCES: &[(&str, &str)] = &[
         include_str!("../runtime/jsoncut.rs"),
     ),
     (
+        "src/runtime/preview.rs",
+        include_str!("../runtime/preview.rs"),
+    ),
+    (
         "src/runtime/ratelimit.rs",
         include_str!("../runtime/ratelimit.rs"),
     ),
@@ -169,7 +173,15 @@ pub const SOURCES: &[(&str, &str)] = &[
         include_str!("../server/listing.rs"),
     ),
     ("src/server/meta.rs", include_str!("../server/meta.rs")),
-    ("src/server/protocol.rs", include_str!("../server/protocol.rs")),
+    (
+        "src/server/protocol.rs",
+        include_str!("../server/protocol.rs"),
+    ),
+    (
+        "src/server/confirm.rs",
+        include_str!("../server/confirm.rs"),
+    ),
+    ("src/server/seal.rs", include_str!("../server/seal.rs")),
     (
         "src/server/prepared.rs",
         include_str!("../server/prepared.rs"),
@@ -252,6 +264,7 @@ const CARGO_LOCK: &str = include_str!("../../Cargo.lock");
 /// The crates a generated crate depends on directly.
 pub const DEPENDENCIES: &[&str] = &[
     "arc-swap",
+    "aws-lc-rs",
     "axum",
     "base64",
     "bm25",

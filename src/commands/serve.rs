@@ -57,6 +57,11 @@ pub fn run(served: Served, command: ServeCommand) -> Result<(), CommandError> {
             mock_slot = Some(bound.slot());
             if options.base_url.is_none() {
                 options.base_url = Some(bound.base_url());
+                // The mock answers from the document: nothing real can be
+                // destroyed, so nothing is asked unless --confirm says so.
+                if command.flags.confirm.is_none() {
+                    options.confirm = crate::server::confirm::ConfirmPolicy::None;
+                }
             }
             tracing::info!(url = %bound.base_url(), "mock API serving");
             tokio::spawn(async move {

@@ -387,6 +387,27 @@ impl Api {
         }
     }
 
+    /// What calling `tool` with `args` would send, for a person to
+    /// confirm (no credentials: built before authentication). Arguments
+    /// the call would refuse are an error: nobody is asked to confirm a
+    /// call that cannot be made.
+    pub fn preview(
+        &self,
+        tool: ToolId,
+        args: &Map<String, Value>,
+    ) -> Result<super::preview::RequestPreview, String> {
+        let prepared = self.prepared(tool);
+        if let Some(message) = validate(prepared, &Value::Object(args.clone()), self.schemas()) {
+            return Err(message);
+        }
+        super::preview::preview(
+            &prepared.endpoint.http,
+            args,
+            &self.options.server_variables,
+            self.options.base_url.as_deref(),
+        )
+    }
+
     /// Makes `outcome` valid for `tool` (see [`conform`]): whatever the
     /// API or a handler produced, a tool with an output schema returns
     /// conforming structured content or an error.

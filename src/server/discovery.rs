@@ -2,12 +2,13 @@
 //! search, describe and call in `discovery` mode; list, enable and disable
 //! toolsets in `toolsets` mode; and which tools a session lists.
 
-use rmcp::model::{CallToolResult, Tool};
+use rmcp::model::{CallToolResponse, CallToolResult, Tool};
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData as McpError, RoleServer};
 use serde_json::{Map, Value, json};
 
 use super::Bridge;
+use super::confirm::{Gate, Retry};
 use super::listing::ToolsMode;
 use super::meta::{MetaTool, kind, names_arg, ok, refuse, string_arg};
 use std::sync::Arc;
@@ -127,17 +128,18 @@ impl Bridge {
         &self,
         m: MetaTool,
         args: Map<String, Value>,
+        retry: Retry<'_>,
         context: &RequestContext<RoleServer>,
-    ) -> Result<CallToolResult, McpError> {
+    ) -> Result<CallToolResponse, McpError> {
         Ok(match m {
-            MetaTool::Search => self.search(&args).await,
-            MetaTool::Describe => self.describe(&args).await,
+            MetaTool::Search => self.search(&args).await.into(),
+            MetaTool::Describe => self.describe(&args).await.into(),
             MetaTool::CallReadOnly | MetaTool::Call => {
-                return self.call_through(m, args, context).await;
+                return self.call_through(m, args, retry, context).await;
             }
-            MetaTool::ListToolsets => self.list_toolsets(),
+            MetaTool::ListToolsets => self.list_toolsets().into(),
             MetaTool::EnableToolset | MetaTool::DisableToolset => {
-                return self.switch_toolsets(m, &args, context).await;
+                return Ok(self.switch_toolsets(m, &args, context).await?.into());
             }
         })
     }
@@ -311,11 +313,12 @@ impl Bridge {
         &self,
         m: MetaTool,
         mut args: Map<String, Value>,
+        retry: Retry<'_>,
         context: &RequestContext<RoleServer>,
-    ) -> Result<CallToolResult, McpError> {
+    ) -> Result<CallToolResponse, McpError> {
         let name = match string_arg(m, &args, "name") {
             Ok(n) => n.to_string(),
-            Err(why) => return Ok(refuse(why)),
+            Err(why) => return Ok(refuse(why).into()),
         };
         let arguments = match args.remove("arguments") {
             None | Some(Value::Null) => Map::new(),
@@ -325,7 +328,8 @@ impl Bridge {
                     "{}: `arguments` must be an object of the tool's arguments, not {}",
                     m.name(),
                     kind(&other)
-                )));
+                ))
+                .into());
             }
         };
         let select = match args.remove("select") {
@@ -336,7 +340,8 @@ impl Bridge {
                     "{}: `select` must be a jq expression (a string), not {}",
                     m.name(),
                     kind(&other)
-                )));
+                ))
+                .into());
             }
         };
         let Some(index) = self.inner.api.index_of(&name) else {
@@ -344,14 +349,16 @@ impl Bridge {
                 "{}: no tool `{name}`; {}",
                 m.name(),
                 self.suggest(&name).await
-            )));
+            ))
+            .into());
         };
         let head = &self.inner.heads[index];
         if m == MetaTool::CallReadOnly && !head.annotations.read_only_hint {
             return Ok(refuse(format!(
                 "call_read_only_tool: `{name}` is not read-only ({} {}); call it with call_tool",
                 head.origin.method, head.origin.path
-            )));
+            ))
+            .into());
         }
         let tool = match self.inner.api.find(&name) {
             Ok(tool) => tool,
@@ -359,14 +366,23 @@ impl Bridge {
                 return Ok(refuse(format!(
                     "{}: tool `{name}` cannot be served: {why}",
                     m.name()
-                )));
+                ))
+                .into());
             }
             Err(Missing::Unknown) => {
-                return Ok(refuse(format!("{}: no tool `{name}`", m.name())));
+                return Ok(refuse(format!("{}: no tool `{name}`", m.name())).into());
             }
         };
-        self.run_tool(tool, &name, arguments, select.as_deref(), context)
-            .await
+        if let Gate::Answer(answer) = self
+            .gate(tool, &name, &arguments, retry.0, retry.1, context)
+            .await?
+        {
+            return Ok(*answer);
+        }
+        Ok(self
+            .run_tool(tool, &name, arguments, select.as_deref(), context)
+            .await?
+            .into())
     }
 
     /// "did you mean" for a name that is no tool: the best search hits.

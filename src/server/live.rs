@@ -22,6 +22,9 @@ pub(super) struct Shared {
     pub(super) options: ServeOptions,
     handlers: Arc<dyn Handlers>,
     peers: Mutex<Vec<Peer<RoleServer>>>,
+    /// Seals the `requestState` of confirmations (one key for the life of
+    /// the process: reloads keep pending confirmations answerable).
+    pub(super) sealer: super::seal::Sealer,
     /// 2026-07-28 `subscriptions/listen` streams.
     pub(super) listeners: super::protocol::Listeners,
     /// Set when the HTTP transport requires a token: lists become
@@ -35,8 +38,10 @@ impl Shared {
         inner: Arc<Inner>,
         options: ServeOptions,
         handlers: Arc<dyn Handlers>,
+        sealer: super::seal::Sealer,
     ) -> Self {
         Self {
+            sealer,
             current: ArcSwap::new(inner),
             options,
             handlers,

@@ -152,6 +152,9 @@ async fn search_describe_call_reaches_the_backend_like_a_direct_call() {
     let options = ServeOptions {
         base_url: Some(backend.url()),
         listing: mode(ToolsMode::Discovery),
+        // The request sent is checked here; call_tool's confirmation of
+        // destructive calls is tested in protocol.rs.
+        confirm: openapi2mcp::server::confirm::ConfirmPolicy::None,
         ..ServeOptions::default()
     };
     let client = connect(gh.clone(), options).await;

@@ -368,6 +368,10 @@ impl<'a> Pair<'a> {
         let mut flags = vec![
             "--base-url".to_string(),
             format!("{}{prefix}", backend.url()),
+            // Requests are compared; neither client here can confirm a
+            // DELETE (both refuse it alike, tests/it/protocol.rs covers it).
+            "--confirm".to_string(),
+            "none".to_string(),
         ];
         flags.extend(session.flags.iter().map(|f| f.to_string()));
         let env = session.env.as_slice();

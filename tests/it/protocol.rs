@@ -244,3 +244,283 @@ async fn lists_behind_a_token_are_private() {
     assert_eq!(list["result"]["cacheScope"], "private", "{list}");
     shutdown.cancel();
 }
+
+// --- confirmation before destructive calls -------------------------------
+
+use crate::backend::Backend;
+use crate::serve::pet_reply;
+use openapi2mcp::server::listing::{ListingOptions, ToolsMode};
+use rmcp::handler::client::ClientHandler;
+use rmcp::model::{
+    CallToolRequestParams, ClientConfig, ElicitRequestParams, ElicitResult, ElicitationAction,
+};
+use rmcp::service::{RequestContext, RoleClient};
+
+fn petstore_on(backend: &Backend) -> ServeOptions {
+    ServeOptions {
+        base_url: Some(format!("{}/v1", backend.url())),
+        ..ServeOptions::default()
+    }
+}
+
+/// `rpc`, with the 2026 `_meta` declaring elicitation (or not).
+async fn call_2026(url: &str, params: Value, elicitation: bool) -> (u16, Value) {
+    let mut params = params;
+    let mut meta = meta_2026();
+    if elicitation {
+        meta["io.modelcontextprotocol/clientCapabilities"] = json!({"elicitation": {}});
+    }
+    params["_meta"] = meta;
+    let name = params["name"].as_str().unwrap_or_default().to_string();
+    let body = json!({"jsonrpc": "2.0", "id": 9, "method": "tools/call", "params": params});
+    let res = reqwest::Client::new()
+        .post(url)
+        .header("content-type", "application/json")
+        .header("accept", "application/json, text/event-stream")
+        .header("mcp-protocol-version", "2026-07-28")
+        .header("mcp-method", "tools/call")
+        .header("mcp-name", name)
+        .body(body.to_string())
+        .timeout(Duration::from_secs(30))
+        .send()
+        .await
+        .unwrap();
+    let status = res.status().as_u16();
+    (
+        status,
+        serde_json::from_str(&res.text().await.unwrap()).unwrap(),
+    )
+}
+
+fn answer(action: &str, ticked: Option<bool>) -> Value {
+    match ticked {
+        Some(t) => json!({"action": action, "content": {"confirm": t}}),
+        None => json!({"action": action}),
+    }
+}
+
+#[tokio::test]
+async fn a_2026_client_confirms_a_delete_before_anything_is_sent() {
+    let backend = Backend::start(pet_reply).await;
+    let bridge = Bridge::new(petstore(), petstore_on(&backend)).unwrap();
+    let (url, shutdown) = http_server(bridge).await;
+    let first = json!({"name": "delete_pet", "arguments": {"petId": 1}});
+
+    // The question: the resolved request, and a sealed state; nothing sent.
+    let (_, asked) = call_2026(&url, first.clone(), true).await;
+    let result = &asked["result"];
+    assert_eq!(result["resultType"], "input_required", "{asked}");
+    let question = &result["inputRequests"]["confirm"];
+    assert_eq!(question["method"], "elicitation/create", "{asked}");
+    assert_eq!(question["params"]["mode"], "form");
+    let message = question["params"]["message"].as_str().unwrap();
+    assert!(
+        message.contains(&format!("DELETE {}/v1/pets/1", backend.url())),
+        "{message}"
+    );
+    let state = result["requestState"].as_str().unwrap().to_string();
+    assert!(
+        backend.take().is_empty(),
+        "nothing is sent before the answer"
+    );
+
+    // Declined, cancelled, or submitted unticked: still nothing sent.
+    for (action, ticked, says) in [
+        ("decline", None, "declined"),
+        ("cancel", None, "dismissed"),
+        ("accept", Some(false), "declined"),
+    ] {
+        let mut retry = first.clone();
+        retry["inputResponses"] = json!({"confirm": answer(action, ticked)});
+        retry["requestState"] = json!(state);
+        let (_, refused) = call_2026(&url, retry, true).await;
+        assert_eq!(refused["result"]["isError"], true, "{refused}");
+        let text = refused["result"]["content"][0]["text"].as_str().unwrap();
+        assert!(
+            text.starts_with("Not sent") && text.contains(says),
+            "{text}"
+        );
+        assert!(backend.take().is_empty(), "{action} sends nothing");
+    }
+
+    // The same state for other arguments is no confirmation of them: asked again.
+    let mut other = json!({"name": "delete_pet", "arguments": {"petId": 2}});
+    other["inputResponses"] = json!({"confirm": answer("accept", Some(true))});
+    other["requestState"] = json!(state);
+    let (_, again) = call_2026(&url, other, true).await;
+    assert_eq!(again["result"]["resultType"], "input_required", "{again}");
+    assert!(backend.take().is_empty());
+
+    // A state altered on the way: refused as such.
+    let mut forged = first.clone();
+    forged["inputResponses"] = json!({"confirm": answer("accept", Some(true))});
+    let mut chars: Vec<char> = state.chars().collect();
+    let i = chars.len() / 2;
+    chars[i] = if chars[i] == 'A' { 'B' } else { 'A' };
+    forged["requestState"] = json!(chars.into_iter().collect::<String>());
+    let (_, refused) = call_2026(&url, forged, true).await;
+    assert_eq!(refused["error"]["code"], -32602, "{refused}");
+    assert!(backend.take().is_empty());
+
+    // Accepted: exactly the request shown is sent, once.
+    let mut accepted = first.clone();
+    accepted["inputResponses"] = json!({"confirm": answer("accept", Some(true))});
+    accepted["requestState"] = json!(state);
+    let (_, done) = call_2026(&url, accepted, true).await;
+    assert_ne!(done["result"]["isError"], true, "{done}");
+    let seen = backend.take();
+    assert_eq!(seen.len(), 1);
+    assert_eq!(
+        (seen[0].method.as_str(), seen[0].target.as_str()),
+        ("DELETE", "/v1/pets/1")
+    );
+
+    // Reads are never asked about.
+    let (_, read) = call_2026(
+        &url,
+        json!({"name": "get_pet", "arguments": {"petId": 1}}),
+        true,
+    )
+    .await;
+    assert_eq!(read["result"]["resultType"], "complete", "{read}");
+    shutdown.cancel();
+}
+
+#[tokio::test]
+async fn clients_that_cannot_be_asked_are_refused_or_let_through_as_configured() {
+    let backend = Backend::start(pet_reply).await;
+    let delete = json!({"name": "delete_pet", "arguments": {"petId": 1}});
+
+    // 2026-07-28 without elicitation: -32021 naming the capability, HTTP 400.
+    let bridge = Bridge::new(petstore(), petstore_on(&backend)).unwrap();
+    let (url, shutdown) = http_server(bridge).await;
+    let (status, refused) = call_2026(&url, delete.clone(), false).await;
+    assert_eq!(refused["error"]["code"], -32021, "{refused}");
+    assert!(
+        refused["error"]["data"]["requiredCapabilities"]["elicitation"].is_object(),
+        "{refused}"
+    );
+    assert_eq!(status, 400);
+    // Older revision over stateless HTTP: no way to ask, a tool error that says why.
+    let (_, old) = rpc(&url, "2025-06-18", "tools/call", delete.clone()).await;
+    let text = old["result"]["content"][0]["text"]
+        .as_str()
+        .unwrap_or_default();
+    assert_eq!(old["result"]["isError"], true, "{old}");
+    assert!(
+        text.contains("--unconfirmed allow") && text.contains("--confirm none"),
+        "{text}"
+    );
+    assert!(backend.take().is_empty());
+    shutdown.cancel();
+
+    // --unconfirmed allow: sent without asking.
+    let mut options = petstore_on(&backend);
+    options.unconfirmed = openapi2mcp::server::confirm::Unconfirmable::Allow;
+    let (url, shutdown) = http_server(Bridge::new(petstore(), options).unwrap()).await;
+    let (_, sent) = call_2026(&url, delete.clone(), false).await;
+    assert_ne!(sent["result"]["isError"], true, "{sent}");
+    assert_eq!(backend.take().len(), 1);
+    shutdown.cancel();
+
+    // --confirm writes: a POST is asked about too; in discovery mode the
+    // call_tool meta-tool asks the same way.
+    let mut options = petstore_on(&backend);
+    options.confirm = openapi2mcp::server::confirm::ConfirmPolicy::Writes;
+    options.listing = ListingOptions {
+        mode: ToolsMode::Discovery,
+        ..ListingOptions::default()
+    };
+    let (url, shutdown) = http_server(Bridge::new(petstore(), options).unwrap()).await;
+    let through = json!({"name": "call_tool", "arguments": {"name": "create_pet", "arguments": {"name": "Bob"}}});
+    let (_, asked) = call_2026(&url, through, true).await;
+    assert_eq!(asked["result"]["resultType"], "input_required", "{asked}");
+    let message = asked["result"]["inputRequests"]["confirm"]["params"]["message"]
+        .as_str()
+        .unwrap();
+    assert!(
+        message.contains("POST") && message.contains("Bob"),
+        "{message}"
+    );
+    assert!(backend.take().is_empty());
+    // Arguments the call would refuse are refused, not asked about.
+    let invalid = json!({"name": "call_tool", "arguments": {"name": "create_pet", "arguments": {"body": {"name": "Bob"}}}});
+    let (_, refused) = call_2026(&url, invalid, true).await;
+    assert_eq!(refused["result"]["isError"], true, "{refused}");
+    assert!(backend.take().is_empty());
+    shutdown.cancel();
+}
+
+/// An older-revision client with a session that answers `elicitation/create`.
+#[derive(Clone)]
+struct Answering(ElicitationAction, Option<bool>);
+
+impl ClientHandler for Answering {
+    fn get_info(&self) -> ClientConfig {
+        serde_json::from_value(json!({
+            "protocolVersion": "2025-06-18",
+            "capabilities": {"elicitation": {}},
+            "clientInfo": {"name": "answering", "version": "1"}
+        }))
+        .unwrap()
+    }
+
+    async fn create_elicitation(
+        &self,
+        request: ElicitRequestParams,
+        _context: RequestContext<RoleClient>,
+    ) -> Result<ElicitResult, rmcp::ErrorData> {
+        let ElicitRequestParams::FormElicitationParams { message, .. } = request else {
+            panic!("a form was expected");
+        };
+        assert!(message.contains("DELETE"), "{message}");
+        let mut result = ElicitResult::new(self.0.clone());
+        if let Some(t) = self.1 {
+            result = result.with_content(json!({"confirm": t}));
+        }
+        Ok(result)
+    }
+}
+
+#[tokio::test]
+async fn an_older_client_is_asked_over_its_session() {
+    let backend = Backend::start(pet_reply).await;
+    for (answering, sent) in [
+        (Answering(ElicitationAction::Accept, Some(true)), 1),
+        (Answering(ElicitationAction::Decline, None), 0),
+        (Answering(ElicitationAction::Cancel, None), 0),
+    ] {
+        let bridge = Bridge::new(petstore(), petstore_on(&backend)).unwrap();
+        let (client_io, server_io) = tokio::io::duplex(1 << 20);
+        tokio::spawn(async move {
+            if let Ok(running) = rmcp::ServiceExt::serve(bridge, server_io).await {
+                let _ = running.waiting().await;
+            }
+        });
+        let client = rmcp::ServiceExt::serve(answering.clone(), client_io)
+            .await
+            .unwrap();
+        let params = CallToolRequestParams::new("delete_pet")
+            .with_arguments(json!({"petId": 1}).as_object().unwrap().clone());
+        let result = client.call_tool(params).await.unwrap();
+        assert_eq!(result.is_error == Some(true), sent == 0, "{result:?}");
+        assert_eq!(backend.take().len(), sent, "{:?}", answering.0);
+        client.cancel().await.unwrap();
+    }
+
+    // A session client without elicitation: refused, nothing sent.
+    let bridge = Bridge::new(petstore(), petstore_on(&backend)).unwrap();
+    let (client_io, server_io) = tokio::io::duplex(1 << 20);
+    tokio::spawn(async move {
+        if let Ok(running) = rmcp::ServiceExt::serve(bridge, server_io).await {
+            let _ = running.waiting().await;
+        }
+    });
+    let client = rmcp::ServiceExt::serve((), client_io).await.unwrap();
+    let params = CallToolRequestParams::new("delete_pet")
+        .with_arguments(json!({"petId": 1}).as_object().unwrap().clone());
+    let result = client.call_tool(params).await.unwrap();
+    assert_eq!(result.is_error, Some(true));
+    assert!(backend.take().is_empty());
+    client.cancel().await.unwrap();
+}

@@ -16,6 +16,7 @@ use std::time::Duration;
 
 use openapi2mcp::document::Document;
 use openapi2mcp::server::ServeOptions;
+use openapi2mcp::server::confirm::ConfirmPolicy;
 use openapi2mcp::tools::{self, BuildOptions, Catalog};
 use serde_json::{Value, json};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -163,6 +164,8 @@ fn catalog_of(doc: Value) -> Catalog {
 fn options(server: &RawServer) -> ServeOptions {
     ServeOptions {
         base_url: Some(server.url.clone()),
+        // Requests are what is checked here; confirmation is protocol.rs's.
+        confirm: ConfirmPolicy::None,
         ..ServeOptions::default()
     }
 }

@@ -5,6 +5,7 @@
 
 use openapi2mcp::document::Document;
 use openapi2mcp::pipeline::{self, PipelineOptions};
+use openapi2mcp::server::confirm::ConfirmPolicy;
 use openapi2mcp::server::transport::{HttpTransportOptions, bind_http};
 use openapi2mcp::server::{Bridge, ServeOptions};
 use openapi2mcp::tools::{self, BuildOptions, Catalog};
@@ -51,6 +52,9 @@ pub(crate) async fn connect(
 fn options_for(backend: &Backend, prefix: &str) -> ServeOptions {
     ServeOptions {
         base_url: Some(format!("{}{prefix}", backend.url())),
+        // These tests check the requests sent; confirmation before
+        // destructive calls is tested in protocol.rs.
+        confirm: ConfirmPolicy::None,
         ..ServeOptions::default()
     }
 }

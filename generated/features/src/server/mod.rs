@@ -9,6 +9,7 @@
 
 pub mod authz;
 pub mod cli;
+pub mod confirm;
 mod discovery;
 pub mod listing;
 mod live;
@@ -16,6 +17,7 @@ pub mod meta;
 pub mod ops;
 mod prepared;
 mod protocol;
+pub mod seal;
 mod shape;
 pub mod transport;
 
@@ -117,6 +119,10 @@ pub struct ServeOptions {
     /// How long (ms) 2026-07-28 clients may treat lists and the
     /// document's resources as fresh (`ttlMs`).
     pub list_ttl_ms: u64,
+    /// Which calls a person confirms before they are sent (`--confirm`).
+    pub confirm: confirm::ConfirmPolicy,
+    /// What to do when the client cannot be asked (`--unconfirmed`).
+    pub unconfirmed: confirm::Unconfirmable,
 }
 
 impl Default for ServeOptions {
@@ -134,6 +140,8 @@ impl Default for ServeOptions {
             response_filter: false,
             tool_scopes: authz::scopes::ToolScopePolicy::None,
             list_ttl_ms: protocol::DEFAULT_LIST_TTL_MS,
+            confirm: confirm::ConfirmPolicy::default(),
+            unconfirmed: confirm::Unconfirmable::default(),
         }
     }
 }
@@ -229,6 +237,7 @@ impl Bridge {
         options: ServeOptions,
         handlers: Arc<dyn Handlers>,
     ) -> Result<Self, ServeError> {
+        let sealer = seal::Sealer::from_env().map_err(ServeError::Options)?;
         let inner = Arc::new(Self::build_inner(
             catalog.into(),
             options.clone(),
@@ -237,7 +246,7 @@ impl Bridge {
         Ok(Self {
             inner: Arc::clone(&inner),
             session: Arc::default(),
-            shared: Arc::new(live::Shared::new(inner, options, handlers)),
+            shared: Arc::new(live::Shared::new(inner, options, handlers, sealer)),
         })
     }
 
@@ -756,10 +765,16 @@ impl ServerHandler for Bridge {
         let this = self.fresh();
         let name = request.name.to_string();
         let args = request.arguments.unwrap_or_default();
+        let retry = (
+            request.input_responses.as_ref(),
+            request.request_state.as_deref(),
+        );
         if let Some(m) = this.meta_tool(&name) {
-            let mut result = this.call_meta(m, args, &context).await?;
-            this.stamp(&mut result.meta, &context);
-            return Ok(result.into());
+            let mut response = this.call_meta(m, args, retry, &context).await?;
+            if let CallToolResponse::Complete(result) = &mut response {
+                this.stamp(&mut result.meta, &context);
+            }
+            return Ok(response);
         }
         let tool = match this.inner.api.find(&name) {
             Ok(tool) => tool,
@@ -790,6 +805,12 @@ impl ServerHandler for Bridge {
                     .into());
                 }
             }
+        }
+        if let confirm::Gate::Answer(answer) = this
+            .gate(tool, &name, &args, retry.0, retry.1, &context)
+            .await?
+        {
+            return Ok(*answer);
         }
         // The catalog `tool` was found in: a reload may have replaced
         // `self`'s since the session began.

@@ -17,6 +17,7 @@ pub mod catalog;
 pub mod conform;
 pub mod http;
 pub mod jsoncut;
+pub mod preview;
 pub mod ratelimit;
 pub mod redirect;
 pub mod request;

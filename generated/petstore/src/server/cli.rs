@@ -9,6 +9,8 @@ use std::time::Duration;
 use clap::builder::RangedU64ValueParser;
 use clap::{Args, ValueEnum};
 
+use super::confirm::{ConfirmPolicy, Unconfirmable};
+
 use super::authz::AuthzOptions;
 use super::authz::scopes::ToolScopePolicy;
 use super::listing::{AUTO_TOKEN_BUDGET, ListingOptions, ToolsMode};
@@ -122,6 +124,20 @@ pub struct ServeFlags {
     /// Require the OAuth scopes each operation's `security` names in the document.
     #[arg(long, help_heading = "Authorization (OAuth)", conflicts_with_all = ["scope_read", "scope_write"])]
     pub tool_scopes_from_document: bool,
+    /// Which calls a person must confirm before they are sent: the
+    /// resolved request (method, URL without secrets, body) is shown
+    /// through MCP elicitation and nothing is sent until it is accepted.
+    /// `destructive`: operations annotated destructive (DELETE by default);
+    /// `writes`: every operation that is not read-only; `none`.
+    /// Default: `destructive`; `none` when `serve --mock` answers the calls.
+    #[arg(long, value_enum)]
+    pub confirm: Option<ConfirmPolicy>,
+    /// What happens to a call needing confirmation when the client cannot
+    /// be asked (no elicitation capability, or stateless HTTP on an older
+    /// protocol revision): `refuse` it with an error saying so, or `allow`
+    /// it unconfirmed (logged).
+    #[arg(long, value_enum, default_value_t = Unconfirmable::Refuse)]
+    pub unconfirmed: Unconfirmable,
     /// /readyz also checks that the API at --base-url answers.
     #[arg(long)]
     pub ready_check_backend: bool,
@@ -279,6 +295,8 @@ impl ServeFlags {
                 toolsets: self.toolsets.clone(),
             },
             response_filter: self.response_filter,
+            confirm: self.confirm.unwrap_or_default(),
+            unconfirmed: self.unconfirmed,
             tool_scopes: if self.tool_scopes_from_document {
                 ToolScopePolicy::Document
             } else if self.scope_read.is_some() || self.scope_write.is_some() {
