@@ -12,8 +12,7 @@
 #  (c) The same suite's whole 2026-07-28 requirement set
 #      (`--requirements 2026-07-28`) against the same server, judged against
 #      conformance-2026-07-28.yml (checks that need the suite's fixture tools,
-#      each listed with why): any other failure, or a listed check that
-#      passes, fails the run.
+#      each listed with why): any other failure fails the run.
 #
 # Everything listens on 127.0.0.1 only. Every process started here is
 # bounded by `timeout` and killed on exit. Outputs of the last run are kept

@@ -379,10 +379,7 @@ impl Bridge {
         {
             return Ok(*answer);
         }
-        Ok(self
-            .run_tool(tool, &name, arguments, select.as_deref(), context)
-            .await?
-            .into())
+        self.run_call(tool, &name, arguments, select, context).await
     }
 
     /// "did you mean" for a name that is no tool: the best search hits.

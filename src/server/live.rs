@@ -25,6 +25,8 @@ pub(super) struct Shared {
     /// Seals the `requestState` of confirmations (one key for the life of
     /// the process: reloads keep pending confirmations answerable).
     pub(super) sealer: super::seal::Sealer,
+    /// Calls that became tasks (kept across reloads).
+    pub(super) tasks: super::tasks::Tasks,
     /// 2026-07-28 `subscriptions/listen` streams.
     pub(super) listeners: super::protocol::Listeners,
     /// Set when the HTTP transport requires a token: lists become
@@ -47,6 +49,7 @@ impl Shared {
             handlers,
             peers: Mutex::new(Vec::new()),
             listeners: Default::default(),
+            tasks: Default::default(),
             access_controlled: AtomicBool::new(false),
             in_flight: AtomicUsize::new(0),
         }

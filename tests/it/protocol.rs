@@ -524,3 +524,147 @@ async fn an_older_client_is_asked_over_its_session() {
     assert!(backend.take().is_empty());
     client.cancel().await.unwrap();
 }
+
+// --- tasks ------------------------------------------------------------------
+
+/// A document whose one operation answers in 3 s on the test backend
+/// (`/files/slow`).
+fn files_catalog() -> openapi2mcp::tools::Catalog {
+    let doc = json!({"openapi": "3.0.3", "info": {"title": "Files", "version": "1"}, "paths": {
+        "/files/{name}": {"get": {"operationId": "getFile", "parameters": [
+            {"name": "name", "in": "path", "required": true, "schema": {"type": "string"}}],
+            "responses": {"200": {"description": "ok", "content": {"text/plain": {"schema": {"type": "string"}}}}}}}}});
+    let doc = openapi2mcp::document::Document::from_value("files.yaml", doc).unwrap();
+    openapi2mcp::tools::build(&doc, &openapi2mcp::tools::BuildOptions::default()).0
+}
+
+fn slow_reply(r: &crate::backend::Recorded) -> crate::backend::Reply {
+    (
+        200,
+        "text/plain",
+        format!("contents of {}", r.target).into_bytes(),
+    )
+}
+
+/// A 2026-07-28 request whose client declared the tasks extension.
+async fn rpc_tasks(url: &str, method: &str, params: Value) -> Value {
+    let mut params = params;
+    let mut meta = meta_2026();
+    meta["io.modelcontextprotocol/clientCapabilities"] =
+        json!({"extensions": {"io.modelcontextprotocol/tasks": {}}});
+    params["_meta"] = meta;
+    let name = ["name", "taskId"]
+        .iter()
+        .find_map(|k| params.get(*k).and_then(Value::as_str))
+        .unwrap_or_default()
+        .to_string();
+    let body = json!({"jsonrpc": "2.0", "id": 11, "method": method, "params": params});
+    let text = reqwest::Client::new()
+        .post(url)
+        .header("content-type", "application/json")
+        .header("accept", "application/json, text/event-stream")
+        .header("mcp-protocol-version", "2026-07-28")
+        .header("mcp-method", method)
+        .header("mcp-name", name)
+        .body(body.to_string())
+        .timeout(Duration::from_secs(30))
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    serde_json::from_str(&text).unwrap_or_else(|_| panic!("{text}"))
+}
+
+/// Polls `tasks/get` until the task is terminal (at most 10 s).
+async fn settle(url: &str, task_id: &str) -> Value {
+    for _ in 0..100 {
+        let got = rpc_tasks(url, "tasks/get", json!({"taskId": task_id})).await;
+        let status = got["result"]["status"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string();
+        if ["completed", "failed", "cancelled"].contains(&status.as_str()) {
+            return got;
+        }
+        assert_eq!(status, "working", "{got}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    panic!("task {task_id} did not settle in 10 s");
+}
+
+#[tokio::test]
+async fn a_slow_call_becomes_a_task_for_a_client_that_declared_tasks() {
+    let backend = Backend::start(slow_reply).await;
+    let options = ServeOptions {
+        base_url: Some(backend.url()),
+        task_after: Duration::from_millis(300),
+        ..ServeOptions::default()
+    };
+    let (url, shutdown) = http_server(Bridge::new(files_catalog(), options).unwrap()).await;
+
+    // tasks/get before any task: the id is unknown (-32602).
+    let unknown = rpc_tasks(&url, "tasks/get", json!({"taskId": "no-such-task"})).await;
+    assert_eq!(unknown["error"]["code"], -32602, "{unknown}");
+
+    // Fast calls are answered directly.
+    let fast = rpc_tasks(
+        &url,
+        "tools/call",
+        json!({"name": "get_file", "arguments": {"name": "a"}}),
+    )
+    .await;
+    assert_eq!(fast["result"]["resultType"], "complete", "{fast}");
+
+    // A slow one becomes a task, whose result is the call's.
+    let started = rpc_tasks(
+        &url,
+        "tools/call",
+        json!({"name": "get_file", "arguments": {"name": "slow"}}),
+    )
+    .await;
+    assert_eq!(started["result"]["resultType"], "task", "{started}");
+    assert_eq!(started["result"]["status"], "working");
+    let task_id = started["result"]["taskId"].as_str().unwrap().to_string();
+    let done = settle(&url, &task_id).await;
+    assert_eq!(done["result"]["status"], "completed", "{done}");
+    assert_eq!(
+        done["result"]["result"]["content"][0]["text"], "contents of /files/slow",
+        "{done}"
+    );
+
+    // Cancelled: the HTTP call stops (the backend never finishes answering it).
+    backend.take();
+    let started = rpc_tasks(
+        &url,
+        "tools/call",
+        json!({"name": "get_file", "arguments": {"name": "slow"}}),
+    )
+    .await;
+    let task_id = started["result"]["taskId"].as_str().unwrap().to_string();
+    let ack = rpc_tasks(&url, "tasks/cancel", json!({"taskId": task_id})).await;
+    assert!(ack.get("error").is_none(), "{ack}");
+    let cancelled = settle(&url, &task_id).await;
+    assert_eq!(cancelled["result"]["status"], "cancelled", "{cancelled}");
+    tokio::time::sleep(Duration::from_millis(3500)).await;
+    assert!(
+        backend.take().is_empty(),
+        "the cancelled request was never completed"
+    );
+
+    // A client without the extension waits for the result, as before.
+    let (_, blocking) = rpc(
+        &url,
+        "2026-07-28",
+        "tools/call",
+        json!({"name": "get_file", "arguments": {"name": "slow"}}),
+    )
+    .await;
+    assert_eq!(blocking["result"]["resultType"], "complete", "{blocking}");
+    assert_eq!(
+        blocking["result"]["content"][0]["text"],
+        "contents of /files/slow"
+    );
+    shutdown.cancel();
+}

@@ -277,12 +277,7 @@ impl Bridge {
     /// Associated data binding a state to the tool and the caller (their
     /// `Authorization` header's digest on HTTP; nothing on stdio).
     fn state_context(&self, name: &str, context: &RequestContext<RoleServer>) -> Vec<u8> {
-        let caller = context
-            .extensions
-            .get::<axum::http::request::Parts>()
-            .and_then(|p| p.headers.get(axum::http::header::AUTHORIZATION))
-            .map(|v| sha256_hex(v.as_bytes()))
-            .unwrap_or_default();
+        let caller = super::protocol::caller_digest(context);
         format!("openapi2mcp/confirm/v1|{name}|{caller}").into_bytes()
     }
 

@@ -19,6 +19,7 @@ mod prepared;
 mod protocol;
 pub mod seal;
 mod shape;
+pub mod tasks;
 pub mod transport;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -27,10 +28,11 @@ use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, DiscoverResult, ListPromptsResult,
-    ListResourceTemplatesResult, ListResourcesResult, ListToolsResult, PaginatedRequestParams,
-    ProgressNotificationParam, ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult,
-    ResourceContents, ServerConfig, SubscriptionFilter, Tool,
+    CallToolRequestParams, CallToolResponse, CallToolResult, CancelTaskParams, DiscoverResult,
+    GetTaskParams, GetTaskResult, ListPromptsResult, ListResourceTemplatesResult,
+    ListResourcesResult, ListToolsResult, PaginatedRequestParams, ProgressNotificationParam,
+    ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult, ResourceContents,
+    ServerConfig, SubscriptionFilter, Tool, UpdateTaskParams,
 };
 use rmcp::service::{NotificationContext, RequestContext, SubscriptionContext};
 use rmcp::{ErrorData as McpError, RoleServer, ServerHandler};
@@ -123,6 +125,9 @@ pub struct ServeOptions {
     pub confirm: confirm::ConfirmPolicy,
     /// What to do when the client cannot be asked (`--unconfirmed`).
     pub unconfirmed: confirm::Unconfirmable,
+    /// How long a call of a client that declared the tasks extension runs
+    /// before it becomes a task (`--task-after`).
+    pub task_after: std::time::Duration,
 }
 
 impl Default for ServeOptions {
@@ -142,6 +147,7 @@ impl Default for ServeOptions {
             list_ttl_ms: protocol::DEFAULT_LIST_TTL_MS,
             confirm: confirm::ConfirmPolicy::default(),
             unconfirmed: confirm::Unconfirmable::default(),
+            task_after: tasks::DEFAULT_TASK_AFTER,
         }
     }
 }
@@ -600,6 +606,30 @@ impl ServerHandler for Bridge {
         Some(protocol::deliverable(requested))
     }
 
+    async fn get_task(
+        &self,
+        request: GetTaskParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<GetTaskResult, McpError> {
+        self.task(&request.task_id, &context)
+    }
+
+    async fn cancel_task(
+        &self,
+        request: CancelTaskParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), McpError> {
+        self.cancel_task_of(&request.task_id, &context)
+    }
+
+    async fn update_task(
+        &self,
+        request: UpdateTaskParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), McpError> {
+        self.update_task_of(&request.task_id, &context)
+    }
+
     async fn listen(&self, context: SubscriptionContext) -> Result<(), McpError> {
         let id = self.shared.listeners.add(context.sink().clone());
         context.cancelled().await;
@@ -814,52 +844,77 @@ impl ServerHandler for Bridge {
         }
         // The catalog `tool` was found in: a reload may have replaced
         // `self`'s since the session began.
-        let mut result = this
-            .run_tool(tool, &name, args, select.as_deref(), &context)
-            .await?;
-        this.stamp(&mut result.meta, &context);
-        Ok(result.into())
+        let mut response = this.run_call(tool, &name, args, select, &context).await?;
+        if let CallToolResponse::Complete(result) = &mut response {
+            this.stamp(&mut result.meta, &context);
+        }
+        Ok(response)
+    }
+}
+
+/// What a call needs from the request that asked for it, detached from
+/// the request so that a call can outlive it (as a task).
+pub(super) struct CallEnv {
+    /// The MCP client's own `Authorization` header (HTTP), for
+    /// `--forward-authorization`.
+    authorization: Option<String>,
+    /// Cancels the call (the client cancelled the request, or the task).
+    cancel: tokio_util::sync::CancellationToken,
+    /// Where progress goes, when the client asked for it.
+    progress: Option<(rmcp::model::ProgressToken, rmcp::service::Peer<RoleServer>)>,
+}
+
+impl CallEnv {
+    /// The environment of a call made within `context`.
+    pub(super) fn of(context: &RequestContext<RoleServer>) -> Self {
+        Self {
+            authorization: context
+                .extensions
+                .get::<axum::http::request::Parts>()
+                .and_then(|p| p.headers.get(axum::http::header::AUTHORIZATION))
+                .and_then(|v| v.to_str().ok())
+                .map(str::to_string),
+            cancel: context.ct.clone(),
+            progress: context
+                .meta
+                .get_progress_token()
+                .map(|token| (token, context.peer.clone())),
+        }
     }
 }
 
 impl Bridge {
     /// Runs one tool exactly as a direct `tools/call` does (progress,
-    /// cancellation, audit line, redaction): the meta-tools call this too.
-    async fn run_tool(
+    /// cancellation, audit line, redaction): the meta-tools and tasks call
+    /// this too.
+    pub(super) async fn run_tool(
         &self,
         tool: ToolId,
         name: &str,
         args: Map<String, Value>,
         selector: Option<&str>,
-        context: &RequestContext<RoleServer>,
+        env: CallEnv,
     ) -> Result<CallToolResult, McpError> {
         let http = &self.inner.api.tool(tool).http;
         let started = Instant::now();
-        let progress = context.meta.get_progress_token();
-        if let Some(token) = &progress {
+        if let Some((token, peer)) = &env.progress {
             let note = ProgressNotificationParam::new(token.clone(), 0.0)
                 .with_total(1.0)
                 .with_message(format!("calling {} {}", http.method, http.path));
-            let _ = context.peer.notify_progress(note).await;
+            let _ = peer.notify_progress(note).await;
         }
-        let client_authorization = context
-            .extensions
-            .get::<axum::http::request::Parts>()
-            .and_then(|p| p.headers.get(axum::http::header::AUTHORIZATION))
-            .and_then(|v| v.to_str().ok())
-            .map(str::to_string);
         let report = tokio::select! {
-            report = self.call(tool, args, client_authorization.as_deref()) => report,
-            () = context.ct.cancelled() => {
+            report = self.call(tool, args, env.authorization.as_deref()) => report,
+            () = env.cancel.cancelled() => {
                 tracing::info!(target: "openapi2mcp::audit", tool = %name, "tools/call cancelled by the client");
                 return Err(McpError::internal_error("cancelled by the client", None));
             }
         };
-        if let Some(token) = progress {
+        if let Some((token, peer)) = env.progress {
             let done = ProgressNotificationParam::new(token, 1.0)
                 .with_total(1.0)
                 .with_message("done");
-            let _ = context.peer.notify_progress(done).await;
+            let _ = peer.notify_progress(done).await;
         }
         tracing::info!(
             target: "openapi2mcp::audit",

@@ -157,6 +157,7 @@ pub(super) fn server_info(
             .enable_resources()
             .enable_resources_list_changed()
             .enable_prompts()
+            .enable_tasks()
             .build()
     } else {
         // Reloads (SIGHUP, --watch) change the list in every mode.
@@ -166,6 +167,7 @@ pub(super) fn server_info(
             .enable_resources()
             .enable_resources_list_changed()
             .enable_prompts()
+            .enable_tasks()
             .build()
     };
     ServerConfig::new(capabilities)

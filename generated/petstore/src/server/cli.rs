@@ -138,6 +138,11 @@ pub struct ServeFlags {
     /// it unconfirmed (logged).
     #[arg(long, value_enum, default_value_t = Unconfirmable::Refuse)]
     pub unconfirmed: Unconfirmable,
+    /// Seconds a call runs before it continues as an MCP task, for
+    /// clients that declared the tasks extension (they poll tasks/get for
+    /// the result and may cancel it); others wait for the result.
+    #[arg(long, value_name = "SECS", default_value_t = 5.0, value_parser = parse_task_after)]
+    pub task_after: f64,
     /// /readyz also checks that the API at --base-url answers.
     #[arg(long)]
     pub ready_check_backend: bool,
@@ -204,6 +209,11 @@ fn parse_rate(s: &str) -> Result<f64, String> {
 
 fn parse_shutdown_grace(s: &str) -> Result<f64, String> {
     number_in(s, 0.0, MAX_SHUTDOWN_GRACE_SECS, "seconds")
+}
+
+/// --task-after: 0 (every call of a tasks-capable client is a task) to a day.
+fn parse_task_after(s: &str) -> Result<f64, String> {
+    number_in(s, 0.0, MAX_TIMEOUT_SECS, "seconds")
 }
 
 /// An origin (`scheme://host[:port]`) for --allow-redirect-origin.
@@ -297,6 +307,7 @@ impl ServeFlags {
             response_filter: self.response_filter,
             confirm: self.confirm.unwrap_or_default(),
             unconfirmed: self.unconfirmed,
+            task_after: Duration::from_secs_f64(self.task_after),
             tool_scopes: if self.tool_scopes_from_document {
                 ToolScopePolicy::Document
             } else if self.scope_read.is_some() || self.scope_write.is_some() {

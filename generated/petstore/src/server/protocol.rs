@@ -157,3 +157,16 @@ impl Bridge {
         serde_json::to_value(&self.inner.info.server_info).unwrap_or(Value::Null)
     }
 }
+
+/// Who is asking, as far as this server can tell: a digest of the HTTP
+/// `Authorization` header (empty on stdio and unauthenticated HTTP, where
+/// there is one caller, or none told apart). Binds confirmations and tasks
+/// to their caller.
+pub(super) fn caller_digest(context: &RequestContext<RoleServer>) -> String {
+    context
+        .extensions
+        .get::<axum::http::request::Parts>()
+        .and_then(|p| p.headers.get(axum::http::header::AUTHORIZATION))
+        .map(|v| super::seal::sha256_hex(v.as_bytes()))
+        .unwrap_or_default()
+}

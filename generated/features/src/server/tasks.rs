@@ -1,0 +1,172 @@
+//! Calls that outlive their request, as MCP Tasks (the
+//! `io.modelcontextprotocol/tasks` extension, SEP-2663), for clients that
+//! declared the extension.
+//!
+//! A call that has not finished after `--task-after` becomes a task: the
+//! client gets a `CreateTaskResult` at once and polls `tasks/get` for the
+//! call's result; `tasks/cancel` stops the HTTP call. A call that finishes
+//! sooner is answered directly, as for every other client. Tasks live in
+//! rmcp's [`TaskManager`] (in memory: with several instances, route
+//! `tasks/*` by their `Mcp-Name` header, which carries the task id), and
+//! each task belongs to the caller who created it: another caller asking
+//! for it is told it does not exist.
+
+use std::collections::HashMap;
+use std::sync::Mutex;
+use std::time::Duration;
+
+use rmcp::model::{
+    CallToolResponse, CallToolResult, CreateTaskResult, DetailedTask, GetTaskResult,
+};
+use rmcp::service::RequestContext;
+use rmcp::task_manager::{TaskExit, TaskManager, TaskOptions};
+use rmcp::{ErrorData as McpError, RoleServer};
+use serde_json::{Map, Value};
+use tokio_util::sync::CancellationToken;
+
+use super::protocol::caller_digest;
+use super::{Bridge, CallEnv};
+use crate::runtime::call::ToolId;
+
+/// Default `--task-after`: how long a call runs before it becomes a task.
+pub const DEFAULT_TASK_AFTER: Duration = Duration::from_secs(5);
+
+/// How long a task (and its result) is kept: a day, past the longest
+/// per-call deadline and long-running operation.
+const TASK_TTL_MS: u64 = 86_400_000;
+
+/// Suggested `tasks/get` polling interval.
+const POLL_INTERVAL_MS: u64 = 1_000;
+
+/// The tasks of this server and who created each.
+#[derive(Default)]
+pub(super) struct Tasks {
+    manager: TaskManager,
+    owners: Mutex<HashMap<String, String>>,
+}
+
+impl Tasks {
+    fn owned(&self, task_id: &str, caller: &str) -> Result<(), McpError> {
+        let owners = self.owners.lock().unwrap_or_else(|e| e.into_inner());
+        match owners.get(task_id) {
+            Some(owner) if owner == caller => Ok(()),
+            // Someone else's task, or none: the same answer, so ids of
+            // other callers' tasks cannot be probed.
+            _ => Err(McpError::invalid_params(
+                format!("unknown task: {task_id}"),
+                None,
+            )),
+        }
+    }
+}
+
+fn joined(
+    result: Result<Result<CallToolResult, McpError>, tokio::task::JoinError>,
+) -> Result<CallToolResult, McpError> {
+    result.unwrap_or_else(|e| {
+        Err(McpError::internal_error(
+            format!("the call stopped unexpectedly: {e}"),
+            None,
+        ))
+    })
+}
+
+impl Bridge {
+    /// Runs a call of `tool`: directly, or as a task when the client
+    /// declared the tasks extension and the call outlives `--task-after`.
+    pub(super) async fn run_call(
+        &self,
+        tool: ToolId,
+        name: &str,
+        args: Map<String, Value>,
+        select: Option<String>,
+        context: &RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, McpError> {
+        let tasks_declared = context
+            .client_capabilities()
+            .is_some_and(|c| c.supports_tasks());
+        if !tasks_declared {
+            return Ok(self
+                .run_tool(tool, name, args, select.as_deref(), CallEnv::of(context))
+                .await?
+                .into());
+        }
+        // The call runs on its own, so that it can outlive this request.
+        let mut env = CallEnv::of(context);
+        let cancel = CancellationToken::new();
+        env.cancel = cancel.clone();
+        let this = self.clone();
+        let called = name.to_string();
+        let mut handle = tokio::spawn(async move {
+            this.run_tool(tool, &called, args, select.as_deref(), env)
+                .await
+        });
+        tokio::select! {
+            result = &mut handle => return joined(result).map(Into::into),
+            () = tokio::time::sleep(self.shared.options.task_after) => {}
+            () = context.ct.cancelled() => {
+                cancel.cancel();
+                handle.abort();
+                return Err(McpError::internal_error("cancelled by the client", None));
+            }
+        }
+        let http = &self.inner.api.tool(tool).http;
+        let options = TaskOptions::new()
+            .with_ttl_ms(TASK_TTL_MS)
+            .with_poll_interval_ms(POLL_INTERVAL_MS)
+            .with_status_message(format!("calling {} {}", http.method, http.path));
+        let audit_name = name.to_string();
+        let task = self.shared.tasks.manager.spawn(options, move |task| {
+            Box::pin(async move {
+                tokio::select! {
+                    result = handle => joined(result).map_err(TaskExit::Error),
+                    () = task.cancelled() => {
+                        cancel.cancel();
+                        tracing::info!(target: "openapi2mcp::audit", tool = %audit_name, "task cancelled by the client");
+                        Err(TaskExit::Cancelled)
+                    }
+                }
+            })
+        });
+        tracing::info!(target: "openapi2mcp::audit", tool = %name, task = %task.task_id, "tools/call continues as a task");
+        self.shared
+            .tasks
+            .owners
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(task.task_id.clone(), caller_digest(context));
+        Ok(CreateTaskResult::new(task).into())
+    }
+
+    /// `tasks/get` for the caller who created the task.
+    pub(super) fn task(
+        &self,
+        task_id: &str,
+        context: &RequestContext<RoleServer>,
+    ) -> Result<GetTaskResult, McpError> {
+        self.shared.tasks.owned(task_id, &caller_digest(context))?;
+        let task: DetailedTask = self.shared.tasks.manager.get_task(task_id)?;
+        Ok(GetTaskResult::new(task))
+    }
+
+    /// `tasks/cancel` for the caller who created the task.
+    pub(super) fn cancel_task_of(
+        &self,
+        task_id: &str,
+        context: &RequestContext<RoleServer>,
+    ) -> Result<(), McpError> {
+        self.shared.tasks.owned(task_id, &caller_digest(context))?;
+        self.shared.tasks.manager.cancel_task(task_id)
+    }
+
+    /// `tasks/update`: our tasks never wait for input, so responses are
+    /// acknowledged and ignored, as the extension says of unknown keys.
+    pub(super) fn update_task_of(
+        &self,
+        task_id: &str,
+        context: &RequestContext<RoleServer>,
+    ) -> Result<(), McpError> {
+        self.shared.tasks.owned(task_id, &caller_digest(context))?;
+        self.shared.tasks.manager.update_task(task_id, [])
+    }
+}
