@@ -182,6 +182,10 @@ pub const SOURCES: &[(&str, &str)] = &[
         include_str!("../server/confirm.rs"),
     ),
     ("src/server/seal.rs", include_str!("../server/seal.rs")),
+    (
+        "src/server/selection.rs",
+        include_str!("../server/selection.rs"),
+    ),
     ("src/server/tasks.rs", include_str!("../server/tasks.rs")),
     (
         "src/server/prepared.rs",

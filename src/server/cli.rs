@@ -244,9 +244,6 @@ impl ServeFlags {
     pub fn options(&self) -> Result<ServeOptions, String> {
         // The parser checks each number; flags built by hand are checked here.
         parse_timeout(&self.timeout.to_string()).map_err(|e| format!("--timeout: {e}"))?;
-        if self.tools == ToolsMode::Toolsets && self.stateless {
-            return Err("--tools toolsets needs sessions (each client's enabled toolsets are kept in its session); it cannot be used with --stateless".into());
-        }
         if !self.toolsets.is_empty() && self.tools != ToolsMode::Toolsets {
             return Err("--toolset only applies with --tools toolsets".into());
         }

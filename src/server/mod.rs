@@ -18,6 +18,7 @@ pub mod ops;
 mod prepared;
 mod protocol;
 pub mod seal;
+pub mod selection;
 mod shape;
 pub mod tasks;
 pub mod transport;
@@ -185,6 +186,9 @@ pub struct Bridge {
     inner: Arc<Inner>,
     session: Arc<Session>,
     shared: Arc<live::Shared>,
+    /// Toolsets chosen by the request being answered (see
+    /// [`selection`]); `None`: the session's.
+    request_toolsets: Option<Arc<BTreeSet<String>>>,
 }
 
 struct Inner {
@@ -253,6 +257,7 @@ impl Bridge {
             inner: Arc::clone(&inner),
             session: Arc::default(),
             shared: Arc::new(live::Shared::new(inner, options, handlers, sealer)),
+            request_toolsets: None,
         })
     }
 
@@ -262,6 +267,7 @@ impl Bridge {
             inner: self.shared.current.load_full(),
             session: Arc::clone(&self.session),
             shared: Arc::clone(&self.shared),
+            request_toolsets: None,
         }
     }
 
@@ -439,6 +445,7 @@ impl Bridge {
             }),
             inner,
             shared: Arc::clone(&self.shared),
+            request_toolsets: None,
         }
     }
 
@@ -560,7 +567,7 @@ impl ServerHandler for Bridge {
         request: Option<PaginatedRequestParams>,
         context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, McpError> {
-        let this = self.fresh();
+        let this = self.fresh_for(&context)?;
         let mut result = this.list_page(request)?;
         let hints = this.list_hints();
         result.ttl_ms = Some(hints.ttl_ms);
@@ -792,7 +799,7 @@ impl ServerHandler for Bridge {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, McpError> {
-        let this = self.fresh();
+        let this = self.fresh_for(&context)?;
         let name = request.name.to_string();
         let args = request.arguments.unwrap_or_default();
         let retry = (

@@ -668,3 +668,166 @@ async fn a_slow_call_becomes_a_task_for_a_client_that_declared_tasks() {
     );
     shutdown.cancel();
 }
+
+// --- toolsets chosen by the request ------------------------------------------
+
+/// A stateless server in toolsets mode; `bound` names the `--toolset`s.
+async fn toolsets_server(backend: &Backend, bound: &[&str]) -> (String, CancellationToken) {
+    let mut options = petstore_on(backend);
+    options.listing = ListingOptions {
+        mode: ToolsMode::Toolsets,
+        toolsets: bound.iter().map(|s| s.to_string()).collect(),
+        ..ListingOptions::default()
+    };
+    let bridge = Bridge::new(petstore(), options).unwrap();
+    let shutdown = CancellationToken::new();
+    let bound = bind_http(
+        bridge,
+        HttpTransportOptions {
+            listen: "127.0.0.1:0".parse().unwrap(),
+            stateless: true,
+            ..HttpTransportOptions::default()
+        },
+        shutdown.clone(),
+    )
+    .await
+    .unwrap();
+    let url = format!("http://{}", bound.local_addr);
+    tokio::spawn(bound.run());
+    (url, shutdown)
+}
+
+/// Tool names of `tools/list` at `path` (with an optional toolsets
+/// header), or the error.
+async fn names_at(
+    base: &str,
+    path: &str,
+    header: Option<&str>,
+    version: &str,
+) -> Result<Vec<String>, Value> {
+    let mut params = json!({});
+    if version >= "2026-07-28" {
+        params["_meta"] = meta_2026();
+    }
+    let mut request = reqwest::Client::new()
+        .post(format!("{base}{path}"))
+        .header("content-type", "application/json")
+        .header("accept", "application/json, text/event-stream")
+        .header("mcp-protocol-version", version)
+        .header("mcp-method", "tools/list");
+    if let Some(h) = header {
+        request = request.header("x-mcp-toolsets", h);
+    }
+    let body = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": params});
+    let reply: Value = serde_json::from_str(
+        &request
+            .body(body.to_string())
+            .send()
+            .await
+            .unwrap()
+            .text()
+            .await
+            .unwrap(),
+    )
+    .unwrap();
+    match reply["result"]["tools"].as_array() {
+        Some(tools) => Ok(tools
+            .iter()
+            .map(|t| t["name"].as_str().unwrap().to_string())
+            .collect()),
+        None => Err(reply),
+    }
+}
+
+#[tokio::test]
+async fn stateless_toolsets_are_chosen_by_path_or_header() {
+    let backend = Backend::start(pet_reply).await;
+    let (base, shutdown) = toolsets_server(&backend, &[]).await;
+    for version in ["2026-07-28", "2025-06-18"] {
+        // Nothing chosen: only list_toolsets (no session to enable into).
+        assert_eq!(
+            names_at(&base, "/mcp", None, version).await.unwrap(),
+            ["list_toolsets"]
+        );
+        // By path, or by header: that toolset's tools.
+        let by_path = names_at(&base, "/mcp/x/pets", None, version).await.unwrap();
+        assert!(by_path.contains(&"get_pet".to_string()), "{by_path:?}");
+        assert!(!by_path.iter().any(|n| n.contains("photo")), "{by_path:?}");
+        assert!(!by_path.contains(&"enable_toolset".to_string()));
+        assert_eq!(
+            names_at(&base, "/mcp", Some("pets"), version)
+                .await
+                .unwrap(),
+            by_path
+        );
+        let both = names_at(&base, "/mcp/x/pets,photos", None, version)
+            .await
+            .unwrap();
+        assert!(both.contains(&"get_pet_photo".to_string()), "{both:?}");
+    }
+    // Unknown names and disagreeing path and header are errors that say so.
+    let unknown = names_at(&base, "/mcp/x/nosuch", None, "2026-07-28")
+        .await
+        .unwrap_err();
+    assert!(
+        unknown["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("pets, photos"),
+        "{unknown}"
+    );
+    let clash = names_at(&base, "/mcp/x/pets", Some("photos"), "2026-07-28")
+        .await
+        .unwrap_err();
+    assert_eq!(clash["error"]["code"], -32602, "{clash}");
+
+    // Calls follow the same selection.
+    let call = |path: &'static str| {
+        let base = base.clone();
+        async move {
+            let mut params = json!({"name": "get_pet", "arguments": {"petId": 1}});
+            params["_meta"] = meta_2026();
+            let body = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": params});
+            let text = reqwest::Client::new()
+                .post(format!("{base}{path}"))
+                .header("content-type", "application/json")
+                .header("accept", "application/json, text/event-stream")
+                .header("mcp-protocol-version", "2026-07-28")
+                .header("mcp-method", "tools/call")
+                .header("mcp-name", "get_pet")
+                .body(body.to_string())
+                .send()
+                .await
+                .unwrap()
+                .text()
+                .await
+                .unwrap();
+            serde_json::from_str::<Value>(&text).unwrap()
+        }
+    };
+    let allowed = call("/mcp/x/pets").await;
+    assert_ne!(allowed["result"]["isError"], true, "{allowed}");
+    let refused = call("/mcp/x/photos").await;
+    assert_eq!(refused["result"]["isError"], true, "{refused}");
+    assert_eq!(backend.take().len(), 1);
+    shutdown.cancel();
+
+    // --toolset bounds what a request may choose.
+    let (base, shutdown) = toolsets_server(&backend, &["pets"]).await;
+    let plain = names_at(&base, "/mcp", None, "2026-07-28").await.unwrap();
+    assert!(
+        plain.contains(&"get_pet".to_string()),
+        "the --toolset set by default: {plain:?}"
+    );
+    let outside = names_at(&base, "/mcp/x/photos", None, "2026-07-28")
+        .await
+        .unwrap_err();
+    assert!(
+        outside["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("not offered"),
+        "{outside}"
+    );
+    shutdown.cancel();
+}

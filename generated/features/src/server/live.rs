@@ -32,6 +32,9 @@ pub(super) struct Shared {
     /// Set when the HTTP transport requires a token: lists become
     /// private to their caller as far as caches go.
     access_controlled: AtomicBool,
+    /// Set when HTTP runs without sessions (`--stateless`): toolsets are
+    /// then chosen per request.
+    stateless: AtomicBool,
     in_flight: AtomicUsize,
 }
 
@@ -51,6 +54,7 @@ impl Shared {
             listeners: Default::default(),
             tasks: Default::default(),
             access_controlled: AtomicBool::new(false),
+            stateless: AtomicBool::new(false),
             in_flight: AtomicUsize::new(0),
         }
     }
@@ -121,6 +125,16 @@ impl Bridge {
     /// OAuth): caching hints turn private.
     pub fn set_access_controlled(&self, on: bool) {
         self.shared.access_controlled.store(on, Ordering::Relaxed);
+    }
+
+    /// Says that HTTP serves without sessions (`--stateless`).
+    pub fn set_stateless(&self, on: bool) {
+        self.shared.stateless.store(on, Ordering::Relaxed);
+    }
+
+    /// Whether HTTP serves without sessions.
+    pub(super) fn stateless(&self) -> bool {
+        self.shared.stateless.load(Ordering::Relaxed)
     }
 
     /// Whether requests are access-controlled (see

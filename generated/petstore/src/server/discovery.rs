@@ -46,7 +46,18 @@ impl Bridge {
     /// pages are fixed at start-up).
     pub(super) fn listed_tools(&self) -> Vec<Listed> {
         let inner = &self.inner;
-        let mut listed: Vec<Listed> = (0..inner.meta.len()).map(Listed::Meta).collect();
+        // Toolsets chosen by the request: switching them per session means
+        // nothing, so only list_toolsets is offered.
+        let mut listed: Vec<Listed> = (0..inner.meta.len())
+            .filter(|i| {
+                self.request_toolsets.is_none()
+                    || !matches!(
+                        inner.meta[*i].0,
+                        MetaTool::EnableToolset | MetaTool::DisableToolset
+                    )
+            })
+            .map(Listed::Meta)
+            .collect();
         if inner.mode == ToolsMode::Toolsets {
             let enabled = self.enabled_toolsets();
             let mut tools: Vec<usize> = enabled
@@ -90,9 +101,12 @@ impl Bridge {
     /// catalog this request works on (the session keeps names: see
     /// `Session::enabled`), in order.
     fn enabled_toolsets(&self) -> Vec<usize> {
-        let names = match self.session.enabled.lock() {
-            Ok(set) => set.clone(),
-            Err(poisoned) => poisoned.into_inner().clone(),
+        let names = match &self.request_toolsets {
+            Some(chosen) => chosen.as_ref().clone(),
+            None => match self.session.enabled.lock() {
+                Ok(set) => set.clone(),
+                Err(poisoned) => poisoned.into_inner().clone(),
+            },
         };
         let mut sets: Vec<usize> = names
             .iter()
@@ -441,6 +455,14 @@ impl Bridge {
         args: &Map<String, Value>,
         context: &RequestContext<RoleServer>,
     ) -> Result<CallToolResult, McpError> {
+        if self.request_toolsets.is_some() {
+            return Ok(refuse(format!(
+                "{}: on this connection the toolsets are chosen per request, not per session: connect to {}{{name,name}} or send the {} header naming them",
+                m.name(),
+                super::selection::TOOLSETS_PATH,
+                super::selection::TOOLSETS_HEADER
+            )));
+        }
         let names = match names_arg(m, args, 50) {
             Ok(n) => n,
             Err(why) => return Ok(refuse(why)),

@@ -461,6 +461,7 @@ pub async fn bind_http(
     }
     ops::install();
     bridge.set_access_controlled(options.auth_token.is_some() || options.authz.is_some());
+    bridge.set_stateless(options.stateless);
     // Sessions end only once calls in flight have drained (see below).
     let sessions = CancellationToken::new();
     let mut hosts: Vec<String> = vec![
