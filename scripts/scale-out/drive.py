@@ -31,6 +31,7 @@ import os
 import signal
 import sys
 import time
+import urllib.request
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 
@@ -142,6 +143,33 @@ def main() -> int:
         print(f"{'PASS' if ok else 'FAIL'} {name}: {detail}", flush=True)
         passed += ok
         failed += not ok
+
+    # Toolsets chosen per request, through nginx to every instance (the
+    # instances serve --tools toolsets --stateless): the path the load
+    # below uses, the X-MCP-Toolsets header, and nothing chosen.
+    base = ns.three.split("/mcp/")[0]
+    seen = {"path": set(), "header": set(), "none": set()}
+    for i in range(9):
+        for kind, path, headers in (
+            ("path", "/mcp/x/pets", {}),
+            ("header", "/mcp", {"X-MCP-Toolsets": "pets"}),
+            ("none", "/mcp", {}),
+        ):
+            body = json.dumps({"jsonrpc": "2.0", "id": i, "method": "tools/list", "params": {"_meta": {
+                "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+                "io.modelcontextprotocol/clientCapabilities": {}}}}).encode()
+            req = urllib.request.Request(base + path, data=body, method="POST", headers={
+                "content-type": "application/json", "accept": "application/json, text/event-stream",
+                "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/list", **headers})
+            with urllib.request.urlopen(req, timeout=10) as r:
+                tools = json.loads(r.read())["result"]["tools"]
+            seen[kind].add(tuple(sorted(t["name"] for t in tools)))
+    pets = seen["path"] == seen["header"] and len(seen["path"]) == 1 and "get_pet" in next(iter(seen["path"]))
+    check(
+        "toolsets-by-request",
+        pets and seen["none"] == {("list_toolsets",)},
+        f"27 tools/list through nginx: by path and by header {sorted(seen['path'])}, none chosen {sorted(seen['none'])}",
+    )
 
     concurrency = ns.processes * ns.clients
     rates = {}

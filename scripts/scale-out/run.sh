@@ -63,7 +63,9 @@ for i in 1 2 3; do
   ports+=("$port")
   # No `timeout` wrapper: the pid must be the server's own, for the kill
   # below; the EXIT trap ends it.
-  "$bin" serve -q "$root/specs/petstore.yaml" --transport http --stateless \
+  # Toolsets mode without sessions (issue #23): each request names its
+  # toolsets by path (/mcp/x/pets) or X-MCP-Toolsets header.
+  "$bin" serve -q "$root/specs/petstore.yaml" --transport http --stateless --tools toolsets \
     --listen "127.0.0.1:$port" --base-url "http://127.0.0.1:$backend_port/v1" \
     > /dev/null 2> "$work/serve-$i.log" &
   pids+=($!)
@@ -124,8 +126,8 @@ done
 say "$("$nginx_bin" -v 2>&1), instances on ${ports[*]}"
 status=0
 timeout 300 "$py" "$here/drive.py" drive \
-  --one "http://127.0.0.1:$one_port/mcp" \
-  --three "http://127.0.0.1:$three_port/mcp" \
+  --one "http://127.0.0.1:$one_port/mcp/x/pets" \
+  --three "http://127.0.0.1:$three_port/mcp/x/pets" \
   --kill-pid "$(cat "$work/serve-2.pid")" \
   ${SCALE_OUT_ARGS:-} || status=$?
 if grep -qi panick "$work"/serve-*.log; then say "FAIL: a server panicked"; status=1; fi
