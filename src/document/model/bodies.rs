@@ -96,7 +96,7 @@ impl<'d> MediaType<'d> {
     /// form or multipart media type), when it is an object.
     pub fn encoding(&self, property: &str) -> Option<Encoding<'d>> {
         let node = self.node.child("encoding")?.child(property)?;
-        node.value.is_object().then(|| Encoding {
+        node.value.is_object().then_some(Encoding {
             doc: self.doc,
             node,
         })
