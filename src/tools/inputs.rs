@@ -16,11 +16,12 @@ use serde_json::{Map, Value, json};
 use super::SELF_TOOL;
 use super::budget::Side;
 use super::bundle::SchemaBundler;
+use super::encoding::prop_encoding;
 use crate::document::Diagnostic;
 use crate::document::dialect::Direction;
 use crate::document::model::{MediaType, Operation, Parameter, Schema};
 use crate::runtime::binding::{
-    BodyBinding, BodyProp, BodyShape, FormStyle, Location, MediaKind, ParamBinding, Style,
+    BodyBinding, BodyProp, BodyShape, Location, MediaKind, ParamBinding, Style,
 };
 use crate::runtime::schemas::tool_schema_uri;
 
@@ -94,7 +95,7 @@ fn build_with(
     let mut deps = BTreeSet::new();
     let mut args = Vec::new();
     params(op, Some((bundler, &mut deps)), &mut args, warnings);
-    let body_meta = body(op, bundler, &mut deps, &mut args, flatten)?;
+    let body_meta = body(op, bundler, &mut deps, &mut args, flatten, warnings)?;
     let flattened = args
         .iter()
         .any(|a| matches!(a.binding, ArgBinding::BodyProp(_)))
@@ -342,22 +343,6 @@ fn style_of(p: &Parameter<'_>, location: Location) -> Style {
     if allowed { style } else { default }
 }
 
-/// A form body property's style: the Encoding Object's `style` (`form`
-/// when absent or not a query style) and `explode` (true for `form`, else
-/// false, when absent), as for query parameters.
-fn form_style(style: Option<&str>, explode: Option<bool>) -> FormStyle {
-    let style = match style {
-        Some("spaceDelimited") => Style::SpaceDelimited,
-        Some("pipeDelimited") => Style::PipeDelimited,
-        Some("deepObject") => Style::DeepObject,
-        _ => Style::Form,
-    };
-    FormStyle {
-        style,
-        explode: explode.unwrap_or(style == Style::Form),
-    }
-}
-
 /// The request body: picks a media type, then flattens an object schema
 /// into arguments or makes one `body` argument. Returns (media type, required).
 fn body(
@@ -366,6 +351,7 @@ fn body(
     deps: &mut BTreeSet<String>,
     args: &mut Vec<Arg>,
     flatten: bool,
+    warnings: &mut Vec<Diagnostic>,
 ) -> Result<Option<(String, bool)>, Diagnostic> {
     let Some(rb) = op.request_body()? else {
         return Ok(None);
@@ -400,13 +386,8 @@ fn body(
             if let Value::Bool(true) = converted {
                 converted = json!({});
             }
-            let content_type = media.encoding_content_type(&name).map(str::to_string);
-            // Style applies to form bodies (OpenAPI 3.0.3 ignores it for
-            // multipart; 3.1's multipart styles are not implemented).
-            let style = (kind == MediaKind::Form)
-                .then(|| media.encoding_style(&name))
-                .flatten()
-                .map(|(style, explode)| form_style(style, explode));
+            let version = op.document().version;
+            let encoding = prop_encoding(&media, &name, kind, version, binary, warnings);
             args.push(Arg {
                 wire: name.clone(),
                 location: None,
@@ -416,8 +397,9 @@ fn body(
                     arg: String::new(),
                     name,
                     binary,
-                    content_type,
-                    style,
+                    content_type: encoding.content_type,
+                    style: encoding.style,
+                    headers: encoding.headers,
                 }),
             });
         }

@@ -15,6 +15,7 @@ pub mod annotations;
 pub mod budget;
 pub mod bundle;
 pub mod descriptions;
+mod encoding;
 mod inputs;
 pub mod lazy;
 pub mod live;

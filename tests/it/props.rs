@@ -1225,6 +1225,7 @@ fn body() -> impl Strategy<Value = Option<BodyBinding>> {
             binary,
             content_type: content_type.map(str::to_string),
             style: None,
+            headers: Vec::new(),
         });
     let shape = prop_oneof![
         (select(ARGS), any::<bool>()).prop_map(|(arg, binary)| BodyShape::Whole {

@@ -10,6 +10,11 @@
 //! - `Accept` names the media types the operation's responses document,
 //!   JSON first, instead of `*/*` (which lets an API documenting XML and
 //!   JSON answer XML to a tool that returns JSON).
+//! - Form and multipart bodies follow the Encoding Object (`style`,
+//!   `explode`, part types and headers), multipart styles in OpenAPI 3.1
+//!   documents only.
+//! - A security requirement no single request can satisfy (two AND-ed
+//!   schemes in the one `Authorization` header) sends nothing.
 
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -373,5 +378,197 @@ async fn form_bodies_follow_the_documented_encoding_styles() {
         "email=ada%40example.com&metadata%5Border_id%5D=6735&metadata%5Bnote%5D=a%20b\
          &expand=sources&expand=tax&preferred_locales=en%2Cfr"
     );
+    client.cancel().await.unwrap();
+}
+
+/// A multipart upload whose `encoding` gives styles, a part type and a
+/// part header, in an OpenAPI `version` document.
+fn multipart_styles_doc(version: &str) -> Value {
+    json!({
+        "openapi": version,
+        "info": {"title": "uploads", "version": "1"},
+        "paths": {"/photos": {"post": {
+            "operationId": "uploadPhoto",
+            "requestBody": {"required": true, "content": {"multipart/form-data": {
+                "schema": {"type": "object", "properties": {
+                    "tags": {"type": "array", "items": {"type": "string"}},
+                    "filter": {"type": "object", "properties": {
+                        "color": {"type": "string"}, "size": {"type": "integer"}
+                    }},
+                    "ids": {"type": "array", "items": {"type": "integer"}},
+                    "count": {"type": "integer"},
+                    "file": {"type": "string", "format": "binary"}
+                }},
+                "encoding": {
+                    "tags": {"style": "form", "explode": false},
+                    "filter": {"style": "deepObject", "explode": true},
+                    "ids": {"style": "pipeDelimited"},
+                    "file": {
+                        "contentType": "image/png",
+                        "headers": {"X-Upload-Kind": {"schema": {"type": "string", "const": "avatar"}}}
+                    }
+                }
+            }}},
+            "responses": {"200": {"description": "ok", "content": {"application/json": {"schema": {"type": "object"}}}}}
+        }}}
+    })
+}
+
+/// `(part head lines, content)` of a multipart request.
+fn multipart_parts(request: &RawRequest) -> Vec<(Vec<String>, String)> {
+    let content_type = request.header("content-type").unwrap_or_default();
+    let boundary = content_type.split_once("boundary=").unwrap().1;
+    let body = String::from_utf8_lossy(&request.body).into_owned();
+    let end = body.find(&format!("--{boundary}--")).unwrap();
+    body[..end]
+        .split(&format!("--{boundary}\r\n"))
+        .skip(1)
+        .map(|part| {
+            let (head, content) = part.split_once("\r\n\r\n").unwrap();
+            let lines = head.split("\r\n").map(str::to_string).collect();
+            (lines, content.trim_end_matches("\r\n").to_string())
+        })
+        .collect()
+}
+
+/// OpenAPI 3.1 applies the Encoding Object's `style` and `explode` to
+/// multipart/form-data; 3.0 ignores them there (found by the Prism oracle,
+/// scripts/oracles/README.md). Both send `contentType` and fixed part
+/// headers, and a number part as text/plain (no `Content-Type`).
+#[tokio::test]
+async fn multipart_parts_follow_the_encoding_object() {
+    let args = json!({
+        "tags": ["a", "b c"],
+        "filter": {"color": "red", "size": 2},
+        "ids": [1, 2],
+        "count": 3,
+        "file": "aGk="
+    });
+    let disposition = |name: &str| format!("Content-Disposition: form-data; name=\"{name}\"");
+    let text = |name: &str, content: &str| (vec![disposition(name)], content.to_string());
+    let file = (
+        vec![
+            "Content-Disposition: form-data; name=\"file\"; filename=\"file\"".to_string(),
+            "Content-Type: image/png".to_string(),
+            "X-Upload-Kind: avatar".to_string(),
+        ],
+        "hi".to_string(),
+    );
+    let json_part = |name: &str, content: &str| {
+        (
+            vec![
+                disposition(name),
+                "Content-Type: application/json".to_string(),
+            ],
+            content.to_string(),
+        )
+    };
+    let expected_31 = vec![
+        text("tags", "a,b c"),
+        text("filter[color]", "red"),
+        text("filter[size]", "2"),
+        text("ids", "1|2"),
+        text("count", "3"),
+        file.clone(),
+    ];
+    let expected_30 = vec![
+        text("tags", "a"),
+        text("tags", "b c"),
+        json_part("filter", r#"{"color":"red","size":2}"#),
+        text("ids", "1"),
+        text("ids", "2"),
+        text("count", "3"),
+        file,
+    ];
+    for (version, expected) in [("3.1.0", expected_31), ("3.0.3", expected_30)] {
+        let server = RawServer::start().await;
+        let client = connect(catalog_of(multipart_styles_doc(version)), options(&server)).await;
+        let result = call(&client, "upload_photo", args.clone()).await;
+        assert_eq!(
+            result.is_error,
+            Some(false),
+            "{version}: {}",
+            text_of(&result)
+        );
+        let seen = server.take();
+        assert_eq!(seen.len(), 1, "{version}");
+        assert_eq!(multipart_parts(&seen[0]), expected, "{version}");
+        client.cancel().await.unwrap();
+    }
+}
+
+/// `@readme/oas-examples`' `security-multiple`: `apiKey_header` AND
+/// `basic` AND `oauth2`, where basic and OAuth 2 both need the one
+/// `Authorization` header a request has.
+fn and_security_doc() -> Value {
+    let ok = json!({"200": {"description": "ok", "content": {"application/json": {"schema": {"type": "object"}}}}});
+    json!({
+        "openapi": "3.0.3",
+        "info": {"title": "security", "version": "1"},
+        "components": {"securitySchemes": {
+            "apiKey_header": {"type": "apiKey", "in": "header", "name": "X-API-KEY"},
+            "basic": {"type": "http", "scheme": "basic"},
+            "oauth2": {"type": "oauth2", "flows": {"authorizationCode": {
+                "authorizationUrl": "https://example.com/oauth/authorize",
+                "tokenUrl": "https://example.com/oauth/token",
+                "scopes": {}
+            }}}
+        }},
+        "paths": {
+            "/anything/and": {"post": {
+                "operationId": "createAnythingAnd",
+                "security": [{"apiKey_header": [], "basic": [], "oauth2": []}],
+                "responses": ok
+            }},
+            "/anything/and-or": {"post": {
+                "operationId": "createAnythingAndOr",
+                "security": [{"basic": [], "oauth2": []}, {"apiKey_header": []}],
+                "responses": ok
+            }}
+        }
+    })
+}
+
+/// A requirement no request can satisfy is refused before anything is
+/// sent, naming the schemes and the header (the API key and the last
+/// `Authorization` used to go out, which Prism answers `Invalid security
+/// scheme used`); an alternative that can be satisfied is used instead.
+#[tokio::test]
+async fn a_requirement_needing_one_header_twice_is_refused_or_passed_over() {
+    let server = RawServer::start().await;
+    let options = ServeOptions {
+        credentials: openapi2mcp::runtime::auth::Credentials::from_pairs([
+            ("OPENAPI2MCP_APIKEY_HEADER_KEY", "key-7f3a"),
+            ("OPENAPI2MCP_BASIC_USERNAME", "ada"),
+            ("OPENAPI2MCP_BASIC_PASSWORD", "pw-7f3a"),
+            ("OPENAPI2MCP_OAUTH2_TOKEN", "tok-7f3a"),
+        ]),
+        ..options(&server)
+    };
+    let client = connect(catalog_of(and_security_doc()), options).await;
+
+    let refused = call(&client, "create_anything_and", json!({})).await;
+    assert_eq!(refused.is_error, Some(true));
+    let message = text_of(&refused);
+    assert!(
+        message.starts_with("Not sent:")
+            && message.contains("`basic` and `oauth2`")
+            && message.contains("the `Authorization` header"),
+        "{message}"
+    );
+    assert!(!message.contains("7f3a"), "{message}");
+    assert!(server.take().is_empty(), "nothing may be sent");
+
+    let passed_over = call(&client, "create_anything_and_or", json!({})).await;
+    assert_eq!(
+        passed_over.is_error,
+        Some(false),
+        "{}",
+        text_of(&passed_over)
+    );
+    let seen = server.take();
+    assert_eq!(seen.len(), 1);
+    assert_eq!(seen[0].all("x-api-key"), ["key-7f3a"]);
+    assert_eq!(seen[0].header("authorization"), None);
     client.cancel().await.unwrap();
 }

@@ -3,9 +3,10 @@
 
 use serde_json::Value;
 
+use super::responses::{Header, headers_of};
 use super::schema::Schema;
-use crate::document::Document;
 use crate::document::refs::Located;
+use crate::document::{Diagnostic, Document};
 
 /// A request body object (its `$ref` followed).
 #[derive(Clone)]
@@ -91,23 +92,70 @@ impl<'d> MediaType<'d> {
         named_examples(self.doc, &self.node)
     }
 
-    /// The `style` and `explode` of the `encoding` entry of property
-    /// `property`, when the entry gives either.
-    pub fn encoding_style(&self, property: &str) -> Option<(Option<&'d str>, Option<bool>)> {
-        let entry = self.node.value.get("encoding")?.get(property)?;
-        let style = entry.get("style").and_then(Value::as_str);
-        let explode = entry.get("explode").and_then(Value::as_bool);
-        (style.is_some() || explode.is_some()).then_some((style, explode))
+    /// The `encoding` entry of property `property` (request bodies of a
+    /// form or multipart media type), when it is an object.
+    pub fn encoding(&self, property: &str) -> Option<Encoding<'d>> {
+        let node = self.node.child("encoding")?.child(property)?;
+        node.value.is_object().then_some(Encoding {
+            doc: self.doc,
+            node,
+        })
+    }
+}
+
+/// One Encoding Object: how one property of an
+/// `application/x-www-form-urlencoded` or `multipart` body is written (its
+/// part's media type and headers, or a query-string style).
+#[derive(Clone)]
+pub struct Encoding<'d> {
+    doc: &'d Document,
+    node: Located<'d>,
+}
+
+impl<'d> Encoding<'d> {
+    /// `contentType`: the part's media type, or a comma-separated list.
+    pub fn content_type(&self) -> Option<&'d str> {
+        self.node.value.get("contentType").and_then(Value::as_str)
     }
 
-    /// The `contentType` of the `encoding` entry of property `property`.
-    pub fn encoding_content_type(&self, property: &str) -> Option<&'d str> {
+    /// `style`, as written.
+    pub fn style(&self) -> Option<&'d str> {
+        self.node.value.get("style").and_then(Value::as_str)
+    }
+
+    /// `explode`, when given.
+    pub fn explode(&self) -> Option<bool> {
+        self.node.value.get("explode").and_then(Value::as_bool)
+    }
+
+    /// `allowReserved`, when given.
+    pub fn allow_reserved(&self) -> Option<bool> {
         self.node
             .value
-            .get("encoding")?
-            .get(property)?
-            .get("contentType")?
-            .as_str()
+            .get("allowReserved")
+            .and_then(Value::as_bool)
+    }
+
+    /// Whether `style`, `explode` or `allowReserved` is given: OpenAPI
+    /// 3.1.1 makes the property serialize as a `query` parameter then
+    /// (RFC 6570 style), and `contentType` is ignored.
+    pub fn uses_style(&self) -> bool {
+        self.style().is_some() || self.explode().is_some() || self.allow_reserved().is_some()
+    }
+
+    /// The part headers of `headers` in order, each `$ref` followed (one
+    /// that cannot be followed is left out).
+    pub fn headers(&self) -> Vec<Header<'d>> {
+        headers_of(self.doc, &self.node)
+    }
+
+    /// A warning located at this Encoding Object.
+    pub fn warning(&self, message: impl Into<String>) -> Diagnostic {
+        Diagnostic::warning(
+            self.doc.display_name(self.node.file),
+            self.node.pointer.clone(),
+            message,
+        )
     }
 }
 

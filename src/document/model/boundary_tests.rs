@@ -87,10 +87,7 @@ const FORBIDDEN: &[(&str, &str)] = &[
         "OpenAPI structure: Parameter::allow_reserved",
     ),
     ("\"explode\"", "OpenAPI structure: Parameter::explode"),
-    (
-        "\"encoding\"",
-        "OpenAPI structure: MediaType::encoding_content_type",
-    ),
+    ("\"encoding\"", "OpenAPI structure: MediaType::encoding"),
 ];
 
 /// Known exceptions (file, pattern, reason): a ratchet that may only

@@ -26,7 +26,7 @@ pub mod schema;
 pub mod security;
 pub mod xmcp;
 
-pub use bodies::{MediaType, RequestBody};
+pub use bodies::{Encoding, MediaType, RequestBody};
 pub use operations::{Operation, PathItemLayout};
 pub use parameters::Parameter;
 pub use responses::{Header, Response};

@@ -5,8 +5,8 @@ use serde_json::Value;
 
 use super::bodies::{MediaType, media, media_types, named_examples};
 use super::schema::Schema;
-use crate::document::Document;
 use crate::document::refs::Located;
+use crate::document::{Diagnostic, Document};
 
 /// One response of an operation.
 #[derive(Clone)]
@@ -38,26 +38,29 @@ impl<'d> Response<'d> {
     /// The documented headers in order, each `$ref` followed (one that
     /// cannot be followed is left out).
     pub fn headers(&self) -> Vec<Header<'d>> {
-        let Some(hs) = self.node.child("headers") else {
-            return Vec::new();
-        };
-        let Value::Object(map) = hs.value else {
-            return Vec::new();
-        };
-        map.keys()
-            .filter_map(|name| {
-                let node = self.doc.deref(hs.child(name)?).ok()?;
-                Some(Header {
-                    doc: self.doc,
-                    node,
-                    name,
-                })
-            })
-            .collect()
+        headers_of(self.doc, &self.node)
     }
 }
 
-/// One response header.
+/// The headers of `owner`'s `headers` map (a response or an Encoding
+/// Object) in order, each `$ref` followed (one that cannot be followed is
+/// left out).
+pub(super) fn headers_of<'d>(doc: &'d Document, owner: &Located<'d>) -> Vec<Header<'d>> {
+    let Some(hs) = owner.child("headers") else {
+        return Vec::new();
+    };
+    let Value::Object(map) = hs.value else {
+        return Vec::new();
+    };
+    map.keys()
+        .filter_map(|name| {
+            let node = doc.deref(hs.child(name)?).ok()?;
+            Some(Header { doc, node, name })
+        })
+        .collect()
+}
+
+/// One header of a response or of a multipart part.
 #[derive(Clone)]
 pub struct Header<'d> {
     doc: &'d Document,
@@ -75,5 +78,19 @@ impl<'d> Header<'d> {
     /// The `schema`, if any.
     pub fn schema(&self) -> Option<Schema<'d>> {
         self.node.child("schema").map(|s| Schema::new(self.doc, s))
+    }
+
+    /// `required: true`.
+    pub fn required(&self) -> bool {
+        self.node.value.get("required") == Some(&Value::Bool(true))
+    }
+
+    /// A warning located at this header.
+    pub fn warning(&self, message: impl Into<String>) -> Diagnostic {
+        Diagnostic::warning(
+            self.doc.display_name(self.node.file),
+            self.node.pointer.clone(),
+            message,
+        )
     }
 }

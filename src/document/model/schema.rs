@@ -241,6 +241,26 @@ impl<'d> Schema<'d> {
                 && s("contentEncoding").is_none())
     }
 
+    /// The one value the schema asks for: `const`, a one-member `enum`,
+    /// else `default` (a `$ref` followed). What can be sent where no
+    /// argument supplies a value, such as a multipart part's documented
+    /// header.
+    pub fn fixed_value(&self) -> Option<&'d Value> {
+        let v = match self.node.value.get("$ref").and_then(Value::as_str) {
+            Some(r) => self.doc.resolve_ref(self.node.file, r).ok()?.value,
+            None => self.node.value,
+        };
+        if let Some(c) = v.get("const") {
+            return Some(c);
+        }
+        if let Some(Value::Array(members)) = v.get("enum")
+            && let [only] = members.as_slice()
+        {
+            return Some(only);
+        }
+        v.get("default")
+    }
+
     /// Whether every value the schema allows is a JSON object.
     pub fn is_object(&self) -> bool {
         self.object_at(0)

@@ -71,7 +71,10 @@ fn bodies_responses_and_examples_resolve_on_demand() {
     assert_eq!(body.description(), Some("b"));
     let media = body.media_types();
     assert_eq!(media[0].name, "multipart/form-data");
-    assert_eq!(media[0].encoding_content_type("f"), Some("image/png"));
+    let f = media[0].encoding("f").unwrap();
+    assert_eq!(f.content_type(), Some("image/png"));
+    assert!(!f.uses_style() && f.headers().is_empty());
+    assert!(media[0].encoding("g").is_none());
     assert_eq!(op.response_codes(), ["200"]);
     let ok = op.response("200").unwrap();
     assert_eq!(ok.description(), Some("ok"));

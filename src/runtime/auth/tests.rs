@@ -529,3 +529,6 @@ fn oauth2_scheme(token_url: Option<&str>) -> SecurityScheme {
 
 #[path = "oauth2_tests.rs"]
 mod oauth2_flow;
+
+#[path = "conflict_tests.rs"]
+mod conflicts;

@@ -143,7 +143,11 @@ fn form_body() {
 
 fn styled(name: &str, style: Style, explode: bool) -> BodyProp {
     let mut p = prop(name, false, None);
-    p.style = Some(FormStyle { style, explode });
+    p.style = Some(FormStyle {
+        style,
+        explode,
+        allow_reserved: false,
+    });
     p
 }
 
@@ -211,21 +215,29 @@ fn form_fields_follow_the_encoding_style() {
     assert!(body.contains("&ids=1%2C2&"), "{body}");
 }
 
+/// `allowReserved` in a form field's encoding keeps RFC 3986 reserved
+/// characters literal in values, except those the form syntax or a query
+/// gives a meaning (`& = + # [ ]`) and `%`; names are encoded as always.
 #[test]
-fn multipart_parts_ignore_the_encoding_style() {
-    // OpenAPI 3.0.3: style SHALL be ignored unless the body is
-    // x-www-form-urlencoded; the tool model sets none for multipart, and
-    // the builder would not apply one there either.
+fn form_fields_with_allow_reserved_keep_reserved_characters() {
+    let mut open = styled("p[ath]", Style::Form, false);
+    if let Some(style) = &mut open.style {
+        style.allow_reserved = true;
+    }
     let binding = with_body(
-        "multipart/form-data",
+        "application/x-www-form-urlencoded",
         true,
         BodyShape::Properties {
-            props: vec![styled("ids", Style::Form, false)],
+            props: vec![open, styled("strict", Style::Form, false)],
         },
     );
-    let request = ok(&binding, json!({"ids": ["a", "b"]}));
-    let body = String::from_utf8(request.body.unwrap()).unwrap();
-    assert_eq!(body.matches("name=\"ids\"").count(), 2, "{body}");
+    let value = json!(["a/b:c?d@e!$'()*,;", "x&y=z+1 #[]%"]);
+    let request = ok(&binding, json!({"p[ath]": value, "strict": value}));
+    assert_eq!(
+        String::from_utf8(request.body.unwrap()).unwrap(),
+        "p%5Bath%5D=a/b:c?d@e!$'()*,;,x%26y%3Dz%2B1%20%23%5B%5D%25\
+         &strict=a%2Fb%3Ac%3Fd%40e%21%24%27%28%29*%2C%3B%2Cx%26y%3Dz%2B1%20%23%5B%5D%25"
+    );
 }
 
 #[test]
@@ -348,7 +360,9 @@ fn multipart_arrays_and_json_parts() {
     );
     assert!(body.contains("\r\n\r\nhi\r\n--") && body.contains("\r\n\r\nho\r\n--"));
     assert!(body.contains("name=\"meta\"\r\nContent-Type: application/json\r\n\r\n{\"a\":1}\r\n"));
-    assert!(body.contains("name=\"na\\\"me\"\r\nContent-Type: application/json\r\n\r\n5\r\n"));
+    // A number is text/plain (the Encoding Object's default for
+    // primitives), which a part without `Content-Type` is (RFC 7578 §4.4).
+    assert!(body.contains("name=\"na\\\"me\"\r\n\r\n5\r\n"));
 }
 
 #[test]
@@ -430,6 +444,7 @@ fn media_type_with_a_line_break_is_refused() {
             binary: false,
             content_type: None,
             style: None,
+            headers: Vec::new(),
         }],
     };
     let json = with_body("application/json\r\nX-Evil: 1", true, props);

@@ -72,6 +72,7 @@ fn prop(name: &str, binary: bool, content_type: Option<&str>) -> BodyProp {
         binary,
         content_type: content_type.map(str::to_string),
         style: None,
+        headers: Vec::new(),
     }
 }
 
@@ -729,3 +730,6 @@ fn header_order_is_params_cookie_content_type() {
 
 #[path = "bodies_tests.rs"]
 mod bodies;
+
+#[path = "multipart_tests.rs"]
+mod multipart_parts;
