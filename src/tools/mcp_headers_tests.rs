@@ -283,3 +283,167 @@ fn explicit_mode_applies_only_the_documents_names_and_none_nothing() {
     assert_eq!(decision.names, vec![None, None]);
     assert!(decision.warnings.is_empty());
 }
+
+/// Through the tool model: a document's parameters become annotated
+/// argument schemas.
+mod model {
+    use serde_json::{Value, json};
+
+    use super::McpHeaderMode;
+    use crate::document::Document;
+    use crate::tools::{BuildOptions, build};
+
+    fn doc(version: &str, params: Value) -> Document {
+        Document::from_value(
+            "t.yaml",
+            json!({
+                "openapi": version,
+                "info": {"title": "t", "version": "1"},
+                "paths": {"/items/{id}": {"get": {"operationId": "getItem", "parameters": params,
+                    "responses": {"200": {"description": "ok"}}}}},
+                "components": {
+                    "securitySchemes": {"key": {"type": "apiKey", "in": "header", "name": "X-Gateway-Pass"}},
+                    "schemas": {
+                        "Region": {"type": "string", "enum": ["eu", "us"]},
+                        "MaybeRegion": {"type": "string", "nullable": true}
+                    }
+                }
+            }),
+        )
+        .unwrap()
+    }
+
+    fn schema_with(doc: &Document, mode: McpHeaderMode) -> (Value, Vec<String>) {
+        let options = BuildOptions {
+            mcp_headers: mode,
+            ..BuildOptions::default()
+        };
+        let (catalog, diags) = build(doc, &options);
+        let warnings = diags.iter().map(|d| d.to_string()).collect();
+        (catalog.tools[0].input_schema.clone(), warnings)
+    }
+
+    fn header(name: &str, schema: Value) -> Value {
+        json!({"name": name, "in": "header", "schema": schema})
+    }
+
+    fn annotation(schema: &Value, arg: &str) -> Option<String> {
+        schema["properties"][arg]
+            .get("x-mcp-header")
+            .and_then(Value::as_str)
+            .map(str::to_string)
+    }
+
+    #[test]
+    fn header_parameters_get_the_annotation_and_a_referenced_type_is_written_beside_it() {
+        let d = doc(
+            "3.0.3",
+            json!([
+                {"name": "id", "in": "path", "required": true, "schema": {"type": "string"}},
+                header("X-Region", json!({"$ref": "#/components/schemas/Region"})),
+                header("X-Shard", json!({"type": "integer"})),
+                header("X-Maybe", json!({"$ref": "#/components/schemas/MaybeRegion"})),
+                header("X-Nullable", json!({"type": "string", "nullable": true})),
+                header("X-Ratio", json!({"type": "number"})),
+                header("X-Tags", json!({"type": "array", "items": {"type": "string"}})),
+                {"name": "X-Filter", "in": "header", "content": {"application/json": {"schema": {"type": "string"}}}},
+                header("X-Gateway-Pass", json!({"type": "string"})),
+                header("X-Auth-Token", json!({"type": "string"})),
+                {"name": "q", "in": "query", "schema": {"type": "string"}},
+            ]),
+        );
+        let (schema, warnings) = schema_with(&d, McpHeaderMode::Auto);
+        assert!(warnings.is_empty(), "{warnings:?}");
+        assert_eq!(annotation(&schema, "X-Region").as_deref(), Some("X-Region"));
+        // SEP-2243 clients read the type on the annotated property itself.
+        assert_eq!(schema["properties"]["X-Region"]["type"], "string");
+        assert_eq!(annotation(&schema, "X-Shard").as_deref(), Some("X-Shard"));
+        for arg in [
+            "id",
+            "X-Maybe",
+            "X-Nullable",
+            "X-Ratio",
+            "X-Tags",
+            "X-Filter",
+            "X-Gateway-Pass",
+            "X-Auth-Token",
+            "q",
+        ] {
+            assert_eq!(annotation(&schema, arg), None, "{arg}: {schema}");
+        }
+        // The other modes.
+        let (none, _) = schema_with(&d, McpHeaderMode::None);
+        let (explicit, _) = schema_with(&d, McpHeaderMode::Explicit);
+        for s in [none, explicit] {
+            assert!(!s.to_string().contains("x-mcp-header"), "{s}");
+        }
+    }
+
+    #[test]
+    fn the_documents_extension_decides_and_is_validated_where_written() {
+        let d = doc(
+            "3.1.0",
+            json!([
+                {"name": "id", "in": "path", "required": true, "schema": {"type": "string"},
+                 "x-mcp-header": "Item"},
+                {"name": "X-Region", "in": "header", "schema": {"type": "string"}, "x-mcp-header": false},
+                {"name": "X-Session-Shard", "in": "header", "schema": {"type": "integer"}, "x-mcp-header": true},
+                {"name": "X-Bad", "in": "header", "schema": {"type": "string"}, "x-mcp-header": "Bad Name"},
+                {"name": "X-Gateway-Pass", "in": "header", "schema": {"type": "string"}, "x-mcp-header": "Pass"},
+            ]),
+        );
+        for mode in [McpHeaderMode::Auto, McpHeaderMode::Explicit] {
+            let (schema, warnings) = schema_with(&d, mode);
+            assert_eq!(annotation(&schema, "id").as_deref(), Some("Item"));
+            assert_eq!(annotation(&schema, "X-Region"), None);
+            assert_eq!(
+                annotation(&schema, "X-Session-Shard").as_deref(),
+                Some("X-Session-Shard")
+            );
+            assert_eq!(annotation(&schema, "X-Bad"), None);
+            assert_eq!(annotation(&schema, "X-Gateway-Pass"), None);
+            assert_eq!(warnings.len(), 2, "{warnings:?}");
+            // Each warning points at the parameter.
+            assert!(
+                warnings[0].contains("Bad Name") && warnings[0].contains("parameters/3"),
+                "{warnings:?}"
+            );
+            assert!(
+                warnings[1].contains("security scheme") && warnings[1].contains("parameters/4"),
+                "{warnings:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_summarized_schema_keeps_its_annotations() {
+        let big: serde_json::Map<String, Value> = (0..60)
+            .map(|i| {
+                (
+                    format!("field_{i}"),
+                    json!({"type": "object", "description": "x".repeat(80),
+                        "properties": {"a": {"type": "object", "properties": {"b": {"type": "string", "description": "y".repeat(80)}}}}}),
+                )
+            })
+            .collect();
+        let d = Document::from_value(
+            "t.yaml",
+            json!({"openapi": "3.0.3", "info": {"title": "t", "version": "1"},
+                "paths": {"/things": {"post": {"operationId": "createThing",
+                    "parameters": [{"name": "X-Tenant", "in": "header", "required": true, "schema": {"type": "string"}}],
+                    "requestBody": {"content": {"application/json": {"schema": {"type": "object", "properties": big}}}},
+                    "responses": {"201": {"description": "ok"}}}}}}),
+        )
+        .unwrap();
+        let options = BuildOptions {
+            schema_budget: 1024,
+            ..BuildOptions::default()
+        };
+        let tool = &build(&d, &options).0.tools[0];
+        assert!(tool.input_full.is_some(), "the schema was summarized");
+        assert_eq!(
+            annotation(&tool.input_schema, "X-Tenant").as_deref(),
+            Some("X-Tenant")
+        );
+    }
+}
