@@ -20,8 +20,8 @@
 //!   (see [`secret_by_name`]): header values end up in proxy and load
 //!   balancer logs;
 //! - it is not a per-request HTTP header no router keys on
-//!   ([`PER_REQUEST`]: conditional requests, `Range`, `Idempotency-Key`,
-//!   request ids and trace context), which would only add a header to
+//!   ([`per_request`]: conditional requests, `Range`, `Idempotency-Key`,
+//!   request, correlation and trace ids), which would only add a header to
 //!   every call (SEP-2243: "limit `x-mcp-header` annotations to
 //!   parameters that provide clear infrastructure benefits").
 //!
@@ -65,8 +65,8 @@ pub enum McpHeaderMode {
 }
 
 /// Headers that never route: they carry per-request HTTP semantics
-/// (conditional requests, ranges, idempotency, request ids, trace context)
-/// whose values are unique to one call or one resource version.
+/// (conditional requests, ranges, idempotency, trace context) whose
+/// values are unique to one call or one resource version.
 pub const PER_REQUEST: &[&str] = &[
     "if-match",
     "if-none-match",
@@ -75,12 +75,30 @@ pub const PER_REQUEST: &[&str] = &[
     "if-range",
     "range",
     "idempotency-key",
-    "x-request-id",
-    "request-id",
-    "x-correlation-id",
     "traceparent",
     "tracestate",
 ];
+
+/// Identifier headers no router keys on, by their last words
+/// (`X-Request-ID`, `X-Correlation-Id`, `X-Trace-Id`, `X-B3-SpanId`).
+const PER_REQUEST_IDS: &[&str] = &["request", "correlation", "trace", "span"];
+
+/// Whether header `name` carries per-request HTTP semantics rather than
+/// anything a router keys on: one of [`PER_REQUEST`], or an identifier of
+/// the request, its correlation, trace or span (a name ending in the
+/// words `request id`, `correlation id`, `trace id` or `span id`, also
+/// glued: `X-RequestId`, `traceid`).
+pub fn per_request(name: &str) -> bool {
+    if PER_REQUEST.contains(&name.to_ascii_lowercase().as_str()) {
+        return true;
+    }
+    let words = words(name);
+    let last = words.last().map(String::as_str).unwrap_or_default();
+    let before = words.len().checked_sub(2).map(|i| words[i].as_str());
+    PER_REQUEST_IDS
+        .iter()
+        .any(|w| last.strip_suffix("id") == Some(w) || (last == "id" && before == Some(w)))
+}
 
 /// Headers that carry credentials by their HTTP meaning.
 const CREDENTIAL_HEADERS: &[&str] = &["authorization", "proxy-authorization", "cookie"];
@@ -447,8 +465,7 @@ fn auto_name(c: &Candidate, routing: &Routing) -> Option<String> {
     if c.location != Location::Header || hard_exclusion(c, routing).is_some() {
         return None;
     }
-    let lower = c.name.to_ascii_lowercase();
-    if PER_REQUEST.contains(&lower.as_str()) || secret_by_name(&c.name) {
+    if per_request(&c.name) || secret_by_name(&c.name) {
         return None;
     }
     to_token(&c.name)

@@ -173,10 +173,18 @@ fn password_formats_and_per_request_headers_are_not_mirrored() {
             header("if-none-match", "string"),
             header("Idempotency-Key", "string"),
             header("traceparent", "string"),
+            header("X-Request-ID", "string"),
+            header("X-Correlation-Id", "string"),
+            header("X-Trace-Id", "string"),
+            header("X-B3-SpanId", "string"),
+            header("x-requestid", "string"),
         ],
         &auto(),
     );
-    assert_eq!(got, vec![None; 5]);
+    assert_eq!(got, vec![None; 10]);
+    for routing in ["X-Tenant-Id", "X-Region", "X-Shard-Id", "X-Id"] {
+        assert!(!per_request(routing), "{routing}");
+    }
 }
 
 #[test]
