@@ -19,7 +19,9 @@ use openapi2mcp::mock::MockOptions;
 use openapi2mcp::pipeline::{self, PipelineOptions};
 use openapi2mcp::server::cli::{DEFAULT_LOG_FILTER, ServeFlags, init_logging, number_in};
 use openapi2mcp::tools::descriptions::DescriptionMode;
-use openapi2mcp::tools::{BuildOptions, OutputSchemaMode, Selection, select::PathGlobs};
+use openapi2mcp::tools::{
+    BuildOptions, McpHeaderMode, OutputSchemaMode, Selection, select::PathGlobs,
+};
 
 /// Turn any OpenAPI document into a Model Context Protocol server.
 #[derive(Parser)]
@@ -218,6 +220,13 @@ struct SpecArgs {
     /// without links, URLs or sentences the document repeats everywhere).
     #[arg(long, value_enum, default_value_t = DescriptionMode::Full)]
     descriptions: DescriptionMode,
+    /// Which tool arguments MCP clients (2026-07-28, over HTTP) mirror into
+    /// Mcp-Param-* headers for load balancers to route on (x-mcp-header):
+    /// auto (the document's x-mcp-header extensions, and header parameters
+    /// of string, integer or boolean type that carry no credential), explicit
+    /// (only the document's), or none.
+    #[arg(long, value_enum, default_value_t = McpHeaderMode::Auto)]
+    mcp_headers: McpHeaderMode,
     /// Keep only operations with one of these tags (repeatable or comma-separated).
     #[arg(long = "tag", value_delimiter = ',')]
     tags: Vec<String>,
@@ -259,6 +268,7 @@ impl SpecArgs {
             schema_budget: openapi2mcp::tools::DEFAULT_SCHEMA_BUDGET,
             output_schema_budget: None,
             descriptions: DescriptionMode::Full,
+            mcp_headers: McpHeaderMode::Auto,
             tags: Vec::new(),
             exclude_tags: Vec::new(),
             operations: Vec::new(),
@@ -399,6 +409,7 @@ fn pipeline_options(args: &SpecArgs, keep_examples: bool) -> Result<PipelineOpti
                 openapi2mcp::tools::default_output_budget(args.schema_budget),
             ),
             descriptions: args.descriptions,
+            mcp_headers: args.mcp_headers,
         },
     })
 }

@@ -17,9 +17,12 @@ use super::SELF_TOOL;
 use super::budget::Side;
 use super::bundle::SchemaBundler;
 use super::encoding::prop_encoding;
+use super::mcp_headers::{self, Candidate, Explicit, McpHeaderMode, Routing};
 use crate::document::Diagnostic;
 use crate::document::dialect::Direction;
-use crate::document::model::{MediaType, Operation, Parameter, Schema};
+use crate::document::model::{
+    McpHeaderExtension, MediaType, Operation, Parameter, ScalarType, Schema,
+};
 use crate::runtime::binding::{
     BodyBinding, BodyProp, BodyShape, Location, MediaKind, ParamBinding, Style,
 };
@@ -44,12 +47,15 @@ pub struct Inputs {
 }
 
 /// One argument before its final name is chosen.
-struct Arg {
+struct Arg<'d> {
     wire: String,
     location: Option<Location>, // None = body
     schema: Value,
     required: bool,
     binding: ArgBinding,
+    /// The parameter it comes from, when its schema was converted (for
+    /// the `x-mcp-header` rule).
+    param: Option<Parameter<'d>>,
 }
 
 enum ArgBinding {
@@ -69,14 +75,15 @@ pub fn build(
     op: &Operation<'_>,
     bundler: &mut SchemaBundler<'_>,
     budget: usize,
+    routing: &Routing,
     warnings: &mut Vec<Diagnostic>,
 ) -> Result<Inputs, Diagnostic> {
     let mut first_warnings = Vec::new();
-    let (inputs, flattened) = build_with(op, bundler, budget, &mut first_warnings, true)?;
+    let (inputs, flattened) = build_with(op, bundler, budget, routing, &mut first_warnings, true)?;
     let over =
         budget > 0 && inputs.full.is_some() && super::bundle::json_size(&inputs.schema) > budget;
     if over && flattened {
-        let (whole, _) = build_with(op, bundler, budget, warnings, false)?;
+        let (whole, _) = build_with(op, bundler, budget, routing, warnings, false)?;
         return Ok(whole);
     }
     warnings.extend(first_warnings);
@@ -89,6 +96,7 @@ fn build_with(
     op: &Operation<'_>,
     bundler: &mut SchemaBundler<'_>,
     budget: usize,
+    routing: &Routing,
     warnings: &mut Vec<Diagnostic>,
     flatten: bool,
 ) -> Result<(Inputs, bool), Diagnostic> {
@@ -103,6 +111,7 @@ fn build_with(
             .as_ref()
             .is_some_and(|(mt, _)| MediaKind::of(mt) == MediaKind::Json);
     name_args(&mut args);
+    annotate_headers(&mut args, routing, warnings);
 
     let mut properties = Map::new();
     let mut required = Vec::new();
@@ -160,10 +169,10 @@ fn build_with(
 
 /// The parameters' arguments; their schemas are converted only when
 /// `convert` is given (a head needs only names and locations).
-fn params(
-    op: &Operation<'_>,
+fn params<'d>(
+    op: &Operation<'d>,
     mut convert: Option<(&mut SchemaBundler<'_>, &mut BTreeSet<String>)>,
-    args: &mut Vec<Arg>,
+    args: &mut Vec<Arg<'d>>,
     warnings: &mut Vec<Diagnostic>,
 ) {
     let template_names = op.template_slots();
@@ -196,6 +205,7 @@ fn params(
             wire: name.clone(),
             location: Some(location),
             required: location == Location::Path || p.required(),
+            param: convert.is_some().then(|| p.clone()),
             schema,
             binding: ArgBinding::Param(ParamBinding {
                 arg: String::new(),
@@ -222,6 +232,7 @@ fn params(
                 wire: name.to_string(),
                 location: Some(Location::Path),
                 required: true,
+                param: None,
                 schema: json!({"type": "string", "description": format!("Path parameter `{name}` (not declared by the document).")}),
                 binding: ArgBinding::Param(ParamBinding {
                     arg: String::new(),
@@ -349,7 +360,7 @@ fn body(
     op: &Operation<'_>,
     bundler: &mut SchemaBundler<'_>,
     deps: &mut BTreeSet<String>,
-    args: &mut Vec<Arg>,
+    args: &mut Vec<Arg<'_>>,
     flatten: bool,
     warnings: &mut Vec<Diagnostic>,
 ) -> Result<Option<(String, bool)>, Diagnostic> {
@@ -392,6 +403,7 @@ fn body(
                 wire: name.clone(),
                 location: None,
                 required: required && shape.required.contains(&name),
+                param: None,
                 schema: converted,
                 binding: ArgBinding::BodyProp(BodyProp {
                     arg: String::new(),
@@ -430,6 +442,7 @@ fn body(
         wire: "body".into(),
         location: None,
         required,
+        param: None,
         schema: converted,
         binding: ArgBinding::WholeBody { binary },
     });
@@ -475,8 +488,79 @@ fn file_schema(prop: &Schema<'_>) -> Value {
     }
 }
 
+/// Adds `x-mcp-header` to the schemas of the parameters an MCP client
+/// mirrors into `Mcp-Param-*` headers (see [`super::mcp_headers`]). The
+/// annotated property states its scalar `type` itself, as SEP-2243
+/// clients check (a `$ref`'s target's type is written beside it).
+fn annotate_headers(args: &mut [Arg<'_>], routing: &Routing, warnings: &mut Vec<Diagnostic>) {
+    if routing.mode == McpHeaderMode::None {
+        return;
+    }
+    let mut at = Vec::new();
+    let mut candidates = Vec::new();
+    for (i, arg) in args.iter().enumerate() {
+        let (Some(p), Some(location)) = (&arg.param, arg.location) else {
+            continue;
+        };
+        let explicit = match p.mcp_header() {
+            None => Explicit::Unset,
+            Some(McpHeaderExtension::Never) => Explicit::Never,
+            Some(McpHeaderExtension::Derived) => Explicit::Derived,
+            Some(McpHeaderExtension::Name(n)) => Explicit::Name(n.to_string()),
+            Some(McpHeaderExtension::Malformed(what)) => Explicit::Malformed(what),
+        };
+        if explicit == Explicit::Unset && location != Location::Header {
+            continue;
+        }
+        let scalar = listed_scalar(&arg.schema, p);
+        candidates.push(Candidate {
+            name: p.name.to_string(),
+            location,
+            explicit,
+            scalar: scalar.map(|s| s.name.to_string()),
+            format: scalar.and_then(|s| s.format.map(str::to_string)),
+        });
+        at.push(i);
+    }
+    if candidates.is_empty() {
+        return;
+    }
+    let decision = mcp_headers::decide(&candidates, routing);
+    for (k, message) in decision.warnings {
+        if let Some(p) = &args[at[k]].param {
+            warnings.push(p.warning(message));
+        }
+    }
+    for (k, name) in decision.names.into_iter().enumerate() {
+        let (Some(name), Some(scalar)) = (name, &candidates[k].scalar) else {
+            continue;
+        };
+        if let Value::Object(map) = &mut args[at[k]].schema {
+            map.entry("type")
+                .or_insert_with(|| Value::String(scalar.clone()));
+            map.insert(mcp_headers::KEYWORD.into(), Value::String(name));
+        }
+    }
+}
+
+/// The scalar type of a parameter's argument: the document's (its
+/// `$ref`s followed), when the converted schema agrees with it (states no
+/// other `type`: a 3.0 `nullable` became a type list); `None` for a
+/// parameter described by `content` (sent as a serialized document).
+fn listed_scalar<'d>(schema: &Value, p: &Parameter<'d>) -> Option<ScalarType<'d>> {
+    let scalar = p.schema()?.scalar_type()?;
+    let Value::Object(map) = schema else {
+        return None;
+    };
+    match map.get("type") {
+        None => Some(scalar),
+        Some(Value::String(t)) if t == scalar.name => Some(scalar),
+        Some(_) => None,
+    }
+}
+
 /// Makes argument names valid and unique (see the module docs for the rule).
-fn name_args(args: &mut [Arg]) {
+fn name_args(args: &mut [Arg<'_>]) {
     // Stable priority: path, query, header, cookie, then body.
     let rank = |a: &Arg| match a.location {
         Some(Location::Path) => 0,
@@ -558,6 +642,7 @@ mod tests {
                 }),
                 schema: json!({}),
                 required: false,
+                param: None,
                 binding: ArgBinding::WholeBody { binary: false },
             })
             .collect();

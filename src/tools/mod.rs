@@ -19,6 +19,7 @@ mod encoding;
 mod inputs;
 pub mod lazy;
 pub mod live;
+pub mod mcp_headers;
 pub mod naming;
 mod outputs;
 pub mod select;
@@ -29,6 +30,7 @@ use serde_json::Value;
 pub use crate::runtime::binding::{HttpBinding, SecurityScheme, Server};
 pub use crate::runtime::catalog::{Catalog, ORIGIN_META_KEY, Origin, ToolDef, ToolHead};
 pub use annotations::ToolAnnotations;
+pub use mcp_headers::McpHeaderMode;
 pub use select::Selection;
 
 use crate::document::model::Operation;
@@ -89,6 +91,9 @@ pub struct BuildOptions {
     pub output_schema_budget: usize,
     /// How much of each operation's description a tool carries.
     pub descriptions: descriptions::DescriptionMode,
+    /// Which arguments MCP clients mirror into `Mcp-Param-*` headers
+    /// (see [`mcp_headers`]).
+    pub mcp_headers: McpHeaderMode,
 }
 
 impl BuildOptions {
@@ -106,6 +111,7 @@ impl Default for BuildOptions {
             schema_budget: DEFAULT_SCHEMA_BUDGET,
             output_schema_budget: default_output_budget(DEFAULT_SCHEMA_BUDGET),
             descriptions: descriptions::DescriptionMode::default(),
+            mcp_headers: McpHeaderMode::default(),
         }
     }
 }
@@ -350,7 +356,14 @@ pub fn complete(
                 ),
             )
         })?;
-    let inputs = inputs::build(&op, bundler, options.schema_budget, warnings)?;
+    let routing = mcp_headers::Routing {
+        mode: options.mcp_headers,
+        schemes: match options.mcp_headers {
+            McpHeaderMode::None => mcp_headers::SchemeNames::default(),
+            _ => mcp_headers::SchemeNames::of(&doc.security_schemes(&mut Vec::new())),
+        },
+    };
+    let inputs = inputs::build(&op, bundler, options.schema_budget, &routing, warnings)?;
     let output = outputs::build(
         &op,
         options.output_schemas,

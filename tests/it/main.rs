@@ -11,6 +11,7 @@ mod github;
 mod hardening;
 mod lazy;
 mod lint;
+mod mcp_headers;
 mod mock;
 mod model;
 mod naming;

@@ -28,9 +28,9 @@ pub mod xmcp;
 
 pub use bodies::{Encoding, MediaType, RequestBody};
 pub use operations::{Operation, PathItemLayout};
-pub use parameters::Parameter;
+pub use parameters::{McpHeaderExtension, Parameter};
 pub use responses::{Header, Response};
-pub use schema::{ObjectShape, RefTarget, Schema};
+pub use schema::{ObjectShape, RefTarget, ScalarType, Schema};
 pub use security::Info;
 pub use xmcp::{HintOverrides, XMcp};
 

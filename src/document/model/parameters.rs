@@ -8,6 +8,19 @@ use super::schema::Schema;
 use crate::document::refs::Located;
 use crate::document::{Diagnostic, Document};
 
+/// A parameter's `x-mcp-header` extension, as written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum McpHeaderExtension<'d> {
+    /// `false`: never mirrored.
+    Never,
+    /// `true`: mirrored under a name derived from the parameter's.
+    Derived,
+    /// A header name (`Mcp-Param-{name}`), not yet validated.
+    Name(&'d str),
+    /// Anything else; the text says what it was.
+    Malformed(&'static str),
+}
+
 /// One parameter of an operation (or of its path item).
 #[derive(Clone)]
 pub struct Parameter<'d> {
@@ -81,6 +94,21 @@ impl<'d> Parameter<'d> {
         let content = self.node.child("content")?;
         let (name, _) = content.value.as_object()?.iter().next()?;
         MediaType::new(self.doc, content.child(name)?, name)
+    }
+
+    /// The parameter's `x-mcp-header` extension: whether (and under which
+    /// name) an MCP client mirrors the argument into an `Mcp-Param-*`
+    /// HTTP header (see [`crate::tools::mcp_headers`]); `None` when absent.
+    pub fn mcp_header(&self) -> Option<McpHeaderExtension<'d>> {
+        Some(match self.node.value.get("x-mcp-header")? {
+            Value::Bool(false) => McpHeaderExtension::Never,
+            Value::Bool(true) => McpHeaderExtension::Derived,
+            Value::String(name) => McpHeaderExtension::Name(name),
+            Value::Null => McpHeaderExtension::Malformed("null"),
+            Value::Number(_) => McpHeaderExtension::Malformed("a number"),
+            Value::Array(_) => McpHeaderExtension::Malformed("a list"),
+            Value::Object(_) => McpHeaderExtension::Malformed("a mapping"),
+        })
     }
 
     /// The values documented as examples of the parameter: `example`,

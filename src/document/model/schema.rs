@@ -42,6 +42,15 @@ pub enum RefTarget<'a> {
     },
 }
 
+/// A scalar schema's type and format (see [`Schema::scalar_type`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ScalarType<'d> {
+    /// `string`, `integer`, `number` or `boolean` (as written).
+    pub name: &'d str,
+    /// `format`, if any.
+    pub format: Option<&'d str>,
+}
+
 /// An object schema's properties, `$ref`s followed and `allOf` merged.
 pub struct ObjectShape<'d> {
     /// Property names and schemas; a later `allOf` part overrides.
@@ -145,6 +154,39 @@ impl<'d> Schema<'d> {
     /// The schema's own `type`, when it is one name.
     pub fn declared_type(&self) -> Option<&'d str> {
         self.node.value.get("type").and_then(Value::as_str)
+    }
+
+    /// The one scalar JSON type every value of the schema has, `$ref`s
+    /// followed: `type` written as one name other than `object`, `array`
+    /// or `null`, with the schema's `format`; `None` when the schema is
+    /// nullable (3.0 `nullable`, a 3.1 type list), composed (`allOf`,
+    /// `oneOf`, `anyOf`) or untyped. Decides which parameters may be
+    /// mirrored into `Mcp-Param-*` headers.
+    pub fn scalar_type(&self) -> Option<ScalarType<'d>> {
+        let mut node = self.node.clone();
+        for _ in 0..MAX_DEPTH {
+            let v = node.value;
+            if let Some(r) = v.get("$ref").and_then(Value::as_str) {
+                node = self.doc.resolve_ref(node.file, r).ok()?;
+                continue;
+            }
+            if v.get("nullable") == Some(&Value::Bool(true))
+                || ["allOf", "oneOf", "anyOf"]
+                    .iter()
+                    .any(|k| v.get(*k).is_some())
+            {
+                return None;
+            }
+            let name = v.get("type").and_then(Value::as_str)?;
+            if matches!(name, "object" | "array" | "null") {
+                return None;
+            }
+            return Some(ScalarType {
+                name,
+                format: v.get("format").and_then(Value::as_str),
+            });
+        }
+        None
     }
 
     /// The properties of an object schema (plain, `$ref`, or `allOf` of
