@@ -374,6 +374,26 @@ else
   fail "conformance: the petstore server did not start"
 fi
 
+# (d) SEP-2243 routing headers: the scenario the petstore cannot exercise,
+# on specs/invoicing.yaml (X-Tenant-ID is mirrored as Mcp-Param-*).
+if start_http invoicing-http --quiet "$root/specs/invoicing.yaml" --mock; then
+  out="$work/conformance-custom-headers"
+  mkdir -p "$out"
+  status=0
+  (cd "$work" && timeout "$SCENARIO_LIMIT" "$node22" "$suite" server \
+      --url "$url" --scenario http-custom-header-server-validation --spec-version 2026-07-28 \
+      --output-dir "$out") > "$out/output.txt" 2>&1 || status=$?
+  if [ "$status" -eq 0 ] && grep -q ', 0 failed' "$out/output.txt"; then
+    pass "conformance http-custom-header-server-validation on specs/invoicing.yaml ($(grep -Eo 'Passed: [0-9]+/[0-9]+, [0-9]+ failed' "$out/output.txt"))"
+  else
+    fail "conformance http-custom-header-server-validation on specs/invoicing.yaml (exit $status)"
+    sed 's/^/    /' "$out/output.txt" | tail -40
+  fi
+  stop "$server_pid"
+else
+  fail "conformance: the invoicing server did not start"
+fi
+
 cleanup
 echo
 say "summary"
