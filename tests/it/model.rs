@@ -53,7 +53,8 @@ fn ref_parameters_are_kept_and_path_item_parameters_merged() {
         t.input_schema["properties"],
         json!({
             "petId": {"type": "integer", "format": "int64", "description": "The pet"},
-            "trace": {"type": "integer"},
+            // An integer header parameter: mirrored into Mcp-Param-trace.
+            "trace": {"type": "integer", "x-mcp-header": "trace"},
             "limit": {"type": "integer", "default": 20, "maximum": 100}
         })
     );
