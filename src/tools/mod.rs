@@ -18,6 +18,7 @@ pub mod descriptions;
 mod inputs;
 pub mod lazy;
 pub mod live;
+pub mod lro;
 pub mod naming;
 mod outputs;
 pub mod select;
@@ -350,11 +351,13 @@ pub fn complete(
             )
         })?;
     let inputs = inputs::build(&op, bundler, options.schema_budget, warnings)?;
+    let long_running = lro::long_running(&op, warnings);
     let output = outputs::build(
         &op,
         options.output_schemas,
         bundler,
         options.output_schema_budget,
+        long_running.as_ref(),
     );
     let head = &planned.head;
     let mut tool = ToolDef {
@@ -376,6 +379,7 @@ pub fn complete(
             security: head.security.clone(),
             output: output.map(|o| o.shape),
             response_media_types: response_media_types(&op),
+            lro: long_running.map(|l| l.binding),
         },
     };
     if tool.input_full.is_some() {
