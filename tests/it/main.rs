@@ -11,6 +11,7 @@ mod github;
 mod hardening;
 mod lazy;
 mod lint;
+mod lro;
 mod mock;
 mod model;
 mod naming;
