@@ -411,9 +411,12 @@ impl Api {
             status: Some(resp.status),
             pending: None,
         };
-        let Some(detected) =
-            lro::detect(http.lro.as_ref(), resp.status, &resp.headers, &url_before_auth)
-        else {
+        let Some(detected) = lro::detect(
+            http.lro.as_ref(),
+            resp.status,
+            &resp.headers,
+            &url_before_auth,
+        ) else {
             return report;
         };
         let http_options = self.channel.client.options();

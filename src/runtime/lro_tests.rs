@@ -21,7 +21,10 @@ const CALLED: &str = "https://api.example.com/v1/exports?api-version=2";
 fn a_202_with_any_status_header_is_long_running_preferring_azure_then_operation_location() {
     let all = headers(&[
         ("Location", "/v1/exports/e1"),
-        ("Operation-Location", "https://api.example.com/v1/operations/o1"),
+        (
+            "Operation-Location",
+            "https://api.example.com/v1/operations/o1",
+        ),
         ("Azure-AsyncOperation", "operations/a1?api-version=2"),
     ]);
     let found = detect(None, 202, &all, CALLED).unwrap();
@@ -118,7 +121,10 @@ fn status_bodies_are_read_like_azure_and_the_microsoft_guidelines_write_them() {
     assert_eq!(read(json!([1, 2])), OpStatus::Unknown);
     assert_eq!(read_status(None), OpStatus::Unknown);
     assert_eq!(read(json!({"status": 200})), OpStatus::Unknown);
-    assert_eq!(read(json!({"percentComplete": 40})), OpStatus::Running(None));
+    assert_eq!(
+        read(json!({"percentComplete": 40})),
+        OpStatus::Running(None)
+    );
 }
 
 #[test]
@@ -129,7 +135,10 @@ fn retry_after_is_honoured_within_bounds_and_the_default_grows_gently() {
     assert_eq!(ask("0"), MIN_RETRY_AFTER);
     assert_eq!(ask("86400"), MAX_RETRY_AFTER);
     // An HTTP date 10 s after `now`.
-    assert_eq!(ask("Wed, 21 Oct 2015 07:28:10 GMT"), Duration::from_secs(10));
+    assert_eq!(
+        ask("Wed, 21 Oct 2015 07:28:10 GMT"),
+        Duration::from_secs(10)
+    );
     // Nonsense is no Retry-After at all: the default.
     assert_eq!(ask("soon"), DEFAULT_POLL_INTERVAL);
     let waits: Vec<Duration> = (0..12).map(|quiet| wait_after(&[], quiet, now)).collect();
@@ -151,7 +160,12 @@ fn the_final_result_is_found_as_final_state_via_or_the_default_rule_says() {
         final_target(via, method, original, location, status, body)
     };
     assert_eq!(
-        target(Some(FinalStateVia::OriginalUri), "POST", location, Some(&body)),
+        target(
+            Some(FinalStateVia::OriginalUri),
+            "POST",
+            location,
+            Some(&body)
+        ),
         Some(original.to_string())
     );
     assert_eq!(
@@ -182,8 +196,14 @@ fn the_final_result_is_found_as_final_state_via_or_the_default_rule_says() {
     );
     // Defaults: a PUT reads its resource; a POST its Location, else
     // resourceLocation, else the status body.
-    assert_eq!(target(None, "PUT", location, None), Some(original.to_string()));
-    assert_eq!(target(None, "PATCH", None, None), Some(original.to_string()));
+    assert_eq!(
+        target(None, "PUT", location, None),
+        Some(original.to_string())
+    );
+    assert_eq!(
+        target(None, "PATCH", None, None),
+        Some(original.to_string())
+    );
     assert_eq!(
         target(None, "POST", location, Some(&body)),
         location.map(str::to_string)
@@ -267,7 +287,9 @@ fn runtime_expressions_resolve_against_the_call_and_its_answer() {
     );
     // Embedded expressions and constants.
     assert_eq!(
-        eval(json!("exports/{$response.body#/id}/p{$request.path.projectId}")),
+        eval(json!(
+            "exports/{$response.body#/id}/p{$request.path.projectId}"
+        )),
         Ok(json!("exports/e1/p7"))
     );
     assert_eq!(eval(json!("plain")), Ok(json!("plain")));
@@ -278,7 +300,10 @@ fn runtime_expressions_resolve_against_the_call_and_its_answer() {
     let header = eval(json!("$response.header.Retry-After")).unwrap_err();
     assert!(header.contains("no such header"), "{header}");
     let unknown = eval(json!("$request.path.exportId")).unwrap_err();
-    assert!(unknown.contains("no path parameter `exportId`"), "{unknown}");
+    assert!(
+        unknown.contains("no path parameter `exportId`"),
+        "{unknown}"
+    );
     let bogus = eval(json!("$response.query.x")).unwrap_err();
     assert!(bogus.contains("not a runtime expression"), "{bogus}");
     let open = eval(json!("a{$url")).unwrap_err();
@@ -326,4 +351,19 @@ fn a_catalog_written_before_long_running_operations_still_reads() {
         Some(FinalStateVia::AzureAsyncOperation)
     );
     assert_eq!(FinalStateVia::parse("somewhere"), None);
+}
+
+/// A monitor moves to another task (a server's task store), and so do the
+/// futures of its polls and cancels.
+#[test]
+fn a_monitor_and_its_futures_are_send() {
+    fn send<T: Send>(_: &T) {}
+    fn sendable<T: Send>() {}
+    sendable::<Monitor>();
+    sendable::<crate::runtime::call::CallReport>();
+    #[allow(dead_code)]
+    fn futures(monitor: &mut Monitor) {
+        send(&monitor.poll());
+        send(&monitor.cancel());
+    }
 }

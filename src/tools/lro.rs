@@ -121,10 +121,7 @@ pub fn long_running(op: &Operation<'_>, warnings: &mut Vec<Diagnostic>) -> Optio
         .filter_map(|code| op.response(code))
         .find_map(|r| cancel_link(op, &r.links(), warnings));
     Some(LongRunning {
-        announces_status: status_on_202
-            || extension.flagged
-            || async_header
-            || cancel.is_some(),
+        announces_status: status_on_202 || extension.flagged || async_header || cancel.is_some(),
         binding: LroBinding {
             final_state_via,
             cancel: cancel.map(Box::new),
@@ -159,7 +156,9 @@ fn cancel_link(
             || target.operation_id().is_some_and(says_cancel)
             || target.summary().is_some_and(says_cancel)
     });
-    let deletes = targets.iter().filter(|(_, target)| target.method == "delete");
+    let deletes = targets
+        .iter()
+        .filter(|(_, target)| target.method == "delete");
     named
         .chain(deletes)
         .find_map(|(link, target)| usable(op, link, target, warnings))

@@ -98,7 +98,10 @@ fn the_cancel_link_prefers_a_target_that_says_cancel_and_resolves_its_parameters
     assert_eq!(cancel.link, "halt");
     assert_eq!(cancel.operation, "haltExport");
     assert_eq!(cancel.http.method, "POST");
-    assert_eq!(cancel.http.path, "/projects/{projectId}/exports/{exportId}:cancel");
+    assert_eq!(
+        cancel.http.path,
+        "/projects/{projectId}/exports/{exportId}:cancel"
+    );
     assert!(cancel.http.security.is_empty(), "the target's own security");
     assert_eq!(cancel.http.servers[0].url, "https://api.example.com/v1");
     let reason = cancel
@@ -143,7 +146,10 @@ fn a_delete_link_cancels_when_nothing_says_cancel() {
     let (tools, _) = tools(&exports(links));
     let lro = tool(&tools, "startExport").http.lro.clone().unwrap();
     let cancel = lro.cancel.unwrap();
-    assert_eq!((cancel.link.as_str(), cancel.http.method.as_str()), ("remove", "DELETE"));
+    assert_eq!(
+        (cancel.link.as_str(), cancel.http.method.as_str()),
+        ("remove", "DELETE")
+    );
 }
 
 #[test]
@@ -170,7 +176,8 @@ fn a_link_that_cannot_be_resolved_is_not_a_cancel_link_and_says_why() {
         "{text:?}"
     );
     assert!(
-        text.iter().any(|t| t.contains("points into another document")),
+        text.iter()
+            .any(|t| t.contains("points into another document")),
         "{text:?}"
     );
     assert!(

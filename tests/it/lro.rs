@@ -147,7 +147,11 @@ fn three_polls(seen: &Seen, before: usize) -> Answer {
         ),
         ("GET", "/v1/reports/r1") => (200, vec![], report()),
         ("DELETE", "/v1/exports/e1") => (202, vec![], Value::Null),
-        _ => (404, vec![], json!({"code": "NotFound", "message": "no such thing"})),
+        _ => (
+            404,
+            vec![],
+            json!({"code": "NotFound", "message": "no such thing"}),
+        ),
     }
 }
 
@@ -235,8 +239,8 @@ async fn a_failed_operation_is_an_error_carrying_the_operations_error() {
 
 #[tokio::test]
 async fn a_status_url_on_another_origin_never_gets_the_apis_credentials() {
-    let elsewhere = Backend::start(|_, _| (200, vec![], json!({"status": "Succeeded", "rows": 7})))
-        .await;
+    let elsewhere =
+        Backend::start(|_, _| (200, vec![], json!({"status": "Succeeded", "rows": 7}))).await;
     let status_url = format!("{}/status/e1?sig=abc123", elsewhere.url());
     let api = Backend::start(move |_, _| {
         (
@@ -256,10 +260,16 @@ async fn a_status_url_on_another_origin_never_gets_the_apis_credentials() {
     assert_ne!(got.is_error, Some(true), "{text}");
     assert!(text.contains("is not polled"), "{text}");
     assert!(
-        text.contains(&format!("--allow-redirect-origin http://{}", elsewhere.addr)),
+        text.contains(&format!(
+            "--allow-redirect-origin http://{}",
+            elsewhere.addr
+        )),
         "{text}"
     );
-    assert!(text.contains("sig=***") && !text.contains("abc123"), "{text}");
+    assert!(
+        text.contains("sig=***") && !text.contains("abc123"),
+        "{text}"
+    );
     assert!(elsewhere.seen().is_empty());
     // Allowed: polled, without credentials.
     let mut allowed = options(&api);
@@ -309,7 +319,10 @@ async fn an_operation_past_the_lro_timeout_is_an_error_naming_its_status_url() {
         text.contains(&format!("{}/v1/operations/op7", api.url())),
         "{text}"
     );
-    assert!(text.contains("within 1.5 seconds (--lro-timeout)"), "{text}");
+    assert!(
+        text.contains("within 1.5 seconds (--lro-timeout)"),
+        "{text}"
+    );
     assert!(text.contains("last status: Running ("), "{text}");
     assert!(took < Duration::from_secs(5), "took {took:?}");
     assert!(api.seen().len() >= 2, "it polled before giving up");
@@ -377,15 +390,78 @@ async fn a_returned_monitor_polls_and_cancels_through_the_documents_cancel_link(
     assert_eq!(cancelled.status, Some(202));
     let seen = api.seen();
     let last = seen.last().unwrap();
-    assert_eq!((last.method.as_str(), last.path.as_str()), ("DELETE", "/v1/exports/e1"));
+    assert_eq!(
+        (last.method.as_str(), last.path.as_str()),
+        ("DELETE", "/v1/exports/e1")
+    );
     assert_eq!(
         last.authorization.as_deref(),
         Some(&*format!("Bearer {TOKEN}"))
     );
     let debug = format!("{monitor:?}");
-    assert!(debug.contains("cancelExport") && !debug.contains(TOKEN), "{debug}");
+    assert!(
+        debug.contains("cancelExport") && !debug.contains(TOKEN),
+        "{debug}"
+    );
     // A blocking call of the same tool waits to the end instead.
     let blocking = Call::new(&runtime, tool, None).send_map(&args).await;
     assert!(blocking.pending.is_none());
     assert_eq!(blocking.outcome.structured, Some(report()));
+}
+
+#[tokio::test]
+async fn see_other_leads_to_the_result_and_an_unreadable_status_is_an_error_with_its_http_status() {
+    let api = Backend::start(|seen, _| match (seen.method.as_str(), seen.path.as_str()) {
+        ("POST", _) => (
+            202,
+            vec![
+                ("location", "/v1/exports/e1".into()),
+                ("retry-after", "0".into()),
+            ],
+            Value::Null,
+        ),
+        ("GET", "/v1/exports/e1") => (
+            303,
+            vec![("location", "/v1/reports/r1".into())],
+            Value::Null,
+        ),
+        ("GET", "/v1/reports/r1") => (200, vec![], report()),
+        _ => (
+            404,
+            vec![],
+            json!({"code": "NotFound", "message": "no such operation"}),
+        ),
+    })
+    .await;
+    let client = connect(exports(), options(&api)).await;
+    let got = call(&client, "start_export", start_args()).await;
+    assert_ne!(got.is_error, Some(true), "{}", text_of(&got));
+    assert_eq!(got.structured_content, Some(report()));
+
+    let gone = Backend::start(|seen, _| match seen.method.as_str() {
+        "DELETE" => (
+            202,
+            vec![("operation-location", "/v1/operations/op404".into())],
+            json!({"id": "op404", "status": "Running"}),
+        ),
+        _ => (
+            404,
+            vec![],
+            json!({"code": "NotFound", "message": "no such operation"}),
+        ),
+    })
+    .await;
+    let client = connect(exports(), options(&gone)).await;
+    let got = call(&client, "delete_report", json!({"reportId": "r1"})).await;
+    assert_eq!(got.is_error, Some(true));
+    let text = text_of(&got);
+    assert!(
+        text.contains(&format!(
+            "status of the long-running operation started by DELETE {}/v1/reports/r1 could not be read from {}/v1/operations/op404 (HTTP 404)",
+            gone.url(),
+            gone.url()
+        )),
+        "{text}"
+    );
+    assert!(text.contains("no such operation"), "{text}");
 }

@@ -110,11 +110,7 @@ impl<'d> Link<'d> {
     /// there is none (an unknown id, a reference to another file).
     pub fn target(&self) -> Result<Operation<'d>, String> {
         if let Some(id) = self.operation_id() {
-            return self
-                .doc
-                .operations(&mut Vec::new())
-                .into_iter()
-                .find(|op| op.operation_id() == Some(id))
+            return operation_with_id(self.doc, id)
                 .ok_or_else(|| format!("no operation has the operationId `{id}`"));
         }
         let Some(reference) = self.operation_ref() else {
@@ -146,4 +142,29 @@ impl<'d> Link<'d> {
             message,
         )
     }
+}
+
+/// The operation whose `operationId` is `id`: the path items are scanned
+/// for the id first (no parameter is resolved), then that one operation is
+/// resolved.
+fn operation_with_id<'d>(doc: &'d Document, id: &str) -> Option<Operation<'d>> {
+    let root = doc.root_node();
+    let paths = root.child("paths")?;
+    let Value::Object(map) = paths.value else {
+        return None;
+    };
+    for path in map.keys() {
+        let Some(item) = paths.child(path).and_then(|i| doc.deref(i).ok()) else {
+            continue;
+        };
+        let Value::Object(item_map) = item.value else {
+            continue;
+        };
+        for (method, op) in item_map {
+            if op.get("operationId").and_then(Value::as_str) == Some(id) {
+                return doc.operation(path, method);
+            }
+        }
+    }
+    None
 }

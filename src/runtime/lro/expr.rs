@@ -98,7 +98,11 @@ fn evaluate(expr: &str, ctx: &ExprContext<'_>) -> Result<Value, String> {
             Some(("path", name)) => (Location::Path, name),
             Some(("query", name)) => (Location::Query, name),
             Some(("header", name)) => (Location::Header, name),
-            _ => return Err(format!("`{expr}` is not a runtime expression this server reads")),
+            _ => {
+                return Err(format!(
+                    "`{expr}` is not a runtime expression this server reads"
+                ));
+            }
         };
         let param = ctx.binding.params.iter().find(|p| {
             p.location == location
@@ -116,10 +120,7 @@ fn evaluate(expr: &str, ctx: &ExprContext<'_>) -> Result<Value, String> {
         })?;
         return match ctx.args.get(&param.arg) {
             Some(v) if !v.is_null() => Ok(v.clone()),
-            _ => Err(missing(&format!(
-                "the call did not give `{}`",
-                param.arg
-            ))),
+            _ => Err(missing(&format!("the call did not give `{}`", param.arg))),
         };
     }
     if let Some(source) = expr.strip_prefix("$response.") {

@@ -64,7 +64,11 @@ pub(crate) struct Start<'a> {
 /// [`super`]). Owns everything it needs (a clone of the API's client,
 /// authenticator and rate limit), so it outlives the call that made it
 /// and may move to another task. Not `Clone`: one operation, one monitor.
-pub struct Monitor {
+/// Boxed, so that a [`CallReport`] without one stays small.
+pub struct Monitor(Box<State>);
+
+/// What a [`Monitor`] knows and has seen.
+struct State {
     channel: Channel,
     security: Vec<SecurityRequirement>,
     forwarded: Option<String>,
@@ -104,14 +108,15 @@ impl fmt::Debug for Monitor {
     /// Never shows a credential: URLs with their query values masked, no
     /// forwarded `Authorization`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let this = &self.0;
         f.debug_struct("Monitor")
-            .field("operation", &self.request_line)
-            .field("status_url", &self.status_url_for_display())
-            .field("polls", &self.polls)
-            .field("last_status", &self.last_status)
+            .field("operation", &this.request_line)
+            .field("status_url", &this.status_url_for_display())
+            .field("polls", &this.polls)
+            .field("last_status", &this.last_status)
             .field(
                 "cancel",
-                &self.cancel.as_ref().map(|c| c.operation.as_str()),
+                &this.cancel.as_ref().map(|c| c.operation.as_str()),
             )
             .finish_non_exhaustive()
     }
@@ -153,13 +158,8 @@ pub(crate) fn start(start: Start<'_>) -> Result<Monitor, String> {
             })
             .collect::<Result<Map<String, Value>, String>>()
             .and_then(|args| {
-                request::draft_at(
-                    &link.http,
-                    &args,
-                    start.server_variables,
-                    start.base_url,
-                )
-                .map_err(|e| e.to_string())
+                request::draft_at(&link.http, &args, start.server_variables, start.base_url)
+                    .map_err(|e| e.to_string())
             });
         PreparedCancel {
             link: link.link.clone(),
@@ -170,7 +170,7 @@ pub(crate) fn start(start: Start<'_>) -> Result<Monitor, String> {
     });
     let now = Instant::now();
     let first_wait = wait_after(&start.response.headers, 0, SystemTime::now());
-    Ok(Monitor {
+    Ok(Monitor(Box::new(State {
         channel: start.channel,
         security: start.binding.security.clone(),
         forwarded: start.forwarded.map(str::to_string),
@@ -195,7 +195,7 @@ pub(crate) fn start(start: Start<'_>) -> Result<Monitor, String> {
         quiet: u32::from(!names_wait(&start.response.headers)),
         next_poll: now + first_wait,
         last_status: None,
-    })
+    })))
 }
 
 /// Whether `origin` is one of `allowed` (in any spelling `origin_of` reads).
@@ -219,24 +219,24 @@ impl Monitor {
     /// The status URL, safe to show and log (query values and user info
     /// masked).
     pub fn status_url_for_display(&self) -> String {
-        redact_url(&self.status_url)
+        self.0.status_url_for_display()
     }
 
     /// The call that started the operation, e.g. `POST
     /// https://api.example.com/exports` (no query string).
     pub fn operation(&self) -> &str {
-        &self.request_line
+        &self.0.request_line
     }
 
     /// How long until the next poll is due (zero when it is).
     pub fn next_poll_in(&self) -> Duration {
-        self.next_poll.saturating_duration_since(Instant::now())
+        self.0.next_poll.saturating_duration_since(Instant::now())
     }
 
     /// Whether the document links a cancel operation
     /// ([`Monitor::cancel`] sends it).
     pub fn can_cancel(&self) -> bool {
-        self.cancel.is_some()
+        self.0.cancel.is_some()
     }
 
     /// Waits until the next poll is due (the API's `Retry-After`, never
@@ -246,6 +246,35 @@ impl Monitor {
     /// done with an error naming the status URL. Call it again after
     /// `Running`; it sleeps for you.
     pub async fn poll(&mut self) -> LroPoll {
+        self.0.poll().await
+    }
+
+    /// Polls until the operation ends (the blocking behaviour of
+    /// [`super::LroMode::Wait`]); bounded by the deadline and the poll
+    /// bound.
+    pub async fn wait(mut self) -> CallReport {
+        loop {
+            if let LroPoll::Done(report) = self.poll().await {
+                return report;
+            }
+        }
+    }
+
+    /// Sends the cancel operation the document links from this
+    /// operation's response, and reports what the API answered; `None`
+    /// when the document links none. The report is an error when the
+    /// link's arguments could not be resolved or the API refused.
+    pub async fn cancel(&self) -> Option<CallReport> {
+        self.0.cancel().await
+    }
+}
+
+impl State {
+    fn status_url_for_display(&self) -> String {
+        redact_url(&self.status_url)
+    }
+
+    async fn poll(&mut self) -> LroPoll {
         tokio::time::sleep_until(self.next_poll.min(self.deadline)).await;
         if self.polls >= self.max_polls {
             return LroPoll::Done(self.gave_up(false));
@@ -261,6 +290,13 @@ impl Monitor {
             Fetched::Failed(outcome) => return LroPoll::Done(self.unreadable(outcome, None)),
         };
         let body: Option<Value> = serde_json::from_slice(&answer.body).ok();
+        tracing::debug!(
+            operation = %self.request_line,
+            status_url = %self.status_url_for_display(),
+            poll = self.polls,
+            http_status = answer.status,
+            "polled a long-running operation"
+        );
         let reading = match answer.status {
             202 => match read_status(body.as_ref()) {
                 OpStatus::Running(label) => OpStatus::Running(label),
@@ -292,22 +328,7 @@ impl Monitor {
         }
     }
 
-    /// Polls until the operation ends (the blocking behaviour of
-    /// [`super::LroMode::Wait`]); bounded by the deadline and the poll
-    /// bound.
-    pub async fn wait(mut self) -> CallReport {
-        loop {
-            if let LroPoll::Done(report) = self.poll().await {
-                return report;
-            }
-        }
-    }
-
-    /// Sends the cancel operation the document links from this
-    /// operation's response, and reports what the API answered; `None`
-    /// when the document links none. The report is an error when the
-    /// link's arguments could not be resolved or the API refused.
-    pub async fn cancel(&self) -> Option<CallReport> {
+    async fn cancel(&self) -> Option<CallReport> {
         let cancel = self.cancel.as_ref()?;
         let what = format!(
             "the cancel operation `{}` (link `{}` of this operation's response)",
@@ -331,13 +352,14 @@ impl Monitor {
         }
         let prepared = draft.finish();
         let line = format!("{} {}", prepared.method, without_query(&prepared.url));
-        if let Err(outcome) = self.wait_for_rate_limit(None).await {
+        let patience = Instant::now() + MAX_RETRY_AFTER;
+        if let Err(outcome) = self.wait_for_rate_limit(patience).await {
             return Some(outcome.into());
         }
+        tracing::debug!(operation = %self.request_line, cancel = %line, "cancelling a long-running operation");
         let report = match self.channel.client.send(&prepared).await {
             Ok(answer) => {
-                let mut outcome =
-                    response::from_response(&answer, None, &self.limits, &line);
+                let mut outcome = response::from_response(&answer, None, &self.limits, &line);
                 let verdict = if outcome.is_error {
                     "the API refused it"
                 } else {
@@ -480,7 +502,7 @@ impl Monitor {
                 pending: None,
             };
         }
-        if let Err(outcome) = self.wait_for_rate_limit(Some(self.deadline)).await {
+        if let Err(outcome) = self.wait_for_rate_limit(self.deadline).await {
             return outcome.into();
         }
         match self.get(&url, false).await {
@@ -501,7 +523,12 @@ impl Monitor {
 
     /// The error when the operation succeeded but its result could not be
     /// fetched from `url`.
-    fn result_unreadable(&self, url: &str, outcome: ToolOutcome, status: Option<u16>) -> CallReport {
+    fn result_unreadable(
+        &self,
+        url: &str,
+        outcome: ToolOutcome,
+        status: Option<u16>,
+    ) -> CallReport {
         let mut content = vec![Content::Text(format!(
             "The long-running operation started by {} succeeded, but its result could not be read from {}. Do not start the operation again; read the result later.",
             self.request_line,
@@ -524,13 +551,13 @@ impl Monitor {
 
     /// Waits until the rate limit lets a request through (each wait at
     /// most [`MAX_RETRY_AFTER`], never past `deadline`), or says it did not.
-    async fn wait_for_rate_limit(&self, deadline: Option<Instant>) -> Result<(), ToolOutcome> {
+    async fn wait_for_rate_limit(&self, deadline: Instant) -> Result<(), ToolOutcome> {
         for _ in 0..RATE_LIMIT_ATTEMPTS {
             match self.channel.try_acquire() {
                 Ok(()) => return Ok(()),
                 Err(wait) => {
                     let wait = wait.min(MAX_RETRY_AFTER);
-                    if deadline.is_some_and(|d| Instant::now() + wait > d) {
+                    if Instant::now() + wait > deadline {
                         return Err(response::rate_limited(wait.as_secs_f64()));
                     }
                     tokio::time::sleep(wait).await;

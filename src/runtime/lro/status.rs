@@ -184,14 +184,19 @@ pub fn read_status(body: Option<&Value>) -> OpStatus {
 
 /// The percentage done a status body gives, 0 to 100.
 fn percent_done(map: &serde_json::Map<String, Value>) -> Option<f64> {
-    ["percentComplete", "percent_complete", "percentage", "progress"]
-        .iter()
-        .find_map(|name| {
-            map.iter()
-                .find(|(k, _)| k.eq_ignore_ascii_case(name))
-                .and_then(|(_, v)| v.as_f64())
-        })
-        .filter(|p| (0.0..=100.0).contains(p))
+    [
+        "percentComplete",
+        "percent_complete",
+        "percentage",
+        "progress",
+    ]
+    .iter()
+    .find_map(|name| {
+        map.iter()
+            .find(|(k, _)| k.eq_ignore_ascii_case(name))
+            .and_then(|(_, v)| v.as_f64())
+    })
+    .filter(|p| (0.0..=100.0).contains(p))
 }
 
 /// `45` for 45.0, `45.5` for 45.5.
@@ -243,9 +248,7 @@ pub fn final_target(
     let other_location = || location.filter(|l| *l != status_url).map(str::to_string);
     match via {
         Some(FinalStateVia::OriginalUri) => Some(original_url.to_string()),
-        Some(FinalStateVia::Location) => location
-            .map(str::to_string)
-            .or_else(resource_location),
+        Some(FinalStateVia::Location) => location.map(str::to_string).or_else(resource_location),
         Some(FinalStateVia::AzureAsyncOperation | FinalStateVia::OperationLocation) => {
             resource_location()
         }
