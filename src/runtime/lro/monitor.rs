@@ -298,9 +298,11 @@ impl State {
             "polled a long-running operation"
         );
         let reading = match answer.status {
+            // Still accepted, not done: only a failure it reports ends it.
             202 => match read_status(body.as_ref()) {
+                done @ (OpStatus::Failed(_) | OpStatus::Canceled(_)) => done,
                 OpStatus::Running(label) => OpStatus::Running(label),
-                _ => OpStatus::Running(None),
+                OpStatus::Succeeded(_) | OpStatus::Unknown => OpStatus::Running(None),
             },
             200..=299 => read_status(body.as_ref()),
             429 | 503 if names_wait(&answer.headers) => OpStatus::Running(None),
