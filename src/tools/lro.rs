@@ -43,14 +43,16 @@
 //!
 //! # The output schema
 //!
-//! What a long-running tool returns is the operation's *final* result, not
-//! the 202 (see `outputs`): the schema of its lowest non-202 2xx response
-//! (Azure documents the final resource as the `200`/`201`); when the 202
-//! is its only success and the document announces a status resource (a
-//! status header on the 202, Azure's extension, or a cancel link), the
-//! final result is not described anywhere and the schema is just
-//! `{"type": "object"}`; a bare 202 with a body schema (GitHub's "the fork
-//! is being created", whose body is the resource) keeps that schema.
+//! When the document announces a status resource (a status header on the
+//! 202, Azure's extension, a 2xx with an async-operation header, or a
+//! cancel link), what the tool returns is the operation's *final* result,
+//! not the 202 (see `outputs`): the schema of its lowest non-202 2xx
+//! response (Azure documents the final resource as the `200`/`201`), or,
+//! when the 202 is its only success, just `{"type": "object"}` (the final
+//! result is described nowhere). A bare 202 is a result like any 2xx, and
+//! the lowest 2xx gives the schema as for any operation: GitHub's "the
+//! fork is being created" answers the fork, its "notifications are being
+//! marked in the background" a message.
 
 use crate::document::Diagnostic;
 use crate::document::model::{Link, Operation};

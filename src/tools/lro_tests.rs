@@ -251,7 +251,15 @@ fn a_long_running_tool_advertises_its_final_result_not_the_202() {
         // A bare 202 whose body is the resource being made (GitHub's forks).
         "/forks": {"post": {"operationId": "createFork",
             "responses": {"202": {"description": "the fork is being created",
-                "content": {"application/json": {"schema": report}}}}}}
+                "content": {"application/json": {"schema": report}}}}}},
+        // A bare 202 beside a 205 (GitHub's notifications): as before, the
+        // lowest 2xx.
+        "/notifications": {"put": {"operationId": "markNotificationsAsRead",
+            "responses": {
+                "202": {"description": "marking in the background",
+                    "content": {"application/json": {"schema":
+                        {"type": "object", "properties": {"message": {"type": "string"}}}}}},
+                "205": {"description": "reset content"}}}}
     }));
     let (tools, _) = tools(&d);
     let create = tool(&tools, "createReport").output_schema.clone().unwrap();
@@ -264,4 +272,8 @@ fn a_long_running_tool_advertises_its_final_result_not_the_202() {
     let fork = tool(&tools, "createFork").output_schema.clone().unwrap();
     assert!(fork["properties"].get("title").is_some(), "{fork}");
     assert!(tool(&tools, "createFork").http.lro.is_some());
+    let mark = tool(&tools, "markNotificationsAsRead");
+    assert!(mark.http.lro.is_some());
+    let schema = mark.output_schema.clone().unwrap();
+    assert!(schema["properties"].get("message").is_some(), "{schema}");
 }

@@ -132,10 +132,12 @@ enum Success<'d> {
 }
 
 /// The JSON schema of the first 2xx response (lowest code), else `2XX`.
-/// A long-running operation's 202 is its start, not its result: the first
-/// other 2xx is taken instead; with none, a 202 that announces a status
-/// resource says nothing of the result ([`Success::Undescribed`]), and a
-/// bare 202 is taken as the result (see [`super::lro`]).
+/// When the document announces a status resource for a long-running
+/// operation, its 202 is the start, not the result: the first other 2xx is
+/// taken instead, and with none the result is undescribed
+/// ([`Success::Undescribed`]); a bare 202 (GitHub's "being created",
+/// "marked in the background") stays a result like any 2xx (see
+/// [`super::lro`]).
 fn success_schema<'d>(op: &Operation<'d>, long_running: Option<&LongRunning>) -> Success<'d> {
     let codes = op.response_codes();
     let mut success: Vec<&str> = codes
@@ -144,11 +146,9 @@ fn success_schema<'d>(op: &Operation<'d>, long_running: Option<&LongRunning>) ->
         .filter(|c| c.len() == 3 && c.starts_with('2') && c.bytes().all(|b| b.is_ascii_digit()))
         .collect();
     success.sort();
-    if let Some(lro) = long_running {
-        let results: Vec<&str> = success.iter().copied().filter(|c| *c != "202").collect();
-        if !results.is_empty() {
-            success = results;
-        } else if lro.announces_status {
+    if long_running.is_some_and(|lro| lro.announces_status) {
+        success.retain(|c| *c != "202");
+        if success.is_empty() {
             return Success::Undescribed;
         }
     }
