@@ -50,6 +50,23 @@ pub const SOURCES: &[(&str, &str)] = &[
         "src/runtime/jsoncut.rs",
         include_str!("../runtime/jsoncut.rs"),
     ),
+    ("src/runtime/lro.rs", include_str!("../runtime/lro.rs")),
+    (
+        "src/runtime/lro/channel.rs",
+        include_str!("../runtime/lro/channel.rs"),
+    ),
+    (
+        "src/runtime/lro/expr.rs",
+        include_str!("../runtime/lro/expr.rs"),
+    ),
+    (
+        "src/runtime/lro/monitor.rs",
+        include_str!("../runtime/lro/monitor.rs"),
+    ),
+    (
+        "src/runtime/lro/status.rs",
+        include_str!("../runtime/lro/status.rs"),
+    ),
     (
         "src/runtime/preview.rs",
         include_str!("../runtime/preview.rs"),

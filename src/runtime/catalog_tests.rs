@@ -38,6 +38,7 @@ fn a_catalog_survives_a_json_round_trip() {
                 security: vec![],
                 output: None,
                 response_media_types: Vec::new(),
+                lro: None,
             },
         }],
     };

@@ -52,6 +52,9 @@ fn every_numeric_flag_is_range_checked_and_its_bounds_accepted() {
         ("--timeout", "1e-30"),
         ("--timeout", "86400.5"),
         ("--timeout", "NaN"),
+        ("--lro-timeout", "0"),
+        ("--lro-timeout", "86400.5"),
+        ("--lro-timeout", "inf"),
         ("--max-response-bytes", "0"),
         ("--max-response-bytes", "1073741825"),
         ("--retries", "101"),
@@ -75,6 +78,7 @@ fn every_numeric_flag_is_range_checked_and_its_bounds_accepted() {
     }
     let bounds = parse(&[
         "--timeout=86400",
+        "--lro-timeout=86400",
         "--max-response-bytes=1073741824",
         "--retries=100",
         "--rate-limit=0.001",
@@ -86,6 +90,7 @@ fn every_numeric_flag_is_range_checked_and_its_bounds_accepted() {
     assert!(bounds.flags.options().is_ok());
     let low = parse(&[
         "--timeout=0.001",
+        "--lro-timeout=0.001",
         "--max-response-bytes=1",
         "--retries=0",
         "--rate-limit=1000000",
@@ -95,4 +100,18 @@ fn every_numeric_flag_is_range_checked_and_its_bounds_accepted() {
     ])
     .unwrap();
     assert!(low.flags.options().is_ok());
+}
+
+#[test]
+fn the_lro_timeout_reaches_the_runtime_options() {
+    let default = parse(&[]).unwrap().flags.options().unwrap();
+    assert_eq!(
+        default.http.lro.timeout,
+        std::time::Duration::from_secs(600)
+    );
+    let set = parse(&["--lro-timeout", "2.5"]).unwrap();
+    assert_eq!(
+        set.flags.options().unwrap().http.lro.timeout,
+        std::time::Duration::from_millis(2500)
+    );
 }

@@ -221,6 +221,7 @@ mod tests {
                 security: vec![],
                 output: None,
                 response_media_types: Vec::new(),
+                lro: None,
             },
         };
         let mut tools: Vec<ToolDef> = (0..6)

@@ -249,6 +249,25 @@ fn params<'d>(
     }
 }
 
+/// The parameter bindings of `op`, named as its tool names its arguments,
+/// without converting a schema: what a link to `op` (a long-running
+/// operation's cancel link) needs to call it. Repairs to the document's
+/// parameters are the tool's own to report, so none are reported here.
+pub fn param_bindings(op: &Operation<'_>) -> Vec<ParamBinding> {
+    let mut args = Vec::new();
+    params(op, None, &mut args, &mut Vec::new());
+    name_args(&mut args);
+    args.into_iter()
+        .filter_map(|a| match a.binding {
+            ArgBinding::Param(mut p) => {
+                p.arg = a.wire;
+                Some(p)
+            }
+            _ => None,
+        })
+        .collect()
+}
+
 /// What a tool's head needs of its inputs, without converting a schema:
 /// the parameters' argument names with their locations (named as the
 /// built tool names them), and every argument name a search can match:

@@ -19,6 +19,7 @@ mod encoding;
 mod inputs;
 pub mod lazy;
 pub mod live;
+pub mod lro;
 pub mod mcp_headers;
 pub mod naming;
 mod outputs;
@@ -364,11 +365,13 @@ pub fn complete(
         },
     };
     let inputs = inputs::build(&op, bundler, options.schema_budget, &routing, warnings)?;
+    let long_running = lro::long_running(&op, warnings);
     let output = outputs::build(
         &op,
         options.output_schemas,
         bundler,
         options.output_schema_budget,
+        long_running.as_ref(),
     );
     let head = &planned.head;
     let mut tool = ToolDef {
@@ -390,6 +393,7 @@ pub fn complete(
             security: head.security.clone(),
             output: output.map(|o| o.shape),
             response_media_types: response_media_types(&op),
+            lro: long_running.map(|l| l.binding),
         },
     };
     if tool.input_full.is_some() {

@@ -11,6 +11,7 @@ use super::OutputSchemaMode;
 use super::SELF_TOOL;
 use super::budget::Side;
 use super::bundle::SchemaBundler;
+use super::lro::LongRunning;
 use crate::document::model::{Operation, Schema};
 use crate::runtime::binding::OutputShape;
 use crate::runtime::schemas::tool_schema_uri;
@@ -30,17 +31,30 @@ pub struct Output {
     pub shape: OutputShape,
 }
 
-/// The output schema of `op`, if its success response is JSON with a schema.
+/// The output schema of `op`, if its success response is JSON with a
+/// schema; for a long-running operation (`long_running`), the schema of
+/// its final result (see [`super::lro`]).
 pub fn build(
     op: &Operation<'_>,
     mode: OutputSchemaMode,
     bundler: &mut SchemaBundler<'_>,
     budget: usize,
+    long_running: Option<&LongRunning>,
 ) -> Option<Output> {
     if mode == OutputSchemaMode::Off {
         return None;
     }
-    let schema = success_schema(op)?;
+    let schema = match success_schema(op, long_running) {
+        Success::Schema(schema) => schema,
+        Success::Undescribed => {
+            return Some(Output {
+                schema: json!({"type": "object"}),
+                full: None,
+                shape: OutputShape::Object,
+            });
+        }
+        Success::None => return None,
+    };
     let object = schema.is_object();
     let shape = if object {
         OutputShape::Object
@@ -106,8 +120,25 @@ fn finish(converted: Value, object: bool) -> Map<String, Value> {
     }
 }
 
+/// What a tool's successful result looks like.
+enum Success<'d> {
+    /// This schema.
+    Schema(Schema<'d>),
+    /// An object the document does not describe (a long-running
+    /// operation's final result, when only its 202 is documented).
+    Undescribed,
+    /// Nothing JSON is documented.
+    None,
+}
+
 /// The JSON schema of the first 2xx response (lowest code), else `2XX`.
-fn success_schema<'d>(op: &Operation<'d>) -> Option<Schema<'d>> {
+/// When the document announces a status resource for a long-running
+/// operation, its 202 is the start, not the result: the first other 2xx is
+/// taken instead, and with none the result is undescribed
+/// ([`Success::Undescribed`]); a bare 202 (GitHub's "being created",
+/// "marked in the background") stays a result like any 2xx (see
+/// [`super::lro`]).
+fn success_schema<'d>(op: &Operation<'d>, long_running: Option<&LongRunning>) -> Success<'d> {
     let codes = op.response_codes();
     let mut success: Vec<&str> = codes
         .iter()
@@ -115,18 +146,29 @@ fn success_schema<'d>(op: &Operation<'d>) -> Option<Schema<'d>> {
         .filter(|c| c.len() == 3 && c.starts_with('2') && c.bytes().all(|b| b.is_ascii_digit()))
         .collect();
     success.sort();
+    if long_running.is_some_and(|lro| lro.announces_status) {
+        success.retain(|c| *c != "202");
+        if success.is_empty() {
+            return Success::Undescribed;
+        }
+    }
     let code = success.first().copied().or_else(|| {
         codes
             .iter()
             .copied()
             .find(|c| c.eq_ignore_ascii_case("2XX"))
-    })?;
-    let response = op.response(code)?;
-    response
-        .media_types()
-        .into_iter()
-        .find(|m| json_or_any(m.name))?
-        .schema()
+    });
+    let schema = code.and_then(|code| {
+        op.response(code)?
+            .media_types()
+            .into_iter()
+            .find(|m| json_or_any(m.name))?
+            .schema()
+    });
+    match schema {
+        Some(schema) => Success::Schema(schema),
+        None => Success::None,
+    }
 }
 
 /// A JSON media type, or `*/*` (which may well be JSON).

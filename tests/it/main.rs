@@ -11,6 +11,7 @@ mod github;
 mod hardening;
 mod lazy;
 mod lint;
+mod lro;
 mod mcp_headers;
 mod mock;
 mod model;

@@ -1306,6 +1306,7 @@ fn binding() -> impl Strategy<Value = HttpBinding> {
                 security: Vec::new(),
                 output: None,
                 response_media_types: Vec::new(),
+                lro: None,
             },
         )
     })
@@ -1725,6 +1726,7 @@ fn base_url_is_absolute_http_or_a_refusal() {
                 security: Vec::new(),
                 output: None,
                 response_media_types: Vec::new(),
+                lro: None,
             };
             let request = request::prepare(&empty, &Map::new(), &base)
                 .map_err(|e| fail(format!("prepare refused the base `{base}`: {e}")))?;

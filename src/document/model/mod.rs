@@ -15,9 +15,12 @@
 //! One file per job: [`operations`] (the walk), [`parameters`],
 //! [`bodies`] (request bodies and media types), [`responses`] (responses,
 //! headers and examples), [`security`] (schemes, requirements, servers,
-//! `info`), [`schema`] (schema handles), [`xmcp`] (the `x-mcp` extension).
+//! `info`), [`schema`] (schema handles), [`xmcp`] (the `x-mcp` extension),
+//! [`lro`] (what says an operation is long-running: Azure's extension,
+//! response links and their target operations).
 
 pub mod bodies;
+pub mod lro;
 pub mod operations;
 pub mod parameters;
 pub mod pointers;
@@ -27,6 +30,7 @@ pub mod security;
 pub mod xmcp;
 
 pub use bodies::{Encoding, MediaType, RequestBody};
+pub use lro::{Link, LongRunningExtension};
 pub use operations::{Operation, PathItemLayout};
 pub use parameters::{McpHeaderExtension, Parameter};
 pub use responses::{Header, Response};

@@ -25,6 +25,14 @@ impl<'d> Response<'d> {
         self.node.value.get("description").and_then(Value::as_str)
     }
 
+    pub(super) fn node(&self) -> &Located<'d> {
+        &self.node
+    }
+
+    pub(super) fn document(&self) -> &'d Document {
+        self.doc
+    }
+
     /// The media types of `content`, in document order.
     pub fn media_types(&self) -> Vec<MediaType<'d>> {
         media_types(self.doc, &self.node)

@@ -789,9 +789,30 @@ impl ServerHandler for Bridge {
         Ok(result.into())
     }
 
+    /// What rmcp's streamable HTTP server checks `Mcp-Param-*` headers
+    /// against (SEP-2243, MCP 2026-07-28): the tool's name and input
+    /// schema, for a tool `tools/list` can show whose arguments carry
+    /// `x-mcp-header`. A mismatching or missing header is then refused
+    /// (HTTP 400, JSON-RPC -32020) before the call reaches the API. Every
+    /// other tool is `None`: we validate arguments ourselves, with
+    /// messages a model can act on. Discovery mode lists only meta-tools,
+    /// so a client has never seen a catalog tool's schema there (and sends
+    /// no header for it): `None` too. The tool comes from the prepared
+    /// tools (built once, then shared with listing and calls).
     fn get_tool(&self, name: &str) -> Option<Tool> {
-        let _ = name;
-        None // we validate ourselves, with messages a model can act on
+        let inner = self.shared.current.load();
+        if inner.mode == ToolsMode::Discovery {
+            return None;
+        }
+        let index = inner.api.index_of(name)?;
+        let shown = inner.prepared.get(index).ok()?;
+        shown.mirrors_headers.then(|| {
+            Tool::new(
+                shown.tool.name.clone(),
+                "",
+                Arc::clone(&shown.tool.input_schema),
+            )
+        })
     }
 
     async fn call_tool(

@@ -21,6 +21,10 @@ pub(super) struct Shown {
     pub size: usize,
     /// Whether it takes the selector argument (`--response-filter`).
     pub selectable: bool,
+    /// Whether an argument of it is annotated `x-mcp-header`: clients
+    /// mirror it into an `Mcp-Param-*` header, which rmcp checks against
+    /// the body (see `Bridge::get_tool`).
+    pub mirrors_headers: bool,
     endpoint: ToolEndpoint,
 }
 
@@ -58,14 +62,35 @@ impl Prepared {
         let (mut tool, endpoint) = into_tool(def).map_err(|e| e.to_string())?;
         let selectable = self.response_filter && add_selector(&mut tool);
         let size = serde_json::to_vec(&tool).map_or(0, |v| v.len()) + 1;
+        let mirrors_headers = mirrors_headers(&tool);
         tracing::debug!(tool = %name, bytes = size, "tool built");
         Ok(Shown {
             tool,
             size,
             selectable,
+            mirrors_headers,
             endpoint,
         })
     }
+}
+
+/// The SEP-2243 schema keyword naming the header an argument is mirrored
+/// into (the tool model writes it; see `tools::mcp_headers`).
+const MCP_HEADER: &str = "x-mcp-header";
+
+/// Whether a property of `tool`'s input schema (at any depth along
+/// `properties`, as SEP-2243 clients look) carries `x-mcp-header`.
+fn mirrors_headers(tool: &Tool) -> bool {
+    fn walk(schema: &serde_json::Map<String, serde_json::Value>, depth: usize) -> bool {
+        let Some(serde_json::Value::Object(props)) = schema.get("properties") else {
+            return false;
+        };
+        props
+            .values()
+            .filter_map(|p| p.as_object())
+            .any(|p| p.contains_key(MCP_HEADER) || (depth < 8 && walk(p, depth + 1)))
+    }
+    walk(&tool.input_schema, 0)
 }
 
 impl EndpointSource for Prepared {

@@ -155,23 +155,49 @@ pub struct BodyProp {
     /// Multipart: the part's content type from the document's `encoding`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub content_type: Option<String>,
-    /// `application/x-www-form-urlencoded`: the `style` and `explode` the
-    /// document's `encoding` entry gives the property (Stripe's
-    /// `metadata[key]=value` is `deepObject`); `None` keeps the default
-    /// (arrays repeat the name, objects are JSON text).
+    /// The `style`, `explode` and `allowReserved` the document's `encoding`
+    /// entry gives the property, serialized as a query parameter would be
+    /// (Stripe's `metadata[key]=value` is `deepObject`): in an
+    /// `application/x-www-form-urlencoded` body, and in a
+    /// `multipart/form-data` body of an OpenAPI 3.1 document (each
+    /// name/value pair one part; 3.0 ignores these fields for multipart).
+    /// `None` keeps the default: arrays repeat the name, objects are JSON.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub style: Option<FormStyle>,
+    /// Multipart: headers the document's `encoding` gives each part of
+    /// this property, with the values their schemas fix.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub headers: Vec<PartHeader>,
 }
 
-/// How one property of a form body is serialized, as the Encoding Object's
-/// `style` and `explode` say (the query-string styles, unencoded: the form
-/// encoding is applied to the resulting names and values).
+/// How one property of a form or multipart body is serialized, as the
+/// Encoding Object's `style`, `explode` and `allowReserved` say (the
+/// query-string styles, unencoded: a form body percent-encodes the
+/// resulting names and values, a multipart body sends them as they are).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct FormStyle {
     /// `form`, `spaceDelimited`, `pipeDelimited` or `deepObject`.
     pub style: Style,
     /// Whether arrays and objects become one pair per member.
     pub explode: bool,
+    /// Form bodies: RFC 3986 reserved characters in values are sent
+    /// literally (those that would break the form, `&=+#[]`, and `%` stay
+    /// encoded). Multipart bodies encode nothing, so it changes nothing
+    /// there.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub allow_reserved: bool,
+}
+
+/// One header of a multipart part, from the Encoding Object's `headers`
+/// (say `Content-Transfer-Encoding` or a vendor header): sent on every part
+/// of the property. Only headers whose value the document fixes (`const`,
+/// a one-member `enum`, or `default`) are recorded.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PartHeader {
+    /// Header name (an RFC 9110 token).
+    pub name: String,
+    /// Header value (no CR, LF or other control characters).
+    pub value: String,
 }
 
 /// A server URL template and its variables.

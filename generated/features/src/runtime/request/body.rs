@@ -6,7 +6,9 @@ use base64::engine::general_purpose::STANDARD;
 use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, utf8_percent_encode};
 use serde_json::{Map, Value};
 
-use super::super::binding::{BodyBinding, BodyProp, BodyShape, FormStyle, MediaKind, Style};
+use super::super::binding::{
+    BodyBinding, BodyProp, BodyShape, FormStyle, MediaKind, PartHeader, Style,
+};
 use super::RequestError;
 use super::args::{invalid, missing, non_null};
 use super::binary::{data_uri_rest, decode_binary, not_a_file};
@@ -25,8 +27,11 @@ pub(super) struct Field<'a> {
     pub(super) binary: bool,
     /// The document's `encoding.contentType`, if any.
     pub(super) content_type: Option<&'a str>,
-    /// Form bodies: the document's `encoding` style and explode, if any.
+    /// The document's `encoding` style, explode and allowReserved, if any
+    /// (form bodies, and multipart bodies of OpenAPI 3.1 documents).
     pub(super) style: Option<FormStyle>,
+    /// Multipart: headers for each part of the field.
+    pub(super) headers: &'a [PartHeader],
     pub(super) value: &'a Value,
 }
 
@@ -85,6 +90,7 @@ fn loose_fields<'a>(arg: &'a str, map: &'a Map<String, Value>) -> Vec<Field<'a>>
             binary: false,
             content_type: None,
             style: None,
+            headers: &[],
             value,
         })
         .collect()
@@ -136,6 +142,7 @@ fn prop_fields<'a>(
                 binary: prop.binary,
                 content_type: prop.content_type.as_deref(),
                 style: prop.style,
+                headers: &prop.headers,
                 value,
             })
         })
@@ -188,6 +195,24 @@ const FORM: &AsciiSet = &NON_ALPHANUMERIC
     .remove(b'.')
     .remove(b'_');
 
+/// [`FORM`] minus the RFC 3986 reserved characters an `allowReserved`
+/// value keeps literally (OpenAPI's Encoding Object: reserved expansion,
+/// except the characters the form itself gives a meaning, `&`, `=` and
+/// `+`, and those a query may not hold, `#`, `[` and `]`; `%` stays
+/// encoded so data is never mistaken for an escape).
+const FORM_RESERVED: &AsciiSet = &FORM
+    .remove(b':')
+    .remove(b'/')
+    .remove(b'?')
+    .remove(b'@')
+    .remove(b'!')
+    .remove(b'$')
+    .remove(b'\'')
+    .remove(b'(')
+    .remove(b')')
+    .remove(b',')
+    .remove(b';');
+
 /// `key=value&…` with form encoding; arrays repeat the key, unless the
 /// document's `encoding` gives the field a style (see [`styled_pairs`]).
 ///
@@ -197,23 +222,27 @@ const FORM: &AsciiSet = &NON_ALPHANUMERIC
 /// check rejects it), and `%20` is what the query string sends.
 pub(super) fn form_body(body: &BodyBinding, fields: &[Field<'_>]) -> Result<Encoded, RequestError> {
     let mut out = String::new();
-    let mut push = |name: &str, value: &str| {
+    let mut push = |name: &str, value: &str, values: &'static AsciiSet| {
         if !out.is_empty() {
             out.push('&');
         }
         out.extend(utf8_percent_encode(name, FORM));
         out.push('=');
-        out.extend(utf8_percent_encode(value, FORM));
+        out.extend(utf8_percent_encode(value, values));
     };
     for field in fields {
         if let (Some(style), false) = (field.style, field.binary) {
+            let values = match style.allow_reserved {
+                true => FORM_RESERVED,
+                false => FORM,
+            };
             for (name, text) in styled_pairs(field.name, field.value, style) {
-                push(&name, &text);
+                push(&name, &text, values);
             }
             continue;
         }
         for text in form_values(field)? {
-            push(field.name, &text);
+            push(field.name, &text, FORM);
         }
     }
     let content_type = concrete_media_type(&body.media_type, None);
@@ -222,9 +251,12 @@ pub(super) fn form_body(body: &BodyBinding, fields: &[Field<'_>]) -> Result<Enco
 
 /// The `(name, value)` pairs of a form field serialized with `style`, as
 /// the query-string styles do (OpenAPI's Encoding Object: "the same values
-/// as query parameters"), before form encoding, which the caller applies
-/// to names and values alike (so `a,b` goes as `a%2Cb` and `m[k]` as
-/// `m%5Bk%5D`, which form parsers decode before they split or nest):
+/// as query parameters"), before any encoding. A form body then
+/// form-encodes names and values alike (so `a,b` goes as `a%2Cb` and
+/// `m[k]` as `m%5Bk%5D`, which form parsers decode before they split or
+/// nest); a multipart body makes each pair one part, the name in its
+/// `Content-Disposition` and the value as its content, encoding nothing
+/// (OpenAPI 3.1.1 Appendix C):
 ///
 /// - exploded `form` (and exploded space/pipe-delimited): `name=a&name=b`
 ///   for an array, `k1=v1&k2=v2` for an object;
@@ -234,7 +266,7 @@ pub(super) fn form_body(body: &BodyBinding, fields: &[Field<'_>]) -> Result<Enco
 ///   repeating the key.
 ///
 /// Empty arrays and objects send nothing (RFC 6570 "undefined").
-fn styled_pairs(name: &str, value: &Value, style: FormStyle) -> Vec<(String, String)> {
+pub(super) fn styled_pairs(name: &str, value: &Value, style: FormStyle) -> Vec<(String, String)> {
     if style.style == Style::DeepObject {
         let mut out = Vec::new();
         deep_pairs(name.to_string(), value, &mut out);

@@ -1,13 +1,40 @@
 //! `multipart/form-data` bodies (RFC 7578), with a boundary derived from
 //! the content so identical calls give identical bytes.
+//!
+//! Each field becomes parts as the document's Encoding Object says
+//! (OpenAPI 3.1.1 §4.8.15 and "Encoding `multipart` Media Types"):
+//!
+//! - **with a style** (`style`, `explode` or `allowReserved` given, OpenAPI
+//!   3.1 only: the tool model leaves it out of 3.0 bindings, whose Encoding
+//!   Object ignores them for multipart): the field is serialized as a
+//!   `query` parameter would be ([`styled_pairs`], shared with form
+//!   bodies), each name/value pair one text part: an exploded array is
+//!   one part per member under the field's name, an exploded object one
+//!   part per member under the member's name, a non-exploded array or
+//!   object one part of members joined by the style's delimiter,
+//!   `deepObject` parts named `field[key]`. Nothing is percent-encoded
+//!   (so `allowReserved` changes nothing), and `contentType` is ignored.
+//! - **otherwise** one part per value, one per member for arrays (RFC 7578
+//!   §4.3), with the `contentType` the document gives, else the default
+//!   for the value's type: a file `application/octet-stream` (or its
+//!   `data:` URI's type), a string, number or boolean `text/plain`, an
+//!   object (or a nested array) `application/json`. `text/plain` is RFC
+//!   7578's default for a part without `Content-Type` (§4.4), so such a
+//!   part is written without one, as browsers write text fields.
+//!
+//! Every part of a field also carries the headers the Encoding Object's
+//! `headers` fixes ([`PartHeader`]), after its `Content-Disposition` and
+//! `Content-Type`.
 
 use serde_json::Value;
 
-use super::super::binding::BodyBinding;
+use super::super::binding::{BodyBinding, PartHeader};
+use super::super::wire::header::{is_header_value, is_token};
 use super::super::wire::media::is_json;
 use super::RequestError;
 use super::binary::decode_binary;
-use super::body::{Encoded, Field};
+use super::body::{Encoded, Field, styled_pairs};
+use super::shape::atom;
 
 const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
 const FNV_PRIME: u64 = 0x0000_0100_0000_01b3;
@@ -19,16 +46,26 @@ struct Part {
     body: Vec<u8>,
 }
 
-/// One part per field, one per member for arrays (RFC 7578 §4.3 and the
-/// OpenAPI multipart rules); the boundary is derived from the content.
+/// The parts of every field (see the module docs); the boundary is
+/// derived from the content.
 pub(super) fn multipart_body(
     body: &BodyBinding,
     fields: &[Field<'_>],
 ) -> Result<Encoded, RequestError> {
     let mut parts = Vec::new();
     for field in fields {
-        for item in field_items(field.value) {
-            parts.push(multipart_part(field, item)?);
+        match (field.style, field.binary) {
+            (Some(style), false) => {
+                for (name, text) in styled_pairs(field.name, field.value, style) {
+                    let disposition = content_disposition(&name, false);
+                    parts.push(part(&disposition, None, field.headers, text.as_bytes()));
+                }
+            }
+            _ => {
+                for item in field_items(field.value) {
+                    parts.push(multipart_part(field, item)?);
+                }
+            }
         }
     }
     let boundary = choose_boundary(&parts);
@@ -53,23 +90,31 @@ fn multipart_base(media_type: &str) -> String {
     base.to_string()
 }
 
-/// A file part, a text part (strings) or a JSON part (other values).
+/// A file part, a text part (strings, numbers, booleans) or a JSON part
+/// (objects, nested arrays), typed as the document declares or by default.
 fn multipart_part(field: &Field<'_>, item: &Value) -> Result<Part, RequestError> {
     if field.binary {
         return file_part(field, item);
     }
     let disposition = content_disposition(field.name, false);
+    let declared = declared_type(field.content_type);
     Ok(match item {
-        Value::String(s) => part(
-            &disposition,
-            declared_type(field.content_type),
-            s.as_bytes(),
-        ),
+        Value::String(s) => part(&disposition, declared, field.headers, s.as_bytes()),
+        Value::Number(_) | Value::Bool(_) if !declared.as_deref().is_some_and(is_json) => {
+            let text = atom(item).unwrap_or_default();
+            part(&disposition, declared, field.headers, text.as_bytes())
+        }
         other => {
-            let json_type = declared_type(field.content_type)
+            let json_type = declared
                 .filter(|t| is_json(t))
                 .unwrap_or_else(|| "application/json".into());
-            part(&disposition, Some(json_type), other.to_string().as_bytes())
+            let text = other.to_string();
+            part(
+                &disposition,
+                Some(json_type),
+                field.headers,
+                text.as_bytes(),
+            )
         }
     })
 }
@@ -82,7 +127,12 @@ fn file_part(field: &Field<'_>, item: &Value) -> Result<Part, RequestError> {
         .or_else(|| declared_type(field.content_type))
         .unwrap_or_else(|| "application/octet-stream".into());
     let disposition = content_disposition(field.name, true);
-    Ok(part(&disposition, Some(content_type), &bytes))
+    Ok(part(
+        &disposition,
+        Some(content_type),
+        field.headers,
+        &bytes,
+    ))
 }
 
 /// The first concrete media type of a comma-separated `contentType` list.
@@ -92,10 +142,27 @@ fn declared_type(content_type: Option<&str>) -> Option<String> {
     (!clean.is_empty() && !clean.contains('*')).then_some(clean)
 }
 
-fn part(disposition: &str, content_type: Option<String>, body: &[u8]) -> Part {
+/// A part's head: `Content-Disposition`, `Content-Type` when given, then
+/// the documented part headers (checked again here, since a binding can
+/// come from anywhere: a name that is not a token, a value with a line
+/// break, or one of the two headers written above is left out).
+fn part(
+    disposition: &str,
+    content_type: Option<String>,
+    headers: &[PartHeader],
+    body: &[u8],
+) -> Part {
     let mut head = format!("Content-Disposition: {disposition}\r\n");
     if let Some(content_type) = content_type {
         head.push_str(&format!("Content-Type: {content_type}\r\n"));
+    }
+    for h in headers {
+        let ours = ["content-disposition", "content-type"]
+            .iter()
+            .any(|n| h.name.eq_ignore_ascii_case(n));
+        if !ours && is_token(&h.name) && is_header_value(&h.value) {
+            head.push_str(&format!("{}: {}\r\n", h.name, h.value));
+        }
     }
     Part {
         head,

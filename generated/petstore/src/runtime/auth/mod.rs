@@ -55,6 +55,15 @@
 //! [`AuthError::MissingCredentials`], naming the variables that would satisfy
 //! each alternative.
 //!
+//! A requirement whose schemes are AND-ed but need the same place of the
+//! request (HTTP `basic` and `oauth2` both in `Authorization`, two API keys
+//! in one header, query parameter or cookie) cannot be satisfied by any
+//! request: only one of the credentials could be sent. Such a requirement
+//! is never chosen (a later satisfiable alternative is), and when it is the
+//! only one whose credentials are configured the call fails with
+//! [`AuthError::ConflictingSchemes`], naming the two schemes and the place,
+//! instead of sending half of it.
+//!
 //! Self-contained: imports only `super::binding` and `super::request`.
 //!
 //! `credentials` reads and masks the variables, `schemes` resolves each
@@ -73,7 +82,7 @@ use super::binding::{SchemeUse, SecurityRequirement, SecurityScheme};
 use super::request::RequestDraft;
 use oauth2::ClientCredentials;
 use placement::{apply_api_key, record_credential, set_authorization};
-use schemes::{Method, SchemeAuth, resolve};
+use schemes::{Method, SchemeAuth, Slot, resolve};
 
 pub use credentials::{Credentials, ENV_PREFIX, env_var, env_var_prefix, redact, redact_json};
 pub use placement::apply_passthrough;
@@ -118,6 +127,23 @@ pub enum AuthError {
         scheme: String,
         /// What is wrong with it.
         reason: String,
+    },
+    /// Every scheme of the only configured requirement has credentials,
+    /// but two of them need the same header, query parameter or cookie,
+    /// which one request carries once.
+    #[error(
+        "the operation's security requirement needs schemes `{first}` and `{second}` together, \
+         and both put their credential in {place}, which one request carries once: no request \
+         can satisfy it. Configure credentials for another of the operation's security \
+         alternatives, or correct the API description (an overlay can)"
+    )]
+    ConflictingSchemes {
+        /// The first of the two schemes, in requirement order.
+        first: String,
+        /// The second.
+        second: String,
+        /// Where both go (`the `Authorization` header`).
+        place: String,
     },
     /// A forwarded `Authorization` value cannot be sent.
     #[error("the forwarded Authorization header cannot be sent: {reason}")]
@@ -173,7 +199,14 @@ impl Authenticator {
             return Ok(());
         }
         let Some(requirement) = security.iter().find(|r| self.is_satisfiable(r)) else {
-            return Err(self.missing(security));
+            let conflicting = security
+                .iter()
+                .filter(|r| self.is_configured(r))
+                .find_map(|r| self.conflict(r));
+            return Err(match conflicting {
+                Some(conflict) => conflict,
+                None => self.missing(security),
+            });
         };
         for scheme in &requirement.schemes {
             self.apply_scheme(scheme, request).await?;
@@ -214,11 +247,37 @@ impl Authenticator {
             .collect()
     }
 
+    /// Every scheme has credentials, and no two need the same place.
     fn is_satisfiable(&self, requirement: &SecurityRequirement) -> bool {
+        self.is_configured(requirement) && self.conflict(requirement).is_none()
+    }
+
+    /// Every scheme of `requirement` has credentials.
+    fn is_configured(&self, requirement: &SecurityRequirement) -> bool {
         requirement.schemes.iter().all(|s| {
             self.schemes
                 .get(&s.name)
                 .is_some_and(|auth| auth.method.is_some())
+        })
+    }
+
+    /// The first two schemes of `requirement` (in its order) whose
+    /// credentials go in the same place, as an error naming both and it.
+    fn conflict(&self, requirement: &SecurityRequirement) -> Option<AuthError> {
+        let placed: Vec<(&str, &Slot)> = requirement
+            .schemes
+            .iter()
+            .filter_map(|s| Some((s.name.as_str(), self.schemes.get(&s.name)?.slot.as_ref()?)))
+            .collect();
+        placed.iter().enumerate().find_map(|(i, (first, slot))| {
+            let (second, _) = placed[i + 1..]
+                .iter()
+                .find(|(_, other)| slot.same_as(other))?;
+            Some(AuthError::ConflictingSchemes {
+                first: first.to_string(),
+                second: second.to_string(),
+                place: slot.describe(),
+            })
         })
     }
 
@@ -231,6 +290,17 @@ impl Authenticator {
     /// What would satisfy `requirement`: `set A and B`, or why it cannot be
     /// used.
     fn needs(&self, requirement: &SecurityRequirement) -> String {
+        if let Some(AuthError::ConflictingSchemes {
+            first,
+            second,
+            place,
+        }) = self.conflict(requirement)
+        {
+            return format!(
+                "schemes `{first}` and `{second}` together cannot be used (both put their \
+                 credential in {place}, which one request carries once)"
+            );
+        }
         let mut phrases = Vec::new();
         for scheme in &requirement.schemes {
             match self.schemes.get(&scheme.name).map(|a| &a.options) {

@@ -31,6 +31,48 @@ pub(super) struct SchemeAuth {
     pub(super) method: Option<Method>,
     /// Every secret value read for the scheme.
     pub(super) secrets: Vec<Secret>,
+    /// Where the credential goes on a request, when it goes anywhere.
+    pub(super) slot: Option<Slot>,
+}
+
+/// The one place of a request a scheme's credential occupies: a header
+/// (`Authorization` for every `http`, `oauth2` and `openIdConnect`
+/// scheme), a query parameter or a cookie. A request carries each once, so
+/// two schemes of one requirement sharing a slot cannot both be sent.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct Slot {
+    location: Location,
+    /// The name as the document writes it.
+    name: String,
+}
+
+impl Slot {
+    fn new(location: Location, name: &str) -> Self {
+        Self {
+            location,
+            name: name.to_string(),
+        }
+    }
+
+    /// Whether both name the same place: header names compare without
+    /// case (RFC 9110 §5.1), query parameter and cookie names exactly.
+    pub(super) fn same_as(&self, other: &Slot) -> bool {
+        self.location == other.location
+            && match self.location {
+                Location::Header => self.name.eq_ignore_ascii_case(&other.name),
+                _ => self.name == other.name,
+            }
+    }
+
+    /// `the `Authorization` header`, `the query parameter `key``, ….
+    pub(super) fn describe(&self) -> String {
+        match self.location {
+            Location::Header => format!("the `{}` header", self.name),
+            Location::Query => format!("the query parameter `{}`", self.name),
+            Location::Cookie => format!("the cookie `{}`", self.name),
+            Location::Path => format!("the path parameter `{}`", self.name),
+        }
+    }
 }
 
 /// How a configured scheme is applied.
@@ -55,6 +97,7 @@ impl SchemeAuth {
             options: Err(reason.to_string()),
             method: None,
             secrets: Vec::new(),
+            slot: None,
         }
     }
 
@@ -128,6 +171,7 @@ fn resolve_api_key(
         options: Ok(vec![vec![variable]]),
         method,
         secrets,
+        slot: Some(Slot::new(location, key_name)),
     }
 }
 
@@ -176,7 +220,13 @@ fn resolve_basic(scheme: &str, credentials: &Credentials) -> SchemeAuth {
         options: Ok(vec![vec![user_var, pass_var]]),
         method,
         secrets,
+        slot: Some(authorization()),
     }
+}
+
+/// The `Authorization` header, where every scheme but `apiKey` goes.
+fn authorization() -> Slot {
+    Slot::new(Location::Header, "Authorization")
 }
 
 /// A scheme satisfied by `_TOKEN`, sent as `Authorization: <auth> <token>`.
@@ -191,6 +241,7 @@ fn resolve_token(scheme: &str, auth: &str, label: String, credentials: &Credenti
             variable: variable.clone(),
         }),
         secrets: token.map(|t| Secret(t.to_string())).into_iter().collect(),
+        slot: Some(authorization()),
     }
 }
 

@@ -1,0 +1,467 @@
+//! Long-running operations end to end: a real HTTP backend on 127.0.0.1
+//! that answers `202 Accepted` with a status URL and finishes after a few
+//! polls, called through `tools/call` (the blocking behaviour every client
+//! gets) and through the runtime's `Monitor` (what a server mapping the
+//! operation to a task uses), with `specs/report-exports.yaml`.
+
+use std::net::SocketAddr;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use axum::body::Body;
+use axum::extract::Request;
+use axum::response::Response;
+use openapi2mcp::runtime::auth::Credentials;
+use openapi2mcp::runtime::call::{Api, ApiOptions, Call, ToolEndpoint};
+use openapi2mcp::runtime::lro::{LroMode, LroPoll};
+use openapi2mcp::server::ServeOptions;
+use openapi2mcp::tools::Catalog;
+use rmcp::ServiceExt;
+use serde_json::{Value, json};
+
+use crate::serve::{call, catalog_at, connect, text_of};
+use crate::support::local;
+
+/// One request as the backend saw it, and when.
+#[derive(Debug, Clone)]
+struct Seen {
+    method: String,
+    path: String,
+    authorization: Option<String>,
+    at: Instant,
+}
+
+/// What the backend answers: status, headers, JSON body (`Null`: none).
+type Answer = (u16, Vec<(&'static str, String)>, Value);
+
+/// How the backend answers: the request, and how many requests for the
+/// same method and path came before it (0 for the first).
+type Script = dyn Fn(&Seen, usize) -> Answer + Send + Sync;
+
+/// A backend on its own port (its own origin) that answers by `script`
+/// and records every request.
+struct Backend {
+    addr: SocketAddr,
+    seen: Arc<Mutex<Vec<Seen>>>,
+}
+
+impl Backend {
+    async fn start(script: impl Fn(&Seen, usize) -> Answer + Send + Sync + 'static) -> Self {
+        let seen: Arc<Mutex<Vec<Seen>>> = Arc::default();
+        let script: Arc<Script> = Arc::new(script);
+        let log = Arc::clone(&seen);
+        let app = axum::Router::new().fallback(move |req: Request| {
+            let log = Arc::clone(&log);
+            let script = Arc::clone(&script);
+            async move {
+                let request = Seen {
+                    method: req.method().to_string(),
+                    path: req.uri().path().to_string(),
+                    authorization: req
+                        .headers()
+                        .get("authorization")
+                        .map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned()),
+                    at: Instant::now(),
+                };
+                let before = {
+                    let mut log = log.lock().unwrap();
+                    let n = log
+                        .iter()
+                        .filter(|s| s.method == request.method && s.path == request.path)
+                        .count();
+                    log.push(request.clone());
+                    n
+                };
+                let (status, headers, body) = script(&request, before);
+                let mut response = Response::builder().status(status);
+                for (name, value) in headers {
+                    response = response.header(name, value);
+                }
+                let body = if body.is_null() {
+                    Body::empty()
+                } else {
+                    response = response.header("content-type", "application/json");
+                    Body::from(body.to_string())
+                };
+                response.body(body).unwrap()
+            }
+        });
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        tokio::spawn(async move { axum::serve(listener, app).await });
+        Self { addr, seen }
+    }
+
+    fn url(&self) -> String {
+        format!("http://{}", self.addr)
+    }
+
+    fn seen(&self) -> Vec<Seen> {
+        self.seen.lock().unwrap().clone()
+    }
+}
+
+const TOKEN: &str = "tok-S3cret-lro";
+
+fn report() -> Value {
+    json!({"id": "r1", "reportName": "sales/q1", "format": "csv", "rows": 1204})
+}
+
+fn exports() -> Catalog {
+    catalog_at(&local("specs/report-exports.yaml"))
+}
+
+fn options(api: &Backend) -> ServeOptions {
+    ServeOptions {
+        base_url: Some(format!("{}/v1", api.url())),
+        credentials: Credentials::from_pairs([("OPENAPI2MCP_BEARERAUTH_TOKEN", TOKEN)]),
+        ..ServeOptions::default()
+    }
+}
+
+fn start_args() -> Value {
+    json!({"reportName": "sales/q1", "format": "csv"})
+}
+
+/// `POST /v1/exports` → 202 + `Location` + `Retry-After: 1`; the status
+/// is `Running` twice, then `Succeeded` with the report's location.
+fn three_polls(seen: &Seen, before: usize) -> Answer {
+    match (seen.method.as_str(), seen.path.as_str()) {
+        ("POST", "/v1/exports") => (
+            202,
+            vec![
+                ("location", "/v1/exports/e1".into()),
+                ("retry-after", "1".into()),
+            ],
+            json!({"id": "e1", "status": "NotStarted"}),
+        ),
+        ("GET", "/v1/exports/e1") if before < 2 => (
+            200,
+            vec![("retry-after", "1".into())],
+            json!({"id": "e1", "status": "Running", "percentComplete": 30 * (before + 1)}),
+        ),
+        ("GET", "/v1/exports/e1") => (
+            200,
+            vec![],
+            json!({"id": "e1", "status": "Succeeded", "resourceLocation": "/v1/reports/r1"}),
+        ),
+        ("GET", "/v1/reports/r1") => (200, vec![], report()),
+        ("DELETE", "/v1/exports/e1") => (202, vec![], Value::Null),
+        _ => (
+            404,
+            vec![],
+            json!({"code": "NotFound", "message": "no such thing"}),
+        ),
+    }
+}
+
+#[tokio::test]
+async fn a_blocking_call_over_stdio_returns_the_final_report_after_polls_spaced_by_retry_after() {
+    use rmcp::transport::TokioChildProcess;
+    let api = Backend::start(three_polls).await;
+    let mut cmd = tokio::process::Command::new(env!("CARGO_BIN_EXE_openapi2mcp"));
+    cmd.arg("serve")
+        .arg(local("specs/report-exports.yaml"))
+        .arg("--base-url")
+        .arg(format!("{}/v1", api.url()))
+        .env("OPENAPI2MCP_BEARERAUTH_TOKEN", TOKEN);
+    let client =
+        ().serve(TokioChildProcess::new(cmd).unwrap())
+            .await
+            .expect("spawned server speaks MCP on stdout");
+    let got = call(&client, "start_export", start_args()).await;
+    client.cancel().await.unwrap();
+    assert_ne!(got.is_error, Some(true), "{}", text_of(&got));
+    // The report itself, not the 202's status body.
+    assert_eq!(got.structured_content, Some(report()));
+    assert!(!text_of(&got).contains("NotStarted"), "{}", text_of(&got));
+    let seen = api.seen();
+    let trail: Vec<(&str, &str)> = seen
+        .iter()
+        .map(|s| (s.method.as_str(), s.path.as_str()))
+        .collect();
+    assert_eq!(
+        trail,
+        [
+            ("POST", "/v1/exports"),
+            ("GET", "/v1/exports/e1"),
+            ("GET", "/v1/exports/e1"),
+            ("GET", "/v1/exports/e1"),
+            ("GET", "/v1/reports/r1"),
+        ]
+    );
+    // Each poll waited for the Retry-After of the answer before it.
+    for pair in seen[..4].windows(2) {
+        let gap = pair[1].at - pair[0].at;
+        assert!(gap >= Duration::from_millis(950), "polled after {gap:?}");
+    }
+    // Polls and the final GET carry the call's credentials (same origin).
+    let bearer = format!("Bearer {TOKEN}");
+    assert!(
+        seen.iter()
+            .all(|s| s.authorization.as_deref() == Some(bearer.as_str())),
+        "{seen:?}"
+    );
+}
+
+#[tokio::test]
+async fn a_failed_operation_is_an_error_carrying_the_operations_error() {
+    let api = Backend::start(|seen, _| match seen.method.as_str() {
+        "POST" => (
+            202,
+            vec![
+                ("location", "/v1/exports/e9".into()),
+                ("retry-after", "0".into()),
+            ],
+            json!({"id": "e9", "status": "NotStarted"}),
+        ),
+        _ => (
+            200,
+            vec![],
+            json!({"id": "e9", "status": "Failed", "error": {"code": "QuotaExceeded",
+                "message": "The project exported 100 reports today"}}),
+        ),
+    })
+    .await;
+    let client = connect(exports(), options(&api)).await;
+    let got = call(&client, "start_export", start_args()).await;
+    assert_eq!(got.is_error, Some(true));
+    assert_eq!(got.structured_content, None);
+    let text = text_of(&got);
+    assert!(
+        text.contains("QuotaExceeded: The project exported 100 reports today"),
+        "{text}"
+    );
+    assert!(text.contains("failed (status `Failed`"), "{text}");
+    assert!(text.contains("POST http://127.0.0.1"), "{text}");
+    assert_eq!(api.seen().len(), 2, "one poll, no final fetch");
+}
+
+#[tokio::test]
+async fn a_status_url_on_another_origin_never_gets_the_apis_credentials() {
+    let elsewhere =
+        Backend::start(|_, _| (200, vec![], json!({"status": "Succeeded", "rows": 7}))).await;
+    let status_url = format!("{}/status/e1?sig=abc123", elsewhere.url());
+    let api = Backend::start(move |_, _| {
+        (
+            202,
+            vec![
+                ("location", status_url.clone()),
+                ("retry-after", "0".into()),
+            ],
+            json!({"id": "e1", "status": "NotStarted"}),
+        )
+    })
+    .await;
+    // Not allowed: not followed at all; the 202 with a note, no secret.
+    let client = connect(exports(), options(&api)).await;
+    let got = call(&client, "start_export", start_args()).await;
+    let text = text_of(&got);
+    assert_ne!(got.is_error, Some(true), "{text}");
+    assert!(text.contains("is not polled"), "{text}");
+    assert!(
+        text.contains(&format!(
+            "--allow-redirect-origin http://{}",
+            elsewhere.addr
+        )),
+        "{text}"
+    );
+    assert!(
+        text.contains("sig=***") && !text.contains("abc123"),
+        "{text}"
+    );
+    assert!(elsewhere.seen().is_empty());
+    // Allowed: polled, without credentials.
+    let mut allowed = options(&api);
+    allowed.http.redirect_origins = vec![elsewhere.url()];
+    let client = connect(exports(), allowed).await;
+    let got = call(&client, "start_export", start_args()).await;
+    assert_ne!(got.is_error, Some(true), "{}", text_of(&got));
+    assert_eq!(
+        got.structured_content,
+        Some(json!({"status": "Succeeded", "rows": 7}))
+    );
+    let polls = elsewhere.seen();
+    assert_eq!(polls.len(), 1, "{polls:?}");
+    assert_eq!(polls[0].authorization, None);
+    // The API itself did get its credentials.
+    assert!(
+        api.seen()
+            .iter()
+            .all(|s| s.authorization.as_deref() == Some(&*format!("Bearer {TOKEN}")))
+    );
+}
+
+#[tokio::test]
+async fn an_operation_past_the_lro_timeout_is_an_error_naming_its_status_url() {
+    let api = Backend::start(|seen, n| match seen.method.as_str() {
+        "POST" => (
+            202,
+            vec![("operation-location", "/v1/operations/op7".into())],
+            json!({"id": "op7", "status": "Running"}),
+        ),
+        _ => (
+            200,
+            vec![("retry-after", "1".into())],
+            json!({"id": "op7", "status": "Running", "percentComplete": n}),
+        ),
+    })
+    .await;
+    let mut options = options(&api);
+    options.http.lro.timeout = Duration::from_millis(1500);
+    let client = connect(exports(), options).await;
+    let started = Instant::now();
+    let got = call(&client, "start_export", start_args()).await;
+    let took = started.elapsed();
+    assert_eq!(got.is_error, Some(true));
+    let text = text_of(&got);
+    assert!(
+        text.contains(&format!("{}/v1/operations/op7", api.url())),
+        "{text}"
+    );
+    assert!(
+        text.contains("within 1.5 seconds (--lro-timeout)"),
+        "{text}"
+    );
+    assert!(text.contains("last status: Running ("), "{text}");
+    assert!(took < Duration::from_secs(5), "took {took:?}");
+    assert!(api.seen().len() >= 2, "it polled before giving up");
+}
+
+/// The catalog's tools as endpoints an `Api` calls.
+fn endpoints(catalog: &Catalog) -> Vec<ToolEndpoint> {
+    let object = |v: &Value| Arc::new(v.as_object().cloned().unwrap_or_default());
+    catalog
+        .tools
+        .iter()
+        .map(|t| ToolEndpoint {
+            name: t.name.clone(),
+            http: t.http.clone(),
+            input_schema: object(&t.input_schema),
+            output_schema: t.output_schema.as_ref().map(object),
+            input_full: None,
+            output_full: None,
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn a_returned_monitor_polls_and_cancels_through_the_documents_cancel_link() {
+    let api = Backend::start(three_polls).await;
+    let catalog = exports();
+    let runtime = Api::with_endpoints(
+        &catalog.security_schemes,
+        endpoints(&catalog),
+        ApiOptions {
+            base_url: Some(format!("{}/v1", api.url())),
+            credentials: Credentials::from_pairs([("OPENAPI2MCP_BEARERAUTH_TOKEN", TOKEN)]),
+            ..ApiOptions::default()
+        },
+    )
+    .unwrap();
+    let tool = runtime.find("start_export").unwrap();
+    let args = start_args().as_object().cloned().unwrap();
+    let accepted = Call::new(&runtime, tool, None)
+        .with_lro_mode(LroMode::Return)
+        .send_map(&args)
+        .await;
+    assert_eq!(accepted.status, Some(202));
+    let mut monitor = accepted.pending.expect("a monitor for the 202");
+    assert_eq!(
+        monitor.status_url_for_display(),
+        format!("{}/v1/exports/e1", api.url())
+    );
+    assert!(monitor.can_cancel());
+    // One poll: still running, with the API's percentage.
+    match monitor.poll().await {
+        LroPoll::Running {
+            retry_after,
+            status,
+        } => {
+            assert_eq!(status.as_deref(), Some("Running (30%)"));
+            assert!(retry_after <= Duration::from_secs(1), "{retry_after:?}");
+        }
+        LroPoll::Done(report) => panic!("done too early: {:?}", report.outcome),
+    }
+    // The document's cancel link: DELETE /exports/{exportId} with the id
+    // from the 202's body, authenticated like the call.
+    let cancelled = monitor.cancel().await.expect("the spec links a cancel");
+    assert!(!cancelled.outcome.is_error, "{:?}", cancelled.outcome);
+    assert_eq!(cancelled.status, Some(202));
+    let seen = api.seen();
+    let last = seen.last().unwrap();
+    assert_eq!(
+        (last.method.as_str(), last.path.as_str()),
+        ("DELETE", "/v1/exports/e1")
+    );
+    assert_eq!(
+        last.authorization.as_deref(),
+        Some(&*format!("Bearer {TOKEN}"))
+    );
+    let debug = format!("{monitor:?}");
+    assert!(
+        debug.contains("cancelExport") && !debug.contains(TOKEN),
+        "{debug}"
+    );
+    // A blocking call of the same tool waits to the end instead.
+    let blocking = Call::new(&runtime, tool, None).send_map(&args).await;
+    assert!(blocking.pending.is_none());
+    assert_eq!(blocking.outcome.structured, Some(report()));
+}
+
+#[tokio::test]
+async fn see_other_leads_to_the_result_and_an_unreadable_status_is_an_error_with_its_http_status() {
+    let api = Backend::start(|seen, _| match (seen.method.as_str(), seen.path.as_str()) {
+        ("POST", _) => (
+            202,
+            vec![
+                ("location", "/v1/exports/e1".into()),
+                ("retry-after", "0".into()),
+            ],
+            Value::Null,
+        ),
+        ("GET", "/v1/exports/e1") => (
+            303,
+            vec![("location", "/v1/reports/r1".into())],
+            Value::Null,
+        ),
+        ("GET", "/v1/reports/r1") => (200, vec![], report()),
+        _ => (
+            404,
+            vec![],
+            json!({"code": "NotFound", "message": "no such operation"}),
+        ),
+    })
+    .await;
+    let client = connect(exports(), options(&api)).await;
+    let got = call(&client, "start_export", start_args()).await;
+    assert_ne!(got.is_error, Some(true), "{}", text_of(&got));
+    assert_eq!(got.structured_content, Some(report()));
+
+    let gone = Backend::start(|seen, _| match seen.method.as_str() {
+        "DELETE" => (
+            202,
+            vec![("operation-location", "/v1/operations/op404".into())],
+            json!({"id": "op404", "status": "Running"}),
+        ),
+        _ => (
+            404,
+            vec![],
+            json!({"code": "NotFound", "message": "no such operation"}),
+        ),
+    })
+    .await;
+    let client = connect(exports(), options(&gone)).await;
+    let got = call(&client, "delete_report", json!({"reportId": "r1"})).await;
+    assert_eq!(got.is_error, Some(true));
+    let text = text_of(&got);
+    assert!(
+        text.contains(&format!(
+            "status of the long-running operation started by DELETE {}/v1/reports/r1 could not be read from {}/v1/operations/op404 (HTTP 404)",
+            gone.url(),
+            gone.url()
+        )),
+        "{text}"
+    );
+    assert!(text.contains("no such operation"), "{text}");
+}
