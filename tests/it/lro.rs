@@ -115,6 +115,8 @@ fn options(api: &Backend) -> ServeOptions {
     ServeOptions {
         base_url: Some(format!("{}/v1", api.url())),
         credentials: Credentials::from_pairs([("OPENAPI2MCP_BEARERAUTH_TOKEN", TOKEN)]),
+        // The operations' HTTP is checked here; confirming DELETEs is protocol.rs's.
+        confirm: openapi2mcp::server::confirm::ConfirmPolicy::None,
         ..ServeOptions::default()
     }
 }
@@ -464,4 +466,89 @@ async fn see_other_leads_to_the_result_and_an_unreadable_status_is_an_error_with
         "{text}"
     );
     assert!(text.contains("no such operation"), "{text}");
+}
+
+/// The operation never ends by itself: `Running` on every poll.
+fn never_ends(seen: &Seen, before: usize) -> Answer {
+    match (seen.method.as_str(), seen.path.as_str()) {
+        ("GET", "/v1/exports/e1") => (
+            200,
+            vec![("retry-after", "1".into())],
+            json!({"id": "e1", "status": "Running", "percentComplete": before}),
+        ),
+        _ => three_polls(seen, before),
+    }
+}
+
+#[tokio::test]
+async fn a_2026_client_follows_a_202_operation_as_a_task_and_its_cancel_reaches_the_api() {
+    use crate::protocol::{http_server, rpc_tasks, settle};
+    use openapi2mcp::server::Bridge;
+
+    // Completes after three polls: the task's result is the final report.
+    let api = Backend::start(three_polls).await;
+    let mut opts = options(&api);
+    opts.task_after = Duration::from_secs(60); // the 202, not the clock, makes the task
+    let (url, shutdown) = http_server(Bridge::new(exports(), opts).unwrap()).await;
+    let started = Instant::now();
+    let created = rpc_tasks(
+        &url,
+        "tools/call",
+        json!({"name": "start_export", "arguments": start_args()}),
+    )
+    .await;
+    assert_eq!(created["result"]["resultType"], "task", "{created}");
+    assert!(
+        started.elapsed() < Duration::from_secs(2),
+        "the task is created at once"
+    );
+    let task_id = created["result"]["taskId"].as_str().unwrap().to_string();
+    let done = settle(&url, &task_id).await;
+    assert_eq!(done["result"]["status"], "completed", "{done}");
+    assert_eq!(
+        done["result"]["result"]["structuredContent"],
+        report(),
+        "{done}"
+    );
+    let polls = api
+        .seen()
+        .iter()
+        .filter(|s| s.path == "/v1/exports/e1")
+        .count();
+    assert_eq!(polls, 3, "{:?}", api.seen());
+    shutdown.cancel();
+
+    // Never ends: tasks/cancel sends the document's cancel operation.
+    let api = Backend::start(never_ends).await;
+    let mut opts = options(&api);
+    opts.task_after = Duration::from_secs(60);
+    let (url, shutdown) = http_server(Bridge::new(exports(), opts).unwrap()).await;
+    let created = rpc_tasks(
+        &url,
+        "tools/call",
+        json!({"name": "start_export", "arguments": start_args()}),
+    )
+    .await;
+    let task_id = created["result"]["taskId"].as_str().unwrap().to_string();
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    let ack = rpc_tasks(&url, "tasks/cancel", json!({"taskId": task_id})).await;
+    assert!(ack.get("error").is_none(), "{ack}");
+    let cancelled = settle(&url, &task_id).await;
+    assert_eq!(cancelled["result"]["status"], "cancelled", "{cancelled}");
+    let deletes: Vec<Seen> = api
+        .seen()
+        .into_iter()
+        .filter(|s| s.method == "DELETE" && s.path == "/v1/exports/e1")
+        .collect();
+    assert_eq!(
+        deletes.len(),
+        1,
+        "the cancel link reached the API: {:?}",
+        api.seen()
+    );
+    assert_eq!(
+        deletes[0].authorization.as_deref(),
+        Some(format!("Bearer {TOKEN}").as_str())
+    );
+    shutdown.cancel();
 }

@@ -547,7 +547,7 @@ fn slow_reply(r: &crate::backend::Recorded) -> crate::backend::Reply {
 }
 
 /// A 2026-07-28 request whose client declared the tasks extension.
-async fn rpc_tasks(url: &str, method: &str, params: Value) -> Value {
+pub(crate) async fn rpc_tasks(url: &str, method: &str, params: Value) -> Value {
     let mut params = params;
     let mut meta = meta_2026();
     meta["io.modelcontextprotocol/clientCapabilities"] =
@@ -578,7 +578,7 @@ async fn rpc_tasks(url: &str, method: &str, params: Value) -> Value {
 }
 
 /// Polls `tasks/get` until the task is terminal (at most 10 s).
-async fn settle(url: &str, task_id: &str) -> Value {
+pub(crate) async fn settle(url: &str, task_id: &str) -> Value {
     for _ in 0..100 {
         let got = rpc_tasks(url, "tasks/get", json!({"taskId": task_id})).await;
         let status = got["result"]["status"]

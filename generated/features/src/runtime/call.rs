@@ -22,9 +22,10 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
-use super::auth::{self, AuthError, Authenticator, Credentials};
+use super::auth::{self, Authenticator, Credentials};
 use super::binding::{HttpBinding, Location, SecurityScheme};
 use super::http::{HttpClient, HttpOptions};
+use super::lro::{self, Channel, LroMode, Monitor};
 use super::ratelimit::RateLimiter;
 use super::request;
 use super::response::{self, Content, ToolOutcome};
@@ -84,14 +85,20 @@ impl ToolId {
     }
 }
 
-/// What one call did: the outcome, and the HTTP status when a response
-/// arrived (for the audit line).
-#[derive(Debug, Clone)]
+/// What one call did: the outcome, the HTTP status when a response
+/// arrived (for the audit line), and, for a long-running operation sent
+/// in [`LroMode::Return`], the monitor that follows it. Not `Clone`: a
+/// monitor is one operation's.
+#[derive(Debug)]
 pub struct CallReport {
     /// What the model gets.
     pub outcome: ToolOutcome,
     /// The API's HTTP status, when a response arrived.
     pub status: Option<u16>,
+    /// The long-running operation this call started, still to be followed
+    /// (only in [`LroMode::Return`]; [`LroMode::Wait`] follows it to the
+    /// end before returning).
+    pub pending: Option<Monitor>,
 }
 
 /// Why [`Api::admit`] refused a call (the outcome tells the model), kept
@@ -117,6 +124,7 @@ impl From<ToolOutcome> for CallReport {
         CallReport {
             outcome,
             status: None,
+            pending: None,
         }
     }
 }
@@ -146,9 +154,9 @@ pub struct Api {
     slots: Vec<OnceLock<Result<Prepared, String>>>,
     source: Arc<dyn EndpointSource>,
     by_name: HashMap<String, usize>,
-    client: HttpClient,
-    auth: Authenticator,
-    limiter: Option<RateLimiter>,
+    /// The client, credentials and rate limit, shared with the monitors
+    /// of long-running operations.
+    channel: Channel,
     options: ApiOptions,
 }
 
@@ -182,22 +190,24 @@ impl Api {
         options: ApiOptions,
     ) -> Result<Self, String> {
         let client = HttpClient::new(options.http.clone())?;
-        let auth = Authenticator::new(
+        let auth = Arc::new(Authenticator::new(
             security_schemes,
             &options.credentials,
             client.reqwest().clone(),
-        );
+        ));
         let slots = names.iter().map(|_| OnceLock::new()).collect();
         let by_name = names.into_iter().enumerate().map(|(i, n)| (n, i)).collect();
         Ok(Self {
             slots,
             source,
             by_name,
-            client,
-            auth,
-            limiter: options
-                .rate_limit
-                .map(|(rate, burst)| RateLimiter::new(rate, burst)),
+            channel: Channel {
+                client,
+                auth,
+                limiter: options
+                    .rate_limit
+                    .map(|(rate, burst)| Arc::new(RateLimiter::new(rate, burst))),
+            },
             options,
         })
     }
@@ -215,7 +225,7 @@ impl Api {
     /// One line per security scheme: whether credentials are configured and
     /// which variables are read. Never contains secrets.
     pub fn describe_auth(&self) -> Vec<String> {
-        self.auth.describe()
+        self.channel.auth.describe()
     }
 
     /// Number of tools.
@@ -308,7 +318,7 @@ impl Api {
         if let Some(message) = validate(prepared, &args, self.schemas()) {
             return Err(Refused::Invalid(response::invalid_arguments(&message)));
         }
-        if let Some(wait) = self.limiter.as_ref().and_then(|l| l.try_acquire().err()) {
+        if let Err(wait) = self.channel.try_acquire() {
             return Err(Refused::RateLimited(response::rate_limited(
                 wait.as_secs_f64(),
             )));
@@ -322,7 +332,8 @@ impl Api {
     }
 
     /// Builds, authenticates and sends the request for `args`, and maps the
-    /// response. `client_authorization` is the MCP client's own
+    /// response; a long-running operation is followed to its end (see
+    /// [`Api::execute_in`]). `client_authorization` is the MCP client's own
     /// `Authorization` header, used instead of configured credentials when
     /// [`ApiOptions::forward_authorization`] is on.
     pub async fn execute(
@@ -330,6 +341,23 @@ impl Api {
         tool: ToolId,
         args: &Map<String, Value>,
         client_authorization: Option<&str>,
+    ) -> CallReport {
+        self.execute_in(tool, args, client_authorization, LroMode::Wait)
+            .await
+    }
+
+    /// [`Api::execute`], with `mode` saying what happens when the API
+    /// answers with a long-running operation (see [`super::lro`]): in
+    /// [`LroMode::Wait`] its status is polled until it ends and the report
+    /// is its final result; in [`LroMode::Return`] the report is the
+    /// initial answer with the operation's [`Monitor`] in
+    /// [`CallReport::pending`].
+    pub async fn execute_in(
+        &self,
+        tool: ToolId,
+        args: &Map<String, Value>,
+        client_authorization: Option<&str>,
+        mode: LroMode,
     ) -> CallReport {
         let called = self.prepared(tool);
         let http = &called.endpoint.http;
@@ -343,48 +371,90 @@ impl Api {
             Ok(p) => p,
             Err(e) => return response::invalid_arguments(&e.to_string()).into(),
         };
-        let authenticated = match client_authorization {
-            Some(value) if options.forward_authorization => {
-                auth::apply_passthrough(value, &mut draft)
-            }
-            _ => self.auth.apply(&http.security, &mut draft).await,
-        };
+        let url_before_auth = draft.url();
+        let forwarded = client_authorization.filter(|_| options.forward_authorization);
         // No configured credentials fit: send anyway (documents often declare
         // security on endpoints that also answer anonymously) and explain
         // what to configure if the API refuses.
-        let mut missing_credentials = None;
-        match authenticated {
-            Ok(()) => {}
-            Err(e @ AuthError::MissingCredentials { .. }) => {
-                missing_credentials = Some(e.to_string())
-            }
+        let missing_credentials = match self
+            .channel
+            .authenticate(&http.security, forwarded, &mut draft)
+            .await
+        {
+            Ok(hint) => hint,
             Err(e) => return response::not_authenticated(&e.to_string()).into(),
-        }
+        };
         let prepared = draft.finish();
         let request_line = format!("{} {}", prepared.method, without_query(&prepared.url));
-        match self.client.send(&prepared).await {
-            Ok(resp) => {
-                let mut outcome = response::from_response(
-                    &resp,
-                    http.output.as_ref(),
-                    &self.client.options().limits,
-                    &request_line,
-                );
-                if let Some(advice) = &called.fetch_less {
-                    name_fetch_less_arguments(&mut outcome, advice);
-                }
-                if let (Some(hint), 401 | 403) = (missing_credentials, resp.status) {
-                    outcome
-                        .content
-                        .push(Content::Text(format!("No credentials were sent: {hint}")));
-                }
-                CallReport {
-                    outcome,
-                    status: Some(resp.status),
-                }
+        let resp = match self.channel.client.send(&prepared).await {
+            Ok(resp) => resp,
+            Err(failure) => {
+                return response::from_transport_failure(&failure, &request_line).into();
             }
-            Err(failure) => response::from_transport_failure(&failure, &request_line).into(),
+        };
+        let mut outcome = response::from_response(
+            &resp,
+            http.output.as_ref(),
+            &self.channel.client.options().limits,
+            &request_line,
+        );
+        if let Some(advice) = &called.fetch_less {
+            name_fetch_less_arguments(&mut outcome, advice);
         }
+        if let (Some(hint), 401 | 403) = (missing_credentials, resp.status) {
+            outcome
+                .content
+                .push(Content::Text(format!("No credentials were sent: {hint}")));
+        }
+        let mut report = CallReport {
+            outcome,
+            status: Some(resp.status),
+            pending: None,
+        };
+        let Some(detected) = lro::detect(
+            http.lro.as_ref(),
+            resp.status,
+            &resp.headers,
+            &url_before_auth,
+        ) else {
+            return report;
+        };
+        let http_options = self.channel.client.options();
+        let accept = prepared
+            .headers
+            .iter()
+            .find(|(name, _)| name.eq_ignore_ascii_case("accept"))
+            .map(|(_, value)| value.clone());
+        let started = lro::start(lro::Start {
+            channel: self.channel.clone(),
+            binding: http,
+            args,
+            detected,
+            url: url_before_auth,
+            method: &prepared.method,
+            request_body: prepared.body.as_deref(),
+            response: &resp,
+            forwarded,
+            accept,
+            options: http_options.lro,
+            limits: http_options.limits,
+            allowed_origins: &http_options.redirect_origins,
+            base_url: options.base_url.as_deref(),
+            server_variables: &options.server_variables,
+        });
+        match started {
+            Err(note) => report.outcome.content.insert(0, Content::Text(note)),
+            Ok(monitor) if mode == LroMode::Wait => return monitor.wait().await,
+            Ok(monitor) => {
+                report.outcome.content.push(Content::Text(format!(
+                    "The API accepted the request as a long-running operation (HTTP {}); its status is at {}.",
+                    resp.status,
+                    monitor.status_url_for_display()
+                )));
+                report.pending = Some(monitor);
+            }
+        }
+        report
     }
 
     /// What calling `tool` with `args` would send, for a person to
@@ -423,7 +493,7 @@ impl Api {
     /// secret inside a value with a `pattern`, say) is repaired like any
     /// other unfit value, so masking never turns a success into an error.
     pub fn redact(&self, tool: ToolId, mut outcome: ToolOutcome) -> ToolOutcome {
-        let secrets = self.auth.secret_values();
+        let secrets = self.channel.auth.secret_values();
         if secrets.is_empty() {
             return outcome;
         }
@@ -448,16 +518,33 @@ pub struct Call<'a> {
     api: &'a Api,
     tool: ToolId,
     client_authorization: Option<&'a str>,
+    mode: LroMode,
 }
 
 impl<'a> Call<'a> {
     /// A call of `tool`; `client_authorization` as for [`Api::execute`].
+    /// A long-running operation is followed to its end
+    /// ([`LroMode::Wait`]) unless [`Call::with_lro_mode`] says otherwise.
     pub fn new(api: &'a Api, tool: ToolId, client_authorization: Option<&'a str>) -> Self {
         Self {
             api,
             tool,
             client_authorization,
+            mode: LroMode::Wait,
         }
+    }
+
+    /// The same call, with `mode` saying who waits for a long-running
+    /// operation (see [`Api::execute_in`]): a server that maps it to a
+    /// task asks for [`LroMode::Return`].
+    pub fn with_lro_mode(mut self, mode: LroMode) -> Self {
+        self.mode = mode;
+        self
+    }
+
+    /// Who waits for a long-running operation this call starts.
+    pub fn lro_mode(&self) -> LroMode {
+        self.mode
     }
 
     /// The tool's name.
@@ -486,10 +573,11 @@ impl<'a> Call<'a> {
         }
     }
 
-    /// Sends arguments as given to the API.
+    /// Sends arguments as given to the API (following a long-running
+    /// operation as [`Call::lro_mode`] says).
     pub async fn send_map(&self, args: &Map<String, Value>) -> CallReport {
         self.api
-            .execute(self.tool, args, self.client_authorization)
+            .execute_in(self.tool, args, self.client_authorization, self.mode)
             .await
     }
 }

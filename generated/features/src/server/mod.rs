@@ -45,6 +45,7 @@ use crate::runtime::call::{
 };
 use crate::runtime::catalog::{LazyCatalog, ToolHead};
 use crate::runtime::http::HttpOptions;
+use crate::runtime::lro::LroMode;
 use crate::runtime::schemas::{
     DOCUMENT_URI, SchemaResource, Schemas, component_schema, schema_uri, tool_schema_uri,
 };
@@ -466,13 +467,14 @@ impl Bridge {
         tool: ToolId,
         args: Map<String, Value>,
         client_authorization: Option<&str>,
+        mode: LroMode,
     ) -> CallReport {
         let _flight = self.flight();
         let api = &self.inner.api;
         let mut backend = None;
         let (mut report, label) = match api.admit(tool, args) {
             Ok(args) => {
-                let call = Call::new(api, tool, client_authorization);
+                let call = Call::new(api, tool, client_authorization).with_lro_mode(mode);
                 let started = Instant::now();
                 let report = self.inner.handlers.handle(call, args).await;
                 backend = Some(started.elapsed());
@@ -914,7 +916,7 @@ impl CallEnv {
 impl Bridge {
     /// Runs one tool exactly as a direct `tools/call` does (progress,
     /// cancellation, audit line, redaction): the meta-tools and tasks call
-    /// this too.
+    /// this too. A long-running operation is waited for.
     pub(super) async fn run_tool(
         &self,
         tool: ToolId,
@@ -923,6 +925,24 @@ impl Bridge {
         selector: Option<&str>,
         env: CallEnv,
     ) -> Result<CallToolResult, McpError> {
+        let report = self
+            .run_report(tool, name, args, env, LroMode::Wait)
+            .await?;
+        Ok(self.finish(tool, report.outcome, selector).await)
+    }
+
+    /// The call itself, up to the API's report (conformed to the output
+    /// schema, not yet redacted): progress, cancellation, audit line. In
+    /// [`LroMode::Return`] a long-running operation's monitor comes back
+    /// in the report for the caller to follow.
+    pub(super) async fn run_report(
+        &self,
+        tool: ToolId,
+        name: &str,
+        args: Map<String, Value>,
+        env: CallEnv,
+        mode: LroMode,
+    ) -> Result<CallReport, McpError> {
         let http = &self.inner.api.tool(tool).http;
         let started = Instant::now();
         if let Some((token, peer)) = &env.progress {
@@ -932,7 +952,7 @@ impl Bridge {
             let _ = peer.notify_progress(note).await;
         }
         let report = tokio::select! {
-            report = self.call(tool, args, env.authorization.as_deref()) => report,
+            report = self.call(tool, args, env.authorization.as_deref(), mode) => report,
             () = env.cancel.cancelled() => {
                 tracing::info!(target: "openapi2mcp::audit", tool = %name, "tools/call cancelled by the client");
                 return Err(McpError::internal_error("cancelled by the client", None));
@@ -949,13 +969,25 @@ impl Bridge {
             tool = %name,
             status = report.status.unwrap_or(0),
             is_error = report.outcome.is_error,
+            long_running = report.pending.is_some(),
             duration_ms = started.elapsed().as_millis() as u64,
             "tools/call"
         );
-        let mut outcome = self.inner.api.redact(tool, report.outcome);
+        Ok(report)
+    }
+
+    /// A finished call's outcome as the client gets it: secrets masked,
+    /// the selector applied.
+    pub(super) async fn finish(
+        &self,
+        tool: ToolId,
+        outcome: crate::runtime::response::ToolOutcome,
+        selector: Option<&str>,
+    ) -> CallToolResult {
+        let mut outcome = self.inner.api.redact(tool, outcome);
         if let Some(expression) = selector {
             outcome = select::select_outcome(expression, outcome, self.inner.select_cap).await;
         }
-        Ok(to_result(outcome))
+        to_result(outcome)
     }
 }

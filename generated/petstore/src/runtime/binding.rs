@@ -38,6 +38,90 @@ pub struct HttpBinding {
     /// never asked for a type it does not have. Empty: nothing documented.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub response_media_types: Vec<String>,
+    /// Set when the document says the operation may be long-running (a
+    /// `202` response, Azure's `x-ms-long-running-operation`, or a 200/201
+    /// documenting `Operation-Location` / `Azure-AsyncOperation`): how its
+    /// final result is found and which operation cancels it. The runtime
+    /// also treats an undocumented `202` with a status URL as
+    /// long-running (see `runtime::lro`). Absent in catalogs written
+    /// before it existed, which read as "not declared".
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lro: Option<LroBinding>,
+}
+
+/// What the document says about a long-running operation: built by
+/// `tools::lro` (which documents the rule), read by `runtime::lro`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct LroBinding {
+    /// Where the final result is once the operation succeeded, when the
+    /// document says (Azure's `final-state-via`); `None`: the runtime's
+    /// default rule.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub final_state_via: Option<FinalStateVia>,
+    /// The operation that cancels this one, when a link of the response
+    /// names one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cancel: Option<Box<CancelLink>>,
+}
+
+/// Azure's `x-ms-long-running-operation-options.final-state-via`: which
+/// URL holds the final result of a succeeded operation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum FinalStateVia {
+    /// The initial response's `Location`.
+    Location,
+    /// The `Azure-AsyncOperation` status resource (or its `resourceLocation`).
+    AzureAsyncOperation,
+    /// The URL the operation was started on (a PUT's resource).
+    OriginalUri,
+    /// The `Operation-Location` status resource (or its `resourceLocation`).
+    OperationLocation,
+}
+
+impl FinalStateVia {
+    /// Reads the extension's spelling (`location`, `azure-async-operation`,
+    /// `original-uri`, `operation-location`; case-insensitive).
+    pub fn parse(text: &str) -> Option<Self> {
+        match text.trim().to_ascii_lowercase().as_str() {
+            "location" => Some(Self::Location),
+            "azure-async-operation" => Some(Self::AzureAsyncOperation),
+            "original-uri" => Some(Self::OriginalUri),
+            "operation-location" => Some(Self::OperationLocation),
+            _ => None,
+        }
+    }
+}
+
+/// The cancel operation an OpenAPI link of the long-running operation's
+/// response names, ready to be sent: its binding, and the value of each
+/// of its arguments as a constant or a runtime expression
+/// (`$response.body#/id`, `$response.header.Location`, `$request.path.id`)
+/// that the runtime resolves against the call that started the operation.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CancelLink {
+    /// The link's name in the response's `links`.
+    pub link: String,
+    /// The target operation, for messages: its operationId, or its method
+    /// and path.
+    pub operation: String,
+    /// How the cancel request is made: the target's method, path,
+    /// parameters (each argument named as in `arguments`), servers and
+    /// security.
+    pub http: HttpBinding,
+    /// The value of each argument of `http`, in document order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub arguments: Vec<LinkArgument>,
+}
+
+/// One argument of a [`CancelLink`]: a constant, or a runtime expression
+/// (a string starting with `$`, or one with `{$...}` inside).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct LinkArgument {
+    /// The argument of [`CancelLink::http`] it feeds.
+    pub arg: String,
+    /// The link parameter's value as written.
+    pub value: serde_json::Value,
 }
 
 /// Where a parameter travels.

@@ -12,13 +12,14 @@
 //! origin only unless allowed, never a credential to another origin, no
 //! `Referer`), within the same deadline.
 //!
-//! Self-contained: imports only `super::request`, `super::redirect` and
-//! `super::response`.
+//! Self-contained: imports only `super::request`, `super::redirect`,
+//! `super::response` and (for its options) `super::lro`.
 
 use std::time::{Duration, SystemTime};
 
 use tokio::time::Instant;
 
+use super::lro::LroOptions;
 use super::redirect::{self, Redirects};
 use super::request::PreparedRequest;
 use super::response::{HttpResponse, ResponseLimits, TransportFailure};
@@ -47,8 +48,12 @@ pub struct HttpOptions {
     /// Response size cap.
     pub limits: ResponseLimits,
     /// Origins other than the API's own that redirects may lead to
-    /// (`https://cdn.example.com`); credentials never go along.
+    /// (`https://cdn.example.com`); credentials never go along. Status
+    /// URLs of long-running operations on these origins are polled
+    /// without credentials (see [`super::lro`]).
     pub redirect_origins: Vec<String>,
+    /// How long-running operations are followed (`--lro-timeout`).
+    pub lro: LroOptions,
 }
 
 impl Default for HttpOptions {
@@ -59,6 +64,7 @@ impl Default for HttpOptions {
             retry_backoff: Duration::from_millis(200),
             limits: ResponseLimits::default(),
             redirect_origins: Vec::new(),
+            lro: LroOptions::default(),
         }
     }
 }

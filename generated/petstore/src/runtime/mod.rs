@@ -6,7 +6,8 @@
 //! `binding` is the data (how arguments map onto HTTP); `request` turns a
 //! call's arguments into an HTTP request; `response` turns the HTTP
 //! response into MCP-neutral tool content; `conform` makes it fit the
-//! tool's output schema; `schemas` holds the full
+//! tool's output schema; `lro` follows long-running operations (202 +
+//! status URL) to their end; `schemas` holds the full
 //! schemas behind budgeted tools and the resources that serve them;
 //! `wire` holds the media-type, header and error helpers they share.
 
@@ -17,6 +18,7 @@ pub mod catalog;
 pub mod conform;
 pub mod http;
 pub mod jsoncut;
+pub mod lro;
 pub mod preview;
 pub mod ratelimit;
 pub mod redirect;

@@ -18,6 +18,7 @@ use super::transport::{self, HttpTransportOptions};
 use super::{Bridge, ServeError, ServeOptions};
 use crate::runtime::auth::Credentials;
 use crate::runtime::http::HttpOptions;
+use crate::runtime::lro::LroOptions;
 use crate::runtime::response::ResponseLimits;
 
 /// Default log filter: warnings, plus one audit line per tool call.
@@ -53,6 +54,10 @@ pub struct ServeFlags {
     /// Seconds one API call may take, retries and their waits included.
     #[arg(long, value_name = "SECS", default_value_t = 30.0, value_parser = parse_timeout)]
     pub timeout: f64,
+    /// Seconds a long-running operation (202 Accepted with a status URL) is
+    /// polled before the call gives up and names the status URL.
+    #[arg(long, value_name = "SECS", default_value_t = 600.0, value_parser = parse_lro_timeout)]
+    pub lro_timeout: f64,
     /// Largest response body passed to the model, in bytes; longer ones are cut with a marker.
     #[arg(long, value_name = "BYTES", default_value_t = 1_048_576,
           value_parser = RangedU64ValueParser::<usize>::new().range(1..=MAX_RESPONSE_BYTES))]
@@ -198,6 +203,10 @@ fn parse_timeout(s: &str) -> Result<f64, String> {
     number_in(s, MIN_TIMEOUT_SECS, MAX_TIMEOUT_SECS, "seconds")
 }
 
+fn parse_lro_timeout(s: &str) -> Result<f64, String> {
+    number_in(s, MIN_TIMEOUT_SECS, MAX_TIMEOUT_SECS, "seconds")
+}
+
 fn parse_rate(s: &str) -> Result<f64, String> {
     number_in(
         s,
@@ -244,6 +253,8 @@ impl ServeFlags {
     pub fn options(&self) -> Result<ServeOptions, String> {
         // The parser checks each number; flags built by hand are checked here.
         parse_timeout(&self.timeout.to_string()).map_err(|e| format!("--timeout: {e}"))?;
+        parse_lro_timeout(&self.lro_timeout.to_string())
+            .map_err(|e| format!("--lro-timeout: {e}"))?;
         if !self.toolsets.is_empty() && self.tools != ToolsMode::Toolsets {
             return Err("--toolset only applies with --tools toolsets".into());
         }
@@ -291,6 +302,10 @@ impl ServeFlags {
                     max_body_bytes: self.max_response_bytes,
                 },
                 redirect_origins: self.redirect_origins.clone(),
+                lro: LroOptions {
+                    timeout: Duration::from_secs_f64(self.lro_timeout),
+                    ..LroOptions::default()
+                },
                 ..HttpOptions::default()
             },
             rate_limit: self.rate_limit.map(|r| (r, self.rate_burst)),

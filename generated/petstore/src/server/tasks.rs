@@ -15,18 +15,17 @@ use std::collections::HashMap;
 use std::sync::Mutex;
 use std::time::Duration;
 
-use rmcp::model::{
-    CallToolResponse, CallToolResult, CreateTaskResult, DetailedTask, GetTaskResult,
-};
+use rmcp::model::{CallToolResponse, CreateTaskResult, DetailedTask, GetTaskResult};
 use rmcp::service::RequestContext;
-use rmcp::task_manager::{TaskExit, TaskManager, TaskOptions};
+use rmcp::task_manager::{TaskContext, TaskExit, TaskManager, TaskOptions};
 use rmcp::{ErrorData as McpError, RoleServer};
 use serde_json::{Map, Value};
 use tokio_util::sync::CancellationToken;
 
 use super::protocol::caller_digest;
 use super::{Bridge, CallEnv};
-use crate::runtime::call::ToolId;
+use crate::runtime::call::{CallReport, ToolId};
+use crate::runtime::lro::{LroMode, LroPoll};
 
 /// Default `--task-after`: how long a call runs before it becomes a task.
 pub const DEFAULT_TASK_AFTER: Duration = Duration::from_secs(5);
@@ -60,9 +59,39 @@ impl Tasks {
     }
 }
 
-fn joined(
-    result: Result<Result<CallToolResult, McpError>, tokio::task::JoinError>,
-) -> Result<CallToolResult, McpError> {
+/// Follows a long-running operation the report started (if any) to its
+/// end, keeping the task's status message current; on `tasks/cancel`,
+/// sends the cancel operation the document links (if any) and stops.
+async fn follow(
+    mut report: CallReport,
+    task: &TaskContext,
+    name: &str,
+) -> Result<CallReport, TaskExit> {
+    let Some(mut monitor) = report.pending.take() else {
+        return Ok(report);
+    };
+    let operation = monitor.operation().to_string();
+    loop {
+        tokio::select! {
+            polled = monitor.poll() => match polled {
+                LroPoll::Done(done) => return Ok(done),
+                LroPoll::Running { status, .. } => {
+                    let status = status.unwrap_or_else(|| "running".into());
+                    task.set_status_message(format!("{operation}: {status}"));
+                }
+            },
+            () = task.cancelled() => {
+                match monitor.cancel().await {
+                    Some(sent) => tracing::info!(target: "openapi2mcp::audit", tool = %name, status = sent.status.unwrap_or(0), is_error = sent.outcome.is_error, "task cancelled: the document's cancel operation was sent"),
+                    None => tracing::info!(target: "openapi2mcp::audit", tool = %name, "task cancelled: the document links no cancel operation; polling stopped"),
+                }
+                return Err(TaskExit::Cancelled);
+            }
+        }
+    }
+}
+
+fn joined<T>(result: Result<Result<T, McpError>, tokio::task::JoinError>) -> Result<T, McpError> {
     result.unwrap_or_else(|e| {
         Err(McpError::internal_error(
             format!("the call stopped unexpectedly: {e}"),
@@ -73,7 +102,9 @@ fn joined(
 
 impl Bridge {
     /// Runs a call of `tool`: directly, or as a task when the client
-    /// declared the tasks extension and the call outlives `--task-after`.
+    /// declared the tasks extension and the call outlives `--task-after`
+    /// or starts a long-running operation (a `202` with a status URL,
+    /// which the task then follows to its final result).
     pub(super) async fn run_call(
         &self,
         tool: ToolId,
@@ -98,34 +129,65 @@ impl Bridge {
         let this = self.clone();
         let called = name.to_string();
         let mut handle = tokio::spawn(async move {
-            this.run_tool(tool, &called, args, select.as_deref(), env)
+            this.run_report(tool, &called, args, env, LroMode::Return)
                 .await
         });
-        tokio::select! {
-            result = &mut handle => return joined(result).map(Into::into),
-            () = tokio::time::sleep(self.shared.options.task_after) => {}
+        let early = tokio::select! {
+            result = &mut handle => Some(joined(result)?),
+            () = tokio::time::sleep(self.shared.options.task_after) => None,
             () = context.ct.cancelled() => {
                 cancel.cancel();
                 handle.abort();
                 return Err(McpError::internal_error("cancelled by the client", None));
             }
-        }
-        let http = &self.inner.api.tool(tool).http;
+        };
+        let status = match &early {
+            // Answered in time and not long-running: the plain result.
+            Some(report) if report.pending.is_none() => {
+                let report = early.expect("matched Some");
+                return Ok(self
+                    .finish(tool, report.outcome, select.as_deref())
+                    .await
+                    .into());
+            }
+            Some(report) => report
+                .pending
+                .as_ref()
+                .map(|m| {
+                    format!(
+                        "{} accepted; following {}",
+                        m.operation(),
+                        m.status_url_for_display()
+                    )
+                })
+                .unwrap_or_default(),
+            None => {
+                let http = &self.inner.api.tool(tool).http;
+                format!("calling {} {}", http.method, http.path)
+            }
+        };
         let options = TaskOptions::new()
             .with_ttl_ms(TASK_TTL_MS)
             .with_poll_interval_ms(POLL_INTERVAL_MS)
-            .with_status_message(format!("calling {} {}", http.method, http.path));
+            .with_status_message(status);
+        let this = self.clone();
         let audit_name = name.to_string();
         let task = self.shared.tasks.manager.spawn(options, move |task| {
             Box::pin(async move {
-                tokio::select! {
-                    result = handle => joined(result).map_err(TaskExit::Error),
-                    () = task.cancelled() => {
-                        cancel.cancel();
-                        tracing::info!(target: "openapi2mcp::audit", tool = %audit_name, "task cancelled by the client");
-                        Err(TaskExit::Cancelled)
-                    }
-                }
+                let report = match early {
+                    Some(report) => report,
+                    None => tokio::select! {
+                        result = handle => joined(result).map_err(TaskExit::Error)?,
+                        () = task.cancelled() => {
+                            cancel.cancel();
+                            tracing::info!(target: "openapi2mcp::audit", tool = %audit_name, "task cancelled by the client");
+                            return Err(TaskExit::Cancelled);
+                        }
+                    },
+                };
+                let report = follow(report, &task, &audit_name).await?;
+                let outcome = this.inner.api.conform(tool, report.outcome);
+                Ok(this.finish(tool, outcome, select.as_deref()).await)
             })
         });
         tracing::info!(target: "openapi2mcp::audit", tool = %name, task = %task.task_id, "tools/call continues as a task");
