@@ -71,6 +71,7 @@ pub const SOURCES: &[(&str, &str)] = &[
         "src/runtime/preview.rs",
         include_str!("../runtime/preview.rs"),
     ),
+    ("src/runtime/trace.rs", include_str!("../runtime/trace.rs")),
     (
         "src/runtime/ratelimit.rs",
         include_str!("../runtime/ratelimit.rs"),

@@ -212,6 +212,22 @@ impl HttpClient {
         for (name, value) in &request.headers {
             builder = builder.header(name.as_str(), value.as_str());
         }
+        // The client's trace continues into the API (unless the call sets
+        // trace headers itself, as a documented header parameter).
+        if let Some(trace) = super::trace::current() {
+            let has = |n: &str| {
+                request
+                    .headers
+                    .iter()
+                    .any(|(k, _)| k.eq_ignore_ascii_case(n))
+            };
+            if !has("traceparent") {
+                builder = builder.header("traceparent", trace.traceparent());
+                if let Some(state) = trace.tracestate.as_deref().filter(|_| !has("tracestate")) {
+                    builder = builder.header("tracestate", state);
+                }
+            }
+        }
         if let Some(body) = &request.body {
             builder = builder.body(body.clone());
         }

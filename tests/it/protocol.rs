@@ -831,3 +831,62 @@ async fn stateless_toolsets_are_chosen_by_path_or_header() {
     );
     shutdown.cancel();
 }
+
+// --- trace context ------------------------------------------------------------
+
+#[tokio::test]
+async fn a_clients_trace_continues_into_the_api_request() {
+    let backend = Backend::start(pet_reply).await;
+    let (url, shutdown) =
+        http_server(Bridge::new(petstore(), petstore_on(&backend)).unwrap()).await;
+    let client_parent = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
+    let mut params = json!({"name": "get_pet", "arguments": {"petId": 1}});
+    let mut meta = meta_2026();
+    meta["traceparent"] = json!(client_parent);
+    meta["tracestate"] = json!("congo=t61rcWkgMzE");
+    params["_meta"] = meta;
+    let body = json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": params});
+    let reply: Value = reqwest::Client::new()
+        .post(&url)
+        .header("content-type", "application/json")
+        .header("accept", "application/json, text/event-stream")
+        .header("mcp-protocol-version", "2026-07-28")
+        .header("mcp-method", "tools/call")
+        .header("mcp-name", "get_pet")
+        .body(body.to_string())
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_ne!(reply["result"]["isError"], true, "{reply}");
+    let seen = backend.take();
+    let sent = seen[0]
+        .header("traceparent")
+        .expect("a traceparent on the API request");
+    let parts: Vec<&str> = sent.split('-').collect();
+    assert_eq!(parts[0], "00");
+    assert_eq!(
+        parts[1], "4bf92f3577b34da6a3ce929d0e0e4736",
+        "the client's trace id"
+    );
+    assert_ne!(
+        parts[2], "00f067aa0ba902b7",
+        "this server's span is the parent"
+    );
+    assert_eq!(parts[3], "01");
+    assert_eq!(seen[0].header("tracestate"), Some("congo=t61rcWkgMzE"));
+
+    // No trace from the client: none invented.
+    let (_, plain) = rpc(
+        &url,
+        "2026-07-28",
+        "tools/call",
+        json!({"name": "get_pet", "arguments": {"petId": 1}}),
+    )
+    .await;
+    assert_ne!(plain["result"]["isError"], true, "{plain}");
+    assert_eq!(backend.take()[0].header("traceparent"), None);
+    shutdown.cancel();
+}

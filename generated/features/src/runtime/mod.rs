@@ -27,4 +27,5 @@ pub mod response;
 pub mod schemas;
 pub mod search;
 pub mod select;
+pub mod trace;
 pub mod wire;

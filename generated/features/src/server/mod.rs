@@ -892,6 +892,8 @@ pub(super) struct CallEnv {
     cancel: tokio_util::sync::CancellationToken,
     /// Where progress goes, when the client asked for it.
     progress: Option<(rmcp::model::ProgressToken, rmcp::service::Peer<RoleServer>)>,
+    /// The client's trace, continued into the API requests.
+    pub(super) trace: Option<crate::runtime::trace::TraceContext>,
 }
 
 impl CallEnv {
@@ -909,6 +911,9 @@ impl CallEnv {
                 .meta
                 .get_progress_token()
                 .map(|token| (token, context.peer.clone())),
+            trace: context.meta.get_traceparent().and_then(|parent| {
+                crate::runtime::trace::TraceContext::child_of(parent, context.meta.get_tracestate())
+            }),
         }
     }
 }
@@ -951,8 +956,18 @@ impl Bridge {
                 .with_message(format!("calling {} {}", http.method, http.path));
             let _ = peer.notify_progress(note).await;
         }
+        let span = match &env.trace {
+            Some(t) => {
+                tracing::info_span!("tools/call", tool = %name, trace_id = %t.trace_id, span_id = %t.span_id, parent_id = %t.parent_id)
+            }
+            None => tracing::info_span!("tools/call", tool = %name),
+        };
+        let traced = crate::runtime::trace::scope(
+            env.trace.clone(),
+            self.call(tool, args, env.authorization.as_deref(), mode),
+        );
         let report = tokio::select! {
-            report = self.call(tool, args, env.authorization.as_deref(), mode) => report,
+            report = tracing::Instrument::instrument(traced, span) => report,
             () = env.cancel.cancelled() => {
                 tracing::info!(target: "openapi2mcp::audit", tool = %name, "tools/call cancelled by the client");
                 return Err(McpError::internal_error("cancelled by the client", None));

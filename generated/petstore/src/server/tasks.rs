@@ -126,6 +126,7 @@ impl Bridge {
         let mut env = CallEnv::of(context);
         let cancel = CancellationToken::new();
         env.cancel = cancel.clone();
+        let trace = env.trace.clone();
         let this = self.clone();
         let called = name.to_string();
         let mut handle = tokio::spawn(async move {
@@ -185,7 +186,8 @@ impl Bridge {
                         }
                     },
                 };
-                let report = follow(report, &task, &audit_name).await?;
+                let report =
+                    crate::runtime::trace::scope(trace, follow(report, &task, &audit_name)).await?;
                 let outcome = this.inner.api.conform(tool, report.outcome);
                 Ok(this.finish(tool, outcome, select.as_deref()).await)
             })
