@@ -41,13 +41,35 @@ const POLL_INTERVAL_MS: u64 = 1_000;
 #[derive(Default)]
 pub(super) struct Tasks {
     manager: TaskManager,
-    owners: Mutex<HashMap<String, String>>,
+    owners: Mutex<Owners>,
 }
 
+/// Who created each task; entries of tasks the manager has dropped
+/// (expired) are pruned whenever the map doubles past the last prune.
+#[derive(Default)]
+struct Owners {
+    by_task: HashMap<String, String>,
+    prune_at: usize,
+}
+
+/// The size from which the owners of expired tasks are pruned.
+const PRUNE_FROM: usize = 1_024;
+
 impl Tasks {
+    fn remember(&self, task_id: String, caller: String) {
+        let mut owners = self.owners.lock().unwrap_or_else(|e| e.into_inner());
+        owners.by_task.insert(task_id, caller);
+        if owners.by_task.len() >= owners.prune_at.max(PRUNE_FROM) {
+            owners
+                .by_task
+                .retain(|id, _| self.manager.get_task(id).is_ok());
+            owners.prune_at = (owners.by_task.len() * 2).max(PRUNE_FROM);
+        }
+    }
+
     fn owned(&self, task_id: &str, caller: &str) -> Result<(), McpError> {
         let owners = self.owners.lock().unwrap_or_else(|e| e.into_inner());
-        match owners.get(task_id) {
+        match owners.by_task.get(task_id) {
             Some(owner) if owner == caller => Ok(()),
             // Someone else's task, or none: the same answer, so ids of
             // other callers' tasks cannot be probed.
@@ -195,10 +217,7 @@ impl Bridge {
         tracing::info!(target: "openapi2mcp::audit", tool = %name, task = %task.task_id, "tools/call continues as a task");
         self.shared
             .tasks
-            .owners
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .insert(task.task_id.clone(), caller_digest(context));
+            .remember(task.task_id.clone(), caller_digest(context));
         Ok(CreateTaskResult::new(task).into())
     }
 
