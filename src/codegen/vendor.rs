@@ -196,6 +196,11 @@ pub const SOURCES: &[(&str, &str)] = &[
         include_str!("../server/protocol.rs"),
     ),
     (
+        "src/server/resources.rs",
+        include_str!("../server/resources.rs"),
+    ),
+    ("src/server/run.rs", include_str!("../server/run.rs")),
+    (
         "src/server/confirm.rs",
         include_str!("../server/confirm.rs"),
     ),

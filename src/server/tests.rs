@@ -1,4 +1,5 @@
 use super::*;
+use serde_json::json;
 
 fn tool(name: &str, pad: usize) -> Tool {
     serde_json::from_value(

@@ -17,6 +17,8 @@ pub mod meta;
 pub mod ops;
 mod prepared;
 mod protocol;
+mod resources;
+mod run;
 pub mod seal;
 pub mod selection;
 mod shape;
@@ -29,15 +31,14 @@ use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, CancelTaskParams, DiscoverResult,
-    GetTaskParams, GetTaskResult, ListPromptsResult, ListResourceTemplatesResult,
-    ListResourcesResult, ListToolsResult, PaginatedRequestParams, ProgressNotificationParam,
-    ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult, ResourceContents,
+    CallToolRequestParams, CallToolResponse, CancelTaskParams, DiscoverResult, GetTaskParams,
+    GetTaskResult, ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult,
+    ListToolsResult, PaginatedRequestParams, ReadResourceRequestParams, ReadResourceResponse,
     ServerConfig, SubscriptionFilter, Tool, UpdateTaskParams,
 };
 use rmcp::service::{NotificationContext, RequestContext, SubscriptionContext};
 use rmcp::{ErrorData as McpError, RoleServer, ServerHandler};
-use serde_json::{Map, Value, json};
+use serde_json::{Map, Value};
 
 use crate::runtime::auth::Credentials;
 use crate::runtime::call::{
@@ -46,15 +47,13 @@ use crate::runtime::call::{
 use crate::runtime::catalog::{LazyCatalog, ToolHead};
 use crate::runtime::http::HttpOptions;
 use crate::runtime::lro::LroMode;
-use crate::runtime::schemas::{
-    DOCUMENT_URI, SchemaResource, Schemas, component_schema, schema_uri, tool_schema_uri,
-};
+use crate::runtime::schemas::Schemas;
 use crate::runtime::search::{SearchEntry, ToolIndex};
-use crate::runtime::select::{self, SELECT_ARG};
+use crate::runtime::select::SELECT_ARG;
 use listing::{ListingOptions, ToolsMode, Toolsets};
 use meta::MetaTool;
 use prepared::Prepared;
-use shape::{paginate, server_info, to_result};
+use shape::{paginate, server_info};
 
 /// Builds the search index over `heads` on a thread of its own and hands
 /// it over when ready: over Microsoft Graph's 11,000 tools it takes a
@@ -651,89 +650,15 @@ impl ServerHandler for Bridge {
         request: Option<PaginatedRequestParams>,
         context: RequestContext<RoleServer>,
     ) -> Result<ListResourcesResult, McpError> {
-        let this = self.fresh();
-        const PAGE: usize = 500;
-        let source = this.inner.api.schemas();
-        let names = source.components();
-        // Entry 0 is the document (when there is one), then the components.
-        let document = source.document_json().is_some();
-        let total = names.len() + usize::from(document);
-        let start = match request.and_then(|r| r.cursor) {
-            None => 0,
-            Some(c) => c
-                .parse::<usize>()
-                .ok()
-                .filter(|i| *i < total.max(1))
-                .ok_or_else(|| McpError::invalid_params(format!("invalid cursor `{c}`"), None))?,
-        };
-        let end = (start + PAGE).min(total);
-        let mut items = Vec::with_capacity(end - start);
-        for i in start..end {
-            let v = if document && i == 0 {
-                json!({
-                    "uri": DOCUMENT_URI,
-                    "name": "openapi-document",
-                    "title": format!("{} API description", this.inner.title),
-                    "description": "The OpenAPI description these tools were made from, as loaded (Swagger 2.0 upgraded to OpenAPI 3.0; webhooks left out).",
-                    "mimeType": "application/json",
-                })
-            } else {
-                let key = &names[i - usize::from(document)];
-                json!({
-                    "uri": schema_uri(key),
-                    "name": key,
-                    "description": format!("JSON Schema (2020-12) of the `{key}` component, with every schema it references."),
-                    "mimeType": "application/schema+json",
-                })
-            };
-            if let Ok(r) = serde_json::from_value(v) {
-                items.push(r);
-            }
-        }
-        let mut result = ListResourcesResult::with_all_items(items);
-        result.next_cursor = (end < total).then(|| end.to_string());
-        let hints = this.resource_hints();
-        result.ttl_ms = Some(hints.ttl_ms);
-        result.cache_scope = Some(hints.scope);
-        this.stamp(&mut result.meta, &context);
-        Ok(result)
+        self.resources_page(request, context).await
     }
 
     async fn list_resource_templates(
         &self,
-        _request: Option<PaginatedRequestParams>,
+        request: Option<PaginatedRequestParams>,
         context: RequestContext<RoleServer>,
     ) -> Result<ListResourceTemplatesResult, McpError> {
-        let templates = [
-            json!({
-                "uriTemplate": "openapi2mcp://schemas/{name}",
-                "name": "component-schema",
-                "description": "The full JSON Schema (2020-12) of one component schema of the API description, with every schema it references.",
-                "mimeType": "application/schema+json",
-            }),
-            json!({
-                "uriTemplate": "openapi2mcp://tools/{tool}/input-schema",
-                "name": "tool-input-schema",
-                "description": "The full input schema of a tool, where its listed inputSchema summarizes nested objects.",
-                "mimeType": "application/schema+json",
-            }),
-            json!({
-                "uriTemplate": "openapi2mcp://tools/{tool}/output-schema",
-                "name": "tool-output-schema",
-                "description": "The full output schema of a tool, where its listed outputSchema summarizes nested objects.",
-                "mimeType": "application/schema+json",
-            }),
-        ];
-        let items = templates
-            .into_iter()
-            .filter_map(|t| serde_json::from_value(t).ok())
-            .collect();
-        let mut result = ListResourceTemplatesResult::with_all_items(items);
-        let hints = self.resource_hints();
-        result.ttl_ms = Some(hints.ttl_ms);
-        result.cache_scope = Some(hints.scope);
-        self.stamp(&mut result.meta, &context);
-        Ok(result)
+        self.resource_templates(request, context).await
     }
 
     async fn read_resource(
@@ -741,54 +666,7 @@ impl ServerHandler for Bridge {
         request: ReadResourceRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<ReadResourceResponse, McpError> {
-        let this = self.fresh();
-        let uri = request.uri;
-        let api = &this.inner.api;
-        let not_found = |why: String| McpError::resource_not_found(why, Some(json!({"uri": uri})));
-        let (text, mime) = match SchemaResource::parse(&uri) {
-            Some(SchemaResource::Document) => match api.schemas().document_json() {
-                Some(text) => (text.to_string(), "application/json"),
-                None => {
-                    return Err(not_found(
-                        "this server does not carry its API description".into(),
-                    ));
-                }
-            },
-            Some(SchemaResource::Component(key)) => {
-                let schema = component_schema(&key, api.schemas()).ok_or_else(|| {
-                    not_found(format!(
-                        "no component schema `{key}`; resources/list names them all"
-                    ))
-                })?;
-                (schema.to_string(), "application/schema+json")
-            }
-            Some(SchemaResource::ToolInput(name) | SchemaResource::ToolOutput(name)) => {
-                let output = uri.ends_with("/output-schema");
-                let tool = api.find(&name).map_err(|missing| match missing {
-                    Missing::Unknown => not_found(format!("no tool `{name}`")),
-                    Missing::Broken(why) => {
-                        not_found(format!("tool `{name}` cannot be served: {why}"))
-                    }
-                })?;
-                let schema = api
-                    .full_schema(tool, output)
-                    .ok_or_else(|| not_found(format!("tool `{name}` has no output schema")))?;
-                (schema.to_string(), "application/schema+json")
-            }
-            None => {
-                return Err(not_found(format!(
-                    "unknown resource `{uri}`: this server serves {DOCUMENT_URI}, openapi2mcp://schemas/{{name}} and {}",
-                    tool_schema_uri("{tool}", false)
-                )));
-            }
-        };
-        let hints = this.resource_hints();
-        let mut result =
-            ReadResourceResult::new(vec![ResourceContents::text(text, uri).with_mime_type(mime)])
-                .with_ttl_ms(hints.ttl_ms)
-                .with_cache_scope(hints.scope);
-        this.stamp(&mut result.meta, &context);
-        Ok(result.into())
+        self.read_one(request, context).await
     }
 
     /// What rmcp's streamable HTTP server checks `Mcp-Param-*` headers
@@ -879,130 +757,5 @@ impl ServerHandler for Bridge {
             this.stamp(&mut result.meta, &context);
         }
         Ok(response)
-    }
-}
-
-/// What a call needs from the request that asked for it, detached from
-/// the request so that a call can outlive it (as a task).
-pub(super) struct CallEnv {
-    /// The MCP client's own `Authorization` header (HTTP), for
-    /// `--forward-authorization`.
-    authorization: Option<String>,
-    /// Cancels the call (the client cancelled the request, or the task).
-    cancel: tokio_util::sync::CancellationToken,
-    /// Where progress goes, when the client asked for it.
-    progress: Option<(rmcp::model::ProgressToken, rmcp::service::Peer<RoleServer>)>,
-    /// The client's trace, continued into the API requests.
-    pub(super) trace: Option<crate::runtime::trace::TraceContext>,
-}
-
-impl CallEnv {
-    /// The environment of a call made within `context`.
-    pub(super) fn of(context: &RequestContext<RoleServer>) -> Self {
-        Self {
-            authorization: context
-                .extensions
-                .get::<axum::http::request::Parts>()
-                .and_then(|p| p.headers.get(axum::http::header::AUTHORIZATION))
-                .and_then(|v| v.to_str().ok())
-                .map(str::to_string),
-            cancel: context.ct.clone(),
-            progress: context
-                .meta
-                .get_progress_token()
-                .map(|token| (token, context.peer.clone())),
-            trace: context.meta.get_traceparent().and_then(|parent| {
-                crate::runtime::trace::TraceContext::child_of(parent, context.meta.get_tracestate())
-            }),
-        }
-    }
-}
-
-impl Bridge {
-    /// Runs one tool exactly as a direct `tools/call` does (progress,
-    /// cancellation, audit line, redaction): the meta-tools and tasks call
-    /// this too. A long-running operation is waited for.
-    pub(super) async fn run_tool(
-        &self,
-        tool: ToolId,
-        name: &str,
-        args: Map<String, Value>,
-        selector: Option<&str>,
-        env: CallEnv,
-    ) -> Result<CallToolResult, McpError> {
-        let report = self
-            .run_report(tool, name, args, env, LroMode::Wait)
-            .await?;
-        Ok(self.finish(tool, report.outcome, selector).await)
-    }
-
-    /// The call itself, up to the API's report (conformed to the output
-    /// schema, not yet redacted): progress, cancellation, audit line. In
-    /// [`LroMode::Return`] a long-running operation's monitor comes back
-    /// in the report for the caller to follow.
-    pub(super) async fn run_report(
-        &self,
-        tool: ToolId,
-        name: &str,
-        args: Map<String, Value>,
-        env: CallEnv,
-        mode: LroMode,
-    ) -> Result<CallReport, McpError> {
-        let http = &self.inner.api.tool(tool).http;
-        let started = Instant::now();
-        if let Some((token, peer)) = &env.progress {
-            let note = ProgressNotificationParam::new(token.clone(), 0.0)
-                .with_total(1.0)
-                .with_message(format!("calling {} {}", http.method, http.path));
-            let _ = peer.notify_progress(note).await;
-        }
-        let span = match &env.trace {
-            Some(t) => {
-                tracing::info_span!("tools/call", tool = %name, trace_id = %t.trace_id, span_id = %t.span_id, parent_id = %t.parent_id)
-            }
-            None => tracing::info_span!("tools/call", tool = %name),
-        };
-        let traced = crate::runtime::trace::scope(
-            env.trace.clone(),
-            self.call(tool, args, env.authorization.as_deref(), mode),
-        );
-        let report = tokio::select! {
-            report = tracing::Instrument::instrument(traced, span) => report,
-            () = env.cancel.cancelled() => {
-                tracing::info!(target: "openapi2mcp::audit", tool = %name, "tools/call cancelled by the client");
-                return Err(McpError::internal_error("cancelled by the client", None));
-            }
-        };
-        if let Some((token, peer)) = env.progress {
-            let done = ProgressNotificationParam::new(token, 1.0)
-                .with_total(1.0)
-                .with_message("done");
-            let _ = peer.notify_progress(done).await;
-        }
-        tracing::info!(
-            target: "openapi2mcp::audit",
-            tool = %name,
-            status = report.status.unwrap_or(0),
-            is_error = report.outcome.is_error,
-            long_running = report.pending.is_some(),
-            duration_ms = started.elapsed().as_millis() as u64,
-            "tools/call"
-        );
-        Ok(report)
-    }
-
-    /// A finished call's outcome as the client gets it: secrets masked,
-    /// the selector applied.
-    pub(super) async fn finish(
-        &self,
-        tool: ToolId,
-        outcome: crate::runtime::response::ToolOutcome,
-        selector: Option<&str>,
-    ) -> CallToolResult {
-        let mut outcome = self.inner.api.redact(tool, outcome);
-        if let Some(expression) = selector {
-            outcome = select::select_outcome(expression, outcome, self.inner.select_cap).await;
-        }
-        to_result(outcome)
     }
 }

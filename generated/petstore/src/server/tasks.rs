@@ -22,8 +22,9 @@ use rmcp::{ErrorData as McpError, RoleServer};
 use serde_json::{Map, Value};
 use tokio_util::sync::CancellationToken;
 
+use super::Bridge;
 use super::protocol::caller_digest;
-use super::{Bridge, CallEnv};
+use super::run::CallEnv;
 use crate::runtime::call::{CallReport, ToolId};
 use crate::runtime::lro::{LroMode, LroPoll};
 
