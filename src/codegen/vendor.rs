@@ -200,6 +200,7 @@ pub const SOURCES: &[(&str, &str)] = &[
         include_str!("../server/resources.rs"),
     ),
     ("src/server/run.rs", include_str!("../server/run.rs")),
+    ("src/server/ask.rs", include_str!("../server/ask.rs")),
     (
         "src/server/confirm.rs",
         include_str!("../server/confirm.rs"),

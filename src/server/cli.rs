@@ -143,6 +143,13 @@ pub struct ServeFlags {
     /// it unconfirmed (logged).
     #[arg(long, value_enum, default_value_t = Unconfirmable::Refuse)]
     pub unconfirmed: Unconfirmable,
+    /// Whether a call lacking required arguments asks the person for them
+    /// (one elicitation form, when the client declared elicitation and
+    /// every missing argument is a string, number, integer, boolean or
+    /// string enum); with `false`, or when they cannot be asked, the call
+    /// fails validation naming what is missing.
+    #[arg(long, value_name = "BOOL", default_value_t = true, action = clap::ArgAction::Set)]
+    pub ask_missing: bool,
     /// Seconds a call runs before it continues as an MCP task, for
     /// clients that declared the tasks extension (they poll tasks/get for
     /// the result and may cancel it); others wait for the result.
@@ -319,6 +326,7 @@ impl ServeFlags {
             response_filter: self.response_filter,
             confirm: self.confirm.unwrap_or_default(),
             unconfirmed: self.unconfirmed,
+            ask_missing: self.ask_missing,
             task_after: Duration::from_secs_f64(self.task_after),
             tool_scopes: if self.tool_scopes_from_document {
                 ToolScopePolicy::Document

@@ -7,6 +7,7 @@
 //! input schema (validators compiled on first use, then cached), and runs
 //! the call through [`crate::runtime`]: request → HTTP → response.
 
+mod ask;
 pub mod authz;
 pub mod cli;
 pub mod confirm;
@@ -126,6 +127,9 @@ pub struct ServeOptions {
     pub confirm: confirm::ConfirmPolicy,
     /// What to do when the client cannot be asked (`--unconfirmed`).
     pub unconfirmed: confirm::Unconfirmable,
+    /// Whether required arguments a call lacks are asked of the person
+    /// through elicitation (`--ask-missing`).
+    pub ask_missing: bool,
     /// How long a call of a client that declared the tasks extension runs
     /// before it becomes a task (`--task-after`).
     pub task_after: std::time::Duration,
@@ -148,6 +152,7 @@ impl Default for ServeOptions {
             list_ttl_ms: protocol::DEFAULT_LIST_TTL_MS,
             confirm: confirm::ConfirmPolicy::default(),
             unconfirmed: confirm::Unconfirmable::default(),
+            ask_missing: true,
             task_after: tasks::DEFAULT_TASK_AFTER,
         }
     }
@@ -745,7 +750,7 @@ impl ServerHandler for Bridge {
             }
         }
         if let confirm::Gate::Answer(answer) = this
-            .gate(tool, &name, &args, retry.0, retry.1, &context)
+            .gate(tool, &name, &mut args, retry.0, retry.1, &context)
             .await?
         {
             return Ok(*answer);

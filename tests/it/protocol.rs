@@ -5,6 +5,7 @@
 //! and the server's identity in `_meta`, while a 2025 request keeps the
 //! older shapes.
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use openapi2mcp::runtime::schemas::Schemas;
@@ -12,7 +13,7 @@ use openapi2mcp::server::transport::{HttpTransportOptions, bind_http};
 use openapi2mcp::server::{Bridge, ServeOptions};
 use rmcp::model::{ProtocolVersion, ServerNotification, SubscriptionFilter};
 use rmcp::service::{ClientLifecycleMode, ClientServiceExt};
-use serde_json::{Value, json};
+use serde_json::{Map, Value, json};
 use tokio_util::sync::CancellationToken;
 
 use crate::serve::{catalog_at, petstore};
@@ -522,6 +523,195 @@ async fn an_older_client_is_asked_over_its_session() {
     let result = client.call_tool(params).await.unwrap();
     assert_eq!(result.is_error, Some(true));
     assert!(backend.take().is_empty());
+    client.cancel().await.unwrap();
+}
+
+// --- missing required arguments ------------------------------------------
+
+#[tokio::test]
+async fn a_2026_client_is_asked_for_missing_arguments_then_to_confirm() {
+    let backend = Backend::start(pet_reply).await;
+    let bridge = Bridge::new(petstore(), petstore_on(&backend)).unwrap();
+    let (url, shutdown) = http_server(bridge).await;
+    let first = json!({"name": "delete_pet", "arguments": {}});
+
+    // Round 1: the form for the missing `petId`.
+    let (_, asked) = call_2026(&url, first.clone(), true).await;
+    let result = &asked["result"];
+    assert_eq!(result["resultType"], "input_required", "{asked}");
+    let form = &result["inputRequests"]["arguments"]["params"];
+    assert_eq!(form["mode"], "form", "{asked}");
+    assert_eq!(form["requestedSchema"]["required"], json!(["petId"]));
+    assert_eq!(
+        form["requestedSchema"]["properties"]["petId"]["type"],
+        "integer"
+    );
+    assert!(result["inputRequests"].get("confirm").is_none(), "{asked}");
+    let args_state = result["requestState"].as_str().unwrap().to_string();
+
+    // A confirmation answer sent with the arguments question's state is no
+    // confirmation: the person never saw the request.
+    let mut sneaky = first.clone();
+    sneaky["inputResponses"] = json!({"confirm": answer("accept", Some(true))});
+    sneaky["requestState"] = json!(args_state);
+    let (_, again) = call_2026(&url, sneaky, true).await;
+    assert!(
+        again["result"]["inputRequests"]["arguments"].is_object(),
+        "{again}"
+    );
+    assert!(backend.take().is_empty());
+
+    // Declined: not sent.
+    let mut declined = first.clone();
+    declined["inputResponses"] = json!({"arguments": {"action": "decline"}});
+    declined["requestState"] = json!(args_state);
+    let (_, refused) = call_2026(&url, declined, true).await;
+    let text = refused["result"]["content"][0]["text"].as_str().unwrap();
+    assert!(
+        text.starts_with("Not sent") && text.contains("`petId`"),
+        "{text}"
+    );
+
+    // A value of the wrong type is refused naming the field.
+    let mut wrong = first.clone();
+    wrong["inputResponses"] =
+        json!({"arguments": {"action": "accept", "content": {"petId": "seven"}}});
+    wrong["requestState"] = json!(args_state);
+    let (_, refused) = call_2026(&url, wrong, true).await;
+    let text = refused["result"]["content"][0]["text"].as_str().unwrap();
+    assert!(
+        text.contains("`petId`") && text.contains("integer"),
+        "{text}"
+    );
+    assert!(backend.take().is_empty());
+
+    // Round 2: the value given; now the resolved request is confirmed, and
+    // the new state carries the value (the retry resends only `{}`).
+    let mut filled = first.clone();
+    filled["inputResponses"] = json!({"arguments": {"action": "accept", "content": {"petId": 4}}});
+    filled["requestState"] = json!(args_state);
+    let (_, confirm) = call_2026(&url, filled, true).await;
+    let question = &confirm["result"]["inputRequests"]["confirm"]["params"];
+    let message = question["message"].as_str().unwrap_or_default();
+    assert!(message.contains("/v1/pets/4"), "{confirm}");
+    let confirm_state = confirm["result"]["requestState"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(backend.take().is_empty());
+
+    // Round 3: accepted; the request shown is sent.
+    let mut accepted = first.clone();
+    accepted["inputResponses"] = json!({"confirm": answer("accept", Some(true))});
+    accepted["requestState"] = json!(confirm_state);
+    let (_, done) = call_2026(&url, accepted, true).await;
+    assert_eq!(done["result"]["resultType"], "complete", "{done}");
+    let seen = backend.take();
+    assert_eq!(seen.len(), 1);
+    assert_eq!(
+        (seen[0].method.as_str(), seen[0].target.as_str()),
+        ("DELETE", "/v1/pets/4")
+    );
+
+    // A read is only asked for what it lacks, then sent.
+    let read = json!({"name": "get_pet", "arguments": {}});
+    let (_, asked) = call_2026(&url, read.clone(), true).await;
+    let state = asked["result"]["requestState"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let mut filled = read.clone();
+    filled["inputResponses"] = json!({"arguments": {"action": "accept", "content": {"petId": 2}}});
+    filled["requestState"] = json!(state);
+    let (_, done) = call_2026(&url, filled, true).await;
+    assert_eq!(done["result"]["resultType"], "complete", "{done}");
+    assert_eq!(backend.take()[0].target, "/v1/pets/2");
+
+    // Without elicitation, validation names what is missing.
+    let (_, invalid) = call_2026(&url, read.clone(), false).await;
+    let text = invalid["result"]["content"][0]["text"]
+        .as_str()
+        .unwrap_or_default();
+    assert_eq!(invalid["result"]["isError"], true, "{invalid}");
+    assert!(text.contains("petId"), "{text}");
+    assert!(backend.take().is_empty());
+    shutdown.cancel();
+
+    // --ask-missing false: the same.
+    let mut options = petstore_on(&backend);
+    options.ask_missing = false;
+    let (url, shutdown) = http_server(Bridge::new(petstore(), options).unwrap()).await;
+    let (_, invalid) = call_2026(&url, read, true).await;
+    assert_eq!(invalid["result"]["isError"], true, "{invalid}");
+    assert!(backend.take().is_empty());
+    shutdown.cancel();
+}
+
+/// An older-revision client that fills the missing-arguments form with
+/// `petId` and ticks confirmations, counting the forms it saw.
+#[derive(Clone, Default)]
+struct Filling(Arc<std::sync::Mutex<Vec<String>>>);
+
+impl ClientHandler for Filling {
+    fn get_info(&self) -> ClientConfig {
+        Answering(ElicitationAction::Accept, Some(true)).get_info()
+    }
+
+    async fn create_elicitation(
+        &self,
+        request: ElicitRequestParams,
+        _context: RequestContext<RoleClient>,
+    ) -> Result<ElicitResult, rmcp::ErrorData> {
+        let ElicitRequestParams::FormElicitationParams {
+            requested_schema, ..
+        } = request
+        else {
+            panic!("a form was expected");
+        };
+        let fields: Vec<String> = requested_schema.properties.keys().cloned().collect();
+        let content = if fields.contains(&"petId".to_string()) {
+            json!({"petId": 3})
+        } else {
+            json!({"confirm": true})
+        };
+        self.0.lock().unwrap().push(fields.join(","));
+        Ok(ElicitResult::new(ElicitationAction::Accept).with_content(content))
+    }
+}
+
+#[tokio::test]
+async fn an_older_client_is_asked_for_missing_arguments_over_its_session() {
+    let backend = Backend::start(pet_reply).await;
+    let bridge = Bridge::new(petstore(), petstore_on(&backend)).unwrap();
+    let (client_io, server_io) = tokio::io::duplex(1 << 20);
+    tokio::spawn(async move {
+        if let Ok(running) = rmcp::ServiceExt::serve(bridge, server_io).await {
+            let _ = running.waiting().await;
+        }
+    });
+    let filling = Filling::default();
+    let client = rmcp::ServiceExt::serve(filling.clone(), client_io)
+        .await
+        .unwrap();
+    for (tool, method, forms) in [
+        ("get_pet", "GET", vec!["petId"]),
+        ("delete_pet", "DELETE", vec!["petId", "confirm"]),
+    ] {
+        let params = CallToolRequestParams::new(tool).with_arguments(Map::new());
+        let result = client.call_tool(params).await.unwrap();
+        assert_ne!(result.is_error, Some(true), "{result:?}");
+        let seen = backend.take();
+        assert_eq!(seen.len(), 1, "{tool}");
+        assert_eq!(
+            (seen[0].method.as_str(), seen[0].target.as_str()),
+            (method, "/v1/pets/3")
+        );
+        assert_eq!(
+            std::mem::take(&mut *filling.0.lock().unwrap()),
+            forms,
+            "{tool}"
+        );
+    }
     client.cancel().await.unwrap();
 }
 
