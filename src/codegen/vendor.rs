@@ -201,6 +201,7 @@ pub const SOURCES: &[(&str, &str)] = &[
     ),
     ("src/server/run.rs", include_str!("../server/run.rs")),
     ("src/server/ask.rs", include_str!("../server/ask.rs")),
+    ("src/server/otel.rs", include_str!("../server/otel.rs")),
     (
         "src/server/confirm.rs",
         include_str!("../server/confirm.rs"),
@@ -308,6 +309,9 @@ pub const DEPENDENCIES: &[&str] = &[
     "metrics",
     "metrics-exporter-prometheus",
     "oauth2",
+    "opentelemetry",
+    "opentelemetry-otlp",
+    "opentelemetry_sdk",
     "percent-encoding",
     "reqwest",
     "rmcp",

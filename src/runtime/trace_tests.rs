@@ -45,3 +45,55 @@ async fn the_context_is_seen_inside_its_scope_only() {
     assert_eq!(current(), None);
     assert_eq!(scope(None, async { current() }).await, None);
 }
+
+struct Count(std::sync::Mutex<Vec<String>>);
+
+impl SpanSink for Count {
+    fn record(&self, span: FinishedSpan) {
+        self.0.lock().unwrap().push(span.name);
+    }
+}
+
+fn span(name: &str) -> FinishedSpan {
+    FinishedSpan {
+        trace_id: "4bf92f3577b34da6a3ce929d0e0e4736".into(),
+        span_id: "00f067aa0ba902b7".into(),
+        parent_id: None,
+        parent_remote: false,
+        name: name.into(),
+        kind: SpanKind::Server,
+        start: SystemTime::now(),
+        end: SystemTime::now(),
+        attributes: Vec::new(),
+        error: None,
+        tracestate: None,
+    }
+}
+
+#[test]
+fn only_sampled_traces_with_a_sink_record_spans() {
+    let count = Arc::new(Count(Default::default()));
+    let sink = Sink(count.clone());
+    let root = TraceContext::root();
+    assert!(is_hex(&root.trace_id, 32) && is_hex(&root.span_id, 16));
+    assert_eq!(root.parent_id, None);
+    assert!(root.sampled());
+    assert!(!root.records(), "no sink, nothing recorded");
+    root.record(span("dropped"));
+    let root = root.exporting(Some(sink.clone()));
+    assert!(root.records());
+    root.record(span("kept"));
+    let unsampled = TraceContext::child_of(
+        "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-00",
+        None,
+    )
+    .unwrap()
+    .exporting(Some(sink));
+    assert!(!unsampled.sampled() && !unsampled.records());
+    unsampled.record(span("unsampled"));
+    assert_eq!(*count.0.lock().unwrap(), vec!["kept".to_string()]);
+    // Each request gets its own span id under the call's.
+    let a = root.child_span_id();
+    assert_ne!(a, root.span_id);
+    assert!(root.traceparent_for(&a).contains(&a));
+}

@@ -150,6 +150,14 @@ pub struct ServeFlags {
     /// fails validation naming what is missing.
     #[arg(long, value_name = "BOOL", default_value_t = true, action = clap::ArgAction::Set)]
     pub ask_missing: bool,
+    /// Export a span per tool call (MCP semantic conventions) and per API
+    /// request over OpenTelemetry OTLP/HTTP: to URL (the traces endpoint,
+    /// e.g. http://127.0.0.1:4318/v1/traces), or where the standard
+    /// OTEL_EXPORTER_OTLP_* variables say when no URL is given (default
+    /// http://localhost:4318/v1/traces). Calls without a client trace
+    /// start one; a client's unsampled trace is not exported.
+    #[arg(long, value_name = "URL", num_args = 0..=1, default_missing_value = "")]
+    pub otlp: Option<String>,
     /// Seconds a call runs before it continues as an MCP task, for
     /// clients that declared the tasks extension (they poll tasks/get for
     /// the result and may cancel it); others wait for the result.
@@ -327,6 +335,13 @@ impl ServeFlags {
             confirm: self.confirm.unwrap_or_default(),
             unconfirmed: self.unconfirmed,
             ask_missing: self.ask_missing,
+            spans: match self.otlp.as_deref() {
+                None => None,
+                Some(url) => Some(super::otel::start(
+                    Some(url).filter(|u| !u.is_empty()),
+                    env!("CARGO_PKG_NAME"),
+                )?),
+            },
             task_after: Duration::from_secs_f64(self.task_after),
             tool_scopes: if self.tool_scopes_from_document {
                 ToolScopePolicy::Document
@@ -370,6 +385,16 @@ impl ServeFlags {
     /// the line that tells where the HTTP endpoint is.
     pub async fn serve(&self, bridge: Bridge, program: &str) -> Result<(), ServeError> {
         tracing::info!(tools = bridge.tool_count(), "serving");
+        let spans = bridge.span_sink();
+        let served = self.serve_on(bridge, program).await;
+        if let Some(sink) = spans {
+            // The batch processor's last spans; it blocks, so off the runtime.
+            let _ = tokio::task::spawn_blocking(move || sink.0.flush()).await;
+        }
+        served
+    }
+
+    async fn serve_on(&self, bridge: Bridge, program: &str) -> Result<(), ServeError> {
         match self.transport {
             TransportKind::Stdio => transport::serve_stdio(bridge).await,
             TransportKind::Http => {

@@ -16,6 +16,7 @@ pub mod listing;
 mod live;
 pub mod meta;
 pub mod ops;
+pub mod otel;
 mod prepared;
 mod protocol;
 mod resources;
@@ -130,6 +131,8 @@ pub struct ServeOptions {
     /// Whether required arguments a call lacks are asked of the person
     /// through elicitation (`--ask-missing`).
     pub ask_missing: bool,
+    /// Where the spans of calls and API requests are exported (`--otlp`).
+    pub spans: Option<crate::runtime::trace::Sink>,
     /// How long a call of a client that declared the tasks extension runs
     /// before it becomes a task (`--task-after`).
     pub task_after: std::time::Duration,
@@ -153,6 +156,7 @@ impl Default for ServeOptions {
             confirm: confirm::ConfirmPolicy::default(),
             unconfirmed: confirm::Unconfirmable::default(),
             ask_missing: true,
+            spans: None,
             task_after: tasks::DEFAULT_TASK_AFTER,
         }
     }
@@ -264,6 +268,12 @@ impl Bridge {
             shared: Arc::new(live::Shared::new(inner, options, handlers, sealer)),
             request_toolsets: None,
         })
+    }
+
+    /// Where spans are exported, if anywhere (`--otlp`): flushed when the
+    /// server stops.
+    pub fn span_sink(&self) -> Option<crate::runtime::trace::Sink> {
+        self.shared.options.spans.clone()
     }
 
     /// This handle with the catalog current now.

@@ -16,6 +16,7 @@ mod mcp_headers;
 mod mock;
 mod model;
 mod naming;
+mod otlp;
 mod overlay;
 mod parity;
 mod production;

@@ -257,7 +257,7 @@ use rmcp::model::{
 };
 use rmcp::service::{RequestContext, RoleClient};
 
-fn petstore_on(backend: &Backend) -> ServeOptions {
+pub(crate) fn petstore_on(backend: &Backend) -> ServeOptions {
     ServeOptions {
         base_url: Some(format!("{}/v1", backend.url())),
         ..ServeOptions::default()

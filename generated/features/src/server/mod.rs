@@ -7,6 +7,7 @@
 //! input schema (validators compiled on first use, then cached), and runs
 //! the call through [`crate::runtime`]: request → HTTP → response.
 
+mod ask;
 pub mod authz;
 pub mod cli;
 pub mod confirm;
@@ -15,6 +16,7 @@ pub mod listing;
 mod live;
 pub mod meta;
 pub mod ops;
+pub mod otel;
 mod prepared;
 mod protocol;
 mod resources;
@@ -126,6 +128,11 @@ pub struct ServeOptions {
     pub confirm: confirm::ConfirmPolicy,
     /// What to do when the client cannot be asked (`--unconfirmed`).
     pub unconfirmed: confirm::Unconfirmable,
+    /// Whether required arguments a call lacks are asked of the person
+    /// through elicitation (`--ask-missing`).
+    pub ask_missing: bool,
+    /// Where the spans of calls and API requests are exported (`--otlp`).
+    pub spans: Option<crate::runtime::trace::Sink>,
     /// How long a call of a client that declared the tasks extension runs
     /// before it becomes a task (`--task-after`).
     pub task_after: std::time::Duration,
@@ -148,6 +155,8 @@ impl Default for ServeOptions {
             list_ttl_ms: protocol::DEFAULT_LIST_TTL_MS,
             confirm: confirm::ConfirmPolicy::default(),
             unconfirmed: confirm::Unconfirmable::default(),
+            ask_missing: true,
+            spans: None,
             task_after: tasks::DEFAULT_TASK_AFTER,
         }
     }
@@ -259,6 +268,12 @@ impl Bridge {
             shared: Arc::new(live::Shared::new(inner, options, handlers, sealer)),
             request_toolsets: None,
         })
+    }
+
+    /// Where spans are exported, if anywhere (`--otlp`): flushed when the
+    /// server stops.
+    pub fn span_sink(&self) -> Option<crate::runtime::trace::Sink> {
+        self.shared.options.spans.clone()
     }
 
     /// This handle with the catalog current now.
@@ -745,7 +760,7 @@ impl ServerHandler for Bridge {
             }
         }
         if let confirm::Gate::Answer(answer) = this
-            .gate(tool, &name, &args, retry.0, retry.1, &context)
+            .gate(tool, &name, &mut args, retry.0, retry.1, &context)
             .await?
         {
             return Ok(*answer);

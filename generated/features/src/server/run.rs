@@ -3,7 +3,7 @@
 //! it as a task), the call with progress, cancellation, trace context and
 //! audit line, and the finishing steps (redaction, selector).
 
-use std::time::Instant;
+use std::time::{Instant, SystemTime};
 
 use rmcp::model::{CallToolResult, ProgressNotificationParam};
 use rmcp::service::RequestContext;
@@ -15,6 +15,7 @@ use super::shape::to_result;
 use crate::runtime::call::{CallReport, ToolId};
 use crate::runtime::lro::LroMode;
 use crate::runtime::select;
+use crate::runtime::trace::{AttrValue, FinishedSpan, Sink, SpanKind, TraceContext};
 
 /// What a call needs from the request that asked for it, detached from
 /// the request so that a call can outlive it (as a task).
@@ -26,17 +27,57 @@ pub(super) struct CallEnv {
     pub(super) cancel: tokio_util::sync::CancellationToken,
     /// Where progress goes, when the client asked for it.
     progress: Option<(rmcp::model::ProgressToken, rmcp::service::Peer<RoleServer>)>,
-    /// The client's trace, continued into the API requests.
-    pub(super) trace: Option<crate::runtime::trace::TraceContext>,
+    /// The client's trace, continued into the API requests (or a trace
+    /// of this server's own when spans are exported).
+    pub(super) trace: Option<TraceContext>,
+    /// What the call's span says of the MCP request, when spans are
+    /// exported.
+    span_attributes: Vec<(&'static str, AttrValue)>,
 }
 
 impl CallEnv {
-    /// The environment of a call made within `context`.
-    pub(super) fn of(context: &RequestContext<RoleServer>) -> Self {
+    /// The environment of a call made within `context`; `spans` is where
+    /// finished spans are exported, if anywhere.
+    pub(super) fn of(context: &RequestContext<RoleServer>, spans: Option<&Sink>) -> Self {
+        let parts = context.extensions.get::<axum::http::request::Parts>();
+        let client_trace = context
+            .meta
+            .get_traceparent()
+            .and_then(|parent| TraceContext::child_of(parent, context.meta.get_tracestate()));
+        let trace = match spans {
+            Some(sink) => Some(
+                client_trace
+                    .unwrap_or_else(TraceContext::root)
+                    .exporting(Some(sink.clone())),
+            ),
+            None => client_trace,
+        };
+        let span_attributes = if trace.as_ref().is_some_and(TraceContext::records) {
+            // MCP semantic conventions (OpenTelemetry GenAI), server side.
+            let mut attributes: Vec<(&'static str, AttrValue)> = vec![
+                ("mcp.method.name", "tools/call".into()),
+                ("gen_ai.operation.name", "execute_tool".into()),
+                ("jsonrpc.request.id", context.id.to_string().into()),
+                (
+                    "network.transport",
+                    if parts.is_some() { "tcp" } else { "pipe" }.into(),
+                ),
+            ];
+            if let Some(version) = context.protocol_version() {
+                attributes.push(("mcp.protocol.version", version.as_str().into()));
+            }
+            if let Some(session) = parts
+                .and_then(|p| p.headers.get("mcp-session-id"))
+                .and_then(|v| v.to_str().ok())
+            {
+                attributes.push(("mcp.session.id", session.into()));
+            }
+            attributes
+        } else {
+            Vec::new()
+        };
         Self {
-            authorization: context
-                .extensions
-                .get::<axum::http::request::Parts>()
+            authorization: parts
                 .and_then(|p| p.headers.get(axum::http::header::AUTHORIZATION))
                 .and_then(|v| v.to_str().ok())
                 .map(str::to_string),
@@ -45,11 +86,36 @@ impl CallEnv {
                 .meta
                 .get_progress_token()
                 .map(|token| (token, context.peer.clone())),
-            trace: context.meta.get_traceparent().and_then(|parent| {
-                crate::runtime::trace::TraceContext::child_of(parent, context.meta.get_tracestate())
-            }),
+            trace,
+            span_attributes,
         }
     }
+}
+
+/// Hands the call's server span to the exporter (when spans are
+/// exported and the trace is sampled); `error` is the `error.type`.
+fn record_span(env: &CallEnv, name: &str, start: SystemTime, error: Option<&str>) {
+    let Some(trace) = env.trace.as_ref().filter(|t| t.records()) else {
+        return;
+    };
+    let mut attributes = env.span_attributes.clone();
+    attributes.push(("gen_ai.tool.name", name.into()));
+    if let Some(kind) = error {
+        attributes.push(("error.type", kind.into()));
+    }
+    trace.record(FinishedSpan {
+        trace_id: trace.trace_id.clone(),
+        span_id: trace.span_id.clone(),
+        parent_id: trace.parent_id.clone(),
+        parent_remote: trace.parent_id.is_some(),
+        name: format!("tools/call {name}"),
+        kind: SpanKind::Server,
+        start,
+        end: SystemTime::now(),
+        attributes,
+        error: error.map(str::to_string),
+        tracestate: trace.tracestate.clone(),
+    });
 }
 
 impl Bridge {
@@ -92,10 +158,11 @@ impl Bridge {
         }
         let span = match &env.trace {
             Some(t) => {
-                tracing::info_span!("tools/call", tool = %name, trace_id = %t.trace_id, span_id = %t.span_id, parent_id = %t.parent_id)
+                tracing::info_span!("tools/call", tool = %name, trace_id = %t.trace_id, span_id = %t.span_id, parent_id = %t.parent_id.as_deref().unwrap_or(""))
             }
             None => tracing::info_span!("tools/call", tool = %name),
         };
+        let span_start = SystemTime::now();
         let traced = crate::runtime::trace::scope(
             env.trace.clone(),
             self.call(tool, args, env.authorization.as_deref(), mode),
@@ -104,9 +171,16 @@ impl Bridge {
             report = tracing::Instrument::instrument(traced, span) => report,
             () = env.cancel.cancelled() => {
                 tracing::info!(target: "openapi2mcp::audit", tool = %name, "tools/call cancelled by the client");
+                record_span(&env, name, span_start, Some("cancelled"));
                 return Err(McpError::internal_error("cancelled by the client", None));
             }
         };
+        record_span(
+            &env,
+            name,
+            span_start,
+            report.outcome.is_error.then_some("tool_error"),
+        );
         if let Some((token, peer)) = env.progress {
             let done = ProgressNotificationParam::new(token, 1.0)
                 .with_total(1.0)

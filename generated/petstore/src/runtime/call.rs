@@ -478,6 +478,25 @@ impl Api {
         )
     }
 
+    /// Whether `args` are refused by `tool`'s input schema only for
+    /// lacking top-level required arguments (or not at all): only then is
+    /// it worth asking a person for them; other errors are the model's to
+    /// mend.
+    pub fn lacks_only_required(&self, tool: ToolId, args: &Map<String, Value>) -> bool {
+        let prepared = self.prepared(tool);
+        let Some(validator) = input_validator(prepared, self.schemas()) else {
+            return false;
+        };
+        let args = Value::Object(args.clone());
+        validator.iter_errors(&args).take(64).all(|e| {
+            e.instance_path().as_str().is_empty()
+                && matches!(
+                    e.kind(),
+                    jsonschema::error::ValidationErrorKind::Required { .. }
+                )
+        })
+    }
+
     /// Makes `outcome` valid for `tool` (see [`conform`]): whatever the
     /// API or a handler produced, a tool with an output schema returns
     /// conforming structured content or an error.
@@ -645,11 +664,13 @@ fn check_structured(prepared: &Prepared, outcome: ToolOutcome) -> ToolOutcome {
     conform(&prepared.endpoint.name, schema, validator, outcome)
 }
 
-/// Checks `args` against the tool's full input schema (not the budgeted
-/// one it lists); `Some(message)` naming each bad argument, down to nested
-/// fields, when they do not fit.
-fn validate(prepared: &Prepared, args: &Value, schemas: &dyn SchemaSource) -> Option<String> {
-    let validator = match &prepared.endpoint.input_full {
+/// The compiled validator of the tool's full input schema (`None` when it
+/// cannot be compiled: calls are then not checked).
+fn input_validator<'a>(
+    prepared: &'a Prepared,
+    schemas: &dyn SchemaSource,
+) -> Option<&'a jsonschema::Validator> {
+    match &prepared.endpoint.input_full {
         Some(top) => compiled_with(&prepared.validator, &prepared.endpoint.name, || {
             with_closure(top, SchemaSide::Input, schemas)
         }),
@@ -658,7 +679,14 @@ fn validate(prepared: &Prepared, args: &Value, schemas: &dyn SchemaSource) -> Op
             &prepared.endpoint.input_schema,
             &prepared.endpoint.name,
         ),
-    }?;
+    }
+}
+
+/// Checks `args` against the tool's full input schema (not the budgeted
+/// one it lists); `Some(message)` naming each bad argument, down to nested
+/// fields, when they do not fit.
+fn validate(prepared: &Prepared, args: &Value, schemas: &dyn SchemaSource) -> Option<String> {
+    let validator = input_validator(prepared, schemas)?;
     if validator.is_valid(args) {
         return None; // the common case, without collecting errors
     }

@@ -213,8 +213,11 @@ impl HttpClient {
             builder = builder.header(name.as_str(), value.as_str());
         }
         // The client's trace continues into the API (unless the call sets
-        // trace headers itself, as a documented header parameter).
-        if let Some(trace) = super::trace::current() {
+        // trace headers itself, as a documented header parameter), each
+        // request with a span of its own.
+        let trace = super::trace::current();
+        let mut span_id = None;
+        if let Some(trace) = &trace {
             let has = |n: &str| {
                 request
                     .headers
@@ -222,7 +225,9 @@ impl HttpClient {
                     .any(|(k, _)| k.eq_ignore_ascii_case(n))
             };
             if !has("traceparent") {
-                builder = builder.header("traceparent", trace.traceparent());
+                let id = trace.child_span_id();
+                builder = builder.header("traceparent", trace.traceparent_for(&id));
+                span_id = Some(id);
                 if let Some(state) = trace.tracestate.as_deref().filter(|_| !has("tracestate")) {
                     builder = builder.header("tracestate", state);
                 }
@@ -234,6 +239,20 @@ impl HttpClient {
         if request.empty_content_length() {
             builder = builder.header(reqwest::header::CONTENT_LENGTH, "0");
         }
+        let started = SystemTime::now();
+        let result = self.read_response(builder).await;
+        if let (Some(trace), Some(span_id)) = (trace.filter(|t| t.records()), span_id) {
+            trace.record(client_span(&trace, span_id, request, started, &result));
+        }
+        result
+    }
+
+    /// Sends `builder`'s request and reads the response, the body up to
+    /// the cap.
+    async fn read_response(
+        &self,
+        builder: reqwest::RequestBuilder,
+    ) -> Result<HttpResponse, TransportFailure> {
         let mut response = builder.send().await.map_err(classify)?;
         let status = response.status().as_u16();
         let headers = response
@@ -264,6 +283,66 @@ impl HttpClient {
             body,
             truncated,
         })
+    }
+}
+
+/// The span of one API request (OpenTelemetry HTTP client conventions):
+/// the URL without user info or query values, never a header.
+fn client_span(
+    trace: &super::trace::TraceContext,
+    span_id: String,
+    request: &PreparedRequest,
+    start: SystemTime,
+    result: &Result<HttpResponse, TransportFailure>,
+) -> super::trace::FinishedSpan {
+    use super::trace::{AttrValue, FinishedSpan, SpanKind};
+    let mut attributes: Vec<(&'static str, AttrValue)> = vec![
+        ("http.request.method", request.method.as_str().into()),
+        ("url.full", super::wire::redact_url(&request.url).into()),
+    ];
+    if let Some(url) = request.parsed_url() {
+        if let Some(host) = url.host_str() {
+            attributes.push(("server.address", host.into()));
+        }
+        if let Some(port) = url.port_or_known_default() {
+            attributes.push(("server.port", i64::from(port).into()));
+        }
+    }
+    let error = match result {
+        Ok(response) => {
+            attributes.push((
+                "http.response.status_code",
+                i64::from(response.status).into(),
+            ));
+            (response.status >= 400).then(|| response.status.to_string())
+        }
+        Err(failure) => Some(
+            match failure {
+                TransportFailure::Connect(_) => "connection_error",
+                TransportFailure::Dns(_) => "dns_error",
+                TransportFailure::Timeout { .. } => "timeout",
+                TransportFailure::Tls(_) => "tls_error",
+                TransportFailure::Redirect { .. } => "redirect_refused",
+                TransportFailure::Other(_) => "_OTHER",
+            }
+            .to_string(),
+        ),
+    };
+    if let Some(kind) = &error {
+        attributes.push(("error.type", kind.clone().into()));
+    }
+    FinishedSpan {
+        trace_id: trace.trace_id.clone(),
+        span_id,
+        parent_id: Some(trace.span_id.clone()),
+        parent_remote: false,
+        name: request.method.clone(),
+        kind: SpanKind::Client,
+        start,
+        end: SystemTime::now(),
+        attributes,
+        error,
+        tracestate: trace.tracestate.clone(),
     }
 }
 

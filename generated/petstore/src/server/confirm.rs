@@ -25,8 +25,9 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 
 use super::Bridge;
+use super::ask;
 use super::protocol::modern;
-use super::seal::{SealError, sha256_hex};
+use super::seal::{MAX_STATE_CHARS, SealError, sha256_hex};
 use crate::runtime::call::ToolId;
 use crate::runtime::catalog::ToolAnnotations;
 
@@ -95,6 +96,23 @@ struct State {
     d: String,
     /// Expiry, seconds since the epoch.
     x: u64,
+    /// The question asked.
+    q: Question,
+    /// Arguments the person gave in earlier rounds (the retry resends
+    /// only the model's original arguments).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    a: Option<Map<String, Value>>,
+}
+
+/// Which question a sealed state answers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+enum Question {
+    /// The missing-arguments form ([`ask::ARGS_KEY`]).
+    #[serde(rename = "a")]
+    Arguments,
+    /// The confirmation ([`CONFIRM_KEY`]).
+    #[serde(rename = "c")]
+    Confirm,
 }
 
 /// Arguments in a canonical form (keys sorted at every level), so that a
@@ -178,71 +196,159 @@ impl Bridge {
     }
 
     /// Decides whether `tool` may be called with `args` now: asks the
-    /// person when it needs confirmation and no valid answer came with the
-    /// request (`input_responses` and `request_state` of a 2026-07-28
-    /// retry).
+    /// person for required arguments the call lacks (`--ask-missing`,
+    /// merging the answers into `args`) and for confirmation when it needs
+    /// one and no valid answer came with the request (`input_responses`
+    /// and `request_state` of a 2026-07-28 retry).
     pub(super) async fn gate(
         &self,
         tool: ToolId,
         name: &str,
-        args: &Map<String, Value>,
+        args: &mut Map<String, Value>,
         input_responses: Option<&InputResponses>,
         request_state: Option<&str>,
         context: &RequestContext<RoleServer>,
     ) -> Result<Gate, McpError> {
-        if !self.needs_confirmation(tool) {
+        let confirm = self.needs_confirmation(tool);
+        let endpoint = self.inner.api.tool(tool);
+        let schema = endpoint
+            .input_full
+            .as_deref()
+            .unwrap_or(&endpoint.input_schema);
+        let ask_missing = self.shared.options.ask_missing
+            && (ask::lacks_required(schema, args) || request_state.is_some());
+        if !confirm && !ask_missing {
             return Ok(Gate::Proceed);
         }
-        let preview = match self.inner.api.preview(tool, args) {
-            Ok(preview) => preview,
-            // The call cannot be built, so it will be refused before
-            // anything is sent: no need to ask.
-            Err(_) => return Ok(Gate::Proceed),
-        };
-        let what = preview.describe();
-        let message = format!(
-            "`{name}` wants to send this request, which changes data on the API and may not be reversible:\n\n{what}\n\nSend it?"
-        );
         let can_elicit = context
             .client_capabilities()
             .is_some_and(|c| c.elicitation.is_some());
         if modern(context) {
-            let context_bytes = self.state_context(name, context);
-            if let Some(token) = request_state {
-                match self.shared.sealer.open(token, &context_bytes) {
-                    Ok(bytes) => {
-                        let state: Option<State> = serde_json::from_slice(&bytes).ok();
-                        let fresh = state.as_ref().is_some_and(|s| {
-                            s.t == name && s.d == args_digest(args) && s.x >= now_secs()
-                        });
-                        let answer = input_responses
-                            .and_then(|r| r.get(CONFIRM_KEY))
-                            .and_then(|v| serde_json::from_value::<ElicitResult>(v.clone()).ok());
-                        // Expired, or the arguments changed since the
-                        // question was asked: ask again about these.
-                        if let (true, Some(answer)) = (fresh, answer) {
-                            return Ok(self.decided(name, &what, answer_of(&answer)));
-                        }
-                    }
-                    Err(SealError::TooLong | SealError::Forged) => {
-                        return Err(McpError::invalid_params(
-                            format!(
-                                "requestState of this `{name}` call was not issued by this server for it (altered, from another call or caller, or from a server with another OPENAPI2MCP_STATE_KEY); call again without requestState to be asked anew"
-                            ),
-                            None,
-                        ));
-                    }
+            return self
+                .gate_modern(
+                    tool,
+                    name,
+                    args,
+                    (input_responses, request_state),
+                    can_elicit,
+                    context,
+                )
+                .await;
+        }
+        let session = can_elicit && context.peer.peer_info().is_some();
+        if self.shared.options.ask_missing
+            && session
+            && let Some(missing) = self.missing_args(tool, args)
+        {
+            let asked = context
+                .peer
+                .create_elicitation_with_timeout(missing.request(name), Some(ELICIT_TIMEOUT))
+                .await;
+            match asked {
+                Ok(result) => match self.take_answers(name, &missing, &result) {
+                    Ok(values) => args.extend(values),
+                    Err(refusal) => return Ok(refusal),
+                },
+                Err(e) => {
+                    return Ok(Gate::Answer(Box::new(refusal(format!(
+                        "Not sent: `{name}` lacks {} and they could not be asked for ({e}).",
+                        missing.names()
+                    )))));
                 }
             }
-            if !can_elicit {
-                return self.cannot_ask(name, &what, true);
+        }
+        if !confirm {
+            return Ok(Gate::Proceed);
+        }
+        let Some(what) = self.resolved_request(tool, args) else {
+            return Ok(Gate::Proceed);
+        };
+        if !session {
+            return self.cannot_ask(name, &what, false);
+        }
+        let asked = context
+            .peer
+            .create_elicitation_with_timeout(
+                form(confirm_message(name, &what))?,
+                Some(ELICIT_TIMEOUT),
+            )
+            .await;
+        match asked {
+            Ok(result) => Ok(self.decided(name, &what, answer_of(&result))),
+            Err(e) => Ok(Gate::Answer(Box::new(refusal(format!(
+                "Not sent: the confirmation of `{name}` could not be obtained ({e}). The request was:\n\n{what}"
+            ))))),
+        }
+    }
+
+    /// The gate on a 2026-07-28 request: each question is an
+    /// `InputRequiredResult` whose sealed state carries what was asked
+    /// (and the arguments given so far), checked when the client retries.
+    async fn gate_modern(
+        &self,
+        tool: ToolId,
+        name: &str,
+        args: &mut Map<String, Value>,
+        (input_responses, request_state): Retry<'_>,
+        can_elicit: bool,
+        context: &RequestContext<RoleServer>,
+    ) -> Result<Gate, McpError> {
+        let context_bytes = self.state_context(name, context);
+        let digest = args_digest(args);
+        let mut asked: Option<State> = None;
+        if let Some(token) = request_state {
+            match self.shared.sealer.open(token, &context_bytes) {
+                Ok(bytes) => {
+                    // Expired, or the arguments changed since the question
+                    // was asked: ask again about these.
+                    asked = serde_json::from_slice::<State>(&bytes)
+                        .ok()
+                        .filter(|s| s.t == name && s.d == digest && s.x >= now_secs());
+                }
+                Err(SealError::TooLong | SealError::Forged) => {
+                    return Err(McpError::invalid_params(
+                        format!(
+                            "requestState of this `{name}` call was not issued by this server for it (altered, from another call or caller, or from a server with another OPENAPI2MCP_STATE_KEY); call again without requestState to be asked anew"
+                        ),
+                        None,
+                    ));
+                }
             }
+        }
+        let response = |key: &str| {
+            input_responses
+                .and_then(|r| r.get(key))
+                .and_then(|v| serde_json::from_value::<ElicitResult>(v.clone()).ok())
+        };
+        // Arguments given in earlier rounds, then this round's answers.
+        let mut given = asked.as_ref().and_then(|s| s.a.clone()).unwrap_or_default();
+        for (key, value) in &given {
+            args.entry(key.clone()).or_insert_with(|| value.clone());
+        }
+        if let Some(state) = &asked
+            && state.q == Question::Arguments
+            && let Some(answer) = response(ask::ARGS_KEY)
+            && let Some(missing) = self.missing_args(tool, args)
+        {
+            match self.take_answers(name, &missing, &answer) {
+                Ok(values) => {
+                    for (key, value) in values {
+                        given.insert(key.clone(), value.clone());
+                        args.insert(key, value);
+                    }
+                }
+                Err(refusal) => return Ok(refusal),
+            }
+        }
+        let seal = |question: Question, given: &Map<String, Value>| -> Result<String, McpError> {
             let state = State {
                 t: name.to_string(),
-                d: args_digest(args),
+                d: digest.clone(),
                 x: now_secs() + STATE_TTL.as_secs(),
+                q: question,
+                a: (!given.is_empty()).then(|| given.clone()),
             };
-            let sealed = self
+            let token = self
                 .shared
                 .sealer
                 .seal(
@@ -250,27 +356,113 @@ impl Bridge {
                     &context_bytes,
                 )
                 .map_err(|e| McpError::internal_error(e.to_string(), None))?;
+            if token.len() > MAX_STATE_CHARS {
+                return Err(McpError::invalid_params(
+                    format!(
+                        "the answers given for `{name}` are too long to carry between rounds ({} characters of requestState, at most {MAX_STATE_CHARS}); pass them as arguments instead",
+                        token.len()
+                    ),
+                    None,
+                ));
+            }
+            Ok(token)
+        };
+        let ask = |key: &str, params: ElicitRequestParams, token: String| {
             let mut requests = InputRequests::new();
             requests.insert(
-                CONFIRM_KEY.to_string(),
-                InputRequest::Elicitation(ElicitRequest::new(form(message)?)),
+                key.to_string(),
+                InputRequest::Elicitation(ElicitRequest::new(params)),
             );
-            return Ok(Gate::Answer(Box::new(
-                InputRequiredResult::new(Some(requests), Some(sealed)).into(),
-            )));
+            Gate::Answer(Box::new(
+                InputRequiredResult::new(Some(requests), Some(token)).into(),
+            ))
+        };
+        if self.shared.options.ask_missing
+            && can_elicit
+            && let Some(missing) = self.missing_args(tool, args)
+        {
+            let token = seal(Question::Arguments, &given)?;
+            return Ok(ask(ask::ARGS_KEY, missing.request(name), token));
         }
-        if !can_elicit || context.peer.peer_info().is_none() {
-            return self.cannot_ask(name, &what, false);
+        if !self.needs_confirmation(tool) {
+            return Ok(Gate::Proceed);
         }
-        let asked = context
-            .peer
-            .create_elicitation_with_timeout(form(message)?, Some(ELICIT_TIMEOUT))
-            .await;
-        match asked {
-            Ok(result) => Ok(self.decided(name, &what, answer_of(&result))),
-            Err(e) => Ok(Gate::Answer(Box::new(refusal(format!(
-                "Not sent: the confirmation of `{name}` could not be obtained ({e}). The request was:\n\n{what}"
-            ))))),
+        let Some(what) = self.resolved_request(tool, args) else {
+            return Ok(Gate::Proceed);
+        };
+        // Only an answer to the confirmation question, asked about these
+        // arguments, confirms.
+        if let Some(state) = &asked
+            && state.q == Question::Confirm
+            && let Some(answer) = response(CONFIRM_KEY)
+        {
+            return Ok(self.decided(name, &what, answer_of(&answer)));
+        }
+        if !can_elicit {
+            return self.cannot_ask(name, &what, true);
+        }
+        let token = seal(Question::Confirm, &given)?;
+        Ok(ask(CONFIRM_KEY, form(confirm_message(name, &what))?, token))
+    }
+
+    /// The resolved request shown for confirmation; `None` when the call
+    /// cannot be built (it is then refused before anything is sent, so
+    /// there is nothing to ask).
+    fn resolved_request(&self, tool: ToolId, args: &Map<String, Value>) -> Option<String> {
+        self.inner
+            .api
+            .preview(tool, args)
+            .ok()
+            .map(|preview| preview.describe())
+    }
+
+    /// The form asking for the required arguments `args` lack, when they
+    /// lack nothing else (other errors are the model's to mend) and each
+    /// fits in a form.
+    fn missing_args(&self, tool: ToolId, args: &Map<String, Value>) -> Option<ask::MissingArgs> {
+        let endpoint = self.inner.api.tool(tool);
+        let schema = endpoint
+            .input_full
+            .as_deref()
+            .unwrap_or(&endpoint.input_schema);
+        let missing = ask::missing(schema, args)?;
+        self.inner
+            .api
+            .lacks_only_required(tool, args)
+            .then_some(missing)
+    }
+
+    /// The values of a missing-arguments answer, or the refusal to send.
+    fn take_answers(
+        &self,
+        name: &str,
+        missing: &ask::MissingArgs,
+        answer: &ElicitResult,
+    ) -> Result<Map<String, Value>, Gate> {
+        let refuse = |text: String| Gate::Answer(Box::new(refusal(text)));
+        match answer.action {
+            ElicitationAction::Accept => {
+                let content = answer
+                    .content
+                    .as_ref()
+                    .and_then(Value::as_object)
+                    .cloned()
+                    .unwrap_or_default();
+                missing.answers(&content).map_err(|why| {
+                    refuse(format!(
+                        "Not sent: the values given for `{name}` cannot be used: {why}. Call it again with {} as arguments.",
+                        missing.names()
+                    ))
+                })
+            }
+            ElicitationAction::Decline => Err(refuse(format!(
+                "Not sent: the user declined to give {} for `{name}`. Do not retry it unless the user asks again.",
+                missing.names()
+            ))),
+            _ => Err(refuse(format!(
+                "Not sent: the user dismissed the request for {} of `{name}`.",
+                missing.names()
+            ))),
         }
     }
 
@@ -316,6 +508,13 @@ impl Bridge {
             "Not sent: `{name}` changes data and this server asks a person to confirm such calls, but this MCP client cannot be asked (it did not declare elicitation, or has no session). The request would have been:\n\n{what}\n\nThe server's operator can turn confirmation off (--confirm none) or allow unconfirmed calls from such clients (--unconfirmed allow)."
         )))))
     }
+}
+
+/// What the confirmation says.
+fn confirm_message(name: &str, what: &str) -> String {
+    format!(
+        "`{name}` wants to send this request, which changes data on the API and may not be reversible:\n\n{what}\n\nSend it?"
+    )
 }
 
 /// The confirmation form: one checkbox.

@@ -334,7 +334,7 @@ impl Bridge {
             Ok(n) => n.to_string(),
             Err(why) => return Ok(refuse(why).into()),
         };
-        let arguments = match args.remove("arguments") {
+        let mut arguments = match args.remove("arguments") {
             None | Some(Value::Null) => Map::new(),
             Some(Value::Object(a)) => a,
             Some(other) => {
@@ -388,7 +388,7 @@ impl Bridge {
             }
         };
         if let Gate::Answer(answer) = self
-            .gate(tool, &name, &arguments, retry.0, retry.1, context)
+            .gate(tool, &name, &mut arguments, retry.0, retry.1, context)
             .await?
         {
             return Ok(*answer);

@@ -141,12 +141,18 @@ impl Bridge {
             .is_some_and(|c| c.supports_tasks());
         if !tasks_declared {
             return Ok(self
-                .run_tool(tool, name, args, select.as_deref(), CallEnv::of(context))
+                .run_tool(
+                    tool,
+                    name,
+                    args,
+                    select.as_deref(),
+                    CallEnv::of(context, self.shared.options.spans.as_ref()),
+                )
                 .await?
                 .into());
         }
         // The call runs on its own, so that it can outlive this request.
-        let mut env = CallEnv::of(context);
+        let mut env = CallEnv::of(context, self.shared.options.spans.as_ref());
         let cancel = CancellationToken::new();
         env.cancel = cancel.clone();
         let trace = env.trace.clone();
