@@ -1168,3 +1168,145 @@ async fn generated_features_matches_serve() {
     )
     .await;
 }
+
+// ---------------------------------------------------------------------------
+// MCP 2026-07-28 over HTTP: tasks and confirmations in generated crates
+// ---------------------------------------------------------------------------
+
+/// A server process on HTTP, killed when dropped.
+struct HttpServer {
+    child: tokio::process::Child,
+    url: String,
+}
+
+impl Drop for HttpServer {
+    fn drop(&mut self) {
+        let _ = self.child.start_kill();
+    }
+}
+
+/// Spawns `program` on an ephemeral port and waits (at most 60 s) for the
+/// endpoint line it prints on stderr.
+async fn spawn_http(program: &Path, args: &[String]) -> HttpServer {
+    use tokio::io::AsyncBufReadExt;
+    let mut cmd = tokio::process::Command::new(program);
+    cmd.args(args)
+        .args(["--transport", "http", "--listen", "127.0.0.1:0"])
+        .env_remove("RUST_LOG")
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .kill_on_drop(true);
+    let mut child = cmd
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot spawn {}: {e}", program.display()));
+    let stderr = child.stderr.take().unwrap();
+    let mut lines = tokio::io::BufReader::new(stderr).lines();
+    let mut seen = String::new();
+    let url = tokio::time::timeout(Duration::from_secs(60), async {
+        while let Ok(Some(line)) = lines.next_line().await {
+            if let Some(at) = line.find("MCP endpoint at ") {
+                return Some(line[at + "MCP endpoint at ".len()..].trim().to_string());
+            }
+            seen.push_str(&line);
+            seen.push('\n');
+        }
+        None
+    })
+    .await
+    .ok()
+    .flatten()
+    .unwrap_or_else(|| panic!("{} printed no endpoint:\n{seen}", program.display()));
+    // Keep draining stderr so the server never blocks on it.
+    tokio::spawn(async move { while let Ok(Some(_)) = lines.next_line().await {} });
+    HttpServer { child, url }
+}
+
+#[tokio::test]
+async fn generated_crates_run_tasks_and_confirmations_like_serve() {
+    use crate::protocol::{call_2026, rpc_tasks, settle};
+    let binary = generated_binary("petstore");
+    let backend = Backend::start(petstore_reply).await;
+    let flags = vec![
+        "--base-url".to_string(),
+        format!("{}/v1", backend.url()),
+        "--task-after".to_string(),
+        "0".to_string(),
+    ];
+    let mut serve_args = vec![
+        "serve".to_string(),
+        root().join("specs/petstore.yaml").display().to_string(),
+    ];
+    serve_args.extend(flags.iter().cloned());
+    let mut outcomes = Vec::new();
+    for (label, program, args) in [
+        (
+            "serve",
+            Path::new(env!("CARGO_BIN_EXE_openapi2mcp")),
+            &serve_args,
+        ),
+        ("generated", binary.as_path(), &flags),
+    ] {
+        let server = spawn_http(program, args).await;
+        // A call of a client that declared tasks becomes a task at once
+        // (--task-after 0); its result comes from tasks/get.
+        let started = rpc_tasks(
+            &server.url,
+            "tools/call",
+            json!({"name": "get_pet", "arguments": {"petId": 1}}),
+        )
+        .await;
+        assert_eq!(
+            started["result"]["resultType"], "task",
+            "{label}: {started}"
+        );
+        let task_id = started["result"]["task"]["taskId"]
+            .as_str()
+            .or_else(|| started["result"]["taskId"].as_str())
+            .unwrap_or_else(|| panic!("{label}: no task id in {started}"))
+            .to_string();
+        let done = settle(&server.url, &task_id).await;
+        assert_eq!(done["result"]["status"], "completed", "{label}: {done}");
+        let sent = backend.take();
+        assert_eq!(sent.len(), 1, "{label}");
+        // A DELETE is asked about first; nothing is sent.
+        let (_, asked) = call_2026(
+            &server.url,
+            json!({"name": "delete_pet", "arguments": {"petId": 1}}),
+            true,
+        )
+        .await;
+        assert_eq!(
+            asked["result"]["resultType"], "input_required",
+            "{label}: {asked}"
+        );
+        assert!(
+            backend.take().is_empty(),
+            "{label}: nothing sent before the answer"
+        );
+        let message = asked["result"]["inputRequests"]["confirm"]["params"]["message"].clone();
+        let mut result = done["result"].clone();
+        if let Some(object) = result.as_object_mut() {
+            for volatile in [
+                "taskId",
+                "createdAt",
+                "lastUpdatedAt",
+                "_meta",
+                "ttlMs",
+                "pollIntervalMs",
+            ] {
+                object.remove(volatile);
+            }
+        }
+        outcomes.push((
+            label,
+            result,
+            message,
+            Wire::of(sent.into_iter().next().unwrap()).show(),
+        ));
+    }
+    let (serve, generated) = (&outcomes[0], &outcomes[1]);
+    assert_eq!(serve.1, generated.1, "the task's result");
+    assert_eq!(serve.2, generated.2, "the confirmation");
+    assert_eq!(serve.3, generated.3, "the request sent");
+}

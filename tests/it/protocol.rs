@@ -265,7 +265,7 @@ pub(crate) fn petstore_on(backend: &Backend) -> ServeOptions {
 }
 
 /// `rpc`, with the 2026 `_meta` declaring elicitation (or not).
-async fn call_2026(url: &str, params: Value, elicitation: bool) -> (u16, Value) {
+pub(crate) async fn call_2026(url: &str, params: Value, elicitation: bool) -> (u16, Value) {
     let mut params = params;
     let mut meta = meta_2026();
     if elicitation {
@@ -287,10 +287,7 @@ async fn call_2026(url: &str, params: Value, elicitation: bool) -> (u16, Value) 
         .await
         .unwrap();
     let status = res.status().as_u16();
-    (
-        status,
-        serde_json::from_str(&res.text().await.unwrap()).unwrap(),
-    )
+    (status, reply_of(&res.text().await.unwrap()))
 }
 
 fn answer(action: &str, ticked: Option<bool>) -> Value {
@@ -764,7 +761,20 @@ pub(crate) async fn rpc_tasks(url: &str, method: &str, params: Value) -> Value {
         .text()
         .await
         .unwrap();
-    serde_json::from_str(&text).unwrap_or_else(|_| panic!("{text}"))
+    reply_of(&text)
+}
+
+/// The JSON-RPC response in an HTTP body: plain JSON, or the last `data:`
+/// line of an SSE stream carrying one (servers with sessions stream).
+pub(crate) fn reply_of(text: &str) -> Value {
+    if let Ok(value) = serde_json::from_str(text) {
+        return value;
+    }
+    text.lines()
+        .filter_map(|line| line.strip_prefix("data:"))
+        .filter_map(|data| serde_json::from_str::<Value>(data.trim()).ok())
+        .rfind(|message| message.get("id").is_some())
+        .unwrap_or_else(|| panic!("no JSON-RPC response in {text}"))
 }
 
 /// Polls `tasks/get` until the task is terminal (at most 10 s).
