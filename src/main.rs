@@ -53,6 +53,52 @@ enum Command {
     Config(ConfigArgs),
     /// Check how well the document serves a model: findings with fixes, and the token cost of its tools.
     Lint(LintArgs),
+    /// Log in to the API's own OAuth authorization server (from the document's OAuth2 scheme), so that `serve` calls it as you.
+    Login(LoginArgs),
+    /// Remove the tokens `login` stored, revoking them where the authorization server allows.
+    Logout(LogoutArgs),
+}
+
+#[derive(Args)]
+struct LoginArgs {
+    /// OpenAPI document: a file path or an http(s) URL.
+    spec: String,
+    /// OpenAPI Overlay 1.0 documents applied first, as `serve` does.
+    #[arg(long = "overlay", value_name = "FILE")]
+    overlays: Vec<String>,
+    /// The OAuth2 security scheme to log in to (needed when the document has several).
+    #[arg(long)]
+    scheme: Option<String>,
+    /// Use the device flow: a code to enter on another device (no browser here).
+    #[arg(long)]
+    device: bool,
+    /// Do not try to open a browser; only print the login URL.
+    #[arg(long)]
+    no_browser: bool,
+    /// The encrypted token store (default: ~/.local/share/openapi2mcp/tokens.enc); its key is OPENAPI2MCP_TOKEN_KEY.
+    #[arg(long, value_name = "FILE")]
+    token_store: Option<std::path::PathBuf>,
+    /// Seconds to wait for the login to be completed.
+    #[arg(long, value_name = "SECS", default_value_t = 300)]
+    timeout: u64,
+    /// Loopback port of the login redirect (0: any free port; register http://127.0.0.1/callback with the authorization server).
+    #[arg(long, value_name = "PORT", default_value_t = 0)]
+    callback_port: u16,
+}
+
+#[derive(Args)]
+struct LogoutArgs {
+    /// OpenAPI document: a file path or an http(s) URL.
+    spec: String,
+    /// OpenAPI Overlay 1.0 documents applied first, as `serve` does.
+    #[arg(long = "overlay", value_name = "FILE")]
+    overlays: Vec<String>,
+    /// The OAuth2 security scheme to log out of.
+    #[arg(long)]
+    scheme: Option<String>,
+    /// The encrypted token store (default: ~/.local/share/openapi2mcp/tokens.enc).
+    #[arg(long, value_name = "FILE")]
+    token_store: Option<std::path::PathBuf>,
 }
 
 #[derive(Args)]
@@ -370,6 +416,8 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Mock(args) => mock(args),
         Command::Config(args) => config(args),
         Command::Lint(args) => lint(args),
+        Command::Login(args) => login(args),
+        Command::Logout(args) => logout(args),
     }
 }
 
@@ -598,6 +646,51 @@ fn config(args: ConfigArgs) -> Result<ExitCode> {
     write_stdout(|out| writeln!(out, "{entry}"))?;
     // The process exits next: freeing the document would only delay that.
     std::mem::forget(loaded);
+    Ok(ExitCode::SUCCESS)
+}
+
+fn login(args: LoginArgs) -> Result<ExitCode> {
+    let spec_args = SpecArgs {
+        overlays: args.overlays.clone(),
+        ..SpecArgs::for_document(&args.spec)
+    };
+    let loaded = match load_catalog(&spec_args)? {
+        Ok(loaded) => loaded,
+        Err(code) => return Ok(code),
+    };
+    let command = commands::login::LoginCommand {
+        scheme: args.scheme,
+        device: args.device,
+        open_browser: !args.no_browser,
+        store: args
+            .token_store
+            .unwrap_or_else(openapi2mcp::runtime::auth::store::default_path),
+        timeout: std::time::Duration::from_secs(args.timeout.max(1)),
+        callback_port: args.callback_port,
+    };
+    let said = commands::login::login(&loaded.catalog.security_schemes, &command)?;
+    eprintln!("{said}");
+    Ok(ExitCode::SUCCESS)
+}
+
+fn logout(args: LogoutArgs) -> Result<ExitCode> {
+    let spec_args = SpecArgs {
+        overlays: args.overlays.clone(),
+        ..SpecArgs::for_document(&args.spec)
+    };
+    let loaded = match load_catalog(&spec_args)? {
+        Ok(loaded) => loaded,
+        Err(code) => return Ok(code),
+    };
+    let store = args
+        .token_store
+        .unwrap_or_else(openapi2mcp::runtime::auth::store::default_path);
+    let said = commands::login::logout(
+        &loaded.catalog.security_schemes,
+        args.scheme.as_deref(),
+        &store,
+    )?;
+    eprintln!("{said}");
     Ok(ExitCode::SUCCESS)
 }
 

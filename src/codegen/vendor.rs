@@ -21,6 +21,14 @@ pub const SOURCES: &[(&str, &str)] = &[
         include_str!("../runtime/auth/credentials.rs"),
     ),
     (
+        "src/runtime/auth/login.rs",
+        include_str!("../runtime/auth/login.rs"),
+    ),
+    (
+        "src/runtime/auth/store.rs",
+        include_str!("../runtime/auth/store.rs"),
+    ),
+    (
         "src/runtime/auth/oauth2.rs",
         include_str!("../runtime/auth/oauth2.rs"),
     ),

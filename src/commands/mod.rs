@@ -13,6 +13,7 @@ pub mod config;
 pub mod generate;
 pub mod lint;
 pub mod list;
+pub mod login;
 pub mod mock;
 pub mod report;
 pub mod serve;

@@ -9,6 +9,7 @@ mod discovery;
 mod generate;
 mod github;
 mod hardening;
+mod identity;
 mod lazy;
 mod lint;
 mod lro;

@@ -9,6 +9,7 @@ use serde_json::Value;
 use super::operations::Operation;
 use crate::document::refs::Located;
 use crate::document::{Diagnostic, Document};
+use crate::runtime::binding::LoginFlows;
 use crate::runtime::binding::{
     Location, SchemeUse, SecurityRequirement, SecurityScheme, Server, ServerVariable,
 };
@@ -186,6 +187,48 @@ fn scalar_text(v: &Value) -> String {
     }
 }
 
+/// What a person logs in through: the `authorizationCode` flow, the
+/// OpenAPI 3.2 `deviceAuthorization` flow, `oauth2MetadataUrl`; `None`
+/// when the scheme offers none of them.
+fn login_flows(v: &Value) -> Option<Box<LoginFlows>> {
+    let flows = v.get("flows").and_then(Value::as_object);
+    let flow = |name: &str| flows.and_then(|f| f.get(name)).and_then(Value::as_object);
+    let text = |flow: Option<&serde_json::Map<String, Value>>, key: &str| {
+        flow.and_then(|f| f.get(key))
+            .and_then(Value::as_str)
+            .filter(|s| !s.trim().is_empty())
+            .map(str::to_string)
+    };
+    let code = flow("authorizationCode");
+    let device = flow("deviceAuthorization");
+    let metadata_url = v
+        .get("oauth2MetadataUrl")
+        .and_then(Value::as_str)
+        .filter(|s| !s.trim().is_empty())
+        .map(str::to_string);
+    if code.is_none() && device.is_none() && metadata_url.is_none() {
+        return None;
+    }
+    let mut scopes: Vec<String> = Vec::new();
+    for f in [code, device].into_iter().flatten() {
+        if let Some(map) = f.get("scopes").and_then(Value::as_object) {
+            for scope in map.keys() {
+                if !scopes.contains(scope) {
+                    scopes.push(scope.clone());
+                }
+            }
+        }
+    }
+    Some(Box::new(LoginFlows {
+        authorization_url: text(code, "authorizationUrl"),
+        token_url: text(code, "tokenUrl").or_else(|| text(device, "tokenUrl")),
+        device_authorization_url: text(device, "deviceAuthorizationUrl"),
+        refresh_url: text(code, "refreshUrl").or_else(|| text(device, "refreshUrl")),
+        metadata_url,
+        scopes,
+    }))
+}
+
 fn scheme(v: &Value) -> Result<SecurityScheme, String> {
     let s = |k: &str| v.get(k).and_then(Value::as_str);
     match s("type") {
@@ -211,7 +254,9 @@ fn scheme(v: &Value) -> Result<SecurityScheme, String> {
         }),
         Some("oauth2") => {
             let flows = v.get("flows").and_then(Value::as_object);
+            let login = login_flows(v);
             Ok(SecurityScheme::OAuth2 {
+                login,
                 client_credentials_token_url: flows
                     .and_then(|f| f.get("clientCredentials"))
                     .and_then(|f| f.get("tokenUrl"))

@@ -198,14 +198,21 @@ impl ClientCredentials {
 
 /// `oauth2`'s HTTP client: our own `reqwest::Client`, a time limit and a
 /// size cap.
-struct TokenHttp {
+pub(super) struct TokenHttp {
     pub(super) client: reqwest::Client,
+}
+
+impl TokenHttp {
+    /// The adapter over `client`.
+    pub(super) fn new(client: reqwest::Client) -> Self {
+        Self { client }
+    }
 }
 
 /// Why a token request got no usable HTTP answer.
 #[derive(Debug, thiserror::Error)]
 #[error("{0}")]
-struct TokenHttpError(String);
+pub(super) struct TokenHttpError(String);
 
 type TokenFuture<'c> =
     Pin<Box<dyn Future<Output = Result<oauth2::HttpResponse, TokenHttpError>> + Send + 'c>>;

@@ -524,6 +524,7 @@ fn oauth2_scheme(token_url: Option<&str>) -> SecurityScheme {
     SecurityScheme::OAuth2 {
         client_credentials_token_url: token_url.map(str::to_string),
         flows: vec!["clientCredentials".into()],
+        login: None,
     }
 }
 

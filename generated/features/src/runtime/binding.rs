@@ -351,6 +351,11 @@ pub enum SecurityScheme {
         client_credentials_token_url: Option<String>,
         /// Flow names the document offers (`authorizationCode`, …).
         flows: Vec<String>,
+        /// How a person logs in (authorization code, device), when the
+        /// document offers a flow for it: the per-user identity of
+        /// `openapi2mcp login`.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        login: Option<Box<LoginFlows>>,
     },
     /// OpenID Connect discovery.
     OpenIdConnect {
@@ -359,6 +364,31 @@ pub enum SecurityScheme {
     },
     /// Mutual TLS.
     MutualTls,
+}
+
+/// The endpoints a person logs in through, from an OAuth2 scheme's
+/// `authorizationCode` and (OpenAPI 3.2) `deviceAuthorization` flows and
+/// its `oauth2MetadataUrl`.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct LoginFlows {
+    /// The authorization code flow's `authorizationUrl`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub authorization_url: Option<String>,
+    /// The token URL of the authorization code (or device) flow.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub token_url: Option<String>,
+    /// The device flow's `deviceAuthorizationUrl` (OpenAPI 3.2).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub device_authorization_url: Option<String>,
+    /// The flows' `refreshUrl`, when it differs from the token URL.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub refresh_url: Option<String>,
+    /// RFC 8414 authorization server metadata (`oauth2MetadataUrl`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub metadata_url: Option<String>,
+    /// Every scope the login flows list, in document order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub scopes: Vec<String>,
 }
 
 /// How a JSON response becomes `structuredContent`.

@@ -51,6 +51,19 @@ pub struct ApiOptions {
     pub forward_authorization: bool,
     /// Where the full schemas behind budgeted tools come from.
     pub schemas: Schemas,
+    /// People's tokens from logging in (`login`): OAuth2 schemes with a
+    /// login flow use them (see [`super::auth::login`]).
+    pub token_store: Option<TokenStoreHandle>,
+}
+
+/// A shared [`super::auth::store::TokenStore`] (printed by name only).
+#[derive(Clone)]
+pub struct TokenStoreHandle(pub Arc<dyn super::auth::store::TokenStore>);
+
+impl std::fmt::Debug for TokenStoreHandle {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("TokenStore")
+    }
 }
 
 /// The HTTP endpoint behind one tool: what [`Api`] needs to call it (its
@@ -190,10 +203,11 @@ impl Api {
         options: ApiOptions,
     ) -> Result<Self, String> {
         let client = HttpClient::new(options.http.clone())?;
-        let auth = Arc::new(Authenticator::new(
+        let auth = Arc::new(Authenticator::with_store(
             security_schemes,
             &options.credentials,
             client.reqwest().clone(),
+            options.token_store.as_ref().map(|s| Arc::clone(&s.0)),
         ));
         let slots = names.iter().map(|_| OnceLock::new()).collect();
         let by_name = names.into_iter().enumerate().map(|(i, n)| (n, i)).collect();

@@ -158,6 +158,13 @@ pub struct ServeFlags {
     /// start one; a client's unsampled trace is not exported.
     #[arg(long, value_name = "URL", num_args = 0..=1, default_missing_value = "")]
     pub otlp: Option<String>,
+    /// The encrypted store of the tokens people obtained with `login`
+    /// (default: ~/.local/share/openapi2mcp/tokens.enc, used whenever
+    /// OPENAPI2MCP_TOKEN_KEY is set). OAuth2 schemes with an authorization
+    /// code or device flow and a _CLIENT_ID then call the API as the
+    /// person who logged in.
+    #[arg(long, value_name = "FILE")]
+    pub token_store: Option<std::path::PathBuf>,
     /// Seconds a call runs before it continues as an MCP task, for
     /// clients that declared the tasks extension (they poll tasks/get for
     /// the result and may cancel it); others wait for the result.
@@ -263,6 +270,22 @@ fn parse_key_value(s: &str) -> Result<(String, String), String> {
 }
 
 impl ServeFlags {
+    /// The token store, when one is configured (`--token-store`, or the
+    /// default file when OPENAPI2MCP_TOKEN_KEY is set).
+    fn token_store(&self) -> Result<Option<crate::runtime::call::TokenStoreHandle>, String> {
+        use crate::runtime::auth::store::{FileStore, TOKEN_KEY_ENV, default_path};
+        let keyed = std::env::var(TOKEN_KEY_ENV).is_ok_and(|k| !k.is_empty());
+        let path = match (&self.token_store, keyed) {
+            (Some(path), _) => path.clone(),
+            (None, true) => default_path(),
+            (None, false) => return Ok(None),
+        };
+        let store = FileStore::from_env(&path).map_err(|e| format!("--token-store: {e}"))?;
+        Ok(Some(crate::runtime::call::TokenStoreHandle(
+            std::sync::Arc::new(store),
+        )))
+    }
+
     /// The server options these flags ask for, with credentials from the
     /// environment; an error names the flag that is out of range.
     pub fn options(&self) -> Result<ServeOptions, String> {
@@ -335,6 +358,7 @@ impl ServeFlags {
             confirm: self.confirm.unwrap_or_default(),
             unconfirmed: self.unconfirmed,
             ask_missing: self.ask_missing,
+            token_store: self.token_store()?,
             spans: match self.otlp.as_deref() {
                 None => None,
                 Some(url) => Some(super::otel::start(

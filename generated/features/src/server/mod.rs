@@ -133,6 +133,8 @@ pub struct ServeOptions {
     pub ask_missing: bool,
     /// Where the spans of calls and API requests are exported (`--otlp`).
     pub spans: Option<crate::runtime::trace::Sink>,
+    /// People's tokens from `login` (per-user identity towards the API).
+    pub token_store: Option<crate::runtime::call::TokenStoreHandle>,
     /// How long a call of a client that declared the tasks extension runs
     /// before it becomes a task (`--task-after`).
     pub task_after: std::time::Duration,
@@ -157,6 +159,7 @@ impl Default for ServeOptions {
             unconfirmed: confirm::Unconfirmable::default(),
             ask_missing: true,
             spans: None,
+            token_store: None,
             task_after: tasks::DEFAULT_TASK_AFTER,
         }
     }
@@ -394,6 +397,7 @@ impl Bridge {
             credentials: options.credentials,
             forward_authorization: options.forward_authorization,
             schemas: options.schemas,
+            token_store: options.token_store,
         };
         let names = heads.iter().map(|h| h.name.clone()).collect();
         let endpoints: Arc<dyn crate::runtime::call::EndpointSource> = prepared.clone();

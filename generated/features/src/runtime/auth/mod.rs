@@ -71,9 +71,11 @@
 //! request, and `oauth2` fetches and caches client-credentials tokens.
 
 mod credentials;
+pub mod login;
 mod oauth2;
 mod placement;
 mod schemes;
+pub mod store;
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -145,6 +147,23 @@ pub enum AuthError {
         /// Where both go (`the `Authorization` header`).
         place: String,
     },
+    /// The scheme is served with each person's own login and the person
+    /// this call is for has not logged in (or their login ended).
+    #[error(
+        "security scheme `{scheme}` uses each person's own login to the API and no one is logged in for this call (never logged in, logged out, or the login expired): log in with the `login` command (e.g. `openapi2mcp login SPEC --scheme {scheme}`) and call again"
+    )]
+    LoginRequired {
+        /// The scheme's name.
+        scheme: String,
+    },
+    /// The logged-in person's tokens could not be read or written.
+    #[error("security scheme `{scheme}`: {reason}")]
+    Login {
+        /// The scheme's name.
+        scheme: String,
+        /// What went wrong (names the store file, never a token).
+        reason: String,
+    },
     /// A forwarded `Authorization` value cannot be sent.
     #[error("the forwarded Authorization header cannot be sent: {reason}")]
     InvalidPassthrough {
@@ -180,9 +199,26 @@ impl Authenticator {
         credentials: &Credentials,
         http: reqwest::Client,
     ) -> Self {
+        Self::with_store(schemes, credentials, http, None)
+    }
+
+    /// [`Authenticator::new`] with a store of people's tokens: OAuth2
+    /// schemes with a login flow (and `_CLIENT_ID`) then use the tokens of
+    /// the person each call is made for ([`login`]).
+    pub fn with_store(
+        schemes: &BTreeMap<String, SecurityScheme>,
+        credentials: &Credentials,
+        http: reqwest::Client,
+        store: Option<std::sync::Arc<dyn store::TokenStore>>,
+    ) -> Self {
         let schemes = schemes
             .iter()
-            .map(|(name, scheme)| (name.clone(), resolve(name, scheme, credentials)))
+            .map(|(name, scheme)| {
+                (
+                    name.clone(),
+                    resolve(name, scheme, credentials, store.as_ref()),
+                )
+            })
             .collect();
         Self { schemes, http }
     }
@@ -257,7 +293,7 @@ impl Authenticator {
         requirement.schemes.iter().all(|s| {
             self.schemes
                 .get(&s.name)
-                .is_some_and(|auth| auth.method.is_some())
+                .is_some_and(|auth| auth.method.is_some() || auth.login.is_some())
         })
     }
 
@@ -324,10 +360,29 @@ impl Authenticator {
         scheme: &SchemeUse,
         request: &mut RequestDraft,
     ) -> Result<(), AuthError> {
-        let method = self
-            .schemes
-            .get(&scheme.name)
-            .and_then(|a| a.method.as_ref());
+        let auth = self.schemes.get(&scheme.name);
+        if let Some(login) = auth.and_then(|a| a.login.as_deref()) {
+            match login.access_token(&self.http).await? {
+                Some(token) => {
+                    set_authorization(&format!("Bearer {token}"), request).map_err(|reason| {
+                        AuthError::Login {
+                            scheme: scheme.name.clone(),
+                            reason: format!("the access token {reason}"),
+                        }
+                    })?;
+                    record_credential(request, &token);
+                    return Ok(());
+                }
+                // Not logged in: the machine identity, when there is one.
+                None if auth.is_some_and(|a| a.method.is_some()) => {}
+                None => {
+                    return Err(AuthError::LoginRequired {
+                        scheme: login.scheme().to_string(),
+                    });
+                }
+            }
+        }
+        let method = auth.and_then(|a| a.method.as_ref());
         match method {
             Some(Method::ApiKey {
                 name,

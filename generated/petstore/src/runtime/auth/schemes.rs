@@ -2,14 +2,16 @@
 //! it needs, and how it is applied when configured.
 
 use std::collections::BTreeMap;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD;
 
 use super::super::binding::{Location, SecurityScheme};
 use super::credentials::{Credentials, Secret, env_var};
+use super::login::{LoginClient, UserLogin};
 use super::oauth2::ClientCredentials;
+use super::store::TokenStore;
 
 const KEY: &str = "KEY";
 const TOKEN: &str = "TOKEN";
@@ -33,6 +35,9 @@ pub(super) struct SchemeAuth {
     pub(super) secrets: Vec<Secret>,
     /// Where the credential goes on a request, when it goes anywhere.
     pub(super) slot: Option<Slot>,
+    /// Each person's own login, when the scheme is served that way: used
+    /// before `method` (client credentials) for whoever has logged in.
+    pub(super) login: Option<Box<UserLogin>>,
 }
 
 /// The one place of a request a scheme's credential occupies: a header
@@ -98,6 +103,7 @@ impl SchemeAuth {
             method: None,
             secrets: Vec::new(),
             slot: None,
+            login: None,
         }
     }
 
@@ -109,11 +115,13 @@ impl SchemeAuth {
     }
 }
 
-/// Reads what `scheme` needs from `credentials`.
+/// Reads what `scheme` needs from `credentials`; with a token `store`,
+/// OAuth2 schemes offering a login flow serve each person's own login.
 pub(super) fn resolve(
     name: &str,
     scheme: &SecurityScheme,
     credentials: &Credentials,
+    store: Option<&Arc<dyn TokenStore>>,
 ) -> SchemeAuth {
     match scheme {
         SecurityScheme::ApiKey {
@@ -124,12 +132,33 @@ pub(super) fn resolve(
         SecurityScheme::OAuth2 {
             client_credentials_token_url,
             flows,
-        } => resolve_oauth2(
-            name,
-            client_credentials_token_url.as_deref(),
-            flows,
-            credentials,
-        ),
+            login,
+        } => {
+            let mut auth = resolve_oauth2(
+                name,
+                client_credentials_token_url.as_deref(),
+                flows,
+                credentials,
+            );
+            // A ready `_TOKEN` wins over anyone's login.
+            let token_set = credentials.get(&env_var(name, TOKEN)).is_some();
+            if let (Some(store), Some(flows), false) = (store, login, token_set)
+                && let Ok(client) = LoginClient::from_scheme(name, scheme, credentials)
+            {
+                auth.secrets
+                    .extend(client.secret().map(|s| Secret(s.to_string())));
+                let metadata = credentials
+                    .get(&env_var(name, "METADATA_URL"))
+                    .map(str::to_string)
+                    .or_else(|| flows.metadata_url.clone());
+                auth.login = Some(Box::new(UserLogin::new(
+                    client,
+                    metadata,
+                    Arc::clone(store),
+                )));
+            }
+            auth
+        }
         SecurityScheme::OpenIdConnect { .. } => {
             resolve_token(name, "Bearer", "openIdConnect".into(), credentials)
         }
@@ -172,6 +201,7 @@ fn resolve_api_key(
         method,
         secrets,
         slot: Some(Slot::new(location, key_name)),
+        login: None,
     }
 }
 
@@ -221,6 +251,7 @@ fn resolve_basic(scheme: &str, credentials: &Credentials) -> SchemeAuth {
         method,
         secrets,
         slot: Some(authorization()),
+        login: None,
     }
 }
 
@@ -242,6 +273,7 @@ fn resolve_token(scheme: &str, auth: &str, label: String, credentials: &Credenti
         }),
         secrets: token.map(|t| Secret(t.to_string())).into_iter().collect(),
         slot: Some(authorization()),
+        login: None,
     }
 }
 

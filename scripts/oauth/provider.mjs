@@ -1,0 +1,27 @@
+// An OAuth 2.x / OpenID authorization server for tests: node-oidc-provider
+// (certified, npm `oidc-provider`) on 127.0.0.1 with its development
+// login and consent pages. Prints its issuer URL on stdout when ready.
+import Provider from 'oidc-provider';
+
+const port = Number(process.env.PORT || 0);
+const clients = JSON.parse(process.env.OIDC_CLIENTS || '[]');
+const server = (await import('node:http')).createServer();
+await new Promise((resolve) => server.listen(port, '127.0.0.1', resolve));
+const issuer = `http://127.0.0.1:${server.address().port}`;
+const provider = new Provider(issuer, {
+  clients,
+  pkce: { required: () => true },
+  scopes: ['openid', 'offline_access', 'pets:read', 'pets:write'],
+  features: {
+    devInteractions: { enabled: true },
+    deviceFlow: { enabled: true },
+    revocation: { enabled: true },
+    introspection: { enabled: true },
+  },
+  issueRefreshToken: async () => true,
+  ttl: { AccessToken: Number(process.env.ACCESS_TOKEN_TTL || 3600) },
+  findAccount: async (ctx, id) => ({ accountId: id, claims: async () => ({ sub: id }) }),
+});
+provider.proxy = false;
+server.on('request', provider.callback());
+console.log(issuer);

@@ -1,0 +1,73 @@
+use super::*;
+
+fn tokens(access: &str) -> StoredTokens {
+    StoredTokens {
+        access_token: access.into(),
+        refresh_token: Some("refresh-secret-value".into()),
+        expires_at: Some(1_900_000_000),
+        obtained_at: Some(1_899_996_400),
+        scopes: vec!["pets:read".into()],
+    }
+}
+
+fn temp_path(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("openapi2mcp-store-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir.join("sub").join("tokens.enc")
+}
+
+#[test]
+fn tokens_round_trip_encrypted_and_private() {
+    let path = temp_path("round");
+    let store = FileStore::with_secret(&path, &"k".repeat(40)).unwrap();
+    assert_eq!(store.get("alice").unwrap(), None, "absent file: empty");
+    store.put("alice", &tokens("access-secret-value")).unwrap();
+    store.put("bob", &tokens("other")).unwrap();
+    assert_eq!(
+        store.get("alice").unwrap(),
+        Some(tokens("access-secret-value"))
+    );
+    let raw = std::fs::read_to_string(&path).unwrap();
+    assert!(
+        !raw.contains("access-secret-value")
+            && !raw.contains("refresh-secret-value")
+            && !raw.contains("alice"),
+        "nothing readable at rest: {raw}"
+    );
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt as _;
+        let mode = std::fs::metadata(&path).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o600);
+    }
+    // Another process (a new store on the same file) sees them.
+    let again = FileStore::with_secret(&path, &"k".repeat(40)).unwrap();
+    assert_eq!(
+        again.remove("alice").unwrap(),
+        Some(tokens("access-secret-value"))
+    );
+    assert_eq!(store.get("alice").unwrap(), None);
+    assert!(store.get("bob").unwrap().is_some());
+}
+
+#[test]
+fn another_key_or_an_altered_file_is_refused_by_name() {
+    let path = temp_path("keys");
+    let store = FileStore::with_secret(&path, &"k".repeat(40)).unwrap();
+    store.put("alice", &tokens("a")).unwrap();
+    let other = FileStore::with_secret(&path, &"x".repeat(40)).unwrap();
+    let err = other.get("alice").unwrap_err();
+    assert!(matches!(err, StoreError::Undecryptable { .. }), "{err}");
+    assert!(err.to_string().contains(TOKEN_KEY_ENV));
+    std::fs::write(&path, b"{\"v\":1,\"nonce\":\"AAAA\",\"data\":\"AAAA\"}").unwrap();
+    assert!(matches!(
+        store.get("alice"),
+        Err(StoreError::Undecryptable { .. })
+    ));
+}
+
+#[test]
+fn a_short_key_is_refused_saying_how_to_make_one() {
+    let err = FileStore::with_secret(Path::new("/tmp/x"), "short").unwrap_err();
+    assert!(err.to_string().contains("openssl rand -hex 32"), "{err}");
+}

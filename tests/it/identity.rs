@@ -1,0 +1,469 @@
+//! Per-user identity on stdio against a real authorization server:
+//! node-oidc-provider (npm `oidc-provider`, OpenID certified, installed by
+//! scripts/oauth/setup.sh) on 127.0.0.1 with its development login and
+//! consent pages, driven by a scripted browser (cookies, forms). The real
+//! `openapi2mcp login`/`logout` processes run the flows; a real `serve`
+//! process calls a recording backend, which must see the person's own
+//! token; the provider's introspection endpoint says whose token it is and
+//! whether it is still active. Tokens never appear in any process's
+//! output or in results.
+
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+use std::time::Duration;
+
+use rmcp::ServiceExt;
+use rmcp::model::CallToolRequestParams;
+use rmcp::transport::TokioChildProcess;
+use serde_json::{Value, json};
+use tokio::io::AsyncBufReadExt;
+
+use crate::backend::{Backend, Recorded, Reply};
+use crate::support::root;
+
+const CLIENT_ID: &str = "o2m";
+const CLIENT_SECRET: &str = "s3cret-client-secret";
+const TOKEN_KEY: &str = "0123456789abcdef0123456789abcdef-test-key";
+
+/// The authorization server, killed when dropped.
+struct Provider {
+    _child: tokio::process::Child,
+    issuer: String,
+}
+
+/// Starts the provider with access tokens valid `ttl` seconds; `None`
+/// (the test is skipped, loudly) when scripts/oauth/setup.sh has not run,
+/// unless OPENAPI2MCP_REQUIRE_OAUTH is set (CI), which makes it a failure.
+async fn provider(ttl: u64) -> Option<Provider> {
+    let dir = root().join("target/oauth");
+    if !dir.join("node_modules/oidc-provider").is_dir() {
+        assert!(
+            std::env::var_os("OPENAPI2MCP_REQUIRE_OAUTH").is_none(),
+            "the OAuth oracle is required: run scripts/oauth/setup.sh"
+        );
+        eprintln!("SKIPPED: no OAuth oracle (run scripts/oauth/setup.sh)");
+        return None;
+    }
+    let node = [root().join("target/external-clients/bin/node")]
+        .into_iter()
+        .find(|p| p.is_file())
+        .unwrap_or_else(|| PathBuf::from("node"));
+    let clients = json!([{
+        "client_id": CLIENT_ID,
+        "client_secret": CLIENT_SECRET,
+        "application_type": "native",
+        "redirect_uris": ["http://127.0.0.1/callback"],
+        "grant_types": ["authorization_code", "refresh_token", "urn:ietf:params:oauth:grant-type:device_code"],
+        "response_types": ["code"],
+        "token_endpoint_auth_method": "client_secret_basic"
+    }]);
+    let mut child = tokio::process::Command::new(node)
+        .arg(dir.join("provider.mjs"))
+        .current_dir(&dir)
+        .env("OIDC_CLIENTS", clients.to_string())
+        .env("ACCESS_TOKEN_TTL", ttl.to_string())
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .kill_on_drop(true)
+        .spawn()
+        .expect("node runs the provider");
+    let mut lines = tokio::io::BufReader::new(child.stdout.take().unwrap()).lines();
+    let issuer = tokio::time::timeout(Duration::from_secs(30), lines.next_line())
+        .await
+        .expect("the provider starts within 30 s")
+        .unwrap()
+        .expect("the provider prints its issuer");
+    // Keep reading what it prints (a closed pipe would stop it).
+    tokio::spawn(async move { while let Ok(Some(_)) = lines.next_line().await {} });
+    Some(Provider {
+        _child: child,
+        issuer: issuer.trim().to_string(),
+    })
+}
+
+/// A document whose one operation needs the person's `pets:read`, with
+/// the provider's endpoints in its OAuth2 scheme (the authorization code
+/// flow, OpenAPI 3.2's device flow, and metadata for the rest).
+fn document(dir: &Path, issuer: &str, api: &str) -> PathBuf {
+    let doc = json!({
+        "openapi": "3.1.0",
+        "info": {"title": "Pets", "version": "1"},
+        "servers": [{"url": api}],
+        "components": {"securitySchemes": {"oauth": {
+            "type": "oauth2",
+            "oauth2MetadataUrl": format!("{issuer}/.well-known/openid-configuration"),
+            "flows": {
+                "authorizationCode": {
+                    "authorizationUrl": format!("{issuer}/auth"),
+                    "tokenUrl": format!("{issuer}/token"),
+                    "scopes": {"openid": "who", "offline_access": "refresh", "pets:read": "read pets"}
+                },
+                "deviceAuthorization": {
+                    "deviceAuthorizationUrl": format!("{issuer}/device/auth"),
+                    "tokenUrl": format!("{issuer}/token"),
+                    "scopes": {"openid": "who", "offline_access": "refresh", "pets:read": "read pets"}
+                }
+            }
+        }}},
+        "paths": {"/pets/{petId}": {"get": {
+            "operationId": "getPet",
+            "security": [{"oauth": ["pets:read"]}],
+            "parameters": [{"name": "petId", "in": "path", "required": true, "schema": {"type": "integer"}}],
+            "responses": {"200": {"description": "ok", "content": {"application/json": {"schema": {"type": "object"}}}}}
+        }}}
+    });
+    let path = dir.join("pets.json");
+    std::fs::write(&path, doc.to_string()).unwrap();
+    path
+}
+
+fn pet(_: &Recorded) -> Reply {
+    (
+        200,
+        "application/json",
+        br#"{"id":1,"name":"Rex"}"#.to_vec(),
+    )
+}
+
+/// A scratch directory for one test.
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!(
+        "openapi2mcp-identity-{}-{name}",
+        std::process::id()
+    ));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn command(args: &[&str], store: &Path) -> tokio::process::Command {
+    let mut cmd = tokio::process::Command::new(env!("CARGO_BIN_EXE_openapi2mcp"));
+    cmd.args(args)
+        .arg("--token-store")
+        .arg(store)
+        .env("OPENAPI2MCP_TOKEN_KEY", TOKEN_KEY)
+        .env("OPENAPI2MCP_OAUTH_CLIENT_ID", CLIENT_ID)
+        .env("OPENAPI2MCP_OAUTH_CLIENT_SECRET", CLIENT_SECRET)
+        .env(
+            "OPENAPI2MCP_OAUTH_SCOPES",
+            "openid offline_access pets:read",
+        )
+        .env("RUST_LOG", "debug")
+        .stdin(Stdio::null())
+        .kill_on_drop(true);
+    cmd
+}
+
+/// A running `login`: the URL it printed, and its stderr so far.
+struct Login {
+    child: tokio::process::Child,
+    url: String,
+    stderr: tokio::io::Lines<tokio::io::BufReader<tokio::process::ChildStderr>>,
+    said: String,
+}
+
+async fn start_login(spec: &Path, store: &Path, extra: &[&str]) -> Login {
+    let mut args = vec![
+        "login",
+        spec.to_str().unwrap(),
+        "--no-browser",
+        "--timeout",
+        "60",
+    ];
+    args.extend(extra);
+    let mut child = command(&args, store)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stderr = tokio::io::BufReader::new(child.stderr.take().unwrap()).lines();
+    let mut said = String::new();
+    let url = tokio::time::timeout(Duration::from_secs(30), async {
+        while let Ok(Some(line)) = stderr.next_line().await {
+            said.push_str(&line);
+            said.push('\n');
+            if let Some(url) = line.trim().strip_prefix("http") {
+                return format!("http{url}");
+            }
+        }
+        panic!("login printed no URL:\n{said}");
+    })
+    .await
+    .expect("login prints its URL");
+    Login {
+        child,
+        url,
+        stderr,
+        said,
+    }
+}
+
+impl Login {
+    /// Waits for the process; its exit status and all it said.
+    async fn finish(mut self) -> (bool, String) {
+        while let Ok(Some(line)) = self.stderr.next_line().await {
+            self.said.push_str(&line);
+            self.said.push('\n');
+        }
+        let status = tokio::time::timeout(Duration::from_secs(60), self.child.wait())
+            .await
+            .expect("login ends")
+            .unwrap();
+        (status.success(), self.said)
+    }
+}
+
+/// A browser with cookies that follows redirects.
+fn browser() -> reqwest::Client {
+    reqwest::Client::builder()
+        .cookie_store(true)
+        .timeout(Duration::from_secs(30))
+        .build()
+        .unwrap()
+}
+
+/// Logs in as `user` on the provider's development pages and consents;
+/// returns the final page (the login process's "close this window").
+async fn approve(browser: &reqwest::Client, url: &str, user: &str) -> String {
+    let login_page = browser.get(url).send().await.unwrap();
+    let at = login_page.url().clone();
+    let consent = browser
+        .post(at)
+        .form(&[("prompt", "login"), ("login", user), ("password", "any")])
+        .send()
+        .await
+        .unwrap();
+    let at = consent.url().clone();
+    browser
+        .post(at)
+        .form(&[("prompt", "consent")])
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap()
+}
+
+/// What the provider's introspection endpoint says of `token`.
+async fn introspect(issuer: &str, token: &str) -> Value {
+    reqwest::Client::new()
+        .post(format!("{issuer}/token/introspection"))
+        .basic_auth(CLIENT_ID, Some(CLIENT_SECRET))
+        .form(&[("token", token)])
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap()
+}
+
+/// One `tools/call` of `get_pet` through a real `serve` process; the
+/// result, and the server's stderr.
+async fn call_through_serve(spec: &Path, store: &Path) -> (Value, String) {
+    let mut cmd = command(&["serve", spec.to_str().unwrap()], store);
+    cmd.env("RUST_LOG", "debug");
+    let (transport, stderr) = TokioChildProcess::builder(cmd)
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let log = std::sync::Arc::new(std::sync::Mutex::new(String::new()));
+    if let Some(stderr) = stderr {
+        let log = std::sync::Arc::clone(&log);
+        tokio::spawn(async move {
+            let mut lines = tokio::io::BufReader::new(stderr).lines();
+            while let Ok(Some(line)) = lines.next_line().await {
+                let mut log = log.lock().unwrap();
+                log.push_str(&line);
+                log.push('\n');
+            }
+        });
+    }
+    let client = ().serve(transport).await.unwrap();
+    let params = CallToolRequestParams::new("get_pet")
+        .with_arguments(json!({"petId": 1}).as_object().unwrap().clone());
+    let result = client.call_tool(params).await.unwrap();
+    client.cancel().await.unwrap();
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let said = log.lock().unwrap().clone();
+    (serde_json::to_value(result).unwrap(), said)
+}
+
+fn bearer(seen: &[Recorded]) -> String {
+    assert_eq!(seen.len(), 1, "one API request");
+    seen[0]
+        .header("authorization")
+        .and_then(|v| v.strip_prefix("Bearer "))
+        .expect("a bearer token")
+        .to_string()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_person_logs_in_calls_as_themself_refreshes_and_logs_out() {
+    let Some(provider) = provider(4).await else {
+        return;
+    };
+    let backend = Backend::start(pet).await;
+    let dir = scratch("stdio");
+    let spec = document(&dir, &provider.issuer, &backend.url());
+    let store = dir.join("tokens.enc");
+
+    // Not logged in: the call says how to log in; nothing is sent.
+    let (refused, _) = call_through_serve(&spec, &store).await;
+    let text = refused["content"][0]["text"].as_str().unwrap_or_default();
+    assert_eq!(refused["isError"], true, "{refused}");
+    assert!(text.contains("login") && text.contains("`oauth`"), "{text}");
+    assert!(backend.take().is_empty());
+
+    // A forged callback (another state) does not end the login; the real
+    // one, after the person logs in and consents, does.
+    let login = start_login(&spec, &store, &[]).await;
+    let callback = url::Url::parse(&login.url)
+        .unwrap()
+        .query_pairs()
+        .find(|(k, _)| k == "redirect_uri")
+        .map(|(_, v)| v.to_string())
+        .expect("a loopback redirect_uri");
+    assert!(callback.starts_with("http://127.0.0.1:"), "{callback}");
+    let forged = reqwest::get(format!("{callback}?code=stolen&state=forged"))
+        .await
+        .unwrap();
+    assert!(
+        forged.status().is_success(),
+        "the page answers, the login ignores it"
+    );
+    let page = approve(&browser(), &login.url, "alice").await;
+    assert!(page.contains("close this window"), "{page}");
+    let (ok, said) = login.finish().await;
+    assert!(ok, "{said}");
+    assert!(said.contains("logged in to `oauth`"), "{said}");
+    let raw = std::fs::read_to_string(&store).unwrap();
+
+    // Calls carry alice's own token.
+    let (result, served) = call_through_serve(&spec, &store).await;
+    assert_ne!(result["isError"], true, "{result}");
+    let token = bearer(&backend.take());
+    let about = introspect(&provider.issuer, &token).await;
+    assert_eq!(about["active"], true, "{about}");
+    assert_eq!(about["sub"], "alice", "{about}");
+    for (what, text) in [
+        ("login output", &said),
+        ("serve log", &served),
+        ("store file", &raw),
+    ] {
+        assert!(
+            !text.contains(&token),
+            "the access token appears in the {what}"
+        );
+    }
+    assert!(!result.to_string().contains(&token));
+
+    // The token lives 4 s and is refreshed 2 s before expiry: after 2.5 s
+    // the next call refreshes it.
+    tokio::time::sleep(Duration::from_millis(2_500)).await;
+    let (result, served) = call_through_serve(&spec, &store).await;
+    assert_ne!(result["isError"], true, "{result}");
+    let refreshed = bearer(&backend.take());
+    assert_ne!(refreshed, token, "a new access token");
+    assert_eq!(
+        introspect(&provider.issuer, &refreshed).await["sub"],
+        "alice"
+    );
+    assert!(!served.contains(&refreshed));
+
+    // Logout: removed and revoked; calls need a login again.
+    let out = command(&["logout", spec.to_str().unwrap()], &store)
+        .output()
+        .await
+        .unwrap();
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        out.status.success() && said.contains("removed and revoked"),
+        "{said}"
+    );
+    assert!(!said.contains(&refreshed));
+    let (refused, _) = call_through_serve(&spec, &store).await;
+    assert_eq!(refused["isError"], true, "{refused}");
+    assert!(backend.take().is_empty());
+    let about = introspect(&provider.issuer, &refreshed).await;
+    assert_eq!(about["active"], false, "revoked with its grant: {about}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_person_who_declines_is_not_logged_in() {
+    let Some(provider) = provider(3600).await else {
+        return;
+    };
+    let dir = scratch("decline");
+    let spec = document(&dir, &provider.issuer, "http://127.0.0.1:9");
+    let store = dir.join("tokens.enc");
+    let login = start_login(&spec, &store, &[]).await;
+    let browser = browser();
+    let page = browser.get(&login.url).send().await.unwrap();
+    let abort = format!("{}/abort", page.url());
+    let _ = browser.get(abort).send().await.unwrap();
+    let (ok, said) = login.finish().await;
+    assert!(!ok, "{said}");
+    assert!(said.contains("access_denied"), "{said}");
+    assert!(!store.exists(), "nothing stored");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_device_flow_logs_in_without_a_browser_here() {
+    let Some(provider) = provider(3600).await else {
+        return;
+    };
+    let backend = Backend::start(pet).await;
+    let dir = scratch("device");
+    let spec = document(&dir, &provider.issuer, &backend.url());
+    let store = dir.join("tokens.enc");
+    let login = start_login(&spec, &store, &["--device"]).await;
+    assert!(login.url.contains("user_code="), "{}", login.url);
+    // Elsewhere, a browser confirms the code, logs in and consents.
+    let browser = browser();
+    let confirm = browser.get(&login.url).send().await.unwrap();
+    let at = confirm.url().clone();
+    let page = confirm.text().await.unwrap();
+    let field = |name: &str| {
+        let marker = format!("name=\"{name}\" value=\"");
+        page.split(&marker)
+            .nth(1)
+            .and_then(|rest| rest.split('"').next())
+            .map(str::to_string)
+    };
+    let xsrf = field("xsrf").unwrap_or_else(|| panic!("no xsrf field in {page}"));
+    let user_code = field("user_code").unwrap_or_default();
+    let login_page = browser
+        .post(at)
+        .form(&[
+            ("xsrf", xsrf.as_str()),
+            ("user_code", user_code.as_str()),
+            ("confirm", "yes"),
+        ])
+        .send()
+        .await
+        .unwrap();
+    let at = login_page.url().clone();
+    let consent = browser
+        .post(at)
+        .form(&[("prompt", "login"), ("login", "carol"), ("password", "any")])
+        .send()
+        .await
+        .unwrap();
+    let at = consent.url().clone();
+    let done = browser
+        .post(at)
+        .form(&[("prompt", "consent")])
+        .send()
+        .await
+        .unwrap();
+    assert!(done.status().is_success(), "{}", done.text().await.unwrap());
+    let (ok, said) = login.finish().await;
+    assert!(ok, "{said}");
+    let (result, _) = call_through_serve(&spec, &store).await;
+    assert_ne!(result["isError"], true, "{result}");
+    let token = bearer(&backend.take());
+    assert_eq!(introspect(&provider.issuer, &token).await["sub"], "carol");
+}
