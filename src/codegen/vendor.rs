@@ -307,6 +307,7 @@ pub const DEPENDENCIES: &[&str] = &[
     "base64",
     "bm25",
     "clap",
+    "http-body",
     "httpdate",
     "jaq-core",
     "jaq-json",

@@ -25,6 +25,8 @@ pub struct Expectations {
 /// The parts of a valid token the server uses.
 #[derive(Debug, Clone, Default)]
 pub struct Principal {
+    /// `iss` (checked against the expected issuer).
+    pub issuer: Option<String>,
     /// `sub`, when present.
     pub subject: Option<String>,
     /// Granted scopes (`scope`, space-separated, and/or `scp`).
@@ -44,6 +46,8 @@ pub enum TokenError {
 
 #[derive(Deserialize)]
 struct Claims {
+    #[serde(default)]
+    iss: Option<String>,
     #[serde(default)]
     sub: Option<String>,
     #[serde(default)]
@@ -124,6 +128,7 @@ fn principal(claims: Claims) -> Principal {
         _ => {}
     }
     Principal {
+        issuer: claims.iss,
         subject: claims.sub,
         scopes,
     }

@@ -36,6 +36,8 @@ pub(super) struct Shared {
     /// then chosen per request.
     stateless: AtomicBool,
     in_flight: AtomicUsize,
+    /// HTTP requests admitted to the MCP endpoint and not yet answered.
+    admitted: AtomicUsize,
 }
 
 impl Shared {
@@ -56,7 +58,17 @@ impl Shared {
             access_controlled: AtomicBool::new(false),
             stateless: AtomicBool::new(false),
             in_flight: AtomicUsize::new(0),
+            admitted: AtomicUsize::new(0),
         }
+    }
+}
+
+/// Counts an admitted request as in flight until dropped.
+pub(super) struct Admitted(Arc<Shared>);
+
+impl Drop for Admitted {
+    fn drop(&mut self) {
+        self.0.admitted.fetch_sub(1, Ordering::SeqCst);
     }
 }
 
@@ -149,17 +161,25 @@ impl Bridge {
         Flight(&self.shared.in_flight)
     }
 
+    /// Marks one HTTP request in flight until the guard is dropped (the
+    /// guard can travel with its response body): graceful shutdown then
+    /// also waits for requests that arrived but whose call has not begun.
+    pub(super) fn admit(&self) -> Admitted {
+        self.shared.admitted.fetch_add(1, Ordering::SeqCst);
+        Admitted(Arc::clone(&self.shared))
+    }
+
     /// Calls being run now.
     pub fn in_flight(&self) -> usize {
         self.shared.in_flight.load(Ordering::SeqCst)
     }
 
-    /// Waits until no call is in flight or `deadline` passes; true when
-    /// every call finished.
+    /// Waits until no call (and no admitted HTTP request) is in flight or
+    /// `deadline` passes; true when every one finished.
     pub async fn drained(&self, deadline: Duration) -> bool {
         let start = Instant::now();
         loop {
-            let n = self.in_flight();
+            let n = self.in_flight() + self.shared.admitted.load(Ordering::SeqCst);
             if n == 0 {
                 return true;
             }

@@ -12,6 +12,7 @@ use serde_json::{Map, Value};
 
 use super::Bridge;
 use super::shape::to_result;
+use crate::runtime::auth::login::{LOCAL_USER, as_user};
 use crate::runtime::call::{CallReport, ToolId};
 use crate::runtime::lro::LroMode;
 use crate::runtime::select;
@@ -33,6 +34,30 @@ pub(super) struct CallEnv {
     /// What the call's span says of the MCP request, when spans are
     /// exported.
     span_attributes: Vec<(&'static str, AttrValue)>,
+    /// The person the call is made for (whose own API login is used).
+    person: String,
+}
+
+/// The person of a call that has no validated user: on HTTP without
+/// `--oauth-issuer` nobody is identified, and no login is ever stored
+/// under this name, so nobody's tokens are used (stdio is one person,
+/// [`LOCAL_USER`]).
+const UNIDENTIFIED: &str = "\u{0}unidentified";
+
+/// Who a request is from, for per-person API logins: the validated
+/// token's `iss` and `sub` on HTTP, the local person on stdio.
+fn person_of(parts: Option<&axum::http::request::Parts>) -> String {
+    let Some(parts) = parts else {
+        return LOCAL_USER.to_string();
+    };
+    match parts.extensions.get::<super::authz::Principal>() {
+        Some(super::authz::Principal {
+            issuer: Some(issuer),
+            subject: Some(subject),
+            ..
+        }) => format!("{issuer}|{subject}"),
+        _ => UNIDENTIFIED.to_string(),
+    }
 }
 
 impl CallEnv {
@@ -77,6 +102,7 @@ impl CallEnv {
             Vec::new()
         };
         Self {
+            person: person_of(parts),
             authorization: parts
                 .and_then(|p| p.headers.get(axum::http::header::AUTHORIZATION))
                 .and_then(|v| v.to_str().ok())
@@ -165,7 +191,10 @@ impl Bridge {
         let span_start = SystemTime::now();
         let traced = crate::runtime::trace::scope(
             env.trace.clone(),
-            self.call(tool, args, env.authorization.as_deref(), mode),
+            as_user(
+                Some(env.person.clone()),
+                self.call(tool, args, env.authorization.as_deref(), mode),
+            ),
         );
         let report = tokio::select! {
             report = tracing::Instrument::instrument(traced, span) => report,

@@ -503,6 +503,32 @@ pub async fn bind_http(
             StreamableHttpService::new(factory, Arc::new(LocalSessionManager::default()), config),
         )
     };
+    // Requests admitted to the MCP endpoint count as in flight until their
+    // response has been sent: a call that arrived just before a shutdown
+    // signal is answered too (the call's own count begins later).
+    // `subscriptions/listen` streams stay open by design and are not counted.
+    let admit_bridge = drain_bridge.clone();
+    let mcp = mcp.layer(middleware::from_fn(move |req: Request, next: Next| {
+        let bridge = admit_bridge.clone();
+        async move {
+            let counted = req.method() == axum::http::Method::POST
+                && req
+                    .headers()
+                    .get("mcp-method")
+                    .is_none_or(|m| m.as_bytes() != b"subscriptions/listen");
+            if !counted {
+                return next.run(req).await;
+            }
+            let guard = bridge.admit();
+            let response = next.run(req).await;
+            response.map(|body| {
+                axum::body::Body::new(Guarded {
+                    inner: body,
+                    _guard: guard,
+                })
+            })
+        }
+    }));
     let authorizer = match options.authz.clone() {
         Some(o) => {
             let a = Arc::new(Authorizer::new(o).map_err(ServeError::Transport)?);
@@ -580,6 +606,33 @@ pub async fn bind_http(
         local_addr,
         server: Box::pin(server),
     })
+}
+
+/// A response body that keeps its request counted as in flight until it
+/// has been sent (or dropped).
+struct Guarded {
+    inner: axum::body::Body,
+    _guard: super::live::Admitted,
+}
+
+impl http_body::Body for Guarded {
+    type Data = axum::body::Bytes;
+    type Error = axum::Error;
+
+    fn poll_frame(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<Option<Result<http_body::Frame<Self::Data>, Self::Error>>> {
+        std::pin::Pin::new(&mut self.inner).poll_frame(cx)
+    }
+
+    fn is_end_stream(&self) -> bool {
+        self.inner.is_end_stream()
+    }
+
+    fn size_hint(&self) -> http_body::SizeHint {
+        self.inner.size_hint()
+    }
 }
 
 /// Rejects requests without the expected `Authorization` header.

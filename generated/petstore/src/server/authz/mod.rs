@@ -28,7 +28,8 @@ use serde_json::Value;
 use url::Url;
 
 use jwks::{JwksCache, JwksSource};
-use token::{Expectations, Principal, TokenError};
+pub use token::Principal;
+use token::{Expectations, TokenError};
 
 /// Configuration of OAuth authorization (`--oauth-issuer` and friends).
 #[derive(Debug, Clone)]
