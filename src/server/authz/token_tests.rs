@@ -5,10 +5,12 @@ use super::*;
 #[test]
 fn scopes_come_from_scope_and_scp() {
     let p = principal(Claims {
+        iss: Some("https://issuer.example".into()),
         sub: Some("u".into()),
         scope: Some("a b".into()),
         scp: Some(serde_json::json!(["c", "a"])),
     });
+    assert_eq!(p.issuer.as_deref(), Some("https://issuer.example"));
     assert_eq!(p.scopes.into_iter().collect::<Vec<_>>(), ["a", "b", "c"]);
 }
 
