@@ -243,3 +243,7 @@ impl Bridge {
         to_result(outcome)
     }
 }
+
+#[cfg(test)]
+#[path = "run_tests.rs"]
+mod tests;
