@@ -66,24 +66,8 @@ struct LoginArgs {
     /// OpenAPI Overlay 1.0 documents applied first, as `serve` does.
     #[arg(long = "overlay", value_name = "FILE")]
     overlays: Vec<String>,
-    /// The OAuth2 security scheme to log in to (needed when the document has several).
-    #[arg(long)]
-    scheme: Option<String>,
-    /// Use the device flow: a code to enter on another device (no browser here).
-    #[arg(long)]
-    device: bool,
-    /// Do not try to open a browser; only print the login URL.
-    #[arg(long)]
-    no_browser: bool,
-    /// The encrypted token store (default: ~/.local/share/openapi2mcp/tokens.enc); its key is OPENAPI2MCP_TOKEN_KEY.
-    #[arg(long, value_name = "FILE")]
-    token_store: Option<std::path::PathBuf>,
-    /// Seconds to wait for the login to be completed.
-    #[arg(long, value_name = "SECS", default_value_t = 300)]
-    timeout: u64,
-    /// Loopback port of the login redirect (0: any free port; register http://127.0.0.1/callback with the authorization server).
-    #[arg(long, value_name = "PORT", default_value_t = 0)]
-    callback_port: u16,
+    #[command(flatten)]
+    flags: openapi2mcp::server::login::LoginFlags,
 }
 
 #[derive(Args)]
@@ -93,12 +77,8 @@ struct LogoutArgs {
     /// OpenAPI Overlay 1.0 documents applied first, as `serve` does.
     #[arg(long = "overlay", value_name = "FILE")]
     overlays: Vec<String>,
-    /// The OAuth2 security scheme to log out of.
-    #[arg(long)]
-    scheme: Option<String>,
-    /// The encrypted token store (default: ~/.local/share/openapi2mcp/tokens.enc).
-    #[arg(long, value_name = "FILE")]
-    token_store: Option<std::path::PathBuf>,
+    #[command(flatten)]
+    flags: openapi2mcp::server::login::LogoutFlags,
 }
 
 #[derive(Args)]
@@ -658,17 +638,8 @@ fn login(args: LoginArgs) -> Result<ExitCode> {
         Ok(loaded) => loaded,
         Err(code) => return Ok(code),
     };
-    let command = commands::login::LoginCommand {
-        scheme: args.scheme,
-        device: args.device,
-        open_browser: !args.no_browser,
-        store: args
-            .token_store
-            .unwrap_or_else(openapi2mcp::runtime::auth::store::default_path),
-        timeout: std::time::Duration::from_secs(args.timeout.max(1)),
-        callback_port: args.callback_port,
-    };
-    let said = commands::login::login(&loaded.catalog.security_schemes, &command)?;
+    let said =
+        openapi2mcp::server::login::login(&loaded.catalog.security_schemes, &args.flags.command())?;
     eprintln!("{said}");
     Ok(ExitCode::SUCCESS)
 }
@@ -682,14 +653,7 @@ fn logout(args: LogoutArgs) -> Result<ExitCode> {
         Ok(loaded) => loaded,
         Err(code) => return Ok(code),
     };
-    let store = args
-        .token_store
-        .unwrap_or_else(openapi2mcp::runtime::auth::store::default_path);
-    let said = commands::login::logout(
-        &loaded.catalog.security_schemes,
-        args.scheme.as_deref(),
-        &store,
-    )?;
+    let said = args.flags.run(&loaded.catalog.security_schemes)?;
     eprintln!("{said}");
     Ok(ExitCode::SUCCESS)
 }

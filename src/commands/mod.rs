@@ -13,7 +13,6 @@ pub mod config;
 pub mod generate;
 pub mod lint;
 pub mod list;
-pub mod login;
 pub mod mock;
 pub mod report;
 pub mod serve;

@@ -467,3 +467,81 @@ async fn the_device_flow_logs_in_without_a_browser_here() {
     let token = bearer(&backend.take());
     assert_eq!(introspect(&provider.issuer, &token).await["sub"], "carol");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_generated_crate_logs_in_and_out_the_same_way() {
+    let Some(provider) = provider(3600).await else {
+        return;
+    };
+    // generated/features has a `userLogin` scheme (authorization code);
+    // the provider's endpoints come from the environment, the device
+    // endpoint and revocation from its metadata.
+    let binary = crate::parity::generated_binary("features");
+    let dir = scratch("generated");
+    let store = dir.join("tokens.enc");
+    let env = |cmd: &mut tokio::process::Command| {
+        cmd.arg("--token-store")
+            .arg(&store)
+            .env("OPENAPI2MCP_TOKEN_KEY", TOKEN_KEY)
+            .env("OPENAPI2MCP_USERLOGIN_CLIENT_ID", CLIENT_ID)
+            .env("OPENAPI2MCP_USERLOGIN_CLIENT_SECRET", CLIENT_SECRET)
+            .env(
+                "OPENAPI2MCP_USERLOGIN_TOKEN_URL",
+                format!("{}/token", provider.issuer),
+            )
+            .env(
+                "OPENAPI2MCP_USERLOGIN_AUTHORIZATION_URL",
+                format!("{}/auth", provider.issuer),
+            )
+            .env(
+                "OPENAPI2MCP_USERLOGIN_METADATA_URL",
+                format!("{}/.well-known/openid-configuration", provider.issuer),
+            )
+            .env(
+                "OPENAPI2MCP_USERLOGIN_SCOPES",
+                "openid offline_access pets:read",
+            )
+            .stdin(Stdio::null())
+            .kill_on_drop(true);
+    };
+    let mut cmd = tokio::process::Command::new(&binary);
+    cmd.args(["login", "--no-browser", "--timeout", "60"]);
+    env(&mut cmd);
+    let mut child = cmd
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stderr = tokio::io::BufReader::new(child.stderr.take().unwrap()).lines();
+    let mut said = String::new();
+    let url = tokio::time::timeout(Duration::from_secs(30), async {
+        while let Ok(Some(line)) = stderr.next_line().await {
+            said.push_str(&line);
+            said.push('\n');
+            if let Some(rest) = line.trim().strip_prefix("http") {
+                return format!("http{rest}");
+            }
+        }
+        panic!("the generated login printed no URL:\n{said}");
+    })
+    .await
+    .unwrap();
+    let page = approve(&browser(), &url, "dave").await;
+    assert!(page.contains("close this window"), "{page}");
+    while let Ok(Some(line)) = stderr.next_line().await {
+        said.push_str(&line);
+        said.push('\n');
+    }
+    let status = child.wait().await.unwrap();
+    assert!(status.success(), "{said}");
+    assert!(said.contains("logged in to `userLogin`"), "{said}");
+    let mut cmd = tokio::process::Command::new(&binary);
+    cmd.arg("logout");
+    env(&mut cmd);
+    let out = cmd.output().await.unwrap();
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        out.status.success() && said.contains("removed and revoked"),
+        "{said}"
+    );
+}

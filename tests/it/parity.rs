@@ -26,7 +26,7 @@ const IGNORED_HEADERS: &[&str] = &["user-agent"];
 
 /// Builds `generated/<name>` (once per test process; one build at a time)
 /// into target/generated and returns its binary.
-fn generated_binary(name: &str) -> PathBuf {
+pub(crate) fn generated_binary(name: &str) -> PathBuf {
     static BUILT: Mutex<BTreeMap<String, Result<PathBuf, String>>> = Mutex::new(BTreeMap::new());
     let mut built = BUILT.lock().unwrap_or_else(PoisonError::into_inner);
     built

@@ -3,19 +3,32 @@
 
 use std::process::ExitCode;
 use std::sync::Arc;
-use clap::Parser;
+use clap::{Parser, Subcommand};
 use petstore_mcp::server::Bridge;
 use petstore_mcp::server::cli::{DEFAULT_LOG_FILTER, ServeFlags, init_logging};
+use petstore_mcp::server::login::{LoginFlags, LogoutFlags};
 
 /// The Petstore API as a Model Context Protocol server.
 #[derive(Parser)]
 #[command(name = "petstore-mcp", version, about)]
 struct Cli {
+    /// Without a command: serve.
+    #[command(subcommand)]
+    command: Option<Command>,
     #[command(flatten)]
     flags: ServeFlags,
     /// Log filter (e.g. `info`, `debug`); also RUST_LOG.
     #[arg(long, env = "OPENAPI2MCP_LOG", default_value = DEFAULT_LOG_FILTER)]
     log: String,
+}
+
+/// What else the binary does besides serving.
+#[derive(Subcommand)]
+enum Command {
+    /// Log in to the API's own OAuth authorization server, so that serving calls it as you.
+    Login(LoginFlags),
+    /// Remove the tokens `login` stored, revoking them where the authorization server allows.
+    Logout(LogoutFlags),
 }
 
 fn main() -> ExitCode {
@@ -34,6 +47,24 @@ fn main() -> ExitCode {
 }
 
 fn run(cli: &Cli) -> Result<(), String> {
+    if let Some(command) = &cli.command {
+        let catalog = petstore_mcp::catalog()
+            .map_err(|e| {
+                format!("the embedded tool catalog (tools.json) is invalid: {e}")
+            })?;
+        let said = match command {
+            Command::Login(flags) => {
+                petstore_mcp::server::login::login(
+                    &catalog.security_schemes,
+                    &flags.command(),
+                )
+            }
+            Command::Logout(flags) => flags.run(&catalog.security_schemes),
+        }
+            .map_err(|e| e.to_string())?;
+        eprintln!("{said}");
+        return Ok(());
+    }
     let mut options = cli.flags.options()?;
     let catalog = petstore_mcp::catalog()
         .map_err(|e| format!("the embedded tool catalog (tools.json) is invalid: {e}"))?;

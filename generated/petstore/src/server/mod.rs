@@ -14,6 +14,7 @@ pub mod confirm;
 mod discovery;
 pub mod listing;
 mod live;
+pub mod login;
 pub mod meta;
 pub mod ops;
 pub mod otel;

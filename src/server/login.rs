@@ -1,5 +1,5 @@
-//! `login` and `logout`: one person's own identity towards the API, for
-//! serving on stdio. `login` runs the authorization code flow with PKCE
+//! `login` and `logout` (of `openapi2mcp` and of generated crates): one
+//! person's own identity towards the API, for serving on stdio. `login` runs the authorization code flow with PKCE
 //! through the browser and a loopback redirect (`http://127.0.0.1:PORT/callback`,
 //! RFC 8252), or the device flow, against the authorization server the
 //! document's OAuth2 scheme names, and keeps the tokens in the encrypted
@@ -15,11 +15,78 @@ use axum::extract::{Query, State};
 use axum::response::Html;
 use tokio::sync::mpsc;
 
-use super::CommandError;
 use crate::runtime::auth::Credentials;
 use crate::runtime::auth::login::{LOCAL_USER, LoginClient};
 use crate::runtime::auth::store::{FileStore, TokenStore};
 use crate::runtime::binding::SecurityScheme;
+
+/// Why a login or logout did not happen (the message says what to do).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct LoginError(pub String);
+
+/// The flags of `login`, shared by `openapi2mcp login` and generated
+/// crates' `login`.
+#[derive(Debug, Clone, clap::Args)]
+pub struct LoginFlags {
+    /// The OAuth2 security scheme to log in to (needed when the document has several).
+    #[arg(long)]
+    pub scheme: Option<String>,
+    /// Use the device flow: a code to enter on another device (no browser here).
+    #[arg(long)]
+    pub device: bool,
+    /// Do not try to open a browser; only print the login URL.
+    #[arg(long)]
+    pub no_browser: bool,
+    /// The encrypted token store (default: ~/.local/share/openapi2mcp/tokens.enc); its key is OPENAPI2MCP_TOKEN_KEY.
+    #[arg(long, value_name = "FILE")]
+    pub token_store: Option<PathBuf>,
+    /// Seconds to wait for the login to be completed.
+    #[arg(long, value_name = "SECS", default_value_t = 300)]
+    pub timeout: u64,
+    /// Loopback port of the login redirect (0: any free port; register http://127.0.0.1/callback with the authorization server).
+    #[arg(long, value_name = "PORT", default_value_t = 0)]
+    pub callback_port: u16,
+}
+
+/// The flags of `logout`.
+#[derive(Debug, Clone, clap::Args)]
+pub struct LogoutFlags {
+    /// The OAuth2 security scheme to log out of.
+    #[arg(long)]
+    pub scheme: Option<String>,
+    /// The encrypted token store (default: ~/.local/share/openapi2mcp/tokens.enc).
+    #[arg(long, value_name = "FILE")]
+    pub token_store: Option<PathBuf>,
+}
+
+impl LoginFlags {
+    /// What these flags ask `login` to do.
+    pub fn command(&self) -> LoginCommand {
+        LoginCommand {
+            scheme: self.scheme.clone(),
+            device: self.device,
+            open_browser: !self.no_browser,
+            store: self
+                .token_store
+                .clone()
+                .unwrap_or_else(crate::runtime::auth::store::default_path),
+            timeout: Duration::from_secs(self.timeout.max(1)),
+            callback_port: self.callback_port,
+        }
+    }
+}
+
+impl LogoutFlags {
+    /// Logs out as these flags say.
+    pub fn run(&self, schemes: &BTreeMap<String, SecurityScheme>) -> Result<String, LoginError> {
+        let store = self
+            .token_store
+            .clone()
+            .unwrap_or_else(crate::runtime::auth::store::default_path);
+        logout(schemes, self.scheme.as_deref(), &store)
+    }
+}
 
 /// What `login` does.
 #[derive(Debug, Clone)]
@@ -43,7 +110,7 @@ pub struct LoginCommand {
 pub fn choose_scheme<'a>(
     schemes: &'a BTreeMap<String, SecurityScheme>,
     name: Option<&str>,
-) -> Result<(&'a str, &'a SecurityScheme), CommandError> {
+) -> Result<(&'a str, &'a SecurityScheme), LoginError> {
     let loginable: Vec<(&String, &SecurityScheme)> = schemes
         .iter()
         .filter(|(_, s)| matches!(s, SecurityScheme::OAuth2 { login: Some(_), .. }))
@@ -53,17 +120,17 @@ pub fn choose_scheme<'a>(
             .get_key_value(name)
             .map(|(k, v)| (k.as_str(), v))
             .ok_or_else(|| {
-                CommandError::Invalid(format!(
+                LoginError(format!(
                     "--scheme {name}: the document has no such security scheme (it has: {})",
                     schemes.keys().cloned().collect::<Vec<_>>().join(", ")
                 ))
             }),
         None => match loginable.as_slice() {
             [(name, scheme)] => Ok((name.as_str(), scheme)),
-            [] => Err(CommandError::Invalid(
+            [] => Err(LoginError(
                 "the document has no OAuth2 security scheme with an authorization code or device flow: there is nothing to log in to".into(),
             )),
-            several => Err(CommandError::Invalid(format!(
+            several => Err(LoginError(format!(
                 "the document has several OAuth2 schemes to log in to; choose one with --scheme ({})",
                 several
                     .iter()
@@ -86,26 +153,25 @@ fn metadata_url(name: &str, scheme: &SecurityScheme, credentials: &Credentials) 
         })
 }
 
-fn http() -> Result<reqwest::Client, CommandError> {
+fn http() -> Result<reqwest::Client, LoginError> {
     reqwest::Client::builder()
         .redirect(reqwest::redirect::Policy::none())
         .timeout(Duration::from_secs(30))
         .build()
-        .map_err(|e| CommandError::Invalid(format!("cannot create the HTTP client: {e}")))
+        .map_err(|e| LoginError(format!("cannot create the HTTP client: {e}")))
 }
 
 async fn client_for(
     name: &str,
     scheme: &SecurityScheme,
     http: &reqwest::Client,
-) -> Result<LoginClient, CommandError> {
+) -> Result<LoginClient, LoginError> {
     let credentials = Credentials::from_env();
-    let client =
-        LoginClient::from_scheme(name, scheme, &credentials).map_err(CommandError::Invalid)?;
+    let client = LoginClient::from_scheme(name, scheme, &credentials).map_err(LoginError)?;
     client
         .discover(metadata_url(name, scheme, &credentials).as_deref(), http)
         .await
-        .map_err(CommandError::Invalid)
+        .map_err(LoginError)
 }
 
 /// Logs the person in to `scheme` and stores their tokens; returns what
@@ -113,14 +179,13 @@ async fn client_for(
 pub fn login(
     schemes: &BTreeMap<String, SecurityScheme>,
     command: &LoginCommand,
-) -> Result<String, CommandError> {
+) -> Result<String, LoginError> {
     let (name, scheme) = choose_scheme(schemes, command.scheme.as_deref())?;
-    let store =
-        FileStore::from_env(&command.store).map_err(|e| CommandError::Invalid(e.to_string()))?;
+    let store = FileStore::from_env(&command.store).map_err(|e| LoginError(e.to_string()))?;
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
-        .map_err(CommandError::Runtime)?;
+        .map_err(|e| LoginError(format!("cannot start the async runtime: {e}")))?;
     runtime.block_on(async {
         let http = http()?;
         let client = client_for(name, scheme, &http).await?;
@@ -131,7 +196,7 @@ pub fn login(
         };
         store
             .put(&client.store_key(LOCAL_USER), &tokens)
-            .map_err(|e| CommandError::Invalid(e.to_string()))?;
+            .map_err(|e| LoginError(e.to_string()))?;
         Ok(format!(
             "logged in to `{name}`; the tokens are in {} (encrypted). `serve` uses them for this API's calls",
             store.path().display()
@@ -144,23 +209,23 @@ async fn browser_login(
     client: &LoginClient,
     command: &LoginCommand,
     http: &reqwest::Client,
-) -> Result<crate::runtime::auth::store::StoredTokens, CommandError> {
+) -> Result<crate::runtime::auth::store::StoredTokens, LoginError> {
     let listener = tokio::net::TcpListener::bind(("127.0.0.1", command.callback_port))
         .await
         .map_err(|e| {
-            CommandError::Invalid(format!(
+            LoginError(format!(
                 "cannot listen on 127.0.0.1:{} for the login redirect: {e}",
                 command.callback_port
             ))
         })?;
     let port = listener
         .local_addr()
-        .map_err(|e| CommandError::Invalid(e.to_string()))?
+        .map_err(|e| LoginError(e.to_string()))?
         .port();
     let redirect = format!("http://127.0.0.1:{port}/callback");
     let pending = client
         .authorization_request(&redirect)
-        .map_err(CommandError::Invalid)?;
+        .map_err(LoginError)?;
     let (sender, mut answers) = mpsc::channel::<BTreeMap<String, String>>(8);
     let app = axum::Router::new()
         .route("/callback", axum::routing::get(callback))
@@ -195,7 +260,7 @@ async fn browser_login(
             }
             if let Some(error) = query.get("error") {
                 let description = query.get("error_description").cloned().unwrap_or_default();
-                return Err(CommandError::Invalid(format!(
+                return Err(LoginError(format!(
                     "the login was not completed: the authorization server answered `{error}`{}",
                     if description.is_empty() {
                         String::new()
@@ -206,12 +271,12 @@ async fn browser_login(
             }
             return match query.get("code") {
                 Some(code) => Ok(code.clone()),
-                None => Err(CommandError::Invalid(
+                None => Err(LoginError(
                     "the login callback brought neither a code nor an error".into(),
                 )),
             };
         }
-        Err(CommandError::Invalid(
+        Err(LoginError(
             "too many login callbacks that were not this login's".into(),
         ))
     })
@@ -219,7 +284,7 @@ async fn browser_login(
     shutdown.cancel();
     let _ = server.await;
     let code = outcome.map_err(|_| {
-        CommandError::Invalid(format!(
+        LoginError(format!(
             "nobody completed the login within {} seconds",
             command.timeout.as_secs()
         ))
@@ -227,7 +292,7 @@ async fn browser_login(
     client
         .exchange_code(pending, &code, http)
         .await
-        .map_err(CommandError::Invalid)
+        .map_err(LoginError)
 }
 
 /// The redirect's handler: hands the query to the waiting login.
@@ -273,11 +338,8 @@ async fn device_login(
     client: &LoginClient,
     command: &LoginCommand,
     http: &reqwest::Client,
-) -> Result<crate::runtime::auth::store::StoredTokens, CommandError> {
-    let device = client
-        .start_device(http)
-        .await
-        .map_err(CommandError::Invalid)?;
+) -> Result<crate::runtime::auth::store::StoredTokens, LoginError> {
+    let device = client.start_device(http).await.map_err(LoginError)?;
     match &device.verification_uri_complete {
         Some(complete) => eprintln!(
             "To log in to `{}`, open\n\n  {complete}\n\nor open {} and enter the code {}\n",
@@ -291,7 +353,7 @@ async fn device_login(
     client
         .finish_device(device, command.timeout, http)
         .await
-        .map_err(CommandError::Invalid)
+        .map_err(LoginError)
 }
 
 /// Removes the person's tokens for `scheme` and revokes the grant where
@@ -300,19 +362,19 @@ pub fn logout(
     schemes: &BTreeMap<String, SecurityScheme>,
     scheme: Option<&str>,
     store: &std::path::Path,
-) -> Result<String, CommandError> {
+) -> Result<String, LoginError> {
     let (name, scheme) = choose_scheme(schemes, scheme)?;
-    let store = FileStore::from_env(store).map_err(|e| CommandError::Invalid(e.to_string()))?;
+    let store = FileStore::from_env(store).map_err(|e| LoginError(e.to_string()))?;
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
-        .map_err(CommandError::Runtime)?;
+        .map_err(|e| LoginError(format!("cannot start the async runtime: {e}")))?;
     runtime.block_on(async {
         let http = http()?;
         let client = client_for(name, scheme, &http).await?;
         let Some(tokens) = store
             .remove(&client.store_key(LOCAL_USER))
-            .map_err(|e| CommandError::Invalid(e.to_string()))?
+            .map_err(|e| LoginError(e.to_string()))?
         else {
             return Ok(format!("not logged in to `{name}`: nothing to do"));
         };
