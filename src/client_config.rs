@@ -65,11 +65,22 @@ pub fn credential_placeholders(catalog: &Catalog) -> Map<String, Value> {
                 ("CLIENT_ID", "OAuth client id"),
                 ("CLIENT_SECRET", "OAuth client secret"),
             ],
+            // Each person's own login (`login`): the client it logs in with.
+            SecurityScheme::OAuth2 { login: Some(_), .. } => &[
+                ("CLIENT_ID", "OAuth client id (then run `login`)"),
+                ("CLIENT_SECRET", "OAuth client secret"),
+            ],
             SecurityScheme::OAuth2 { .. } => &[("TOKEN", "OAuth access token")],
             SecurityScheme::MutualTls => &[],
         };
         for (field, what) in fields {
             env.insert(env_var(name, field), json!(format!("<{name}: {what}>")));
+        }
+        if let SecurityScheme::OAuth2 { login: Some(_), .. } = scheme {
+            env.insert(
+                crate::runtime::auth::store::TOKEN_KEY_ENV.to_string(),
+                json!("<the key of the token file `login` wrote>"),
+            );
         }
     }
     env
