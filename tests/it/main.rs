@@ -15,6 +15,7 @@ mod lro;
 mod mcp_headers;
 mod mock;
 mod model;
+mod names_corpus;
 mod naming;
 mod overlay;
 mod parity;

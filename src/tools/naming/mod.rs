@@ -51,12 +51,15 @@
 
 mod candidates;
 mod distinct;
+mod english;
+mod ids;
 mod path;
+mod summary;
 mod words;
 
 use std::collections::{HashMap, HashSet};
 
-pub use candidates::{candidates, fit, meaningful_operation_id};
+pub use candidates::{Said, candidates, fit, meaningful_operation_id};
 pub use path::from_method_path;
 pub use words::{plural, repeats_word, singular, snake_case};
 

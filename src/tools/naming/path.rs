@@ -3,6 +3,7 @@
 //! parameter, casts and calls) that later tells apart operations wanting
 //! the same name (see [`super::distinct`]).
 
+use super::english::{mostly_verb, verb_form};
 use super::words::{
     NOUN_LEADERS, VERBS, clean_words, is_function_word, is_plural, plural, same_word, singular,
 };
@@ -58,6 +59,12 @@ pub(super) fn shape(path: &str) -> Shape {
             Some((h, a)) => (h, Some(a)),
             None => (seg, None),
         };
+        // A file name's extension says the format, not the resource
+        // (`spec.yaml`, `fields.json`).
+        let head = match head.rsplit_once('.') {
+            Some((stem, ext)) if !stem.is_empty() && FILE_EXTENSIONS.contains(&ext) => stem,
+            _ => head,
+        };
         // A dotted type or function name keeps its last part
         // (`microsoft.graph.incidentReport()` → `incident`, `report`).
         let dotted = head.contains('.');
@@ -81,6 +88,23 @@ pub(super) fn shape(path: &str) -> Shape {
     Shape { segments, count }
 }
 
+/// Extensions of the file formats APIs serve: a path segment ending in one
+/// names a file, not a type cast.
+const FILE_EXTENSIONS: &[&str] = &[
+    "json", "yaml", "yml", "xml", "csv", "tsv", "txt", "html", "htm", "pdf", "png", "jpg",
+    "jpeg", "gif", "svg", "zip", "gz", "js", "css", "md", "rss", "atom", "ics", "ical", "php",
+    "asp", "aspx", "jsp", "cgi", "do", "action", "geojson", "kml", "xlsx", "xls", "doc", "docx",
+];
+
+/// Whether `word`, leading the last segment of a path, names an action:
+/// an API verb, a word English uses mostly as a verb (`restart`,
+/// `interrupt`), or the verb the operation's summary starts with.
+fn is_action_word(word: &str, said: Option<&str>) -> bool {
+    VERBS.contains(&word)
+        || said == Some(word)
+        || verb_form(word).is_some_and(|(base, usage)| base == word && mostly_verb(usage))
+}
+
 /// The words of a call's parameter names: `a='{a}',bB={b})` → `a`, `b`, `b`.
 fn call_params(args: &str) -> Vec<String> {
     args.trim_end_matches(')')
@@ -93,6 +117,13 @@ fn call_params(args: &str) -> Vec<String> {
 /// Candidate word lists from the HTTP method and path template, most
 /// concise first (see the module docs of [`super`] for the rules).
 pub(super) fn names(method: &str, path: &str) -> Vec<Vec<String>> {
+    names_said(method, path, None)
+}
+
+/// [`names`], knowing the verb the operation's summary starts with: a last
+/// segment that is that verb is the action whatever the method
+/// (`GET /customers/search`, "Search customers").
+pub(super) fn names_said(method: &str, path: &str, said: Option<&str>) -> Vec<Vec<String>> {
     let Shape {
         mut segments,
         count,
@@ -106,9 +137,11 @@ pub(super) fn names(method: &str, path: &str) -> Vec<Vec<String>> {
     if segments.len() > 1
         && let Some(last) = segments.last()
         && !last.item
-        && VERBS.contains(&last.words[0].as_str())
+        && is_action_word(&last.words[0], said)
         && (last.words.len() == 1 || !NOUN_LEADERS.contains(&last.words[0].as_str()))
-        && (method == "POST" || matches!(last.kind, Kind::Call(_)))
+        && (method == "POST"
+            || matches!(last.kind, Kind::Call(_))
+            || said == Some(last.words[0].as_str()))
     {
         let last = segments
             .pop()

@@ -1,0 +1,413 @@
+//! Names from an operationId: GitHub's `namespace/verb-rest`, Microsoft
+//! Graph's `context.context.VerbNoun`, ASP.NET/Azure's `Controller_Action`,
+//! Django's `noun_noun_verb`, springfox's `verbNounUsingPOST`, and plain
+//! `verbNoun`, each read verb first without framework words or HTTP methods.
+
+use super::path;
+use super::words::{
+    ADJECTIVES, PREPOSITIONS, VERBS, clean_words, is_plural, plural, same_word, singular,
+    snake_case, split_verb,
+};
+
+/// Namespaces whose words say less than the API means (`pulls/create` opens
+/// a pull request).
+const NAMESPACE_ALIASES: &[(&str, &[&str])] = &[("pulls", &["pull", "requests"])];
+
+/// Words that carry no meaning in a name: vendor prefixes of type names
+/// (`microsoft.graph.user`).
+const NOISE: &[&str] = &["microsoft", "graph"];
+
+/// Whether an operationId says something a method + path would not: it
+/// has letters, no `{`, is not a generic `operation1`/`op_2`, and does not
+/// end in a machine-made hex disambiguator (`Get.Count.drives-7027`).
+pub fn meaningful_operation_id(id: &str) -> bool {
+    let snake = snake_case(id);
+    if snake.is_empty() || id.contains('{') || !snake.chars().any(|c| c.is_ascii_alphabetic()) {
+        return false;
+    }
+    if let Some((_, tail)) = id.rsplit_once('-')
+        && tail.len() == 4
+        && tail.chars().all(|c| c.is_ascii_hexdigit())
+        && id.contains('.')
+    {
+        return false;
+    }
+    let generic = snake.trim_end_matches(|c: char| c.is_ascii_digit() || c == '_');
+    !matches!(
+        generic,
+        "op" | "operation" | "operation_id" | "endpoint" | "id"
+    )
+}
+
+/// Whether an id only spells its method and path (Stripe's
+/// `PostAccountsAccountBankAccounts` for `POST /v1/accounts/{account}/bank_accounts`):
+/// the path then names the operation better.
+pub(super) fn spells_method_path(id: &str, method: &str, path: &str) -> bool {
+    let id_words = clean_words(id);
+    let mut path_words: Vec<String> = Vec::new();
+    for seg in path.split('/').filter(|s| !s.is_empty()) {
+        let words = clean_words(seg);
+        if path_words.is_empty() && path::is_prefix_segment(&words) {
+            continue;
+        }
+        path_words.extend(words);
+    }
+    id_words.first().map(String::as_str) == Some(method.to_ascii_lowercase().as_str())
+        && id_words[1..] == path_words[..]
+}
+
+/// Candidate word lists from an operationId, most concise first, each led
+/// by `verb`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct IdNames {
+    /// The word lists.
+    pub names: Vec<Vec<String>>,
+    /// The verb phrase every list starts with.
+    pub verb: Vec<String>,
+    /// The id has no verb of its own, or only an HTTP method's name: the
+    /// verb is the method's (a summary's verb may say more).
+    pub borrowed: bool,
+}
+
+pub(super) fn from_operation_id(id: &str, method: &str, path: &str) -> IdNames {
+    let id = without_framework(id);
+    if let Some((ns, action)) = id.split_once('/')
+        && !action.contains('/')
+        && !ns.is_empty()
+    {
+        return namespaced(ns, action, method);
+    }
+    if id.contains('.') && !id.contains(char::is_whitespace) {
+        let segments: Vec<&str> = id.split('.').filter(|s| !s.is_empty()).collect();
+        return contextual(&segments, method_verb(method), method, path)
+            .unwrap_or_else(|| plain(id, method, path));
+    }
+    // ASP.NET/Azure `Controller_Action` (`Recipients_DeleteRecipient`,
+    // `DedicatedCloudNodes_Delete`): camelCase segments joined by `_`.
+    if id.contains('_') && id.contains(|c: char| c.is_ascii_uppercase()) {
+        let segments: Vec<&str> = id.split('_').filter(|s| !s.is_empty()).collect();
+        if segments.len() > 1
+            && let Some(at) = segments.iter().position(|s| starts_with_verb(s))
+            && at > 0
+        {
+            let action = segments[at..].join("_");
+            let mut parts = segments[..at].to_vec();
+            parts.push(&action);
+            let verb = path_verb(method, path);
+            if let Some(names) = contextual(&parts, &verb, method, path) {
+                return names;
+            }
+        }
+    }
+    plain(id, method, path)
+}
+
+/// The id without what frameworks add to it: springfox's `UsingPOST`
+/// (`updateCredentialSecretUsingPOST`, `getUsersUsingGET_1`) and a
+/// de-duplicating `_2` tail.
+fn without_framework(id: &str) -> &str {
+    let mut id = id;
+    if let Some((head, tail)) = id.rsplit_once('_')
+        && !tail.is_empty()
+        && tail.chars().all(|c| c.is_ascii_digit())
+        && head.chars().any(|c| c.is_ascii_alphabetic())
+    {
+        id = head;
+    }
+    for m in super::english::HTTP_METHODS {
+        let suffix = format!("Using{}", m.to_ascii_uppercase());
+        if let Some(head) = id.strip_suffix(suffix.as_str())
+            && !head.is_empty()
+        {
+            return head;
+        }
+    }
+    id
+}
+
+/// Framework words: a NestJS `UsersController_findAll` names a class.
+const FRAMEWORK_WORDS: &[&str] = &["controller", "controllers"];
+
+fn is_verb_word(w: &str) -> bool {
+    VERBS.contains(&w) || super::english::HTTP_METHODS.contains(&w)
+}
+
+/// HTTP method names that are no verb of their own in an id
+/// (`TimesheetSubmission_Post`); `get` and `delete` are.
+fn is_method_name(w: &str) -> bool {
+    matches!(w, "post" | "put" | "patch" | "head" | "options")
+}
+
+fn starts_with_verb(segment: &str) -> bool {
+    clean_words(segment).first().is_some_and(|w| is_verb_word(w))
+}
+
+/// The verb the method and path say: `list` or `get` by the path's shape,
+/// `create` or `update` for a POST, a verb-led last segment's verb.
+fn path_verb(method: &str, path: &str) -> String {
+    path::from_method_path(method, path)
+        .into_iter()
+        .next()
+        .unwrap_or_else(|| method_verb(method).to_string())
+}
+
+/// A plain id: `getPetById`, Django's `dcim_regions_delete`, `paymentsDelete`,
+/// `Brands`. The first verb leads; words before it follow it; an HTTP
+/// method's name is the verb the method and path say.
+fn plain(id: &str, method: &str, path: &str) -> IdNames {
+    let mut words: Vec<String> = clean_words(id)
+        .into_iter()
+        .filter(|w| !w.chars().all(|c| c.is_ascii_digit()))
+        .filter(|w| !FRAMEWORK_WORDS.contains(&w.as_str()))
+        .collect();
+    if words.is_empty() {
+        words = clean_words(id);
+    }
+    let http = |w: &str| super::english::HTTP_METHODS.contains(&w);
+    let Some(mut at) = words.iter().position(|w| is_verb_word(w)) else {
+        // No verb: the method's, with the id as its object.
+        let verb = vec![path_verb(method, path)];
+        let mut rest = words;
+        agree(&verb, &mut rest, path);
+        return IdNames {
+            names: vec![verb.iter().chain(&rest).cloned().collect()],
+            verb,
+            borrowed: true,
+        };
+    };
+    if at == 0 {
+        let (verb, _) = split_verb(&words);
+        return IdNames {
+            names: vec![words],
+            verb,
+            borrowed: false,
+        };
+    }
+    // `idPostDeployApplicationFile`: the method's name before a verb goes.
+    if http(&words[at]) && words.get(at + 1).is_some_and(|w| VERBS.contains(&w.as_str()) && !http(w)) {
+        words.remove(at);
+    }
+    let (mut verb, after) = split_verb(&words[at..]);
+    let mut borrowed = false;
+    if verb.len() == 1 && http(&verb[0]) {
+        verb = vec![path_verb(method, path)];
+        borrowed = true;
+    }
+    if words.first().is_some_and(|w| path::is_prefix_segment(std::slice::from_ref(w))) && at > 1 {
+        words.remove(0);
+        at -= 1;
+    }
+    let mut rest: Vec<String> = words[..at].to_vec();
+    rest.extend(after);
+    agree(&verb, &mut rest, path);
+    IdNames {
+        names: vec![verb.iter().chain(&rest).cloned().collect()],
+        verb,
+        borrowed,
+    }
+}
+
+/// The verb an HTTP method implies when the action has none.
+fn method_verb(method: &str) -> &'static str {
+    match method.to_ascii_uppercase().as_str() {
+        "POST" => "create",
+        "PUT" => "set",
+        "PATCH" => "update",
+        "DELETE" => "delete",
+        _ => "get",
+    }
+}
+
+fn is_content(w: &str) -> bool {
+    !PREPOSITIONS.contains(&w) && !ADJECTIVES.contains(&w)
+}
+
+/// GitHub's `namespace/verb-rest` ids (see the module docs of
+/// [`super`] for the rules).
+fn namespaced(ns: &str, action: &str, method: &str) -> IdNames {
+    let ns_clean = clean_words(ns);
+    // A namespace of several words (`code-security`, `copilot-spaces`) is
+    // too specific to leave out even when the name would be unique without.
+    let droppable = ns_clean.len() == 1;
+    let mut ns_words: Vec<String> = match NAMESPACE_ALIASES
+        .iter()
+        .find(|(k, _)| ns_clean.len() == 1 && ns_clean[0] == *k)
+    {
+        Some((_, alias)) => alias.iter().map(|w| w.to_string()).collect(),
+        None => ns_clean,
+    };
+    let action_words = clean_words(action);
+    let (mut verb, mut rest) = split_verb(&action_words);
+    let mut borrowed = false;
+    if verb.is_empty() {
+        if ns_words.len() == 1 && VERBS.contains(&ns_words[0].as_str()) {
+            // `search/code` → `search_code`.
+            verb = std::mem::take(&mut ns_words);
+        } else if let Some(pos) = action_words
+            .iter()
+            .position(|w| matches!(w.as_str(), "get" | "create" | "update" | "delete" | "list"))
+        {
+            // `custom-properties-for-repos-get-values` → `get_custom_…_values`.
+            let (v, after) = split_verb(&action_words[pos..]);
+            verb = v;
+            rest = action_words[..pos].to_vec();
+            rest.extend(after);
+        } else {
+            verb = vec![method_verb(method).to_string()];
+            borrowed = true;
+        }
+    }
+    let takes_plural = matches!(verb[0].as_str(), "list" | "search" | "bulk");
+    let adjectives = rest
+        .iter()
+        .take_while(|w| ADJECTIVES.contains(&w.as_str()))
+        .count();
+    let tail = &rest[adjectives..];
+    let ns_needed = tail.is_empty()
+        || PREPOSITIONS.contains(&tail[0].as_str())
+        || tail.iter().all(|w| VERBS.contains(&w.as_str()));
+    let content: Vec<&String> = ns_words.iter().filter(|w| is_content(w)).collect();
+    let first_shared = rest
+        .iter()
+        .position(|r| content.iter().any(|n| same_word(n, r)));
+    let missing: Vec<String> = ns_words
+        .iter()
+        .filter(|n| !rest.iter().any(|r| same_word(n, r)))
+        .cloned()
+        .collect();
+    if let Some(at) = first_shared.filter(|_| !ns_needed) {
+        // The action names the namespace already: add only the missing
+        // words, in front of the first shared one (`agent-tasks/list-tasks`
+        // → `list_agent_tasks`).
+        let missing: Vec<String> = missing.into_iter().filter(|w| is_content(w)).collect();
+        let mut words = verb.clone();
+        words.extend(rest[..at].iter().cloned());
+        words.extend(missing);
+        words.extend(rest[at..].iter().cloned());
+        return IdNames {
+            names: vec![words],
+            verb,
+            borrowed,
+        };
+    }
+    let mut noun = missing;
+    if let Some(last) = noun.last_mut() {
+        *last = if takes_plural && ns_needed {
+            plural(last)
+        } else {
+            singular(last)
+        };
+    }
+    let mut long = verb.clone();
+    long.extend(rest[..adjectives].iter().cloned());
+    long.extend(noun);
+    long.extend(tail.iter().cloned());
+    let mut out = Vec::new();
+    if !ns_needed && droppable {
+        let mut short = verb.clone();
+        short.extend(rest.iter().cloned());
+        out.push(short);
+    }
+    out.push(long);
+    IdNames {
+        names: out,
+        verb,
+        borrowed,
+    }
+}
+
+/// Ids of context segments and an action: Microsoft Graph's
+/// `context.context.VerbNoun`, Azure's `Controller_Action`. The action
+/// first, then as much of the context (nearest first) as uniqueness needs;
+/// an action without a verb takes `default_verb`. `None` without segments.
+fn contextual(segments: &[&str], default_verb: &str, method: &str, path: &str) -> Option<IdNames> {
+    let (action, context) = segments.split_last()?;
+    let action_words = clean_words(action);
+    let (mut verb, mut rest) = split_verb(&action_words);
+    let mut borrowed = false;
+    if verb.is_empty() {
+        verb = vec![default_verb.to_string()];
+        rest = action_words;
+        borrowed = true;
+    } else if verb.len() == 1 && is_method_name(&verb[0]) {
+        // `CostCenters_PostCostCenter`: the method's name is no verb.
+        verb = vec![default_verb.to_string()];
+        borrowed = true;
+    }
+    rest.retain(|w| !NOISE.contains(&w.as_str()));
+    agree(&verb, &mut rest, path);
+    let context: Vec<Vec<String>> = context
+        .iter()
+        .rev()
+        .map(|s| {
+            clean_words(s)
+                .into_iter()
+                .filter(|w| !NOISE.contains(&w.as_str()) && !FRAMEWORK_WORDS.contains(&w.as_str()))
+                .collect::<Vec<_>>()
+        })
+        .filter(|w| !w.is_empty())
+        .collect();
+    let mut out = Vec::new();
+    if !rest.is_empty() {
+        out.push(verb.iter().chain(&rest).cloned().collect());
+    }
+    // `qualifier` grows leftwards, one context segment at a time.
+    let mut qualifier: Vec<String> = Vec::new();
+    for seg in &context {
+        let fresh: Vec<String> = seg
+            .iter()
+            .filter(|w| {
+                !qualifier.iter().chain(&rest).any(|q| same_word(q, w)) && !verb.contains(w)
+            })
+            .cloned()
+            .collect();
+        if fresh.is_empty() {
+            continue;
+        }
+        let mut q = fresh;
+        if let Some(last) = q.last_mut() {
+            *last = singular(last);
+        }
+        q.extend(qualifier);
+        qualifier = q;
+        out.push(
+            verb.iter()
+                .chain(&qualifier)
+                .chain(&rest)
+                .cloned()
+                .collect(),
+        );
+    }
+    if out.is_empty() {
+        out.push(path::from_method_path(method, path));
+    }
+    Some(IdNames {
+        names: out,
+        verb,
+        borrowed,
+    })
+}
+
+/// Plural/singular agreement with what the operation returns: a list
+/// returns many (`ListUser` → `list_users`); a get, update or delete of a
+/// path ending in a parameter touches one (`DeleteUserStatuses` →
+/// `delete_user_status`). The head noun is the last word before the first
+/// preposition.
+fn agree(verb: &[String], rest: &mut [String], path: &str) {
+    let head = rest
+        .iter()
+        .position(|w| PREPOSITIONS.contains(&w.as_str()))
+        .unwrap_or(rest.len());
+    let Some(word) = head.checked_sub(1).and_then(|i| rest.get_mut(i)) else {
+        return;
+    };
+    let one = path.trim_end_matches('/').ends_with('}');
+    match verb.first().map(String::as_str) {
+        Some("list") => *word = plural(word),
+        Some("get" | "update" | "delete" | "replace" | "set") if one && is_plural(word) => {
+            *word = singular(word)
+        }
+        Some("create") if !one => *word = singular(word),
+        _ => {}
+    }
+}
