@@ -38,12 +38,14 @@ pub fn candidates(said: &Said<'_>) -> Vec<String> {
         path,
         summary,
     } = *said;
-    let path_words: Vec<String> = path::shape(path)
+    // The path's nouns: each segment's head, its last word (`orders`, not
+    // the verb of `resolvePath`).
+    let path_nouns: Vec<String> = path::shape(path)
         .segments
         .into_iter()
-        .flat_map(|s| s.words)
+        .filter_map(|s| s.words.last().cloned())
         .collect();
-    let action = summary.and_then(|s| summary::action(s, &path_words));
+    let action = summary.and_then(|s| summary::action(s, &path_nouns));
     let words = match operation_id
         .filter(|id| meaningful_operation_id(id) && !ids::spells_method_path(id, method, path))
     {
@@ -126,7 +128,11 @@ fn meant_verb(action: &Action, path_verb: &str) -> Option<String> {
 /// when the path has no action of its own, its object when it is a
 /// specific action or the path names nothing the summary speaks of.
 fn from_path(method: &str, path: &str, action: Option<&Action>) -> Vec<Vec<String>> {
-    let said_verb = action.map(|a| a.verb[0].as_str());
+    // Only a verb that says more than the method makes a last segment the
+    // action (`GET /nonprofits/show`, "Show a nonprofit", gets one).
+    let said_verb = action
+        .and_then(specific_verb)
+        .map(|v| v[0].as_str());
     let names = path::names_said(method, path, said_verb);
     let Some(action) = action else {
         return names;
@@ -140,9 +146,13 @@ fn from_path(method: &str, path: &str, action: Option<&Action>) -> Vec<Vec<Strin
         // The path has its action (`/kernels/{id}/interrupt`).
         return names;
     }
+    // Each way of naming the operation with the summary's verb, then the
+    // path's own names: a summary verb two operations share does not make
+    // a `_2` where the paths tell them apart.
     if let Some(verb) = specific_verb(action) {
         let mut out: Vec<Vec<String>> = verb_object(verb, action).into_iter().collect();
         out.extend(with_verb(verb, &names, 1));
+        out.extend(names);
         return out;
     }
     let method_upper = method.to_ascii_uppercase();
@@ -164,6 +174,7 @@ fn from_path(method: &str, path: &str, action: Option<&Action>) -> Vec<Vec<Strin
         out.extend(verb_object(std::slice::from_ref(&verb), action));
     }
     out.extend(with_verb(std::slice::from_ref(&verb), &names, 1));
+    out.extend(names);
     out
 }
 
@@ -182,6 +193,7 @@ fn from_id(id: &str, method: &str, path: &str, action: Option<&Action>) -> Vec<V
     {
         let mut out: Vec<Vec<String>> = verb_object(said, action).into_iter().collect();
         out.extend(with_verb(said, &names, verb.len()));
+        out.extend(names);
         return out;
     }
     // A verb alone takes its object from the summary or the path.

@@ -117,6 +117,10 @@ pub(super) const DETERMINERS: &[&str] = &[
     "another",
     "other",
     "multiple",
+    "two",
+    "three",
+    "four",
+    "five",
     "specified",
     "specific",
     "given",
@@ -144,6 +148,11 @@ pub(super) const OBJECT_ENDS: &[&str] = &[
 /// ("Invoke action delta", "Implements … DELETE method", "Handle GET
 /// request for …"): a summary led by one says nothing a name can use.
 pub(super) const META_VERBS: &[&str] = &["invoke", "call", "implement", "handle"];
+
+/// Verbs whose action is the verb after their `to` ("Use this method to
+/// forward messages", "Allows sellers to update prices", "Attempts to
+/// retrieve …").
+pub(super) const CATENATIVES: &[&str] = &["use", "allow", "let", "attempt", "try", "help"];
 
 /// What an HTTP method already says: the verbs a summary uses for the
 /// method's own meaning, by the name's verb for it.

@@ -79,7 +79,7 @@ pub(super) fn from_operation_id(id: &str, method: &str, path: &str) -> IdNames {
     }
     if id.contains('.') && !id.contains(char::is_whitespace) {
         let segments: Vec<&str> = id.split('.').filter(|s| !s.is_empty()).collect();
-        return contextual(&segments, method_verb(method), method, path)
+        return contextual(&segments, method_verb(method), method, path, true)
             .unwrap_or_else(|| plain(id, method, path));
     }
     // ASP.NET/Azure `Controller_Action` (`Recipients_DeleteRecipient`,
@@ -94,7 +94,7 @@ pub(super) fn from_operation_id(id: &str, method: &str, path: &str) -> IdNames {
             let mut parts = segments[..at].to_vec();
             parts.push(&action);
             let verb = path_verb(method, path);
-            if let Some(names) = contextual(&parts, &verb, method, path) {
+            if let Some(names) = contextual(&parts, &verb, method, path, false) {
                 return names;
             }
         }
@@ -319,8 +319,16 @@ fn namespaced(ns: &str, action: &str, method: &str) -> IdNames {
 /// Ids of context segments and an action: Microsoft Graph's
 /// `context.context.VerbNoun`, Azure's `Controller_Action`. The action
 /// first, then as much of the context (nearest first) as uniqueness needs;
-/// an action without a verb takes `default_verb`. `None` without segments.
-fn contextual(segments: &[&str], default_verb: &str, method: &str, path: &str) -> Option<IdNames> {
+/// an action without a verb takes `default_verb`, and so does an HTTP
+/// method's name outside Graph (`CostCenters_PostCostCenter`; Graph's
+/// `….post` is an action named `post`). `None` without segments.
+fn contextual(
+    segments: &[&str],
+    default_verb: &str,
+    method: &str,
+    path: &str,
+    dotted: bool,
+) -> Option<IdNames> {
     let (action, context) = segments.split_last()?;
     let action_words = clean_words(action);
     let (mut verb, mut rest) = split_verb(&action_words);
@@ -329,7 +337,7 @@ fn contextual(segments: &[&str], default_verb: &str, method: &str, path: &str) -
         verb = vec![default_verb.to_string()];
         rest = action_words;
         borrowed = true;
-    } else if verb.len() == 1 && is_method_name(&verb[0]) {
+    } else if verb.len() == 1 && is_method_name(&verb[0]) && !dotted {
         // `CostCenters_PostCostCenter`: the method's name is no verb.
         verb = vec![default_verb.to_string()];
         borrowed = true;

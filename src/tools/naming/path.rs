@@ -49,6 +49,12 @@ pub(super) fn shape(path: &str) -> Shape {
     }
     let mut segments: Vec<Segment> = Vec::new();
     for seg in raw {
+        // A file name's extension says the format, not the resource
+        // (`spec.yaml`, `{id}.json`).
+        let seg = match seg.rsplit_once('.') {
+            Some((stem, ext)) if !stem.is_empty() && FILE_EXTENSIONS.contains(&ext) => stem,
+            _ => seg,
+        };
         if is_param(seg) {
             if let Some(last) = segments.last_mut() {
                 last.item = true;
@@ -58,12 +64,6 @@ pub(super) fn shape(path: &str) -> Shape {
         let (head, args) = match seg.split_once('(') {
             Some((h, a)) => (h, Some(a)),
             None => (seg, None),
-        };
-        // A file name's extension says the format, not the resource
-        // (`spec.yaml`, `fields.json`).
-        let head = match head.rsplit_once('.') {
-            Some((stem, ext)) if !stem.is_empty() && FILE_EXTENSIONS.contains(&ext) => stem,
-            _ => head,
         };
         // A dotted type or function name keeps its last part
         // (`microsoft.graph.incidentReport()` → `incident`, `report`).

@@ -6,7 +6,7 @@
 //! details", "Teams by season") has no verb.
 
 use super::english::{
-    DETERMINERS, META_VERBS, OBJECT_ENDS, Usage, rather_verb, verb_form,
+    CATENATIVES, DETERMINERS, META_VERBS, OBJECT_ENDS, Usage, rather_verb, verb_form,
 };
 use super::words::{FILLER, VERBS, clean_words, same_word};
 
@@ -141,18 +141,26 @@ fn verb_at(tokens: &[Token], i: usize, path_nouns: &[String]) -> Option<String> 
 /// `path_nouns` are the words of the operation's path.
 pub(super) fn action(summary: &str, path_nouns: &[String]) -> Option<Action> {
     let tokens = tokens(summary);
+    let is_to = |k: usize| word(tokens.get(k)).is_some_and(|w| w.eq_ignore_ascii_case("to"));
+    let lead = word(tokens.first()).and_then(verb_form).map(|(b, _)| b);
     let mut i = 0;
-    let mut first = verb_at(&tokens, 0, path_nouns);
-    // "Attempts to retrieve …", "Allows to create …".
-    if first.is_none()
-        && word(tokens.get(1)).is_some_and(|w| w.eq_ignore_ascii_case("to"))
-        && verb_form(word(tokens.first())?).is_some()
-    {
-        i = 2;
-        first = verb_at(&tokens, 2, path_nouns);
+    if lead.is_some_and(|b| CATENATIVES.contains(&b.as_str())) {
+        // The action is the first verb after a `to`.
+        i = (1..tokens.len()).find(|&k| {
+            is_to(k) && verb_at(&tokens, k + 1, path_nouns).is_some_and(|v| v != "be")
+        })? + 1;
     }
-    let mut verb = vec![first?];
+    let mut verb = vec![verb_at(&tokens, i, path_nouns)?];
     i += 1;
+    // "Bulk enable …".
+    if verb[0] == "bulk"
+        && let Some((next, _)) = word(tokens.get(i))
+            .and_then(verb_form)
+            .filter(|(b, _)| VERBS.contains(&b.as_str()))
+    {
+        verb.push(next);
+        i += 1;
+    }
     // "Enables or disables", "Update/create".
     loop {
         let join = match tokens.get(i) {
@@ -189,7 +197,8 @@ pub(super) fn action(summary: &str, path_nouns: &[String]) -> Option<Action> {
     }
     while let Some(w) = word(tokens.get(i)) {
         let w = lower(w);
-        if OBJECT_ENDS.contains(&w.as_str()) {
+        // A preposition or a new noun phrase ("reports one is …") ends it.
+        if OBJECT_ENDS.contains(&w.as_str()) || DETERMINERS.contains(&w.as_str()) {
             break;
         }
         if matches!(w.as_str(), "and" | "or") {
@@ -278,6 +287,24 @@ mod tests {
         );
         assert_eq!(act("Update/create a rule"), pair("update_or_create", "rule"));
         assert_eq!(act("Disconnect"), pair("disconnect", ""));
+        assert_eq!(
+            act("Use this method to forward messages of any kind."),
+            pair("forward", "messages")
+        );
+        assert_eq!(
+            act("Allows seller to update prices of a single SKU"),
+            pair("update", "prices")
+        );
+        assert_eq!(act("Allows a filter to be specified"), None);
+        assert_eq!(
+            act("Bulk enable/disable products"),
+            pair("bulk_enable_or_disable", "products")
+        );
+        assert_eq!(
+            act("Returns a list of all reports one is subscribed to"),
+            pair("return", "reports")
+        );
+        assert_eq!(act("Compare two commits"), pair("compare", "commits"));
     }
 
     #[test]
