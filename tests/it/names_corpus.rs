@@ -54,9 +54,10 @@ const MAX_DOCUMENT_BYTES: u64 = 8 << 20;
 /// is `get_user`, whatever the exact verb).
 const METHOD_SAYS: &[&str] = &[
     "get", "retrieve", "fetch", "return", "read", "show", "view", "obtain", "display", "list",
-    "load", "find", "query", "lookup", "create", "add", "insert", "make", "post", "new", "update",
-    "modify", "change", "edit", "patch", "alter", "set", "put", "replace", "save", "store",
-    "upsert", "overwrite", "delete", "remove", "destroy", "erase", "drop", "purge",
+    "load", "see", "give", "provide", "lookup", "query", "find", "create", "add", "insert", "make",
+    "post", "new", "update", "modify", "change", "edit", "patch", "alter", "amend", "replace",
+    "put", "overwrite", "save", "store", "upsert", "set", "delete", "remove", "destroy", "erase",
+    "drop", "purge",
 ];
 
 /// Words that start a noun phrase: after one, the summary's first word is
@@ -223,6 +224,9 @@ fn specific_verb(summary: &str) -> Option<Vec<String>> {
         return None;
     }
     let w = first.to_ascii_lowercase();
+    if DETERMINERS.contains(&w.as_str()) {
+        return None;
+    }
     let mut forms = vec![w.clone()];
     if let Some(stem) = w.strip_suffix("ies") {
         forms.push(format!("{stem}y"));

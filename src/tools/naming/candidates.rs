@@ -146,13 +146,9 @@ fn from_path(method: &str, path: &str, action: Option<&Action>) -> Vec<Vec<Strin
         // The path has its action (`/kernels/{id}/interrupt`).
         return names;
     }
-    // Each way of naming the operation with the summary's verb, then the
-    // path's own names: a summary verb two operations share does not make
-    // a `_2` where the paths tell them apart.
     if let Some(verb) = specific_verb(action) {
         let mut out: Vec<Vec<String>> = verb_object(verb, action).into_iter().collect();
         out.extend(with_verb(verb, &names, 1));
-        out.extend(names);
         return out;
     }
     let method_upper = method.to_ascii_uppercase();
@@ -174,7 +170,11 @@ fn from_path(method: &str, path: &str, action: Option<&Action>) -> Vec<Vec<Strin
         out.extend(verb_object(std::slice::from_ref(&verb), action));
     }
     out.extend(with_verb(std::slice::from_ref(&verb), &names, 1));
-    out.extend(names);
+    // The path's own verb last: a `PUT` the summary calls an update beside
+    // the `PATCH` that is one takes `replace_…`, not `update_…_2`.
+    if verb != path_verb {
+        out.extend(names);
+    }
     out
 }
 

@@ -53,8 +53,8 @@ pub(super) fn verb_form(word: &str) -> Option<(String, Usage)> {
     if let Some(u) = known(&word) {
         return Some((word, u));
     }
-    // Third person singular: -ies, -es, -s.
-    for (suffix, replace) in [("ies", "y"), ("es", ""), ("s", "")] {
+    // Third person singular: -ies, -s, -es (`routes` is `route`, not `rout`).
+    for (suffix, replace) in [("ies", "y"), ("s", ""), ("es", "")] {
         if let Some(stem) = word.strip_suffix(suffix)
             && stem.len() >= 2
         {
@@ -62,6 +62,16 @@ pub(super) fn verb_form(word: &str) -> Option<(String, Usage)> {
             if let Some(u) = known(&base) {
                 return Some((base, u));
             }
+        }
+    }
+    // `un-` and `re-` make verbs of verbs (`unmap`, `unpause`, `reroute`),
+    // used as the verb they are made from is.
+    for prefix in ["un", "re"] {
+        if let Some(rest) = word.strip_prefix(prefix)
+            && rest.len() >= 3
+            && let Some((base, usage)) = verb_form(rest)
+        {
+            return Some((format!("{prefix}{base}"), usage));
         }
     }
     None
@@ -206,6 +216,9 @@ mod tests {
         assert_eq!(verb_form("unstar").unwrap().0, "unstar");
         assert!(verb_form("kernel").is_none());
         assert!(verb_form("users").is_none());
+        assert_eq!(verb_form("unmap").unwrap().0, "unmap");
+        assert_eq!(verb_form("Reroutes").unwrap().0, "reroute");
+        assert!(verb_form("repos").is_none());
     }
 
     #[test]

@@ -134,7 +134,24 @@ pub(super) fn names_said(method: &str, path: &str, said: Option<&str>) -> Vec<Ve
     // `/invoices/{id}/mark_uncollectible`) is the verb, what it acts on and
     // the rest of the call.
     let mut action: Option<(String, Vec<String>, bool)> = None;
+    // The summary's verb inside the last segment leads it
+    // (`/domains/{d}/transferInAccept`, "Accepts the transfer in" →
+    // `accept_domain_transfer_in`).
     if segments.len() > 1
+        && let Some(said) = said
+        && let Some(last) = segments.last()
+        && !last.item
+        && let Some(at) = last.words.iter().skip(1).position(|w| w == said)
+    {
+        let mut words = segments
+            .pop()
+            .unwrap_or_else(|| unreachable!("checked above"))
+            .words;
+        let verb = words.remove(at + 1);
+        action = Some((verb, words, false));
+    }
+    if action.is_none()
+        && segments.len() > 1
         && let Some(last) = segments.last()
         && !last.item
         && is_action_word(&last.words[0], said)
@@ -315,6 +332,13 @@ mod tests {
     }
 
     #[test]
+    fn file_extensions_are_formats_not_resources() {
+        assert_eq!(name("get", "/api/spec.yaml"), "get_spec");
+        assert_eq!(name("delete", "/products/{id}.json"), "delete_product");
+        assert_eq!(name("post", "/senders/verify-domain.json"), "verify_senders_domain");
+    }
+
+    #[test]
     fn casts_list_many_and_get_one() {
         assert_eq!(
             name(
@@ -378,6 +402,20 @@ mod tests {
         assert_eq!(
             name("post", "/v1/terminal/readers/{reader}/set_reader_display"),
             "set_terminal_reader_display"
+        );
+        // English verbs beyond the API list: `restart`, `interrupt`.
+        assert_eq!(name("post", "/kernels/{id}/restart"), "restart_kernel");
+        assert_eq!(name("post", "/kernels/{id}/interrupt"), "interrupt_kernel");
+        // Not words English uses mostly as nouns.
+        assert_eq!(name("post", "/accounts/{id}/reports"), "create_account_report");
+        // The summary's verb, wherever it is in the last segment.
+        assert_eq!(
+            fit(names_said("post", "/domains/{d}/transferInAccept", Some("accept")).remove(0)),
+            "accept_domain_transfer_in"
+        );
+        assert_eq!(
+            fit(names_said("get", "/customers/search", Some("search")).remove(0)),
+            "search_customers"
         );
         assert_eq!(
             names(

@@ -110,7 +110,14 @@ fn verb_at(tokens: &[Token], i: usize, path_nouns: &[String]) -> Option<String> 
     if !w.chars().all(|c| c.is_ascii_alphabetic()) {
         return None;
     }
-    let (base, usage) = verb_form(w)?;
+    let next_determines = word(tokens.get(i + 1))
+        .is_some_and(|n| DETERMINERS.contains(&lower(n).as_str()));
+    let Some((base, usage)) = verb_form(w) else {
+        // A word no list knows, before a determiner, is a verb all the
+        // same ("Geolocate a given IP address", "Topup a phone").
+        let w = lower(w);
+        return (next_determines && !DETERMINERS.contains(&w.as_str())).then_some(w);
+    };
     if META_VERBS.contains(&base.as_str()) {
         return None;
     }
@@ -305,6 +312,9 @@ mod tests {
             pair("return", "reports")
         );
         assert_eq!(act("Compare two commits"), pair("compare", "commits"));
+        assert_eq!(act("Geolocate a given IP address"), pair("geolocate", "ip_address"));
+        assert_eq!(act("Unmap a public route"), pair("unmap", "public_route"));
+        assert_eq!(act("All New Horizons artwork"), None);
     }
 
     #[test]
