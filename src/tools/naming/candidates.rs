@@ -80,15 +80,19 @@ fn specific_verb(action: &Action) -> Option<&[String]> {
     says_more.then_some(action.verb.as_slice())
 }
 
-/// `verb` followed by each word list's words after its own verb phrase.
+/// `verb` followed by each word list's words after its own verb phrase
+/// (lists left with no word of their own give nothing).
 fn with_verb(verb: &[String], lists: &[Vec<String>], skip: usize) -> Vec<Vec<String>> {
     lists
         .iter()
-        .filter(|l| l.len() > skip)
-        .map(|l| {
-            let mut v = verb.to_vec();
-            v.extend(l[skip..].iter().filter(|w| !verb.contains(w)).cloned());
-            v
+        .filter_map(|l| {
+            let rest: Vec<String> = l
+                .iter()
+                .skip(skip)
+                .filter(|w| !verb.contains(w) && w.as_str() != "root")
+                .cloned()
+                .collect();
+            (!rest.is_empty()).then(|| verb.iter().cloned().chain(rest).collect())
         })
         .collect()
 }
@@ -146,9 +150,14 @@ fn from_path(method: &str, path: &str, action: Option<&Action>) -> Vec<Vec<Strin
         // The path has its action (`/kernels/{id}/interrupt`).
         return names;
     }
+    // The summary's verb with its object, then with the path's nouns, then
+    // the path's own names: operations a shared summary does not tell
+    // apart still need no `_2` when their paths do (and when nothing does,
+    // the counter goes on the summary's verb; see `super::assign`).
     if let Some(verb) = specific_verb(action) {
         let mut out: Vec<Vec<String>> = verb_object(verb, action).into_iter().collect();
         out.extend(with_verb(verb, &names, 1));
+        out.extend(names);
         return out;
     }
     let method_upper = method.to_ascii_uppercase();
@@ -183,7 +192,7 @@ fn from_path(method: &str, path: &str, action: Option<&Action>) -> Vec<Vec<Strin
 /// connect") or is a verb alone (`cancel`, `purchase`).
 fn from_id(id: &str, method: &str, path: &str, action: Option<&Action>) -> Vec<Vec<String>> {
     let IdNames {
-        mut names,
+        names,
         verb,
         borrowed,
     } = ids::from_operation_id(id, method, path);
@@ -196,24 +205,21 @@ fn from_id(id: &str, method: &str, path: &str, action: Option<&Action>) -> Vec<V
         out.extend(names);
         return out;
     }
-    // A verb alone takes its object from the summary or the path.
-    if names.iter().all(|n| n.len() <= verb.len()) {
+    // A verb alone (`cancel`, `Search_Search`) takes its object from the
+    // summary or the path.
+    let verb_only = names
+        .iter()
+        .all(|n| n.iter().skip(verb.len()).all(|w| verb.contains(w)));
+    if verb_only {
         let mut out: Vec<Vec<String>> = action
             .filter(|a| a.verb[0] == verb[0])
             .and_then(|a| verb_object(&verb, a))
             .into_iter()
             .collect();
-        let path_names: Vec<Vec<String>> = path::names(method, path)
-            .into_iter()
-            .map(|mut n| {
-                n.retain(|w| !verb.contains(w) && w != "root");
-                n.insert(0, String::new());
-                n
-            })
-            .collect();
-        out.extend(with_verb(&verb, &path_names, 1));
-        out.extend(names.drain(..));
-        return out;
+        out.extend(with_verb(&verb, &path::names(method, path), 1));
+        if !out.is_empty() {
+            return out;
+        }
     }
     names
 }

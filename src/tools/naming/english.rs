@@ -88,6 +88,13 @@ pub(super) fn mostly_verb(u: Usage) -> bool {
     }
 }
 
+/// Whether `word`, as written, is an English verb used mostly as one
+/// (`complete`, `instantiate`, `translate`; not `order` or `returns`):
+/// what an id or a path segment starting with it does.
+pub(super) fn lexical_verb(word: &str) -> bool {
+    verb_form(word).is_some_and(|(base, usage)| base == word && mostly_verb(usage))
+}
+
 /// Whether the usage says verb more than noun.
 pub(super) fn rather_verb(u: Usage) -> bool {
     match u.noun {

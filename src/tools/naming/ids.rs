@@ -70,7 +70,7 @@ pub(super) struct IdNames {
 }
 
 pub(super) fn from_operation_id(id: &str, method: &str, path: &str) -> IdNames {
-    let id = without_framework(id);
+    let id = without_framework(id, method, path);
     if let Some((ns, action)) = id.split_once('/')
         && !action.contains('/')
         && !ns.is_empty()
@@ -87,7 +87,7 @@ pub(super) fn from_operation_id(id: &str, method: &str, path: &str) -> IdNames {
     if id.contains('_') && id.contains(|c: char| c.is_ascii_uppercase()) {
         let segments: Vec<&str> = id.split('_').filter(|s| !s.is_empty()).collect();
         if segments.len() > 1
-            && let Some(at) = segments.iter().position(|s| starts_with_verb(s))
+            && let Some(at) = segments.iter().rposition(|s| starts_with_verb(s))
             && at > 0
         {
             let action = segments[at..].join("_");
@@ -103,9 +103,22 @@ pub(super) fn from_operation_id(id: &str, method: &str, path: &str) -> IdNames {
 }
 
 /// The id without what frameworks add to it: springfox's `UsingPOST`
-/// (`updateCredentialSecretUsingPOST`, `getUsersUsingGET_1`) and a
-/// de-duplicating `_2` tail.
-fn without_framework(id: &str) -> &str {
+/// (`updateCredentialSecretUsingPOST`, `getUsersUsingGET_1`), a
+/// de-duplicating `_2` tail, and FastAPI's path and method
+/// (`update_app_api_v1_app__app_id___put`: the function's name, the path
+/// with every non-word character a `_`, then `_` and the method).
+fn without_framework<'a>(id: &'a str, method: &str, path: &str) -> &'a str {
+    let fastapi: String = path
+        .chars()
+        .map(|c| if c.is_alphanumeric() || c == '_' { c } else { '_' })
+        .chain(std::iter::once('_'))
+        .chain(method.to_ascii_lowercase().chars())
+        .collect();
+    if let Some(head) = id.strip_suffix(fastapi.as_str())
+        && head.chars().any(|c| c.is_ascii_alphabetic())
+    {
+        return head;
+    }
     let mut id = id;
     if let Some((head, tail)) = id.rsplit_once('_')
         && !tail.is_empty()
@@ -164,7 +177,16 @@ fn plain(id: &str, method: &str, path: &str) -> IdNames {
         words = clean_words(id);
     }
     let http = |w: &str| super::english::HTTP_METHODS.contains(&w);
-    let Some(mut at) = words.iter().position(|w| is_verb_word(w)) else {
+    // A verb after a preposition is a noun (`Runs_ForRun`).
+    let verb_at = |i: usize, w: &String| {
+        if i == 0 {
+            is_verb_word(w) || super::english::lexical_verb(w)
+        } else {
+            is_verb_word(w) && !PREPOSITIONS.contains(&words[i - 1].as_str())
+        }
+    };
+    let found = words.iter().enumerate().position(|(i, w)| verb_at(i, w));
+    let Some(mut at) = found else {
         // No verb: the method's, with the id as its object.
         let verb = vec![path_verb(method, path)];
         let mut rest = words;

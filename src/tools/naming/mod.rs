@@ -192,8 +192,26 @@ pub fn assign(requests: &[NameRequest]) -> Vec<String> {
                 _ => rest.push(i),
             }
         }
+        // The rest take a counter, on their most specific name that keeps
+        // their first name's verb when that says more than a method (a
+        // summary's `follow_…`, not the path's `update_…`).
+        let method_verb = |name: &str| {
+            matches!(
+                name.split('_').next(),
+                Some("get" | "list" | "create" | "update" | "replace" | "delete" | "count")
+            )
+        };
         for i in rest {
-            names[i] = Some(registry.claim(&base));
+            let own = &split[i].0;
+            let verb = own[0].split('_').next();
+            let keeps = own
+                .iter()
+                .rev()
+                .find(|c| c.split('_').next() == verb)
+                .copied()
+                .filter(|k| method_verb(&base) && !method_verb(k))
+                .unwrap_or(&base);
+            names[i] = Some(registry.claim(keeps));
         }
     }
     names

@@ -3,7 +3,7 @@
 //! parameter, casts and calls) that later tells apart operations wanting
 //! the same name (see [`super::distinct`]).
 
-use super::english::{mostly_verb, verb_form};
+use super::english::lexical_verb;
 use super::words::{
     NOUN_LEADERS, VERBS, clean_words, is_function_word, is_plural, plural, same_word, singular,
 };
@@ -100,9 +100,7 @@ const FILE_EXTENSIONS: &[&str] = &[
 /// an API verb, a word English uses mostly as a verb (`restart`,
 /// `interrupt`), or the verb the operation's summary starts with.
 fn is_action_word(word: &str, said: Option<&str>) -> bool {
-    VERBS.contains(&word)
-        || said == Some(word)
-        || verb_form(word).is_some_and(|(base, usage)| base == word && mostly_verb(usage))
+    VERBS.contains(&word) || said == Some(word) || lexical_verb(word)
 }
 
 /// The words of a call's parameter names: `a='{a}',bB={b})` → `a`, `b`, `b`.

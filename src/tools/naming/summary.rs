@@ -24,6 +24,14 @@ pub(super) struct Action {
     pub words: Vec<String>,
 }
 
+/// Words that may stand before a determiner and are no verb: adverbs,
+/// conjunctions, pronouns and question words ("If a resource is found …",
+/// "Once the …", "Only the …").
+const NOT_VERBS: &[&str] = &[
+    "and", "or", "not", "no", "only", "also", "just", "then", "once", "now", "here", "there",
+    "please", "how", "what", "why", "unless", "because", "although", "though", "whereas", "note",
+];
+
 /// The most content words an object keeps: a longer phrase is a clause,
 /// not a name.
 const MAX_OBJECT_WORDS: usize = 4;
@@ -116,7 +124,10 @@ fn verb_at(tokens: &[Token], i: usize, path_nouns: &[String]) -> Option<String> 
         // A word no list knows, before a determiner, is a verb all the
         // same ("Geolocate a given IP address", "Topup a phone").
         let w = lower(w);
-        return (next_determines && !DETERMINERS.contains(&w.as_str())).then_some(w);
+        let function_word = DETERMINERS.contains(&w.as_str())
+            || OBJECT_ENDS.contains(&w.as_str())
+            || NOT_VERBS.contains(&w.as_str());
+        return (next_determines && !function_word).then_some(w);
     };
     if META_VERBS.contains(&base.as_str()) {
         return None;
@@ -315,6 +326,7 @@ mod tests {
         assert_eq!(act("Geolocate a given IP address"), pair("geolocate", "ip_address"));
         assert_eq!(act("Unmap a public route"), pair("unmap", "public_route"));
         assert_eq!(act("All New Horizons artwork"), None);
+        assert_eq!(act("If a resource is found, update it"), None);
     }
 
     #[test]
