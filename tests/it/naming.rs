@@ -303,7 +303,11 @@ fn jupyter_names_say_what_the_summaries_say() {
         by_route("PATCH", "/api/contents/{path}")
     );
     for (method, path, name) in [
-        ("POST", "/api/kernels/{kernel_id}/interrupt", "interrupt_kernel"),
+        (
+            "POST",
+            "/api/kernels/{kernel_id}/interrupt",
+            "interrupt_kernel",
+        ),
         ("POST", "/api/kernels/{kernel_id}/restart", "restart_kernel"),
         ("PATCH", "/api/contents/{path}", "rename_file_or_directory"),
         (

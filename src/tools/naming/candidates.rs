@@ -114,7 +114,9 @@ fn verb_object(verb: &[String], action: &Action) -> Option<Vec<String>> {
 }
 
 /// Verbs a path name starts with when the method alone chose them.
-const METHOD_VERBS: &[&str] = &["get", "list", "create", "update", "replace", "delete", "count"];
+const METHOD_VERBS: &[&str] = &[
+    "get", "list", "create", "update", "replace", "delete", "count",
+];
 
 /// The method's verb for what a generic summary verb means (`Create …` on
 /// `POST /contents/{path}`, which the path alone reads as `update`):
@@ -134,9 +136,7 @@ fn meant_verb(action: &Action, path_verb: &str) -> Option<String> {
 fn from_path(method: &str, path: &str, action: Option<&Action>) -> Vec<Vec<String>> {
     // Only a verb that says more than the method makes a last segment the
     // action (`GET /nonprofits/show`, "Show a nonprofit", gets one).
-    let said_verb = action
-        .and_then(specific_verb)
-        .map(|v| v[0].as_str());
+    let said_verb = action.and_then(specific_verb).map(|v| v[0].as_str());
     let names = path::names_said(method, path, said_verb);
     let Some(action) = action else {
         return names;
@@ -191,14 +191,11 @@ fn from_path(method: &str, path: &str, action: Option<&Action>) -> Vec<Vec<Strin
 /// the id has no verb of its own (`Available`, "Enables or disables quick
 /// connect") or is a verb alone (`cancel`, `purchase`).
 fn from_id(id: &str, method: &str, path: &str, action: Option<&Action>) -> Vec<Vec<String>> {
-    let IdNames {
-        names,
-        verb,
-        borrowed,
-    } = ids::from_operation_id(id, method, path);
+    let IdNames { names, verb, weak } = ids::from_operation_id(id, method, path);
     if let Some(action) = action
-        && borrowed
+        && weak
         && let Some(said) = specific_verb(action)
+        && said != verb.as_slice()
     {
         let mut out: Vec<Vec<String>> = verb_object(said, action).into_iter().collect();
         out.extend(with_verb(said, &names, verb.len()));
@@ -249,7 +246,6 @@ fn name(words: Vec<String>) -> Vec<String> {
 fn repeats(name: &str) -> bool {
     repeats_word(&name.split('_').collect::<Vec<_>>())
 }
-
 
 /// Joins words into a valid name of at most [`MAX_LEN`] characters,
 /// dropping the least informative words first: a word already said, then
@@ -386,6 +382,170 @@ mod tests {
             c("orgs/custom-properties-for-repos-get-organization-values"),
             ["get_custom_properties_for_repos_organization_values"]
         );
+    }
+
+    #[test]
+    fn framework_ids_read_verb_first_without_method_words() {
+        let c = |id: &str, m: &str, p: &str| cands(Some(id), m, p);
+        // ASP.NET/Azure `Controller_Action`.
+        assert_eq!(
+            c(
+                "Recipients_DeleteRecipient",
+                "delete",
+                "/envelopes/{e}/recipients/{r}"
+            )[0],
+            "delete_recipient"
+        );
+        assert_eq!(
+            c(
+                "DedicatedCloudNodes_Delete",
+                "delete",
+                "/dedicatedCloudNodes/{n}"
+            )[0],
+            "delete_dedicated_cloud_node"
+        );
+        assert_eq!(
+            c(
+                "AftermarketServices_GetCerts",
+                "get",
+                "/AftermarketServices/Certificates"
+            ),
+            ["get_certs", "get_aftermarket_service_certs"]
+        );
+        assert_eq!(
+            c("ShareSubscriptions_Get", "get", "/shareSubscriptions/{s}")[0],
+            "get_share_subscription"
+        );
+        // The method's name is no verb.
+        assert_eq!(
+            c(
+                "TimesheetSubmission_Post",
+                "post",
+                "/api/TimesheetSubmission"
+            )[0],
+            "create_timesheet_submission"
+        );
+        assert_eq!(
+            c("CostCenters_PostCostCenter", "post", "/v1/costcenters")[0],
+            "create_cost_center"
+        );
+        // springfox's `Using…`, NestJS's `Controller`, FastAPI's path and method.
+        assert_eq!(
+            c(
+                "updateCredentialSecretUsingPOST",
+                "post",
+                "/x/{c}/resetSecret"
+            )[0],
+            "update_credential_secret"
+        );
+        assert_eq!(
+            c("getExperimentUsingGET_1", "get", "/e/{id}")[0],
+            "get_experiment"
+        );
+        assert_eq!(c("UsersController_findAll", "get", "/users")[0], "find_all");
+        assert_eq!(
+            c(
+                "update_application_api_v1_app__app_id___put",
+                "put",
+                "/api/v1/app/{app_id}/"
+            )[0],
+            "update_application"
+        );
+        // Django's `noun_noun_verb`, camelCase `nounVerb`.
+        assert_eq!(
+            c("dcim_regions_delete", "delete", "/dcim/regions/{id}/")[0],
+            "delete_dcim_region"
+        );
+        assert_eq!(
+            c("paymentsDelete", "delete", "/pos/payments/{id}")[0],
+            "delete_payment"
+        );
+        // AWS's `GET_Action` beside `POST_Action`.
+        assert_eq!(
+            c("GET_AttachInstances", "get", "/#Action=AttachInstances"),
+            ["attach_instances", "get_attach_instances"]
+        );
+        // No verb: the method's, as the path says it (`list` of a collection).
+        assert_eq!(
+            c("Brands_Brands", "get", "/api/v2/Brands")[0],
+            "list_brands"
+        );
+        // A phrasal verb keeps its particle.
+        assert_eq!(
+            c(
+                "users.managedDevices.shutDown",
+                "post",
+                "/users/{u}/managedDevices/{d}/shutDown"
+            )[0],
+            "shut_down_managed_device"
+        );
+    }
+
+    #[test]
+    fn summaries_name_what_ids_and_paths_do_not() {
+        let s = |id: Option<&str>, m: &str, p: &str, summary: &str| {
+            said(id, m, p, Some(summary)).remove(0)
+        };
+        // An id without a verb of its own.
+        assert_eq!(
+            s(
+                Some("Available"),
+                "post",
+                "/QuickConnect/Available",
+                "Enables or disables quick connect."
+            ),
+            "enable_or_disable_quick_connect"
+        );
+        assert_eq!(
+            s(
+                Some("TimesheetSubmission_Post"),
+                "post",
+                "/api/TimesheetSubmission",
+                "Submit Timesheets for Approval."
+            ),
+            "submit_timesheets"
+        );
+        // A verb alone takes its object.
+        assert_eq!(
+            s(
+                Some("cancel"),
+                "delete",
+                "/v1/subscriptions/{id}",
+                "Cancel the specified Subscription"
+            ),
+            "cancel_subscription"
+        );
+        // No id: the summary's specific verb and object.
+        assert_eq!(
+            s(None, "get", "/subjects/{query}", "Search subjects"),
+            "search_subjects"
+        );
+        assert_eq!(
+            s(None, "put", "/administration/entity", "Pause organization"),
+            "pause_organization"
+        );
+        // A generic verb keeps the path's name…
+        assert_eq!(
+            s(None, "get", "/api/sessions", "List available sessions"),
+            "list_sessions"
+        );
+        // …but says what a POST to an item does.
+        assert_eq!(
+            s(
+                None,
+                "post",
+                "/api/contents/{path}",
+                "Create a new file in the specified path"
+            ),
+            "create_file"
+        );
+        // A summary naming nothing of the path names the operation.
+        assert_eq!(
+            s(None, "get", "/api/", "Get the Jupyter Server version"),
+            "get_jupyter_server_version"
+        );
+        // A noun phrase changes nothing.
+        assert_eq!(s(None, "get", "/orders/{id}", "Order details"), "get_order");
     }
 
     #[test]

@@ -181,14 +181,27 @@ pub(super) const METHOD_SYNONYMS: &[(&str, &[&str])] = &[
             "list", "load", "see", "give", "provide", "lookup", "query", "find",
         ],
     ),
-    ("create", &["create", "add", "insert", "make", "post", "new"]),
+    (
+        "create",
+        &["create", "add", "insert", "make", "post", "new"],
+    ),
     (
         "update",
-        &["update", "modify", "change", "edit", "patch", "alter", "amend"],
+        &[
+            "update", "modify", "change", "edit", "patch", "alter", "amend",
+        ],
     ),
     (
         "replace",
-        &["replace", "put", "overwrite", "save", "store", "upsert", "set"],
+        &[
+            "replace",
+            "put",
+            "overwrite",
+            "save",
+            "store",
+            "upsert",
+            "set",
+        ],
     ),
     (
         "delete",

@@ -64,13 +64,33 @@ pub(super) struct IdNames {
     pub names: Vec<Vec<String>>,
     /// The verb phrase every list starts with.
     pub verb: Vec<String>,
-    /// The id has no verb of its own, or only an HTTP method's name: the
-    /// verb is the method's (a summary's verb may say more).
-    pub borrowed: bool,
+    /// The verb is no API verb the id is sure of: the method's (the id has
+    /// none), an HTTP method's name, or an English verb no API list has
+    /// (`quoteProcessBatch`'s `quote`). A summary's specific verb says more.
+    pub weak: bool,
 }
 
 pub(super) fn from_operation_id(id: &str, method: &str, path: &str) -> IdNames {
     let id = without_framework(id, method, path);
+    // AWS's `GET_AttachInstances` beside `POST_AttachInstances`: the action
+    // without the method, and with it when the two need telling apart.
+    if let Some((m, rest)) = id.split_once('_')
+        && super::english::HTTP_METHODS.contains(&m.to_ascii_lowercase().as_str())
+        && rest.chars().any(|c| c.is_ascii_alphabetic())
+    {
+        let mut names = from_operation_id(rest, method, path);
+        names.names.extend(plain(id, method, path).names);
+        return names;
+    }
+    let mut names = from_id_shapes(id, method, path);
+    names.weak |= names
+        .verb
+        .first()
+        .is_none_or(|v| !VERBS.contains(&v.as_str()));
+    names
+}
+
+fn from_id_shapes(id: &str, method: &str, path: &str) -> IdNames {
     if let Some((ns, action)) = id.split_once('/')
         && !action.contains('/')
         && !ns.is_empty()
@@ -110,7 +130,13 @@ pub(super) fn from_operation_id(id: &str, method: &str, path: &str) -> IdNames {
 fn without_framework<'a>(id: &'a str, method: &str, path: &str) -> &'a str {
     let fastapi: String = path
         .chars()
-        .map(|c| if c.is_alphanumeric() || c == '_' { c } else { '_' })
+        .map(|c| {
+            if c.is_alphanumeric() || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
         .chain(std::iter::once('_'))
         .chain(method.to_ascii_lowercase().chars())
         .collect();
@@ -152,7 +178,9 @@ fn is_method_name(w: &str) -> bool {
 }
 
 fn starts_with_verb(segment: &str) -> bool {
-    clean_words(segment).first().is_some_and(|w| is_verb_word(w))
+    clean_words(segment)
+        .first()
+        .is_some_and(|w| is_verb_word(w) || super::english::lexical_verb(w))
 }
 
 /// The verb the method and path say: `list` or `get` by the path's shape,
@@ -179,13 +207,19 @@ fn plain(id: &str, method: &str, path: &str) -> IdNames {
     let http = |w: &str| super::english::HTTP_METHODS.contains(&w);
     // A verb after a preposition is a noun (`Runs_ForRun`).
     let verb_at = |i: usize, w: &String| {
-        if i == 0 {
-            is_verb_word(w) || super::english::lexical_verb(w)
-        } else {
-            is_verb_word(w) && !PREPOSITIONS.contains(&words[i - 1].as_str())
-        }
+        is_verb_word(w) && (i == 0 || !PREPOSITIONS.contains(&words[i - 1].as_str()))
     };
-    let found = words.iter().enumerate().position(|(i, w)| verb_at(i, w));
+    // An API verb anywhere; else an English verb first (`reboot`).
+    let found = words
+        .iter()
+        .enumerate()
+        .position(|(i, w)| verb_at(i, w))
+        .or_else(|| {
+            words
+                .first()
+                .is_some_and(|w| super::english::lexical_verb(w))
+                .then_some(0)
+        });
     let Some(mut at) = found else {
         // No verb: the method's, with the id as its object.
         let verb = vec![path_verb(method, path)];
@@ -194,28 +228,39 @@ fn plain(id: &str, method: &str, path: &str) -> IdNames {
         return IdNames {
             names: vec![verb.iter().chain(&rest).cloned().collect()],
             verb,
-            borrowed: true,
+            weak: true,
         };
     };
     if at == 0 {
         let (verb, _) = split_verb(&words);
+        // `getQuery`, "Execute an ad-hoc query": the method's name is no
+        // verb a summary cannot better.
+        let weak = verb.len() == 1 && http(&verb[0]);
         return IdNames {
             names: vec![words],
             verb,
-            borrowed: false,
+            weak,
         };
     }
     // `idPostDeployApplicationFile`: the method's name before a verb goes.
-    if http(&words[at]) && words.get(at + 1).is_some_and(|w| VERBS.contains(&w.as_str()) && !http(w)) {
+    if http(&words[at])
+        && words
+            .get(at + 1)
+            .is_some_and(|w| VERBS.contains(&w.as_str()) && !http(w))
+    {
         words.remove(at);
     }
     let (mut verb, after) = split_verb(&words[at..]);
-    let mut borrowed = false;
+    let mut weak = false;
     if verb.len() == 1 && http(&verb[0]) {
         verb = vec![path_verb(method, path)];
-        borrowed = true;
+        weak = true;
     }
-    if words.first().is_some_and(|w| path::is_prefix_segment(std::slice::from_ref(w))) && at > 1 {
+    if words
+        .first()
+        .is_some_and(|w| path::is_prefix_segment(std::slice::from_ref(w)))
+        && at > 1
+    {
         words.remove(0);
         at -= 1;
     }
@@ -225,7 +270,7 @@ fn plain(id: &str, method: &str, path: &str) -> IdNames {
     IdNames {
         names: vec![verb.iter().chain(&rest).cloned().collect()],
         verb,
-        borrowed,
+        weak,
     }
 }
 
@@ -260,7 +305,7 @@ fn namespaced(ns: &str, action: &str, method: &str) -> IdNames {
     };
     let action_words = clean_words(action);
     let (mut verb, mut rest) = split_verb(&action_words);
-    let mut borrowed = false;
+    let mut weak = false;
     if verb.is_empty() {
         if ns_words.len() == 1 && VERBS.contains(&ns_words[0].as_str()) {
             // `search/code` → `search_code`.
@@ -276,7 +321,7 @@ fn namespaced(ns: &str, action: &str, method: &str) -> IdNames {
             rest.extend(after);
         } else {
             verb = vec![method_verb(method).to_string()];
-            borrowed = true;
+            weak = true;
         }
     }
     let takes_plural = matches!(verb[0].as_str(), "list" | "search" | "bulk");
@@ -309,7 +354,7 @@ fn namespaced(ns: &str, action: &str, method: &str) -> IdNames {
         return IdNames {
             names: vec![words],
             verb,
-            borrowed,
+            weak,
         };
     }
     let mut noun = missing;
@@ -334,7 +379,7 @@ fn namespaced(ns: &str, action: &str, method: &str) -> IdNames {
     IdNames {
         names: out,
         verb,
-        borrowed,
+        weak,
     }
 }
 
@@ -354,15 +399,15 @@ fn contextual(
     let (action, context) = segments.split_last()?;
     let action_words = clean_words(action);
     let (mut verb, mut rest) = split_verb(&action_words);
-    let mut borrowed = false;
+    let mut weak = false;
     if verb.is_empty() {
         verb = vec![default_verb.to_string()];
         rest = action_words;
-        borrowed = true;
+        weak = true;
     } else if verb.len() == 1 && is_method_name(&verb[0]) && !dotted {
         // `CostCenters_PostCostCenter`: the method's name is no verb.
         verb = vec![default_verb.to_string()];
-        borrowed = true;
+        weak = true;
     }
     rest.retain(|w| !NOISE.contains(&w.as_str()));
     agree(&verb, &mut rest, path);
@@ -414,7 +459,7 @@ fn contextual(
     Some(IdNames {
         names: out,
         verb,
-        borrowed,
+        weak,
     })
 }
 

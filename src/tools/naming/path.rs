@@ -91,9 +91,9 @@ pub(super) fn shape(path: &str) -> Shape {
 /// Extensions of the file formats APIs serve: a path segment ending in one
 /// names a file, not a type cast.
 const FILE_EXTENSIONS: &[&str] = &[
-    "json", "yaml", "yml", "xml", "csv", "tsv", "txt", "html", "htm", "pdf", "png", "jpg",
-    "jpeg", "gif", "svg", "zip", "gz", "js", "css", "md", "rss", "atom", "ics", "ical", "php",
-    "asp", "aspx", "jsp", "cgi", "do", "action", "geojson", "kml", "xlsx", "xls", "doc", "docx",
+    "json", "yaml", "yml", "xml", "csv", "tsv", "txt", "html", "htm", "pdf", "png", "jpg", "jpeg",
+    "gif", "svg", "zip", "gz", "js", "css", "md", "rss", "atom", "ics", "ical", "php", "asp",
+    "aspx", "jsp", "cgi", "do", "action", "geojson", "kml", "xlsx", "xls", "doc", "docx",
 ];
 
 /// Whether `word`, leading the last segment of a path, names an action:
@@ -333,7 +333,10 @@ mod tests {
     fn file_extensions_are_formats_not_resources() {
         assert_eq!(name("get", "/api/spec.yaml"), "get_spec");
         assert_eq!(name("delete", "/products/{id}.json"), "delete_product");
-        assert_eq!(name("post", "/senders/verify-domain.json"), "verify_senders_domain");
+        assert_eq!(
+            name("post", "/senders/verify-domain.json"),
+            "verify_senders_domain"
+        );
     }
 
     #[test]
@@ -405,7 +408,10 @@ mod tests {
         assert_eq!(name("post", "/kernels/{id}/restart"), "restart_kernel");
         assert_eq!(name("post", "/kernels/{id}/interrupt"), "interrupt_kernel");
         // Not words English uses mostly as nouns.
-        assert_eq!(name("post", "/accounts/{id}/reports"), "create_account_report");
+        assert_eq!(
+            name("post", "/accounts/{id}/reports"),
+            "create_account_report"
+        );
         // The summary's verb, wherever it is in the last segment.
         assert_eq!(
             fit(names_said("post", "/domains/{d}/transferInAccept", Some("accept")).remove(0)),

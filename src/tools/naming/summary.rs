@@ -50,7 +50,11 @@ enum Token {
 
 /// The first sentence of `text` as words and punctuation.
 fn tokens(text: &str) -> Vec<Token> {
-    let line = text.lines().map(str::trim).find(|l| !l.is_empty()).unwrap_or("");
+    let line = text
+        .lines()
+        .map(str::trim)
+        .find(|l| !l.is_empty())
+        .unwrap_or("");
     let mut out = Vec::new();
     let mut word = String::new();
     let chars: Vec<char> = line.chars().collect();
@@ -118,8 +122,8 @@ fn verb_at(tokens: &[Token], i: usize, path_nouns: &[String]) -> Option<String> 
     if !w.chars().all(|c| c.is_ascii_alphabetic()) {
         return None;
     }
-    let next_determines = word(tokens.get(i + 1))
-        .is_some_and(|n| DETERMINERS.contains(&lower(n).as_str()));
+    let next_determines =
+        word(tokens.get(i + 1)).is_some_and(|n| DETERMINERS.contains(&lower(n).as_str()));
     let Some((base, usage)) = verb_form(w) else {
         // A word no list knows, before a determiner, is a verb all the
         // same ("Geolocate a given IP address", "Topup a phone").
@@ -222,9 +226,10 @@ pub(super) fn action(summary: &str, path_nouns: &[String]) -> Option<Action> {
         if matches!(w.as_str(), "and" | "or") {
             // "file or directory" goes on; "kernel and return …" ends.
             let next = word(tokens.get(i + 1)).map(lower);
-            let verb_next = next.as_deref().and_then(verb_form).is_some_and(|(b, u)| {
-                VERBS.contains(&b.as_str()) || rather_verb(u)
-            });
+            let verb_next = next
+                .as_deref()
+                .and_then(verb_form)
+                .is_some_and(|(b, u)| VERBS.contains(&b.as_str()) || rather_verb(u));
             let ends = next
                 .as_deref()
                 .is_none_or(|n| DETERMINERS.contains(&n) || OBJECT_ENDS.contains(&n));
@@ -243,7 +248,10 @@ pub(super) fn action(summary: &str, path_nouns: &[String]) -> Option<Action> {
         object.extend(content);
         i += 1;
     }
-    while object.last().is_some_and(|w| matches!(w.as_str(), "and" | "or")) {
+    while object
+        .last()
+        .is_some_and(|w| matches!(w.as_str(), "and" | "or"))
+    {
         object.pop();
     }
     let words = tokens
@@ -303,7 +311,10 @@ mod tests {
             act("Get the current spec for the notebook server's APIs."),
             pair("get", "current_spec")
         );
-        assert_eq!(act("Update/create a rule"), pair("update_or_create", "rule"));
+        assert_eq!(
+            act("Update/create a rule"),
+            pair("update_or_create", "rule")
+        );
         assert_eq!(act("Disconnect"), pair("disconnect", ""));
         assert_eq!(
             act("Use this method to forward messages of any kind."),
@@ -323,7 +334,10 @@ mod tests {
             pair("return", "reports")
         );
         assert_eq!(act("Compare two commits"), pair("compare", "commits"));
-        assert_eq!(act("Geolocate a given IP address"), pair("geolocate", "ip_address"));
+        assert_eq!(
+            act("Geolocate a given IP address"),
+            pair("geolocate", "ip_address")
+        );
         assert_eq!(act("Unmap a public route"), pair("unmap", "public_route"));
         assert_eq!(act("All New Horizons artwork"), None);
         assert_eq!(act("If a resource is found, update it"), None);

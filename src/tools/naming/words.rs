@@ -453,9 +453,9 @@ pub(super) fn split_verb(words: &[String]) -> (Vec<String>, Vec<String>) {
     // The first word may be any English verb used mostly as one
     // (`instantiateProject`); later ones only the API verbs of `VERBS`.
     let is_verb = |i: usize| {
-        words
-            .get(i)
-            .is_some_and(|w| VERBS.contains(&w.as_str()) || (i == 0 && super::english::lexical_verb(w)))
+        words.get(i).is_some_and(|w| {
+            VERBS.contains(&w.as_str()) || (i == 0 && super::english::lexical_verb(w))
+        })
     };
     if !is_verb(0) {
         return (Vec::new(), words.to_vec());
