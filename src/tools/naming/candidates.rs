@@ -191,7 +191,8 @@ fn from_path(method: &str, path: &str, action: Option<&Action>) -> Vec<Vec<Strin
 /// the id has no verb of its own (`Available`, "Enables or disables quick
 /// connect") or is a verb alone (`cancel`, `purchase`).
 fn from_id(id: &str, method: &str, path: &str, action: Option<&Action>) -> Vec<Vec<String>> {
-    let IdNames { names, verb, weak } = ids::from_operation_id(id, method, path);
+    let said_verb = action.map(|a| a.verb[0].as_str());
+    let IdNames { names, verb, weak } = ids::from_operation_id(id, method, path, said_verb);
     if let Some(action) = action
         && weak
         && let Some(said) = specific_verb(action)

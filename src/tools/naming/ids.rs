@@ -6,7 +6,7 @@
 use super::path;
 use super::words::{
     ADJECTIVES, PREPOSITIONS, VERBS, clean_words, is_plural, plural, same_word, singular,
-    snake_case, split_verb,
+    snake_case, split_verb, split_verb_if,
 };
 
 /// Namespaces whose words say less than the API means (`pulls/create` opens
@@ -70,7 +70,11 @@ pub(super) struct IdNames {
     pub weak: bool,
 }
 
-pub(super) fn from_operation_id(id: &str, method: &str, path: &str) -> IdNames {
+/// `said` is the verb the operation's summary starts with: an English verb
+/// no API list has leads a plain or `Controller_Action` id only when the
+/// summary says it too (`feed` in `Popular_Brands_Feed` is a noun).
+pub(super) fn from_operation_id(id: &str, method: &str, path: &str, said: Option<&str>) -> IdNames {
+    let full = id;
     let id = without_framework(id, method, path);
     // AWS's `GET_AttachInstances` beside `POST_AttachInstances`: the action
     // without the method, and with it when the two need telling apart.
@@ -78,11 +82,19 @@ pub(super) fn from_operation_id(id: &str, method: &str, path: &str) -> IdNames {
         && super::english::HTTP_METHODS.contains(&m.to_ascii_lowercase().as_str())
         && rest.chars().any(|c| c.is_ascii_alphabetic())
     {
-        let mut names = from_operation_id(rest, method, path);
-        names.names.extend(plain(id, method, path).names);
+        let mut names = from_operation_id(rest, method, path, said);
+        names.names.extend(plain(id, method, path, said).names);
         return names;
     }
-    let mut names = from_id_shapes(id, method, path);
+    let mut names = from_id_shapes(id, method, path, said);
+    // What a framework added tells apart what the rest does not
+    // (FastAPI's `getDealers_getDealersByID_get`).
+    if full != id {
+        let fuller = full
+            .strip_suffix(&format!("_{}", method.to_ascii_lowercase()))
+            .unwrap_or(full);
+        names.names.extend(plain(fuller, method, path, said).names);
+    }
     names.weak |= names
         .verb
         .first()
@@ -90,7 +102,7 @@ pub(super) fn from_operation_id(id: &str, method: &str, path: &str) -> IdNames {
     names
 }
 
-fn from_id_shapes(id: &str, method: &str, path: &str) -> IdNames {
+fn from_id_shapes(id: &str, method: &str, path: &str, said: Option<&str>) -> IdNames {
     if let Some((ns, action)) = id.split_once('/')
         && !action.contains('/')
         && !ns.is_empty()
@@ -99,27 +111,28 @@ fn from_id_shapes(id: &str, method: &str, path: &str) -> IdNames {
     }
     if id.contains('.') && !id.contains(char::is_whitespace) {
         let segments: Vec<&str> = id.split('.').filter(|s| !s.is_empty()).collect();
-        return contextual(&segments, method_verb(method), method, path, true)
-            .unwrap_or_else(|| plain(id, method, path));
+        return contextual(&segments, method_verb(method), method, path, None)
+            .unwrap_or_else(|| plain(id, method, path, said));
     }
     // ASP.NET/Azure `Controller_Action` (`Recipients_DeleteRecipient`,
     // `DedicatedCloudNodes_Delete`): camelCase segments joined by `_`.
     if id.contains('_') && id.contains(|c: char| c.is_ascii_uppercase()) {
         let segments: Vec<&str> = id.split('_').filter(|s| !s.is_empty()).collect();
         if segments.len() > 1
-            && let Some(at) = segments.iter().rposition(|s| starts_with_verb(s))
+            && !is_lone_verb(segments[0])
+            && let Some(at) = segments.iter().rposition(|s| starts_with_verb(s, said))
             && at > 0
         {
             let action = segments[at..].join("_");
             let mut parts = segments[..at].to_vec();
             parts.push(&action);
             let verb = path_verb(method, path);
-            if let Some(names) = contextual(&parts, &verb, method, path, false) {
+            if let Some(names) = contextual(&parts, &verb, method, path, Some(said.unwrap_or(""))) {
                 return names;
             }
         }
     }
-    plain(id, method, path)
+    plain(id, method, path, said)
 }
 
 /// The id without what frameworks add to it: springfox's `UsingPOST`
@@ -146,6 +159,14 @@ fn without_framework<'a>(id: &'a str, method: &str, path: &str) -> &'a str {
         return head;
     }
     let mut id = id;
+    // `Most_Popular_Brands_Feed(5)`.
+    if let Some(head) = id.strip_suffix(')')
+        && let Some((head, n)) = head.rsplit_once('(')
+        && !n.is_empty()
+        && n.chars().all(|c| c.is_ascii_digit())
+    {
+        id = head;
+    }
     if let Some((head, tail)) = id.rsplit_once('_')
         && !tail.is_empty()
         && tail.chars().all(|c| c.is_ascii_digit())
@@ -177,10 +198,17 @@ fn is_method_name(w: &str) -> bool {
     matches!(w, "post" | "put" | "patch" | "head" | "options")
 }
 
-fn starts_with_verb(segment: &str) -> bool {
+fn starts_with_verb(segment: &str, said: Option<&str>) -> bool {
     clean_words(segment)
         .first()
-        .is_some_and(|w| is_verb_word(w) || super::english::lexical_verb(w))
+        .is_some_and(|w| is_verb_word(w) || said == Some(w.as_str()))
+}
+
+/// A segment that is a verb alone (`CREATE_NoteAttachment_for_User`): the
+/// id reads verb first already.
+fn is_lone_verb(segment: &str) -> bool {
+    let words = clean_words(segment);
+    words.len() == 1 && (is_verb_word(&words[0]) || super::english::lexical_verb(&words[0]))
 }
 
 /// The verb the method and path say: `list` or `get` by the path's shape,
@@ -195,7 +223,7 @@ fn path_verb(method: &str, path: &str) -> String {
 /// A plain id: `getPetById`, Django's `dcim_regions_delete`, `paymentsDelete`,
 /// `Brands`. The first verb leads; words before it follow it; an HTTP
 /// method's name is the verb the method and path say.
-fn plain(id: &str, method: &str, path: &str) -> IdNames {
+fn plain(id: &str, method: &str, path: &str, said: Option<&str>) -> IdNames {
     let mut words: Vec<String> = clean_words(id)
         .into_iter()
         .filter(|w| !w.chars().all(|c| c.is_ascii_digit()))
@@ -217,7 +245,7 @@ fn plain(id: &str, method: &str, path: &str) -> IdNames {
         .or_else(|| {
             words
                 .first()
-                .is_some_and(|w| super::english::lexical_verb(w))
+                .is_some_and(|w| said == Some(w.as_str()))
                 .then_some(0)
         });
     let Some(mut at) = found else {
@@ -231,8 +259,9 @@ fn plain(id: &str, method: &str, path: &str) -> IdNames {
             weak: true,
         };
     };
+    let lead = |w: &str| said == Some(w);
     if at == 0 {
-        let (verb, _) = split_verb(&words);
+        let (verb, _) = split_verb_if(&words, lead);
         // `getQuery`, "Execute an ad-hoc query": the method's name is no
         // verb a summary cannot better.
         let weak = verb.len() == 1 && http(&verb[0]);
@@ -250,7 +279,7 @@ fn plain(id: &str, method: &str, path: &str) -> IdNames {
     {
         words.remove(at);
     }
-    let (mut verb, after) = split_verb(&words[at..]);
+    let (mut verb, after) = split_verb_if(&words[at..], lead);
     let mut weak = false;
     if verb.len() == 1 && http(&verb[0]) {
         verb = vec![path_verb(method, path)];
@@ -394,11 +423,17 @@ fn contextual(
     default_verb: &str,
     method: &str,
     path: &str,
-    dotted: bool,
+    controller: Option<&str>,
 ) -> Option<IdNames> {
+    let dotted = controller.is_none();
     let (action, context) = segments.split_last()?;
     let action_words = clean_words(action);
-    let (mut verb, mut rest) = split_verb(&action_words);
+    // A dotted id's last segment is a method, so any English verb may lead
+    // it; a controller's action only an API verb or the summary's.
+    let (mut verb, mut rest) = match controller {
+        None => split_verb(&action_words),
+        Some(said) => split_verb_if(&action_words, |w| said == w),
+    };
     let mut weak = false;
     if verb.is_empty() {
         verb = vec![default_verb.to_string()];

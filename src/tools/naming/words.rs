@@ -448,14 +448,22 @@ pub(super) fn unrepeat(words: &[String], earlier: bool) -> Vec<String> {
 }
 
 /// The leading verb phrase of `words` (`create`, `or`, `update`) and what
-/// follows it.
+/// follows it. The first word may be any English verb used mostly as one
+/// (`instantiateProject`); later ones only the API verbs of [`VERBS`].
 pub(super) fn split_verb(words: &[String]) -> (Vec<String>, Vec<String>) {
-    // The first word may be any English verb used mostly as one
-    // (`instantiateProject`); later ones only the API verbs of `VERBS`.
+    split_verb_if(words, super::english::lexical_verb)
+}
+
+/// [`split_verb`], with `first` saying which words beyond [`VERBS`] may
+/// lead.
+pub(super) fn split_verb_if(
+    words: &[String],
+    first: impl Fn(&str) -> bool,
+) -> (Vec<String>, Vec<String>) {
     let is_verb = |i: usize| {
-        words.get(i).is_some_and(|w| {
-            VERBS.contains(&w.as_str()) || (i == 0 && super::english::lexical_verb(w))
-        })
+        words
+            .get(i)
+            .is_some_and(|w| VERBS.contains(&w.as_str()) || (i == 0 && first(w)))
     };
     if !is_verb(0) {
         return (Vec::new(), words.to_vec());
