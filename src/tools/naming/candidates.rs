@@ -158,6 +158,9 @@ fn from_path(method: &str, path: &str, action: Option<&Action>) -> Vec<Vec<Strin
         let mut out: Vec<Vec<String>> = verb_object(verb, action).into_iter().collect();
         out.extend(with_verb(verb, &names, 1));
         out.extend(names);
+        // A `GET` and a `POST` the summary both calls `export` differ in
+        // what the method alone says.
+        out.extend(path::names(method, path));
         return out;
     }
     let method_upper = method.to_ascii_uppercase();
@@ -218,6 +221,10 @@ fn from_id(id: &str, method: &str, path: &str, action: Option<&Action>) -> Vec<V
         if !out.is_empty() {
             return out;
         }
+        // Nothing to add: the verb, then what the method and path say.
+        let mut out = names;
+        out.extend(path::names(method, path));
+        return out;
     }
     names
 }

@@ -87,13 +87,11 @@ pub(super) fn from_operation_id(id: &str, method: &str, path: &str, said: Option
         return names;
     }
     let mut names = from_id_shapes(id, method, path, said);
-    // What a framework added tells apart what the rest does not
-    // (FastAPI's `getDealers_getDealersByID_get`).
+    // When what a framework added told operations apart (FastAPI's
+    // `getDealers_getDealersByID_get`, springfox's `…UsingGET_1`), their
+    // paths still do.
     if full != id {
-        let fuller = full
-            .strip_suffix(&format!("_{}", method.to_ascii_lowercase()))
-            .unwrap_or(full);
-        names.names.extend(plain(fuller, method, path, said).names);
+        names.names.extend(path::names(method, path));
     }
     names.weak |= names
         .verb
@@ -179,6 +177,15 @@ fn without_framework<'a>(id: &'a str, method: &str, path: &str) -> &'a str {
         if let Some(head) = id.strip_suffix(suffix.as_str())
             && !head.is_empty()
         {
+            return head;
+        }
+    }
+    // The operation's own method last, in capitals (`List_Contracts_GET`,
+    // `HooksPOST`), says the method again.
+    let m = method.to_ascii_uppercase();
+    if id.ends_with(&m) && snake_case(id).ends_with(&format!("_{}", m.to_ascii_lowercase())) {
+        let head = id[..id.len() - m.len()].trim_end_matches(['_', '-', '.']);
+        if head.chars().any(|c| c.is_ascii_alphabetic()) {
             return head;
         }
     }
@@ -272,16 +279,24 @@ fn plain(id: &str, method: &str, path: &str, said: Option<&str>) -> IdNames {
         };
     }
     // `idPostDeployApplicationFile`: the method's name before a verb goes.
-    if http(&words[at])
-        && words
-            .get(at + 1)
-            .is_some_and(|w| VERBS.contains(&w.as_str()) && !http(w))
+    if is_method_name(&words[at])
+        && words.get(at + 1).is_some_and(|w| {
+            !http(w) && (VERBS.contains(&w.as_str()) || super::english::lexical_verb(w))
+        })
     {
         words.remove(at);
     }
     let (mut verb, after) = split_verb_if(&words[at..], lead);
+    // `BatchGetImage`: a batch of the action is the action's.
+    if at > 0 && matches!(words[at - 1].as_str(), "batch" | "bulk") {
+        at -= 1;
+        verb.insert(0, words[at].clone());
+    }
     let mut weak = false;
-    if verb.len() == 1 && http(&verb[0]) {
+    let mut said_method: Option<Vec<String>> = None;
+    if verb.len() == 1 && http(&verb[0]) && verb[0] == method.to_ascii_lowercase() {
+        // `Job_Patch` reads `update_job`, or `patch_job` beside an update.
+        said_method = Some(verb.clone());
         verb = vec![path_verb(method, path)];
         weak = true;
     }
@@ -296,11 +311,11 @@ fn plain(id: &str, method: &str, path: &str, said: Option<&str>) -> IdNames {
     let mut rest: Vec<String> = words[..at].to_vec();
     rest.extend(after);
     agree(&verb, &mut rest, path);
-    IdNames {
-        names: vec![verb.iter().chain(&rest).cloned().collect()],
-        verb,
-        weak,
+    let mut names = vec![verb.iter().chain(&rest).cloned().collect::<Vec<_>>()];
+    if let Some(m) = said_method {
+        names.push(m.into_iter().chain(rest).collect());
     }
+    IdNames { names, verb, weak }
 }
 
 /// The verb an HTTP method implies when the action has none.
@@ -513,7 +528,7 @@ fn agree(verb: &[String], rest: &mut [String], path: &str) {
     };
     let one = path.trim_end_matches('/').ends_with('}');
     match verb.first().map(String::as_str) {
-        Some("list") => *word = plural(word),
+        Some("list") if !one => *word = plural(word),
         Some("get" | "update" | "delete" | "replace" | "set") if one && is_plural(word) => {
             *word = singular(word)
         }

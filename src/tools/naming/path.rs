@@ -118,10 +118,8 @@ pub(super) fn names(method: &str, path: &str) -> Vec<Vec<String>> {
     names_said(method, path, None)
 }
 
-/// [`names`], knowing the verb the operation's summary starts with: a last
-/// segment that is that verb is the action whatever the method
-/// (`GET /customers/search`, "Search customers").
-pub(super) fn names_said(method: &str, path: &str, said: Option<&str>) -> Vec<Vec<String>> {
+/// The names of [`names_said`] but the one with the file extension.
+fn names_inner(method: &str, path: &str, said: Option<&str>) -> Vec<Vec<String>> {
     let Shape {
         mut segments,
         count,
@@ -247,6 +245,27 @@ pub(super) fn names_said(method: &str, path: &str, said: Option<&str>) -> Vec<Ve
     out
 }
 
+/// [`names`], knowing the verb the operation's summary starts with (a last
+/// segment that is that verb is the action whatever the method: `GET
+/// /customers/search`, "Search customers"), and last the most specific
+/// name with the path's file extension (`all.csv` beside `all.json`
+/// differ only in it).
+pub(super) fn names_said(method: &str, path: &str, said: Option<&str>) -> Vec<Vec<String>> {
+    let mut out = names_inner(method, path, said);
+    if let Some(ext) = path
+        .rsplit('/')
+        .next()
+        .and_then(|last| last.rsplit_once('.'))
+        .map(|(_, ext)| ext)
+        .filter(|ext| FILE_EXTENSIONS.contains(ext))
+        && let Some(mut words) = out.last().cloned()
+    {
+        words.push(ext.to_string());
+        out.push(words);
+    }
+    out
+}
+
 /// The segments without the words a later segment says again. An earlier
 /// segment sharing a word with a later one goes if it is the root
 /// namespace or a single word (`/deviceManagement/deviceCompliancePolicies`
@@ -285,7 +304,7 @@ fn unshared(nouns: Vec<Segment>, rest: &[String]) -> Vec<Segment> {
 /// The words of a name from the HTTP method and path template: the most
 /// specific of [`names`].
 pub fn from_method_path(method: &str, path: &str) -> Vec<String> {
-    names(method, path).pop().unwrap_or_default()
+    names_inner(method, path, None).pop().unwrap_or_default()
 }
 
 pub(super) fn is_param(segment: &str) -> bool {
