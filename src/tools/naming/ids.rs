@@ -234,27 +234,34 @@ fn plain(id: &str, method: &str, path: &str, said: Option<&str>) -> IdNames {
     let mut words: Vec<String> = clean_words(id)
         .into_iter()
         .filter(|w| !w.chars().all(|c| c.is_ascii_digit()))
-        .filter(|w| !FRAMEWORK_WORDS.contains(&w.as_str()))
         .collect();
     if words.is_empty() {
         words = clean_words(id);
     }
     let http = |w: &str| super::english::HTTP_METHODS.contains(&w);
-    // A verb after a preposition is a noun (`Runs_ForRun`).
+    // The verb: the first word if it can be one (ids are verb first:
+    // `watchNamespacedPod`, `DescribeSignalingChannel`); else an API verb
+    // or the summary's further on, not after a preposition (`paymentsDelete`,
+    // `Runs_ForRun` has none); else a verb last (Django's `…_read`).
     let verb_at = |i: usize, w: &String| {
-        is_verb_word(w) && (i == 0 || !PREPOSITIONS.contains(&words[i - 1].as_str()))
+        (is_verb_word(w) || said == Some(w.as_str()))
+            && !PREPOSITIONS.contains(&words[i - 1].as_str())
     };
-    // An API verb anywhere; else an English verb first (`reboot`).
-    let found = words
-        .iter()
-        .enumerate()
-        .position(|(i, w)| verb_at(i, w))
-        .or_else(|| {
-            words
-                .first()
-                .is_some_and(|w| said == Some(w.as_str()))
-                .then_some(0)
-        });
+    let first = words[0].as_str();
+    let found = if is_verb_word(first) || said == Some(first) || super::english::verb_first(first) {
+        Some(0)
+    } else {
+        words
+            .iter()
+            .enumerate()
+            .skip(1)
+            .find(|&(i, w)| verb_at(i, w))
+            .map(|(i, _)| i)
+            .or_else(|| {
+                let last = words.len() - 1;
+                (last > 0 && super::english::lexical_verb(&words[last])).then_some(last)
+            })
+    };
     let Some(mut at) = found else {
         // No verb: the method's, with the id as its object.
         let verb = vec![path_verb(method, path)];
@@ -266,7 +273,7 @@ fn plain(id: &str, method: &str, path: &str, said: Option<&str>) -> IdNames {
             weak: true,
         };
     };
-    let lead = |w: &str| said == Some(w);
+    let lead = |w: &str| said == Some(w) || super::english::verb_first(w);
     if at == 0 {
         let (verb, _) = split_verb_if(&words, lead);
         // `getQuery`, "Execute an ad-hoc query": the method's name is no
@@ -286,11 +293,18 @@ fn plain(id: &str, method: &str, path: &str, said: Option<&str>) -> IdNames {
     {
         words.remove(at);
     }
-    let (mut verb, after) = split_verb_if(&words[at..], lead);
+    let (mut verb, mut after) = split_verb_if(&words[at..], lead);
     // `BatchGetImage`: a batch of the action is the action's.
     if at > 0 && matches!(words[at - 1].as_str(), "batch" | "bulk") {
         at -= 1;
         verb.insert(0, words[at].clone());
+    }
+    // `l2vpns_bulk_partial_update`: `bulk` wants its verb.
+    if verb.len() == 1
+        && matches!(verb[0].as_str(), "batch" | "bulk")
+        && let Some(j) = after.iter().position(|w| is_verb_word(w))
+    {
+        verb.push(after.remove(j));
     }
     let mut weak = false;
     let mut said_method: Option<Vec<String>> = None;
@@ -473,7 +487,11 @@ fn contextual(
         .filter(|w| !w.is_empty())
         .collect();
     let mut out = Vec::new();
-    if !rest.is_empty() {
+    // `ListByResourceGroup` names no object: the context is it.
+    let object_less = rest
+        .first()
+        .is_none_or(|w| PREPOSITIONS.contains(&w.as_str()));
+    if !object_less {
         out.push(verb.iter().chain(&rest).cloned().collect());
     }
     // `qualifier` grows leftwards, one context segment at a time.
@@ -491,7 +509,9 @@ fn contextual(
         }
         let mut q = fresh;
         if let Some(last) = q.last_mut() {
-            *last = singular(last);
+            // The object of a list is many (`Snapshots_List`).
+            let many = object_less && qualifier.is_empty() && verb[0] == "list";
+            *last = if many { plural(last) } else { singular(last) };
         }
         q.extend(qualifier);
         qualifier = q;
