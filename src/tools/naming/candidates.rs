@@ -7,7 +7,7 @@ use super::english::method_meaning;
 use super::ids::{self, IdNames};
 use super::path;
 use super::summary::{self, Action};
-use super::words::{PREPOSITIONS, plural, repeats_word, same_word, unrepeat};
+use super::words::{PREPOSITIONS, is_plural, plural, repeats_word, same_word, unrepeat};
 use super::{MAX_LEN, hashed};
 
 pub use super::ids::meaningful_operation_id;
@@ -38,12 +38,16 @@ pub fn candidates(said: &Said<'_>) -> Vec<String> {
         path,
         summary,
     } = *said;
-    // The path's nouns: each segment's head, its last word (`orders`, not
-    // the verb of `resolvePath`).
+    // The path's nouns: each segment's head, its last word, where the path
+    // uses it as one: a collection (`orders`) or an item (`/order/{id}`);
+    // not the verb of `resolvePath` or `POST /link`.
     let path_nouns: Vec<String> = path::shape(path)
         .segments
         .into_iter()
-        .filter_map(|s| s.words.last().cloned())
+        .filter_map(|s| {
+            let head = s.words.last()?;
+            (s.item || is_plural(head)).then(|| head.clone())
+        })
         .collect();
     let action = summary.and_then(|s| summary::action(s, &path_nouns));
     let words = match operation_id
@@ -221,9 +225,10 @@ fn from_id(id: &str, method: &str, path: &str, action: Option<&Action>) -> Vec<V
         if !out.is_empty() {
             return out;
         }
-        // Nothing to add: the verb, then what the method and path say.
-        let mut out = names;
-        out.extend(path::names(method, path));
+        // Nothing to add: what the method and path say (`GET /balance`,
+        // `Balance`: `get_balance`), then the verb alone.
+        let mut out = path::names(method, path);
+        out.extend(names);
         return out;
     }
     names

@@ -95,12 +95,12 @@ pub(super) fn lexical_verb(word: &str) -> bool {
     verb_form(word).is_some_and(|(base, usage)| base == word && mostly_verb(usage))
 }
 
-/// Whether `word`, as written, is an English verb used at least as often
-/// as a noun (`watch`, `describe`, `tag`; not `order` or `image`): how a
+/// Whether `word`, as written, is an English verb used more often than as
+/// a noun (`watch`, `describe`, `tag`; not `order` or `image`): how a
 /// camelCase id's first word reads (`watchNamespacedPod`), the convention
 /// being verb first.
 pub(super) fn verb_first(word: &str) -> bool {
-    verb_form(word).is_some_and(|(base, u)| base == word && u.noun.is_none_or(|n| u.verb >= n))
+    verb_form(word).is_some_and(|(base, u)| base == word && rather_verb(u))
 }
 
 /// Whether the usage says verb more than noun.

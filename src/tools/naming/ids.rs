@@ -79,6 +79,7 @@ pub(super) fn from_operation_id(id: &str, method: &str, path: &str, said: Option
     // AWS's `GET_AttachInstances` beside `POST_AttachInstances`: the action
     // without the method, and with it when the two need telling apart.
     if let Some((m, rest)) = id.split_once('_')
+        && m.chars().all(|c| c.is_ascii_uppercase())
         && super::english::HTTP_METHODS.contains(&m.to_ascii_lowercase().as_str())
         && rest.chars().any(|c| c.is_ascii_alphabetic())
     {
@@ -215,7 +216,9 @@ fn starts_with_verb(segment: &str, said: Option<&str>) -> bool {
 /// id reads verb first already.
 fn is_lone_verb(segment: &str) -> bool {
     let words = clean_words(segment);
-    words.len() == 1 && (is_verb_word(&words[0]) || super::english::lexical_verb(&words[0]))
+    let capitals = segment.chars().all(|c| c.is_ascii_uppercase());
+    words.len() == 1
+        && (is_verb_word(&words[0]) || (capitals && super::english::lexical_verb(&words[0])))
 }
 
 /// The verb the method and path say: `list` or `get` by the path's shape,
@@ -248,19 +251,27 @@ fn plain(id: &str, method: &str, path: &str, said: Option<&str>) -> IdNames {
             && !PREPOSITIONS.contains(&words[i - 1].as_str())
     };
     let first = words[0].as_str();
-    let found = if is_verb_word(first) || said == Some(first) || super::english::verb_first(first) {
+    let later = words
+        .iter()
+        .enumerate()
+        .skip(1)
+        .find(|&(i, w)| verb_at(i, w))
+        .map(|(i, _)| i);
+    // An English verb first yields to an API verb right after it or last
+    // (`issueGetComment`, `Quote_Get`), not to one inside a compound
+    // further on (`watch…DaemonSetList…`).
+    let english_first =
+        super::english::verb_first(first) && later.is_none_or(|k| k != 1 && k + 1 != words.len());
+    let found = if is_verb_word(first) || said == Some(first) || english_first {
         Some(0)
     } else {
-        words
-            .iter()
-            .enumerate()
-            .skip(1)
-            .find(|&(i, w)| verb_at(i, w))
-            .map(|(i, _)| i)
-            .or_else(|| {
-                let last = words.len() - 1;
-                (last > 0 && super::english::lexical_verb(&words[last])).then_some(last)
-            })
+        later.or_else(|| {
+            let last = words.len() - 1;
+            (last > 0
+                && super::english::lexical_verb(&words[last])
+                && !PREPOSITIONS.contains(&words[last - 1].as_str()))
+            .then_some(last)
+        })
     };
     let Some(mut at) = found else {
         // No verb: the method's, with the id as its object.
