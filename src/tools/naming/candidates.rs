@@ -204,6 +204,8 @@ fn from_id(id: &str, method: &str, path: &str, action: Option<&Action>) -> Vec<V
         && weak
         && let Some(said) = specific_verb(action)
         && said != verb.as_slice()
+        // "Logs out …" for `logoutUser` says the id's verb.
+        && !verb.first().is_some_and(|v| v.starts_with(said[0].as_str()))
     {
         let mut out: Vec<Vec<String>> = verb_object(said, action).into_iter().collect();
         out.extend(with_verb(said, &names, verb.len()));
@@ -225,10 +227,10 @@ fn from_id(id: &str, method: &str, path: &str, action: Option<&Action>) -> Vec<V
         if !out.is_empty() {
             return out;
         }
-        // Nothing to add: what the method and path say (`GET /balance`,
-        // `Balance`: `get_balance`), then the verb alone.
-        let mut out = path::names(method, path);
-        out.extend(names);
+        // Nothing to add: the verb alone (the document's own name, `ping`),
+        // then what the method and path say.
+        let mut out = names;
+        out.extend(path::names(method, path));
         return out;
     }
     names

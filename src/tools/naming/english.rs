@@ -103,6 +103,16 @@ pub(super) fn verb_first(word: &str) -> bool {
     verb_form(word).is_some_and(|(base, u)| base == word && rather_verb(u))
 }
 
+/// Whether `word` is a phrasal verb written as one word, a verb and its
+/// particle (`login`, `logout`, `signup`, `setup`, `backup`): ids name
+/// actions so.
+pub(super) fn phrasal_compound(word: &str) -> bool {
+    ["in", "out", "up", "down", "off", "over"].iter().any(|p| {
+        word.strip_suffix(p)
+            .is_some_and(|stem| stem.len() >= 2 && verb_form(stem).is_some_and(|(b, _)| b == stem))
+    })
+}
+
 /// Whether the usage says verb more than noun.
 pub(super) fn rather_verb(u: Usage) -> bool {
     match u.noun {
@@ -247,6 +257,12 @@ mod tests {
         assert_eq!(verb_form("unmap").unwrap().0, "unmap");
         assert_eq!(verb_form("Reroutes").unwrap().0, "reroute");
         assert!(verb_form("repos").is_none());
+        assert!(phrasal_compound("login") && phrasal_compound("signup"));
+        assert!(
+            !phrasal_compound("coupon")
+                && !phrasal_compound("domain")
+                && !phrasal_compound("admin")
+        );
     }
 
     #[test]

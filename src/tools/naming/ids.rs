@@ -197,7 +197,9 @@ fn without_framework<'a>(id: &'a str, method: &str, path: &str) -> &'a str {
 const FRAMEWORK_WORDS: &[&str] = &["controller", "controllers"];
 
 fn is_verb_word(w: &str) -> bool {
-    VERBS.contains(&w) || super::english::HTTP_METHODS.contains(&w)
+    VERBS.contains(&w)
+        || super::english::HTTP_METHODS.contains(&w)
+        || super::english::phrasal_compound(w)
 }
 
 /// HTTP method names that are no verb of their own in an id
@@ -244,8 +246,8 @@ fn plain(id: &str, method: &str, path: &str, said: Option<&str>) -> IdNames {
     let http = |w: &str| super::english::HTTP_METHODS.contains(&w);
     // The verb: the first word if it can be one (ids are verb first:
     // `watchNamespacedPod`, `DescribeSignalingChannel`); else an API verb
-    // or the summary's further on, not after a preposition (`paymentsDelete`,
-    // `Runs_ForRun` has none); else a verb last (Django's `…_read`).
+    // or the summary's further on, not after a preposition
+    // (`paymentsDelete`; `Runs_ForRun` has none).
     let verb_at = |i: usize, w: &String| {
         (is_verb_word(w) || said == Some(w.as_str()))
             && !PREPOSITIONS.contains(&words[i - 1].as_str())
@@ -265,26 +267,19 @@ fn plain(id: &str, method: &str, path: &str, said: Option<&str>) -> IdNames {
     let found = if is_verb_word(first) || said == Some(first) || english_first {
         Some(0)
     } else {
-        later.or_else(|| {
-            let last = words.len() - 1;
-            (last > 0
-                && super::english::lexical_verb(&words[last])
-                && !PREPOSITIONS.contains(&words[last - 1].as_str()))
-            .then_some(last)
-        })
+        later
     };
     let Some(mut at) = found else {
-        // No verb: the method's, with the id as its object.
+        // No verb: the method's, with the id as its object, as written.
         let verb = vec![path_verb(method, path)];
-        let mut rest = words;
-        agree(&verb, &mut rest, path);
+        let rest = words;
         return IdNames {
             names: vec![verb.iter().chain(&rest).cloned().collect()],
             verb,
             weak: true,
         };
     };
-    let lead = |w: &str| said == Some(w) || super::english::verb_first(w);
+    let lead = |w: &str| said == Some(w) || is_verb_word(w) || super::english::verb_first(w);
     if at == 0 {
         let (verb, _) = split_verb_if(&words, lead);
         // `getQuery`, "Execute an ad-hoc query": the method's name is no
