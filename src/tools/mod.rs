@@ -472,7 +472,12 @@ fn draft(op: &Operation<'_>) -> Result<Option<Draft>, Diagnostic> {
     let (candidates, explicit_name) = match &overrides.name {
         Some(n) => (vec![naming::sanitize(n)], true),
         None => (
-            naming::candidates(operation_id.as_deref(), op.method, op.path),
+            naming::candidates(&naming::Said {
+                operation_id: operation_id.as_deref(),
+                method: op.method,
+                path: op.path,
+                summary: op.summary().or(op.description()),
+            }),
             false,
         ),
     };

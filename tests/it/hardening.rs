@@ -324,7 +324,7 @@ async fn no_credential_of_any_scheme_reaches_another_origin() {
             );
 
             // A 307 repeats a POST with its body on the same origin.
-            let post = call(&client, "send", json!({"kind": "same307", "where": "x"})).await;
+            let post = call(&client, "send_go", json!({"kind": "same307", "where": "x"})).await;
             assert_eq!(post.is_error, Some(false), "{context}: {post:?}");
             home.take();
 

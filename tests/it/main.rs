@@ -16,6 +16,7 @@ mod lro;
 mod mcp_headers;
 mod mock;
 mod model;
+mod names_corpus;
 mod naming;
 mod otlp;
 mod overlay;

@@ -143,7 +143,10 @@ async fn routing_headers_are_listed_with_x_mcp_header_and_credentials_are_not() 
             .is_none()
     );
     // The document's own x-mcp-header, on a query parameter.
-    assert_eq!(props("revenue_report")["region"]["x-mcp-header"], "Region");
+    assert_eq!(
+        props("get_revenue_report")["region"]["x-mcp-header"],
+        "Region"
+    );
     // The API key is a credential: never an argument, never mirrored.
     assert!(!listed.to_string().contains("X-Api-Key"));
     running.stop().await;
@@ -260,7 +263,7 @@ async fn get_tool_hands_rmcp_only_listed_tools_with_mirrored_arguments() {
         },
     )
     .unwrap();
-    assert!(toolsets.get_tool("revenue_report").is_some());
+    assert!(toolsets.get_tool("get_revenue_report").is_some());
 }
 
 #[tokio::test]

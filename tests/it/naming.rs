@@ -275,3 +275,53 @@ fn microsoft_graph_names_need_no_hash() {
         assert_eq!(by_route("GET", path), name, "{path}");
     }
 }
+
+/// Jupyter Server's document (tests/fixtures/jupyter-server-api.yaml) has
+/// no operationIds: names come from the summaries' verbs ("Rename a file or
+/// directory", "Interrupt a kernel") and the paths' verb-led segments,
+/// where the method and path alone said `update_contents_2` and
+/// `create_kernel_interrupt`.
+#[test]
+fn jupyter_names_say_what_the_summaries_say() {
+    let catalog = names_of(&crate::support::local(
+        "tests/fixtures/jupyter-server-api.yaml",
+    ));
+    assert_valid_names(&catalog, "jupyter");
+    assert_eq!(suffixed(&catalog), Vec::<&str>::new());
+    let by_route = |method: &str, path: &str| {
+        catalog
+            .tools
+            .iter()
+            .find(|t| t.http.method == method && t.http.path == path)
+            .unwrap_or_else(|| panic!("no {method} {path}"))
+            .name
+            .as_str()
+    };
+    assert!(
+        by_route("PATCH", "/api/contents/{path}").starts_with("rename_"),
+        "{}",
+        by_route("PATCH", "/api/contents/{path}")
+    );
+    for (method, path, name) in [
+        (
+            "POST",
+            "/api/kernels/{kernel_id}/interrupt",
+            "interrupt_kernel",
+        ),
+        ("POST", "/api/kernels/{kernel_id}/restart", "restart_kernel"),
+        ("PATCH", "/api/contents/{path}", "rename_file_or_directory"),
+        (
+            "POST",
+            "/api/contents/{path}/checkpoints/{checkpoint_id}",
+            "restore_file",
+        ),
+        ("POST", "/api/kernels", "start_kernel"),
+        // A file's extension is not a resource (`list_yamls` before).
+        ("GET", "/api/spec.yaml", "get_spec"),
+        // A root path names nothing; the summary does.
+        ("GET", "/api/", "get_jupyter_server_version"),
+        ("GET", "/api/kernels", "list_kernels"),
+    ] {
+        assert_eq!(by_route(method, path), name, "{method} {path}");
+    }
+}

@@ -1028,45 +1028,53 @@ fn features_cases() -> Vec<Case> {
         ),
         // search: every query style, a header and a cookie.
         case(
-            "search",
+            "search_items",
             json!({"q": "red shoes", "tags": ["a", "b"], "ids": [1, 2], "filter": {"color": "red", "size": "M"},
                 "sort": ["name", "-date"], "X-Trace-Id": "t-1", "session": "s 1"}),
             Ok,
         ),
-        case("search", json!({"q": "x"}), Ok),
+        case("search_items", json!({"q": "x"}), Ok),
         case(
-            "search",
+            "search_items",
             json!({"session": "a;b=c", "X-Trace-Id": "ü-2", "sort": ["z"], "filter": {"size": "L", "color": "dark blue", "x": "y"},
                 "ids": [3, 2.0], "tags": ["c d", "e&f=g/h?i#j"], "q": "100% \"real\" +plus"}),
             Ok,
         ),
         case(
-            "search",
+            "search_items",
             json!({"q": "", "tags": [], "ids": [], "sort": [], "filter": {}}),
             Ok,
         ),
         // A nullable query parameter: null is left out, a value is sent.
-        case("search", json!({"q": "x", "cursor": null}), Ok),
-        case("search", json!({"q": "x", "cursor": "p2"}), Ok),
+        case("search_items", json!({"q": "x", "cursor": null}), Ok),
+        case("search_items", json!({"q": "x", "cursor": "p2"}), Ok),
         // A value of another type is repaired (a success); an array where
         // an object is documented cannot be.
-        case("search", json!({"q": "off-schema"}), Ok),
-        case("search", json!({"q": "not-an-object"}), ApiError),
-        case("search", json!({}), Refused("q")),
-        case("search", json!({"q": "x", "ids": ["a"]}), Refused("ids")),
-        case("search", json!({"q": "x", "tags": null}), Refused("tags")),
+        case("search_items", json!({"q": "off-schema"}), Ok),
+        case("search_items", json!({"q": "not-an-object"}), ApiError),
+        case("search_items", json!({}), Refused("q")),
         case(
-            "search",
+            "search_items",
+            json!({"q": "x", "ids": ["a"]}),
+            Refused("ids"),
+        ),
+        case(
+            "search_items",
+            json!({"q": "x", "tags": null}),
+            Refused("tags"),
+        ),
+        case(
+            "search_items",
             json!({"q": "x", "filter": "red"}),
             Refused("filter"),
         ),
         case(
-            "search",
+            "search_items",
             json!({"q": "x", "X-Trace-Id": "a\r\nX-Admin: 1"}),
             Refused("No request was sent"),
         ),
         case(
-            "search",
+            "search_items",
             json!({"q": "x", "session": "s\r\nSet-Cookie: admin=1"}),
             Refused("No request was sent"),
         ),
@@ -1162,7 +1170,7 @@ async fn generated_features_matches_serve() {
             session(
                 "no credentials",
                 &[],
-                vec![case("search", json!({"q": "x"}), Ok)],
+                vec![case("search_items", json!({"q": "x"}), Ok)],
             ),
         ],
     )

@@ -126,9 +126,9 @@ fn sample(text: &str, name: &str, labels: &[&str]) -> f64 {
 async fn probes_answer_and_metrics_count_calls() {
     let backend = Backend::start(ok_reply).await;
     let text = doc(&[
-        ("metrics_probe_ok", "/ok"),
-        ("metrics_probe_missing", "/missing"),
-        ("metrics_probe_slow", "/slow"),
+        ("get_metrics_probe_ok", "/ok"),
+        ("get_metrics_probe_missing", "/missing"),
+        ("get_metrics_probe_slow", "/slow"),
     ]);
     let served = serve_doc(&text, &backend, true, |o, h| {
         o.rate_limit = Some((0.2, 3));
@@ -148,16 +148,23 @@ async fn probes_answer_and_metrics_count_calls() {
     assert_eq!(ready["backend"]["status"], 200, "{ready}");
 
     // Calls: ok, an API error, invalid arguments, then over the rate limit.
-    call_http(&served.url, "metrics_probe_ok", json!({})).await;
-    call_http(&served.url, "metrics_probe_missing", json!({})).await;
-    call_http(&served.url, "metrics_probe_ok", json!({"unexpected": 1})).await;
+    call_http(&served.url, "get_metrics_probe_ok", json!({})).await;
+    call_http(&served.url, "get_metrics_probe_missing", json!({})).await;
+    call_http(
+        &served.url,
+        "get_metrics_probe_ok",
+        json!({"unexpected": 1}),
+    )
+    .await;
     // Invalid arguments take no token: one of the burst of 3 is left; a slow call takes it and stays
     // in flight while /metrics is scraped, and the next call is refused.
     let slow_url = served.url.clone();
     let slow =
-        tokio::spawn(async move { call_http(&slow_url, "metrics_probe_slow", json!({})).await });
+        tokio::spawn(
+            async move { call_http(&slow_url, "get_metrics_probe_slow", json!({})).await },
+        );
     tokio::time::sleep(Duration::from_millis(700)).await;
-    let limited = call_http(&served.url, "metrics_probe_ok", json!({})).await;
+    let limited = call_http(&served.url, "get_metrics_probe_ok", json!({})).await;
     assert!(limited.contains("Rate limit"), "{limited}");
 
     let scrape = get("/metrics").await.unwrap();
@@ -171,15 +178,10 @@ async fn probes_answer_and_metrics_count_calls() {
     let m = scrape.text().await.unwrap();
     let calls = "openapi2mcp_tool_calls_total";
     assert_eq!(
-        sample(&m, calls, &["tool=\"metrics_probe_ok\"", "outcome=\"ok\""]),
-        1.0,
-        "{m}"
-    );
-    assert_eq!(
         sample(
             &m,
             calls,
-            &["tool=\"metrics_probe_missing\"", "outcome=\"error\""]
+            &["tool=\"get_metrics_probe_ok\"", "outcome=\"ok\""]
         ),
         1.0,
         "{m}"
@@ -188,7 +190,7 @@ async fn probes_answer_and_metrics_count_calls() {
         sample(
             &m,
             calls,
-            &["tool=\"metrics_probe_ok\"", "outcome=\"invalid\""]
+            &["tool=\"get_metrics_probe_missing\"", "outcome=\"error\""]
         ),
         1.0,
         "{m}"
@@ -197,7 +199,16 @@ async fn probes_answer_and_metrics_count_calls() {
         sample(
             &m,
             calls,
-            &["tool=\"metrics_probe_ok\"", "outcome=\"rate_limited\""]
+            &["tool=\"get_metrics_probe_ok\"", "outcome=\"invalid\""]
+        ),
+        1.0,
+        "{m}"
+    );
+    assert_eq!(
+        sample(
+            &m,
+            calls,
+            &["tool=\"get_metrics_probe_ok\"", "outcome=\"rate_limited\""]
         ),
         1.0,
         "{m}"
@@ -210,7 +221,7 @@ async fn probes_answer_and_metrics_count_calls() {
         sample(
             &m,
             "openapi2mcp_backend_request_duration_seconds_count",
-            &["tool=\"metrics_probe_ok\""]
+            &["tool=\"get_metrics_probe_ok\""]
         ),
         1.0,
         "{m}"
@@ -229,7 +240,7 @@ async fn probes_answer_and_metrics_count_calls() {
         sample(
             &m,
             calls,
-            &["tool=\"metrics_probe_slow\"", "outcome=\"ok\""]
+            &["tool=\"get_metrics_probe_slow\"", "outcome=\"ok\""]
         ),
         1.0,
         "{m}"

@@ -757,7 +757,7 @@ async fn every_location_style_and_body_kind_reaches_the_backend_exactly() {
     let client = connect(features(), options).await;
 
     // `2.0` passes the integer schema and is sent as `2`; a null cursor is left out.
-    let search = call(&client, "search", json!({
+    let search = call(&client, "search_items", json!({
         "q": "red shoes", "tags": ["a", "b"], "ids": [1, 2.0], "filter": {"color": "red", "size": "M"},
         "sort": ["name", "-date"], "cursor": null, "X-Trace-Id": "t-1", "session": "s 1"})).await;
     assert_eq!(
@@ -1038,7 +1038,7 @@ async fn header_and_cookie_injection_is_refused() {
         json!({"q": "x", "X-Trace-Id": "a\r\nX-Admin: 1"}),
         json!({"q": "x", "session": "s\r\nSet-Cookie: admin=1"}),
     ] {
-        let got = call(&client, "search", args.clone()).await;
+        let got = call(&client, "search_items", args.clone()).await;
         assert_eq!(got.is_error, Some(true), "{args}");
         assert!(
             text_of(&got).contains("No request was sent"),

@@ -46,9 +46,9 @@ fn jupyter_like() -> Value {
                     "responses": {"200": {"description": "Saved", "schema": contents},
                                   "201": {"description": "Created", "schema": contents}}}
             },
-            "/api/broken": {"post": {"operationId": "broken", "responses": {
+            "/api/broken": {"post": {"operationId": "call_broken", "responses": {
                 "201": {"description": "Created", "schema": contents}}}},
-            "/api/either": {"get": {"operationId": "either", "responses": {"200": {"description": "ok",
+            "/api/either": {"get": {"operationId": "get_either", "responses": {"200": {"description": "ok",
                 "schema": {"type": "object", "properties": {"thing": {"oneOf": [
                     {"$ref": "#/definitions/Value"}, {"$ref": "#/definitions/Named"}]}}}}}}}
         },
@@ -237,8 +237,8 @@ async fn jupyter_s_nulls_are_successes_with_conforming_structured_content() {
     );
 
     // A value two `oneOf` branches describe is no error either.
-    let either = call(&client, "either", json!({})).await;
-    assert_conforms(&tools, "either", &either);
+    let either = call(&client, "get_either", json!({})).await;
+    assert_conforms(&tools, "get_either", &either);
     client.cancel().await.unwrap();
 }
 
@@ -247,7 +247,7 @@ async fn a_response_that_cannot_conform_is_an_error_saying_the_call_succeeded() 
     let backend = Backend::start(jupyter_reply).await;
     let client = connect(catalog(OutputSchemaMode::Full), options(&backend)).await;
     // An array where the document describes an object.
-    let result = call(&client, "broken", json!({})).await;
+    let result = call(&client, "call_broken", json!({})).await;
     assert_eq!(result.is_error, Some(true), "{result:?}");
     assert!(result.structured_content.is_none());
     let text = text_of(&result);

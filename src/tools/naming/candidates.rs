@@ -3,20 +3,27 @@
 //! other operation wants, so a name carries only as much context as it
 //! needs to be unique in its document.
 
+use super::english::method_meaning;
+use super::ids::{self, IdNames};
 use super::path;
-use super::words::{
-    ADJECTIVES, PREPOSITIONS, VERBS, clean_words, is_plural, plural, repeats_word, same_word,
-    singular, snake_case, split_verb, unrepeat,
-};
+use super::summary::{self, Action};
+use super::words::{PREPOSITIONS, is_plural, plural, repeats_word, same_word, unrepeat};
 use super::{MAX_LEN, hashed};
 
-/// Namespaces whose words say less than the API means (`pulls/create` opens
-/// a pull request).
-const NAMESPACE_ALIASES: &[(&str, &[&str])] = &[("pulls", &["pull", "requests"])];
+pub use super::ids::meaningful_operation_id;
 
-/// Words that carry no meaning in a name: vendor prefixes of type names
-/// (`microsoft.graph.user`).
-const NOISE: &[&str] = &["microsoft", "graph"];
+/// What the document says about one operation, as naming reads it.
+#[derive(Debug, Clone, Copy)]
+pub struct Said<'a> {
+    /// `operationId`.
+    pub operation_id: Option<&'a str>,
+    /// HTTP method, any case.
+    pub method: &'a str,
+    /// Path template.
+    pub path: &'a str,
+    /// `summary`, else the first sentence of `description`.
+    pub summary: Option<&'a str>,
+}
 
 /// Candidate names for an operation, most concise first, each valid
 /// (`[a-z0-9_]`, at most [`MAX_LEN`]) and saying no word twice when it can
@@ -24,12 +31,30 @@ const NOISE: &[&str] = &["microsoft", "graph"];
 /// operation itself, `method /path`: [`super::assign`] reads it to tell
 /// apart operations that still want the same name when their candidates
 /// run out.
-pub fn candidates(operation_id: Option<&str>, method: &str, path: &str) -> Vec<String> {
+pub fn candidates(said: &Said<'_>) -> Vec<String> {
+    let Said {
+        operation_id,
+        method,
+        path,
+        summary,
+    } = *said;
+    // The path's nouns: each segment's head, its last word, where the path
+    // uses it as one: a collection (`orders`) or an item (`/order/{id}`);
+    // not the verb of `resolvePath` or `POST /link`.
+    let path_nouns: Vec<String> = path::shape(path)
+        .segments
+        .into_iter()
+        .filter_map(|s| {
+            let head = s.words.last()?;
+            (s.item || is_plural(head)).then(|| head.clone())
+        })
+        .collect();
+    let action = summary.and_then(|s| summary::action(s, &path_nouns));
     let words = match operation_id
-        .filter(|id| meaningful_operation_id(id) && !spells_method_path(id, method, path))
+        .filter(|id| meaningful_operation_id(id) && !ids::spells_method_path(id, method, path))
     {
-        Some(id) => from_operation_id(id, method, path),
-        None => path::names(method, path),
+        Some(id) => from_id(id, method, path, action.as_ref()),
+        None => from_path(method, path, action.as_ref()),
     };
     let mut out: Vec<String> = words.into_iter().flat_map(name).collect();
     // A name repeating a word is a last resort: kept only if every
@@ -46,6 +71,169 @@ pub fn candidates(operation_id: Option<&str>, method: &str, path: &str) -> Vec<S
     }
     out.push(phrase(method, path));
     out
+}
+
+/// The summary's verb phrase when it says more than an HTTP method does
+/// (`rename`, `interrupt`, `save or upload`; not `get`, `add`, `remove`).
+fn specific_verb(action: &Action) -> Option<&[String]> {
+    let says_more = action
+        .verb
+        .iter()
+        .filter(|w| !matches!(w.as_str(), "or" | "and"))
+        .any(|w| method_meaning(w).is_none());
+    says_more.then_some(action.verb.as_slice())
+}
+
+/// `verb` followed by each word list's words after its own verb phrase
+/// (lists left with no word of their own give nothing).
+fn with_verb(verb: &[String], lists: &[Vec<String>], skip: usize) -> Vec<Vec<String>> {
+    lists
+        .iter()
+        .filter_map(|l| {
+            let rest: Vec<String> = l
+                .iter()
+                .skip(skip)
+                .filter(|w| !verb.contains(w) && w.as_str() != "root")
+                .cloned()
+                .collect();
+            (!rest.is_empty()).then(|| verb.iter().cloned().chain(rest).collect())
+        })
+        .collect()
+}
+
+/// `verb` and the summary's object (`rename` + `file_or_directory`), with
+/// the object's head noun plural after `list`.
+fn verb_object(verb: &[String], action: &Action) -> Option<Vec<String>> {
+    if action.object.is_empty() {
+        return None;
+    }
+    let mut words = verb.to_vec();
+    words.extend(action.object.iter().cloned());
+    if verb.first().is_some_and(|v| v == "list")
+        && let Some(last) = words.last_mut()
+    {
+        *last = plural(last);
+    }
+    Some(words)
+}
+
+/// Verbs a path name starts with when the method alone chose them.
+const METHOD_VERBS: &[&str] = &[
+    "get", "list", "create", "update", "replace", "delete", "count",
+];
+
+/// The method's verb for what a generic summary verb means (`Create …` on
+/// `POST /contents/{path}`, which the path alone reads as `update`):
+/// `get` reads `list` when the summary or the path says many.
+fn meant_verb(action: &Action, path_verb: &str) -> Option<String> {
+    let meaning = method_meaning(&action.verb[0])?;
+    Some(match meaning {
+        "get" if action.many || path_verb == "list" => "list".to_string(),
+        "get" if path_verb == "count" => "count".to_string(),
+        other => other.to_string(),
+    })
+}
+
+/// Names from the method and path, with what the summary says: its verb
+/// when the path has no action of its own, its object when it is a
+/// specific action or the path names nothing the summary speaks of.
+fn from_path(method: &str, path: &str, action: Option<&Action>) -> Vec<Vec<String>> {
+    // Only a verb that says more than the method makes a last segment the
+    // action (`GET /nonprofits/show`, "Show a nonprofit", gets one).
+    let said_verb = action.and_then(specific_verb).map(|v| v[0].as_str());
+    let names = path::names_said(method, path, said_verb);
+    let Some(action) = action else {
+        return names;
+    };
+    let path_verb = names
+        .last()
+        .and_then(|n| n.first())
+        .cloned()
+        .unwrap_or_default();
+    if !METHOD_VERBS.contains(&path_verb.as_str()) {
+        // The path has its action (`/kernels/{id}/interrupt`).
+        return names;
+    }
+    // The summary's verb with its object, then with the path's nouns, then
+    // the path's own names: operations a shared summary does not tell
+    // apart still need no `_2` when their paths do (and when nothing does,
+    // the counter goes on the summary's verb; see `super::assign`).
+    if let Some(verb) = specific_verb(action) {
+        let mut out: Vec<Vec<String>> = verb_object(verb, action).into_iter().collect();
+        out.extend(with_verb(verb, &names, 1));
+        out.extend(names);
+        // A `GET` and a `POST` the summary both calls `export` differ in
+        // what the method alone says.
+        out.extend(path::names(method, path));
+        return out;
+    }
+    let method_upper = method.to_ascii_uppercase();
+    let verb = match meant_verb(action, &path_verb) {
+        // POST and PUT say least about what they do; GET's list or get
+        // is the path's shape, said again.
+        Some(v) if matches!(method_upper.as_str(), "POST" | "PUT") => v,
+        Some(v) if v == "list" && path_verb == "get" && method_upper == "GET" => v,
+        _ => path_verb.clone(),
+    };
+    let nouns: Vec<&String> = names.iter().flat_map(|n| &n[1..]).collect();
+    let root = nouns.iter().all(|w| w.as_str() == "root");
+    let shared = action
+        .words
+        .iter()
+        .any(|w| nouns.iter().any(|n| same_word(n, w)));
+    let mut out = Vec::new();
+    if root || !shared {
+        out.extend(verb_object(std::slice::from_ref(&verb), action));
+    }
+    out.extend(with_verb(std::slice::from_ref(&verb), &names, 1));
+    // The path's own verb last: a `PUT` the summary calls an update beside
+    // the `PATCH` that is one takes `replace_…`, not `update_…_2`.
+    if verb != path_verb {
+        out.extend(names);
+    }
+    out
+}
+
+/// Names from a meaningful operationId, with what the summary says when
+/// the id has no verb of its own (`Available`, "Enables or disables quick
+/// connect") or is a verb alone (`cancel`, `purchase`).
+fn from_id(id: &str, method: &str, path: &str, action: Option<&Action>) -> Vec<Vec<String>> {
+    let said_verb = action.map(|a| a.verb[0].as_str());
+    let IdNames { names, verb, weak } = ids::from_operation_id(id, method, path, said_verb);
+    if let Some(action) = action
+        && weak
+        && let Some(said) = specific_verb(action)
+        && said != verb.as_slice()
+        // "Logs out …" for `logoutUser` says the id's verb.
+        && !verb.first().is_some_and(|v| v.starts_with(said[0].as_str()))
+    {
+        let mut out: Vec<Vec<String>> = verb_object(said, action).into_iter().collect();
+        out.extend(with_verb(said, &names, verb.len()));
+        out.extend(names);
+        return out;
+    }
+    // A verb alone (`cancel`, `Search_Search`) takes its object from the
+    // summary or the path.
+    let verb_only = names
+        .iter()
+        .all(|n| n.iter().skip(verb.len()).all(|w| verb.contains(w)));
+    if verb_only {
+        let mut out: Vec<Vec<String>> = action
+            .filter(|a| a.verb[0] == verb[0])
+            .and_then(|a| verb_object(&verb, a))
+            .into_iter()
+            .collect();
+        out.extend(with_verb(&verb, &path::names(method, path), 1));
+        if !out.is_empty() {
+            return out;
+        }
+        // Nothing to add: the verb alone (the document's own name, `ping`),
+        // then what the method and path say.
+        let mut out = names;
+        out.extend(path::names(method, path));
+        return out;
+    }
+    names
 }
 
 /// The operation as the last element of [`candidates`]: `get /pets/{id}`.
@@ -72,244 +260,6 @@ fn name(words: Vec<String>) -> Vec<String> {
 
 fn repeats(name: &str) -> bool {
     repeats_word(&name.split('_').collect::<Vec<_>>())
-}
-
-/// Whether an operationId says something a method + path would not: it
-/// has letters, no `{`, is not a generic `operation1`/`op_2`, and does not
-/// end in a machine-made hex disambiguator (`Get.Count.drives-7027`).
-pub fn meaningful_operation_id(id: &str) -> bool {
-    let snake = snake_case(id);
-    if snake.is_empty() || id.contains('{') || !snake.chars().any(|c| c.is_ascii_alphabetic()) {
-        return false;
-    }
-    if let Some((_, tail)) = id.rsplit_once('-')
-        && tail.len() == 4
-        && tail.chars().all(|c| c.is_ascii_hexdigit())
-        && id.contains('.')
-    {
-        return false;
-    }
-    let generic = snake.trim_end_matches(|c: char| c.is_ascii_digit() || c == '_');
-    !matches!(
-        generic,
-        "op" | "operation" | "operation_id" | "endpoint" | "id"
-    )
-}
-
-/// Whether an id only spells its method and path (Stripe's
-/// `PostAccountsAccountBankAccounts` for `POST /v1/accounts/{account}/bank_accounts`):
-/// the path then names the operation better.
-fn spells_method_path(id: &str, method: &str, path: &str) -> bool {
-    let id_words = clean_words(id);
-    let mut path_words: Vec<String> = Vec::new();
-    for seg in path.split('/').filter(|s| !s.is_empty()) {
-        let words = clean_words(seg);
-        if path_words.is_empty() && path::is_prefix_segment(&words) {
-            continue;
-        }
-        path_words.extend(words);
-    }
-    id_words.first().map(String::as_str) == Some(method.to_ascii_lowercase().as_str())
-        && id_words[1..] == path_words[..]
-}
-
-fn from_operation_id(id: &str, method: &str, path: &str) -> Vec<Vec<String>> {
-    if let Some((ns, action)) = id.split_once('/')
-        && !action.contains('/')
-        && !ns.is_empty()
-    {
-        return namespaced(ns, action, method);
-    }
-    if id.contains('.') && !id.contains(char::is_whitespace) {
-        return dotted(id, method, path);
-    }
-    vec![clean_words(id)]
-}
-
-/// The verb an HTTP method implies when the action has none.
-fn method_verb(method: &str) -> &'static str {
-    match method.to_ascii_uppercase().as_str() {
-        "POST" => "create",
-        "PUT" => "set",
-        "PATCH" => "update",
-        "DELETE" => "delete",
-        _ => "get",
-    }
-}
-
-fn is_content(w: &str) -> bool {
-    !PREPOSITIONS.contains(&w) && !ADJECTIVES.contains(&w)
-}
-
-/// GitHub's `namespace/verb-rest` ids (see the module docs of
-/// [`super`] for the rules).
-fn namespaced(ns: &str, action: &str, method: &str) -> Vec<Vec<String>> {
-    let ns_clean = clean_words(ns);
-    // A namespace of several words (`code-security`, `copilot-spaces`) is
-    // too specific to leave out even when the name would be unique without.
-    let droppable = ns_clean.len() == 1;
-    let mut ns_words: Vec<String> = match NAMESPACE_ALIASES
-        .iter()
-        .find(|(k, _)| ns_clean.len() == 1 && ns_clean[0] == *k)
-    {
-        Some((_, alias)) => alias.iter().map(|w| w.to_string()).collect(),
-        None => ns_clean,
-    };
-    let action_words = clean_words(action);
-    let (mut verb, mut rest) = split_verb(&action_words);
-    if verb.is_empty() {
-        if ns_words.len() == 1 && VERBS.contains(&ns_words[0].as_str()) {
-            // `search/code` → `search_code`.
-            verb = std::mem::take(&mut ns_words);
-        } else if let Some(pos) = action_words
-            .iter()
-            .position(|w| matches!(w.as_str(), "get" | "create" | "update" | "delete" | "list"))
-        {
-            // `custom-properties-for-repos-get-values` → `get_custom_…_values`.
-            let (v, after) = split_verb(&action_words[pos..]);
-            verb = v;
-            rest = action_words[..pos].to_vec();
-            rest.extend(after);
-        } else {
-            verb = vec![method_verb(method).to_string()];
-        }
-    }
-    let takes_plural = matches!(verb[0].as_str(), "list" | "search" | "bulk");
-    let adjectives = rest
-        .iter()
-        .take_while(|w| ADJECTIVES.contains(&w.as_str()))
-        .count();
-    let tail = &rest[adjectives..];
-    let ns_needed = tail.is_empty()
-        || PREPOSITIONS.contains(&tail[0].as_str())
-        || tail.iter().all(|w| VERBS.contains(&w.as_str()));
-    let content: Vec<&String> = ns_words.iter().filter(|w| is_content(w)).collect();
-    let first_shared = rest
-        .iter()
-        .position(|r| content.iter().any(|n| same_word(n, r)));
-    let missing: Vec<String> = ns_words
-        .iter()
-        .filter(|n| !rest.iter().any(|r| same_word(n, r)))
-        .cloned()
-        .collect();
-    if let Some(at) = first_shared.filter(|_| !ns_needed) {
-        // The action names the namespace already: add only the missing
-        // words, in front of the first shared one (`agent-tasks/list-tasks`
-        // → `list_agent_tasks`).
-        let missing: Vec<String> = missing.into_iter().filter(|w| is_content(w)).collect();
-        let mut words = verb;
-        words.extend(rest[..at].iter().cloned());
-        words.extend(missing);
-        words.extend(rest[at..].iter().cloned());
-        return vec![words];
-    }
-    let mut noun = missing;
-    if let Some(last) = noun.last_mut() {
-        *last = if takes_plural && ns_needed {
-            plural(last)
-        } else {
-            singular(last)
-        };
-    }
-    let mut long = verb.clone();
-    long.extend(rest[..adjectives].iter().cloned());
-    long.extend(noun);
-    long.extend(tail.iter().cloned());
-    let mut out = Vec::new();
-    if !ns_needed && droppable {
-        let mut short = verb;
-        short.extend(rest.iter().cloned());
-        out.push(short);
-    }
-    out.push(long);
-    out
-}
-
-/// Microsoft Graph's `context.context.VerbNoun` ids: the action first, then
-/// as much of the context (nearest first) as uniqueness needs.
-fn dotted(id: &str, method: &str, path: &str) -> Vec<Vec<String>> {
-    let segments: Vec<&str> = id.split('.').filter(|s| !s.is_empty()).collect();
-    let Some((action, context)) = segments.split_last() else {
-        return vec![clean_words(id)];
-    };
-    let action_words = clean_words(action);
-    let (mut verb, mut rest) = split_verb(&action_words);
-    if verb.is_empty() {
-        verb = vec![method_verb(method).to_string()];
-        rest = action_words;
-    }
-    rest.retain(|w| !NOISE.contains(&w.as_str()));
-    agree(&verb, &mut rest, path);
-    let context: Vec<Vec<String>> = context
-        .iter()
-        .rev()
-        .map(|s| {
-            clean_words(s)
-                .into_iter()
-                .filter(|w| !NOISE.contains(&w.as_str()))
-                .collect::<Vec<_>>()
-        })
-        .filter(|w| !w.is_empty())
-        .collect();
-    let mut out = Vec::new();
-    if !rest.is_empty() {
-        out.push(verb.iter().chain(&rest).cloned().collect());
-    }
-    // `qualifier` grows leftwards, one context segment at a time.
-    let mut qualifier: Vec<String> = Vec::new();
-    for seg in &context {
-        let fresh: Vec<String> = seg
-            .iter()
-            .filter(|w| {
-                !qualifier.iter().chain(&rest).any(|q| same_word(q, w)) && !verb.contains(w)
-            })
-            .cloned()
-            .collect();
-        if fresh.is_empty() {
-            continue;
-        }
-        let mut q = fresh;
-        if let Some(last) = q.last_mut() {
-            *last = singular(last);
-        }
-        q.extend(qualifier);
-        qualifier = q;
-        out.push(
-            verb.iter()
-                .chain(&qualifier)
-                .chain(&rest)
-                .cloned()
-                .collect(),
-        );
-    }
-    if out.is_empty() {
-        out.push(path::from_method_path(method, path));
-    }
-    out
-}
-
-/// Plural/singular agreement with what the operation returns: a list
-/// returns many (`ListUser` → `list_users`); a get, update or delete of a
-/// path ending in a parameter touches one (`DeleteUserStatuses` →
-/// `delete_user_status`). The head noun is the last word before the first
-/// preposition.
-fn agree(verb: &[String], rest: &mut [String], path: &str) {
-    let head = rest
-        .iter()
-        .position(|w| PREPOSITIONS.contains(&w.as_str()))
-        .unwrap_or(rest.len());
-    let Some(word) = head.checked_sub(1).and_then(|i| rest.get_mut(i)) else {
-        return;
-    };
-    let one = path.trim_end_matches('/').ends_with('}');
-    match verb.first().map(String::as_str) {
-        Some("list") => *word = plural(word),
-        Some("get" | "update" | "delete" | "replace" | "set") if one && is_plural(word) => {
-            *word = singular(word)
-        }
-        Some("create") if !one => *word = singular(word),
-        _ => {}
-    }
 }
 
 /// Joins words into a valid name of at most [`MAX_LEN`] characters,
@@ -389,7 +339,16 @@ mod tests {
 
     /// The names among the candidates (without the closing phrase).
     fn cands(id: Option<&str>, method: &str, path: &str) -> Vec<String> {
-        let all = candidates(id, method, path);
+        said(id, method, path, None)
+    }
+
+    fn said(id: Option<&str>, method: &str, path: &str, summary: Option<&str>) -> Vec<String> {
+        let all = candidates(&Said {
+            operation_id: id,
+            method,
+            path,
+            summary,
+        });
         assert_eq!(all.last(), Some(&phrase(method, path)));
         all.into_iter().filter(|c| is_name(c)).collect()
     }
@@ -441,6 +400,170 @@ mod tests {
     }
 
     #[test]
+    fn framework_ids_read_verb_first_without_method_words() {
+        let c = |id: &str, m: &str, p: &str| cands(Some(id), m, p);
+        // ASP.NET/Azure `Controller_Action`.
+        assert_eq!(
+            c(
+                "Recipients_DeleteRecipient",
+                "delete",
+                "/envelopes/{e}/recipients/{r}"
+            )[0],
+            "delete_recipient"
+        );
+        assert_eq!(
+            c(
+                "DedicatedCloudNodes_Delete",
+                "delete",
+                "/dedicatedCloudNodes/{n}"
+            )[0],
+            "delete_dedicated_cloud_node"
+        );
+        assert_eq!(
+            c(
+                "AftermarketServices_GetCerts",
+                "get",
+                "/AftermarketServices/Certificates"
+            ),
+            ["get_certs", "get_aftermarket_service_certs"]
+        );
+        assert_eq!(
+            c("ShareSubscriptions_Get", "get", "/shareSubscriptions/{s}")[0],
+            "get_share_subscription"
+        );
+        // The method's name is no verb.
+        assert_eq!(
+            c(
+                "TimesheetSubmission_Post",
+                "post",
+                "/api/TimesheetSubmission"
+            )[0],
+            "create_timesheet_submission"
+        );
+        assert_eq!(
+            c("CostCenters_PostCostCenter", "post", "/v1/costcenters")[0],
+            "create_cost_center"
+        );
+        // springfox's `Using…`, NestJS's `Controller`, FastAPI's path and method.
+        assert_eq!(
+            c(
+                "updateCredentialSecretUsingPOST",
+                "post",
+                "/x/{c}/resetSecret"
+            )[0],
+            "update_credential_secret"
+        );
+        assert_eq!(
+            c("getExperimentUsingGET_1", "get", "/e/{id}")[0],
+            "get_experiment"
+        );
+        assert_eq!(c("UsersController_findAll", "get", "/users")[0], "find_all");
+        assert_eq!(
+            c(
+                "update_application_api_v1_app__app_id___put",
+                "put",
+                "/api/v1/app/{app_id}/"
+            )[0],
+            "update_application"
+        );
+        // Django's `noun_noun_verb`, camelCase `nounVerb`.
+        assert_eq!(
+            c("dcim_regions_delete", "delete", "/dcim/regions/{id}/")[0],
+            "delete_dcim_region"
+        );
+        assert_eq!(
+            c("paymentsDelete", "delete", "/pos/payments/{id}")[0],
+            "delete_payment"
+        );
+        // AWS's `GET_Action` beside `POST_Action`.
+        assert_eq!(
+            c("GET_AttachInstances", "get", "/#Action=AttachInstances"),
+            ["attach_instances", "get_attach_instances"]
+        );
+        // No verb: the method's, as the path says it (`list` of a collection).
+        assert_eq!(
+            c("Brands_Brands", "get", "/api/v2/Brands")[0],
+            "list_brands"
+        );
+        // A phrasal verb keeps its particle.
+        assert_eq!(
+            c(
+                "users.managedDevices.shutDown",
+                "post",
+                "/users/{u}/managedDevices/{d}/shutDown"
+            )[0],
+            "shut_down_managed_device"
+        );
+    }
+
+    #[test]
+    fn summaries_name_what_ids_and_paths_do_not() {
+        let s = |id: Option<&str>, m: &str, p: &str, summary: &str| {
+            said(id, m, p, Some(summary)).remove(0)
+        };
+        // An id without a verb of its own.
+        assert_eq!(
+            s(
+                Some("Available"),
+                "post",
+                "/QuickConnect/Available",
+                "Enables or disables quick connect."
+            ),
+            "enable_or_disable_quick_connect"
+        );
+        assert_eq!(
+            s(
+                Some("TimesheetSubmission_Post"),
+                "post",
+                "/api/TimesheetSubmission",
+                "Submit Timesheets for Approval."
+            ),
+            "submit_timesheets"
+        );
+        // A verb alone takes its object.
+        assert_eq!(
+            s(
+                Some("cancel"),
+                "delete",
+                "/v1/subscriptions/{id}",
+                "Cancel the specified Subscription"
+            ),
+            "cancel_subscription"
+        );
+        // No id: the summary's specific verb and object.
+        assert_eq!(
+            s(None, "get", "/subjects/{query}", "Search subjects"),
+            "search_subjects"
+        );
+        assert_eq!(
+            s(None, "put", "/administration/entity", "Pause organization"),
+            "pause_organization"
+        );
+        // A generic verb keeps the path's name…
+        assert_eq!(
+            s(None, "get", "/api/sessions", "List available sessions"),
+            "list_sessions"
+        );
+        // …but says what a POST to an item does.
+        assert_eq!(
+            s(
+                None,
+                "post",
+                "/api/contents/{path}",
+                "Create a new file in the specified path"
+            ),
+            "create_file"
+        );
+        // A summary naming nothing of the path names the operation.
+        assert_eq!(
+            s(None, "get", "/api/", "Get the Jupyter Server version"),
+            "get_jupyter_server_version"
+        );
+        // A noun phrase changes nothing.
+        assert_eq!(s(None, "get", "/orders/{id}", "Order details"), "get_order");
+    }
+
+    #[test]
     fn dotted_ids_take_context_nearest_first() {
         assert_eq!(
             cands(Some("users.user.ListUser"), "get", "/users"),
@@ -481,7 +604,8 @@ mod tests {
                 "get",
                 "/admin/issues/{id}/microsoft.graph.incidentReport()"
             ),
-            "x"
+            // A meaningful id without a verb takes the method's.
+            "get_x"
         );
         assert_eq!(
             fit(from_method_path(

@@ -26,6 +26,13 @@
 //!      `verb_noun`, with as much context, nearest first, as uniqueness
 //!      needs (`me.calendarView.ListInstances` → `list_instances`, or
 //!      `list_calendar_view_instances`, or `list_me_calendar_view_instances`).
+//!    - Framework-made ids read verb first, without framework words or
+//!      HTTP methods (see `ids`): `Recipients_DeleteRecipient` →
+//!      `delete_recipient`, `updateCredentialSecretUsingPOST` →
+//!      `update_credential_secret`, `dcim_regions_delete` →
+//!      `delete_dcim_region`; an id without a verb takes the method's.
+//!    - A verb the id is unsure of (none, an HTTP method's name, an English
+//!      verb no API list has) yields to the summary's specific verb.
 //! 3. Otherwise method + path: `GET /pets` → `list_pets`, `GET /pets/{id}`
 //!    → `get_pet`, `POST /pets` → `create_pet`, `PUT …` → `replace_…`,
 //!    `PATCH …` → `update_…`, `DELETE …` → `delete_…`, `…/$count` →
@@ -35,7 +42,16 @@
 //!    is the action (`POST /invoices/{id}/mark_uncollectible` →
 //!    `mark_invoice_uncollectible`); a type cast (`…/microsoft.graph.group`)
 //!    lists that type, or gets one after an id. A segment a later one
-//!    repeats goes (see `path::unshared`).
+//!    repeats goes (see `path::unshared`). A file's extension is a format
+//!    (`/spec.yaml` → `get_spec`).
+//! 4. The summary (else the description's first sentence; see
+//!    `summary`) when it starts with a verb: a verb that says more than
+//!    the method names the operation with its object (`PATCH
+//!    /contents/{path}` "Rename a file or directory" →
+//!    `rename_file_or_directory`), then with the path's nouns; a generic
+//!    one corrects a `POST`/`PUT`'s verb and names a path that names
+//!    nothing the summary speaks of. Which words are verbs: WordNet 3.1
+//!    (`english`, `verbs.txt`).
 //!
 //! Everywhere: compound words stay one word (`re-run` → `rerun`, `non`
 //! before a word said twice: `noncompliance`), articles are dropped
@@ -47,16 +63,20 @@
 //! only a name whose verb and last word alone exceed 64 ends in a hash.
 //! Names still equal after all that are told apart by their paths (see
 //! `distinct::distinguish`: what one path says that the others do not);
-//! only those whose paths add nothing get `_2`, `_3`, … in document order.
+//! only those whose paths add nothing get `_2`, `_3`, … in document order,
+//! on the summary's verb when the summary gave one.
 
 mod candidates;
 mod distinct;
+mod english;
+mod ids;
 mod path;
+mod summary;
 mod words;
 
 use std::collections::{HashMap, HashSet};
 
-pub use candidates::{candidates, fit, meaningful_operation_id};
+pub use candidates::{Said, candidates, fit, meaningful_operation_id};
 pub use path::from_method_path;
 pub use words::{plural, repeats_word, singular, snake_case};
 
@@ -189,8 +209,26 @@ pub fn assign(requests: &[NameRequest]) -> Vec<String> {
                 _ => rest.push(i),
             }
         }
+        // The rest take a counter, on their most specific name that keeps
+        // their first name's verb when that says more than a method (a
+        // summary's `follow_…`, not the path's `update_…`).
+        let method_verb = |name: &str| {
+            matches!(
+                name.split('_').next(),
+                Some("get" | "list" | "create" | "update" | "replace" | "delete" | "count")
+            )
+        };
         for i in rest {
-            names[i] = Some(registry.claim(&base));
+            let own = &split[i].0;
+            let verb = own[0].split('_').next();
+            let keeps = own
+                .iter()
+                .rev()
+                .find(|c| c.split('_').next() == verb)
+                .copied()
+                .filter(|k| method_verb(&base) && !method_verb(k))
+                .unwrap_or(&base);
+            names[i] = Some(registry.claim(keeps));
         }
     }
     names

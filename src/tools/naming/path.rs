@@ -3,6 +3,7 @@
 //! parameter, casts and calls) that later tells apart operations wanting
 //! the same name (see [`super::distinct`]).
 
+use super::english::lexical_verb;
 use super::words::{
     NOUN_LEADERS, VERBS, clean_words, is_function_word, is_plural, plural, same_word, singular,
 };
@@ -48,6 +49,12 @@ pub(super) fn shape(path: &str) -> Shape {
     }
     let mut segments: Vec<Segment> = Vec::new();
     for seg in raw {
+        // A file name's extension says the format, not the resource
+        // (`spec.yaml`, `{id}.json`).
+        let seg = match seg.rsplit_once('.') {
+            Some((stem, ext)) if !stem.is_empty() && FILE_EXTENSIONS.contains(&ext) => stem,
+            _ => seg,
+        };
         if is_param(seg) {
             if let Some(last) = segments.last_mut() {
                 last.item = true;
@@ -81,6 +88,21 @@ pub(super) fn shape(path: &str) -> Shape {
     Shape { segments, count }
 }
 
+/// Extensions of the file formats APIs serve: a path segment ending in one
+/// names a file, not a type cast.
+const FILE_EXTENSIONS: &[&str] = &[
+    "json", "yaml", "yml", "xml", "csv", "tsv", "txt", "html", "htm", "pdf", "png", "jpg", "jpeg",
+    "gif", "svg", "zip", "gz", "js", "css", "md", "rss", "atom", "ics", "ical", "php", "asp",
+    "aspx", "jsp", "cgi", "do", "action", "geojson", "kml", "xlsx", "xls", "doc", "docx",
+];
+
+/// Whether `word`, leading the last segment of a path, names an action:
+/// an API verb, a word English uses mostly as a verb (`restart`,
+/// `interrupt`), or the verb the operation's summary starts with.
+fn is_action_word(word: &str, said: Option<&str>) -> bool {
+    VERBS.contains(&word) || said == Some(word) || lexical_verb(word)
+}
+
 /// The words of a call's parameter names: `a='{a}',bB={b})` → `a`, `b`, `b`.
 fn call_params(args: &str) -> Vec<String> {
     args.trim_end_matches(')')
@@ -93,6 +115,11 @@ fn call_params(args: &str) -> Vec<String> {
 /// Candidate word lists from the HTTP method and path template, most
 /// concise first (see the module docs of [`super`] for the rules).
 pub(super) fn names(method: &str, path: &str) -> Vec<Vec<String>> {
+    names_said(method, path, None)
+}
+
+/// The names of [`names_said`] but the one with the file extension.
+fn names_inner(method: &str, path: &str, said: Option<&str>) -> Vec<Vec<String>> {
     let Shape {
         mut segments,
         count,
@@ -103,12 +130,31 @@ pub(super) fn names(method: &str, path: &str) -> Vec<Vec<String>> {
     // `/invoices/{id}/mark_uncollectible`) is the verb, what it acts on and
     // the rest of the call.
     let mut action: Option<(String, Vec<String>, bool)> = None;
+    // The summary's verb inside the last segment leads it
+    // (`/domains/{d}/transferInAccept`, "Accepts the transfer in" →
+    // `accept_domain_transfer_in`).
     if segments.len() > 1
+        && let Some(said) = said
         && let Some(last) = segments.last()
         && !last.item
-        && VERBS.contains(&last.words[0].as_str())
+        && let Some(at) = last.words.iter().skip(1).position(|w| w == said)
+    {
+        let mut words = segments
+            .pop()
+            .unwrap_or_else(|| unreachable!("checked above"))
+            .words;
+        let verb = words.remove(at + 1);
+        action = Some((verb, words, false));
+    }
+    if action.is_none()
+        && segments.len() > 1
+        && let Some(last) = segments.last()
+        && !last.item
+        && is_action_word(&last.words[0], said)
         && (last.words.len() == 1 || !NOUN_LEADERS.contains(&last.words[0].as_str()))
-        && (method == "POST" || matches!(last.kind, Kind::Call(_)))
+        && (method == "POST"
+            || matches!(last.kind, Kind::Call(_))
+            || said == Some(last.words[0].as_str()))
     {
         let last = segments
             .pop()
@@ -199,6 +245,27 @@ pub(super) fn names(method: &str, path: &str) -> Vec<Vec<String>> {
     out
 }
 
+/// [`names`], knowing the verb the operation's summary starts with (a last
+/// segment that is that verb is the action whatever the method: `GET
+/// /customers/search`, "Search customers"), and last the most specific
+/// name with the path's file extension (`all.csv` beside `all.json`
+/// differ only in it).
+pub(super) fn names_said(method: &str, path: &str, said: Option<&str>) -> Vec<Vec<String>> {
+    let mut out = names_inner(method, path, said);
+    if let Some(ext) = path
+        .rsplit('/')
+        .next()
+        .and_then(|last| last.rsplit_once('.'))
+        .map(|(_, ext)| ext)
+        .filter(|ext| FILE_EXTENSIONS.contains(ext))
+        && let Some(mut words) = out.last().cloned()
+    {
+        words.push(ext.to_string());
+        out.push(words);
+    }
+    out
+}
+
 /// The segments without the words a later segment says again. An earlier
 /// segment sharing a word with a later one goes if it is the root
 /// namespace or a single word (`/deviceManagement/deviceCompliancePolicies`
@@ -237,7 +304,7 @@ fn unshared(nouns: Vec<Segment>, rest: &[String]) -> Vec<Segment> {
 /// The words of a name from the HTTP method and path template: the most
 /// specific of [`names`].
 pub fn from_method_path(method: &str, path: &str) -> Vec<String> {
-    names(method, path).pop().unwrap_or_default()
+    names_inner(method, path, None).pop().unwrap_or_default()
 }
 
 pub(super) fn is_param(segment: &str) -> bool {
@@ -278,6 +345,16 @@ mod tests {
         assert_eq!(
             shape("/a/microsoft.graph.accept").segments[1].kind,
             Kind::Call(vec![])
+        );
+    }
+
+    #[test]
+    fn file_extensions_are_formats_not_resources() {
+        assert_eq!(name("get", "/api/spec.yaml"), "get_spec");
+        assert_eq!(name("delete", "/products/{id}.json"), "delete_product");
+        assert_eq!(
+            name("post", "/senders/verify-domain.json"),
+            "verify_senders_domain"
         );
     }
 
@@ -345,6 +422,23 @@ mod tests {
         assert_eq!(
             name("post", "/v1/terminal/readers/{reader}/set_reader_display"),
             "set_terminal_reader_display"
+        );
+        // English verbs beyond the API list: `restart`, `interrupt`.
+        assert_eq!(name("post", "/kernels/{id}/restart"), "restart_kernel");
+        assert_eq!(name("post", "/kernels/{id}/interrupt"), "interrupt_kernel");
+        // Not words English uses mostly as nouns.
+        assert_eq!(
+            name("post", "/accounts/{id}/reports"),
+            "create_account_report"
+        );
+        // The summary's verb, wherever it is in the last segment.
+        assert_eq!(
+            fit(names_said("post", "/domains/{d}/transferInAccept", Some("accept")).remove(0)),
+            "accept_domain_transfer_in"
+        );
+        assert_eq!(
+            fit(names_said("get", "/customers/search", Some("search")).remove(0)),
+            "search_customers"
         );
         assert_eq!(
             names(

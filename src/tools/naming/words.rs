@@ -143,6 +143,8 @@ pub(super) const NOUN_LEADERS: &[&str] = &[
 pub(super) const PREPOSITIONS: &[&str] = &[
     "for", "in", "by", "of", "from", "with", "on", "to", "at", "as", "and", "or", "if", "is",
 ];
+/// Particles of phrasal verbs (`shut down`, `sign out`, `back up`).
+const PARTICLES: &[&str] = &["up", "down", "out", "off", "back"];
 /// Words a name reads as well without.
 pub(super) const FILLER: &[&str] = &["a", "an", "the"];
 /// Words that come before a noun (`list_public_gists`, `get_authenticated_user`).
@@ -446,9 +448,23 @@ pub(super) fn unrepeat(words: &[String], earlier: bool) -> Vec<String> {
 }
 
 /// The leading verb phrase of `words` (`create`, `or`, `update`) and what
-/// follows it.
+/// follows it. The first word may be any English verb used mostly as one
+/// (`instantiateProject`); later ones only the API verbs of [`VERBS`].
 pub(super) fn split_verb(words: &[String]) -> (Vec<String>, Vec<String>) {
-    let is_verb = |i: usize| words.get(i).is_some_and(|w| VERBS.contains(&w.as_str()));
+    split_verb_if(words, super::english::lexical_verb)
+}
+
+/// [`split_verb`], with `first` saying which words beyond [`VERBS`] may
+/// lead.
+pub(super) fn split_verb_if(
+    words: &[String],
+    first: impl Fn(&str) -> bool,
+) -> (Vec<String>, Vec<String>) {
+    let is_verb = |i: usize| {
+        words
+            .get(i)
+            .is_some_and(|w| VERBS.contains(&w.as_str()) || (i == 0 && first(w)))
+    };
     if !is_verb(0) {
         return (Vec::new(), words.to_vec());
     }
@@ -462,6 +478,13 @@ pub(super) fn split_verb(words: &[String]) -> (Vec<String>, Vec<String>) {
         && is_verb(n + 1)
     {
         n += 2;
+    }
+    // A phrasal verb's particle is part of it (`shutDown`, `signOut`).
+    if words
+        .get(n)
+        .is_some_and(|w| PARTICLES.contains(&w.as_str()))
+    {
+        n += 1;
     }
     (words[..n].to_vec(), words[n..].to_vec())
 }
