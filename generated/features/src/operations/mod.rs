@@ -35,9 +35,9 @@ impl Handlers for Operations {
     ) -> BoxFuture<'a, CallReport> {
         Box::pin(async move {
             match call.tool_name() {
-                "search" => {
+                "search_items" => {
                     match call.parse(args) {
-                        Ok(args) => other::search(call, args).await,
+                        Ok(args) => other::search_items(call, args).await,
                         Err(report) => report,
                     }
                 }

@@ -7,9 +7,9 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Number, Value};
 use crate::runtime::call::{Call, CallReport};
 
-/// Arguments of `search` (GET `/search`).
+/// Arguments of `search_items` (GET `/search`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct SearchArgs {
+pub struct SearchItemsArgs {
     /// `q` query parameter.
     pub q: String,
     /// `tags` query parameter.
@@ -43,8 +43,8 @@ pub struct SearchArgs {
 
 /// Search items
 ///
-/// Tool `search`: GET `/search` (operationId `search`).
-pub async fn search(call: Call<'_>, args: SearchArgs) -> CallReport {
+/// Tool `search_items`: GET `/search` (operationId `search`).
+pub async fn search_items(call: Call<'_>, args: SearchItemsArgs) -> CallReport {
     call.send(&args).await
 }
 
