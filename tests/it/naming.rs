@@ -206,6 +206,12 @@ fn stripe_names_need_no_hash() {
         ),
         // `list` does not list a list.
         ("GET", "/v1/radar/value_lists", "get_radar_value_lists"),
+        // A last segment English uses as a verb is the action.
+        (
+            "POST",
+            "/v1/linked_accounts/{account}/disconnect",
+            "disconnect_linked_account",
+        ),
         // A collection beside its items, told apart without `_2`.
         ("GET", "/v1/balance/history", "list_balance_history"),
         ("GET", "/v1/balance/history/{id}", "get_balance_history"),
@@ -237,6 +243,9 @@ fn microsoft_graph_names_need_no_hash() {
         "get_user",
         "count_drives",
         "list_me_calendar_view_instances",
+        // Actions English uses as verbs lead (`create_instantiate` before).
+        "instantiate_application_template",
+        "shut_down_user_managed_device",
     ] {
         assert!(names.contains(name), "no {name}");
     }
