@@ -28,7 +28,9 @@ pub struct SchemaBundler<'d> {
 /// What a [`SchemaBundler`] has learnt of a document: the key table and
 /// the conversions made so far. Kept after the build (see
 /// [`super::live::LiveSchemas`]) so that later conversions use the same keys.
-#[derive(Default)]
+/// A clone may be [`BundleState::frozen`] for building tools on several
+/// threads at once (see [`super::lazy`]).
+#[derive(Default, Clone)]
 pub struct BundleState {
     keys: KeyTable,
     converted: HashMap<(String, Direction), Arc<Converted>>,
@@ -42,6 +44,28 @@ impl BundleState {
     /// The keys of the root document's component schemas, in order.
     pub fn components(&self) -> &[String] {
         &self.components
+    }
+
+    /// This state with its key table frozen: a reference to a target
+    /// that has no key yet assigns none (a new key's name depends on the
+    /// keys assigned before it, so only a build in tool order may assign
+    /// one) and marks the tool being built as missed (see
+    /// [`SchemaBundler::begin_tool`]); conversions made meanwhile are not
+    /// kept. What a frozen state does build equals what the unfrozen one
+    /// would.
+    pub fn frozen(mut self) -> Self {
+        self.keys.frozen = true;
+        self
+    }
+
+    /// Takes in the conversions and dangling keys `other` (a frozen clone
+    /// of this state, see [`BundleState::frozen`]) made, so that later
+    /// builds do not convert them again.
+    pub fn absorb(&mut self, other: BundleState) {
+        for (key, converted) in other.converted {
+            self.converted.entry(key).or_insert(converted);
+        }
+        self.dangling.extend(other.dangling);
     }
 }
 
@@ -57,17 +81,30 @@ pub struct Converted {
 }
 
 /// Ref target (file key, pointer) ↔ `$defs` key.
-#[derive(Default)]
+#[derive(Default, Clone)]
 struct KeyTable {
     by_target: HashMap<(String, String), String>,
     targets: HashMap<String, (String, String)>,
     used: HashSet<String>,
+    /// No key may be assigned (see [`BundleState::frozen`]).
+    frozen: bool,
+    /// A frozen table was asked for a key it does not have.
+    missed: bool,
 }
+
+/// What a frozen key table answers for a target without a key: no key
+/// can be named so (a `$defs` key never starts with a control character),
+/// and the build it was asked for is thrown away.
+const MISSED_KEY: &str = "\u{1}missed";
 
 impl KeyTable {
     /// The key for a target, assigning a new unique one on first sight.
     fn key_for(&mut self, file: String, pointer: String) -> &str {
         let target = (file, pointer);
+        if self.frozen && !self.by_target.contains_key(&target) {
+            self.missed = true;
+            return MISSED_KEY;
+        }
         if !self.by_target.contains_key(&target) {
             let base = def_name(&target.1);
             let mut key = base.clone();
@@ -212,6 +249,27 @@ impl<'d> SchemaBundler<'d> {
             .collect()
     }
 
+    /// Starts building one tool with a frozen state (see
+    /// [`BundleState::frozen`]): forgets an earlier miss and returns the
+    /// mark to hand [`SchemaBundler::end_tool`].
+    pub fn begin_tool(&mut self) -> usize {
+        self.state.keys.missed = false;
+        self.state.diagnostics.len()
+    }
+
+    /// Ends the tool begun at `mark`: `false` when it referenced a target
+    /// without a key (what was built must then be thrown away, and the
+    /// tool built again in order with an unfrozen state); its diagnostics
+    /// are dropped with it.
+    pub fn end_tool(&mut self, mark: usize) -> bool {
+        if self.state.keys.missed {
+            self.state.diagnostics.truncate(mark);
+            self.state.keys.missed = false;
+            return false;
+        }
+        true
+    }
+
     /// The converted schema of `key` (converted on first use, then cached).
     pub fn entry(&mut self, key: &str, direction: Direction) -> Arc<Converted> {
         let cache_key = (key.to_string(), direction);
@@ -228,7 +286,11 @@ impl<'d> SchemaBundler<'d> {
             deps,
             size,
         });
-        self.state.converted.insert(cache_key, Arc::clone(&rc));
+        // A conversion that met a target without a key (frozen table) is
+        // wrong and must not outlive the tool being built.
+        if !self.state.keys.missed {
+            self.state.converted.insert(cache_key, Arc::clone(&rc));
+        }
         rc
     }
 

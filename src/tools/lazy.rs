@@ -2,12 +2,30 @@
 //! loaded document the first time a client needs it (listed, described
 //! or called), continuing the one schema-key table the resources use, so
 //! a tool built late names its `$defs` exactly as one built at start-up.
+//!
+//! A whole list (`--tools full`) is built on every core: each thread
+//! builds tools with a frozen copy of the key table (see
+//! [`super::bundle::BundleState::frozen`]); the few tools that reference a
+//! schema without a key yet (a name is only known once the keys assigned
+//! before it are) are built again afterwards, in tool order, with the
+//! shared table. Keys are assigned in the same order as a build of every
+//! tool one by one, so the tools are the same, byte for byte.
 
-use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 
 use super::live::LiveSchemas;
 use super::{BuildOptions, Planned, complete};
 use crate::runtime::catalog::{ToolDef, ToolSource};
+
+/// Tools below which a list is built on one thread: a thread costs more
+/// than a few dozen tools.
+const PARALLEL_TOOLS: usize = 64;
+
+/// Tools a thread takes at a time from the shared queue: small enough to
+/// even out tools of very different sizes, large enough that the queue is
+/// not contended.
+const BATCH: usize = 16;
 
 /// Planned tools of one document, built on demand.
 pub struct LazyTools {
@@ -43,6 +61,83 @@ impl ToolSource for LazyTools {
             }
             built.map_err(|d| d.to_string())
         })
+    }
+
+    fn build_each(
+        &self,
+        indices: &[usize],
+        sink: &(dyn Fn(usize, Result<ToolDef, String>) + Sync),
+    ) {
+        let threads = std::thread::available_parallelism().map_or(1, |n| n.get().min(8));
+        if threads == 1 || indices.len() < PARALLEL_TOOLS {
+            for &index in indices {
+                sink(index, self.build(index));
+            }
+            return;
+        }
+        let frozen = self.schemas.frozen_state();
+        let next = AtomicUsize::new(0);
+        // Positions in `indices` of the tools a frozen table could not
+        // build.
+        let missed = Mutex::new(Vec::new());
+        let work = || {
+            let doc = self.schemas.document();
+            let mut bundler = super::bundle::SchemaBundler::resume(doc, frozen.clone());
+            let mut warnings = Vec::new();
+            loop {
+                let start = next.fetch_add(BATCH, Ordering::Relaxed);
+                if start >= indices.len() {
+                    break;
+                }
+                for (at, &index) in indices.iter().enumerate().skip(start).take(BATCH) {
+                    let Some(planned) = self.planned.get(index) else {
+                        sink(index, Err(format!("no tool number {index}")));
+                        continue;
+                    };
+                    let mark = bundler.begin_tool();
+                    warnings.clear();
+                    let built = complete(doc, planned, &self.options, &mut bundler, &mut warnings);
+                    if !bundler.end_tool(mark) {
+                        missed.lock().unwrap_or_else(|e| e.into_inner()).push(at);
+                        continue;
+                    }
+                    for w in warnings.iter().chain(&bundler.take_diagnostics()) {
+                        tracing::debug!(tool = %planned.head.name, "{w}");
+                    }
+                    sink(index, built.map_err(|d| d.to_string()));
+                }
+            }
+            bundler.into_state()
+        };
+        let states = std::thread::scope(|scope| {
+            let others: Vec<_> = (1..threads).map(|_| scope.spawn(work)).collect();
+            let mut states = vec![work()];
+            for handle in others {
+                match handle.join() {
+                    Ok(state) => states.push(state),
+                    Err(panic) => std::panic::resume_unwind(panic),
+                }
+            }
+            states
+        });
+        for state in states {
+            self.schemas.absorb(state);
+        }
+        let mut missed = missed.into_inner().unwrap_or_else(|e| e.into_inner());
+        missed.sort_unstable();
+        tracing::debug!(
+            tools = indices.len(),
+            threads,
+            rebuilt_in_order = missed.len(),
+            "tools built on every core"
+        );
+        for at in missed {
+            sink(indices[at], self.build(indices[at]));
+        }
+    }
+
+    fn rebuilds(&self) -> bool {
+        true
     }
 }
 
