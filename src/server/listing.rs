@@ -203,10 +203,11 @@ pub struct Page {
 }
 
 impl FullPages {
-    /// Pages of `tools` (each tool serialized), each under `max_bytes`
+    /// Pages of `tools` (each tool serialized, let go of once copied into
+    /// its page), each under `max_bytes`
     /// (tool bytes plus a separator each; at least one tool per page, and
     /// one page even when there are no tools).
-    pub fn assemble(tools: &[Vec<u8>], max_bytes: usize) -> Self {
+    pub fn assemble(tools: impl IntoIterator<Item = Vec<u8>>, max_bytes: usize) -> Self {
         let close = |page: &mut Vec<u8>, count: &mut usize| Page {
             bytes: Arc::from(std::mem::take(page)),
             count: std::mem::take(count),
@@ -216,7 +217,9 @@ impl FullPages {
         let mut page: Vec<u8> = Vec::new();
         let mut count = 0;
         let mut size = 0;
+        let mut all = 0;
         for tool in tools {
+            all += 1;
             let len = tool.len() + 1;
             if count > 0 && size + len > max_bytes {
                 pages.push(close(&mut page, &mut count));
@@ -225,17 +228,14 @@ impl FullPages {
             if count > 0 {
                 page.push(b',');
             }
-            page.extend_from_slice(tool);
+            page.extend_from_slice(&tool);
             count += 1;
             size += len;
         }
         if count > 0 || pages.is_empty() {
             pages.push(close(&mut page, &mut count));
         }
-        Self {
-            pages,
-            tools: tools.len(),
-        }
+        Self { pages, tools: all }
     }
 
     /// How many pages.

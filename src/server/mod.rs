@@ -341,19 +341,22 @@ impl Bridge {
             let started = Instant::now();
             let serialized = serialized
                 .unwrap_or_else(|| prepared.serialize_each(&(0..heads.len()).collect::<Vec<_>>()));
-            let mut listed = Vec::with_capacity(heads.len());
-            for (head, bytes) in heads.iter().zip(serialized) {
-                match bytes {
-                    Ok(bytes) => listed.push(bytes),
-                    Err(why) => tracing::warn!(
-                        tool = %head.name,
-                        "{} {} is not listed: {why}",
-                        head.origin.method,
-                        head.origin.path
-                    ),
-                }
-            }
-            let full = listing::FullPages::assemble(&listed, options.page_bytes);
+            let listed = heads
+                .iter()
+                .zip(serialized)
+                .filter_map(|(head, bytes)| match bytes {
+                    Ok(bytes) => Some(bytes),
+                    Err(why) => {
+                        tracing::warn!(
+                            tool = %head.name,
+                            "{} {} is not listed: {why}",
+                            head.origin.method,
+                            head.origin.path
+                        );
+                        None
+                    }
+                });
+            let full = listing::FullPages::assemble(listed, options.page_bytes);
             tracing::debug!(
                 tools = full.tools(),
                 pages = full.len(),

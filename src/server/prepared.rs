@@ -67,7 +67,11 @@ impl Prepared {
         let name = def.name.clone();
         let (mut tool, endpoint) = into_tool(def).map_err(|e| e.to_string())?;
         let selectable = self.response_filter && add_selector(&mut tool);
-        let bytes = serde_json::to_vec(&tool).map_err(|e| format!("tool `{name}`: {e}"))?;
+        let mut bytes = serde_json::to_vec(&tool).map_err(|e| format!("tool `{name}`: {e}"))?;
+        if keep_bytes {
+            // Held until the pages are assembled: without the slack.
+            bytes.shrink_to_fit();
+        }
         let size = bytes.len() + 1;
         let mirrors_headers = mirrors_headers(&tool);
         tracing::debug!(tool = %name, bytes = size, "tool built");

@@ -38,6 +38,20 @@ pub struct BundleState {
     components: Vec<String>,
     dangling: HashSet<String>,
     strict_output: bool,
+    /// Schemas fitted to a budget, by what was fitted, in a frozen state
+    /// (see [`SchemaBundler::fit`]).
+    fitted: HashMap<FitKey, Arc<Fitted>>,
+}
+
+/// What a fitted schema depends on: the top level (as compact JSON), the
+/// side, the budget and the resource named for the tool's full schema.
+/// The `$defs` it reaches follow from the top level and the key table.
+#[derive(Clone, PartialEq, Eq, Hash)]
+struct FitKey {
+    top: String,
+    input: bool,
+    budget: usize,
+    self_uri: String,
 }
 
 impl BundleState {
@@ -60,11 +74,12 @@ impl BundleState {
 
     /// Takes in the conversions and dangling keys `other` (a frozen clone
     /// of this state, see [`BundleState::frozen`]) made, so that later
-    /// builds do not convert them again.
+    /// builds do not convert them again; its fitted schemas go.
     pub fn absorb(&mut self, other: BundleState) {
         for (key, converted) in other.converted {
             self.converted.entry(key).or_insert(converted);
         }
+
         self.dangling.extend(other.dangling);
     }
 }
@@ -310,8 +325,32 @@ impl<'d> SchemaBundler<'d> {
             Side::Input => Direction::Input,
             Side::Output => self.output_direction(),
         };
+        // Tools share their results (a Graph entity is the result of
+        // dozens of operations): in a bulk build
+        // (a frozen state, see `BundleState::frozen`) each distinct schema
+        // is fitted once, and what was fitted is let go of with the state.
+        // Only results: arguments repeat less and would be held in full.
+        let memo = self.state.keys.frozen && side == Side::Output;
+        let key = memo
+            .then(|| serde_json::to_string(&top).ok())
+            .flatten()
+            .map(|top| FitKey {
+                top,
+                input: side == Side::Input,
+                budget,
+                self_uri: self_uri.to_string(),
+            });
+        if let Some(fitted) = key.as_ref().and_then(|k| self.state.fitted.get(k)) {
+            return (**fitted).clone();
+        }
         let mut lookup = |k: &str| self.entry(k, direction);
-        budget::fit(top, deps, side, budget, &mut lookup, self_uri)
+        let fitted = budget::fit(top, deps, side, budget, &mut lookup, self_uri);
+        if let Some(key) = key
+            && !self.state.keys.missed
+        {
+            self.state.fitted.insert(key, Arc::new(fitted.clone()));
+        }
+        fitted
     }
 
     /// Whether `key` names a schema of this document.
