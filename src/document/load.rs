@@ -256,13 +256,8 @@ pub fn load(
             &mut warnings,
         );
     }
-    let (source, paths) = match spans {
-        Some(spans) => (
-            options.keep_sources.then(|| text.clone()),
-            Some(LazyPaths::new(text, spans)),
-        ),
-        None => (options.keep_sources.then_some(text), None),
-    };
+    let paths = spans.map(|spans| LazyPaths::new(&text, spans));
+    let source = options.keep_sources.then_some(text);
     files.insert(
         root_key.clone(),
         File {
@@ -331,7 +326,7 @@ fn is_openapi3(root: &Value) -> bool {
 /// Parses the path items at `spans` of `text` into the root's `paths`
 /// (in parallel when large, as [`parse_document`] does).
 fn put_paths(root: &mut Value, text: &str, spans: Vec<(String, std::ops::Range<usize>)>) {
-    let paths = LazyPaths::new(text.to_string(), spans);
+    let paths = LazyPaths::new(text, spans);
     let items: Vec<Value> = {
         let parse = |range: std::ops::Range<usize>| -> Vec<Value> {
             range.map(|at| paths.parse(at)).collect()

@@ -158,7 +158,9 @@ impl Document {
     /// reads its path item kept (see [`super::lazy::LazyPaths::kept`]).
     pub(in crate::document) fn value_at(&self, key: &str, pointer: &str) -> Option<(&str, &Value)> {
         let (file_key, value) = self.file_entry(key)?;
-        if let Some(paths) = self.lazy_paths().filter(|_| file_key == self.root_key()) {
+        if pointer.starts_with("/paths/")
+            && let Some(paths) = self.lazy_paths().filter(|_| file_key == self.root_key())
+        {
             let tokens = pointer_tokens(pointer).ok()?;
             if let [first, path, rest @ ..] = tokens.as_slice()
                 && first == "paths"

@@ -15,7 +15,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 use super::live::LiveSchemas;
-use super::{BuildOptions, Planned, complete};
+use super::{BuildOptions, Planned, complete, complete_in};
+use crate::document::model::PathItems;
 use crate::runtime::catalog::{ToolDef, ToolSource};
 
 /// Tools below which a list is built on one thread: a thread costs more
@@ -84,6 +85,9 @@ impl ToolSource for LazyTools {
             let doc = self.schemas.document();
             let mut bundler = super::bundle::SchemaBundler::resume(doc, frozen.clone());
             let mut warnings = Vec::new();
+            // The path item of the tools just built: the tools of one path
+            // are next to each other.
+            let mut item: Option<(&str, PathItems)> = None;
             loop {
                 let start = next.fetch_add(BATCH, Ordering::Relaxed);
                 if start >= indices.len() {
@@ -96,7 +100,18 @@ impl ToolSource for LazyTools {
                     };
                     let mark = bundler.begin_tool();
                     warnings.clear();
-                    let built = complete(doc, planned, &self.options, &mut bundler, &mut warnings);
+                    if item.as_ref().is_none_or(|(path, _)| *path != planned.path) {
+                        item = Some((&planned.path, doc.path_item(&planned.path)));
+                    }
+                    let Some((_, parsed)) = &item else { continue };
+                    let built = complete_in(
+                        doc,
+                        parsed,
+                        planned,
+                        &self.options,
+                        &mut bundler,
+                        &mut warnings,
+                    );
                     if !bundler.end_tool(mark) {
                         missed.lock().unwrap_or_else(|e| e.into_inner()).push(at);
                         continue;

@@ -349,8 +349,21 @@ pub fn complete(
     // The operation's path item is read for this build and let go of
     // after it (see `crate::document::lazy`).
     let item = doc.path_item(&planned.path);
+    complete_in(doc, &item, planned, options, bundler, warnings)
+}
+
+/// [`complete`] with the operation's path item read already (`item`, from
+/// [`Document::path_item`]): the tools of one path share it.
+pub(crate) fn complete_in(
+    doc: &Document,
+    item: &crate::document::model::PathItems,
+    planned: &Planned,
+    options: &BuildOptions,
+    bundler: &mut SchemaBundler<'_>,
+    warnings: &mut Vec<Diagnostic>,
+) -> Result<ToolDef, Diagnostic> {
     let op = doc
-        .operation_in(Some(&item), &planned.path, planned.method)
+        .operation_in(Some(item), &planned.path, planned.method)
         .ok_or_else(|| {
             Diagnostic::error(
                 doc.display_name(doc.root_key()),
