@@ -9,7 +9,7 @@
 //! permissive placeholder plus a diagnostic, never a failure of the tool.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
-use std::sync::Arc;
+use std::sync::{Arc, RwLock};
 
 use serde_json::{Map, Value, json};
 
@@ -38,9 +38,19 @@ pub struct BundleState {
     components: Vec<String>,
     dangling: HashSet<String>,
     strict_output: bool,
-    /// Schemas fitted to a budget, by what was fitted, in a frozen state
-    /// (see [`SchemaBundler::fit`]).
-    fitted: HashMap<FitKey, Arc<Fitted>>,
+    /// What the frozen clones of one state convert and fit, shared by
+    /// them (see [`BundleState::frozen`]): each conversion is made once
+    /// whatever thread needs it first.
+    shared: Option<Arc<Shared>>,
+}
+
+/// Conversions and fitted schemas shared by the frozen clones of a state.
+#[derive(Default)]
+struct Shared {
+    converted: RwLock<HashMap<(String, Direction), Arc<Converted>>>,
+    /// Output schemas fitted to a budget, by what was fitted (see
+    /// [`SchemaBundler::fit`]).
+    fitted: RwLock<HashMap<FitKey, Arc<Fitted>>>,
 }
 
 /// What a fitted schema depends on: the top level (as compact JSON), the
@@ -69,6 +79,7 @@ impl BundleState {
     /// would.
     pub fn frozen(mut self) -> Self {
         self.keys.frozen = true;
+        self.shared = Some(Arc::default());
         self
     }
 
@@ -78,6 +89,14 @@ impl BundleState {
     pub fn absorb(&mut self, other: BundleState) {
         for (key, converted) in other.converted {
             self.converted.entry(key).or_insert(converted);
+        }
+        if let Some(shared) = other.shared {
+            let converted = shared.converted.read().unwrap_or_else(|e| e.into_inner());
+            for (key, converted) in converted.iter() {
+                if !self.converted.contains_key(key) {
+                    self.converted.insert(key.clone(), Arc::clone(converted));
+                }
+            }
         }
 
         self.dangling.extend(other.dangling);
@@ -291,6 +310,12 @@ impl<'d> SchemaBundler<'d> {
         if let Some(c) = self.state.converted.get(&cache_key) {
             return Arc::clone(c);
         }
+        if let Some(shared) = &self.state.shared {
+            let converted = shared.converted.read().unwrap_or_else(|e| e.into_inner());
+            if let Some(c) = converted.get(&cache_key) {
+                return Arc::clone(c);
+            }
+        }
         let (schema, deps) = match self.state.keys.targets.get(key).cloned() {
             Some((file, pointer)) => self.convert_target(key, &file, &pointer, direction),
             None => (json!({}), Vec::new()),
@@ -304,7 +329,15 @@ impl<'d> SchemaBundler<'d> {
         // A conversion that met a target without a key (frozen table) is
         // wrong and must not outlive the tool being built.
         if !self.state.keys.missed {
-            self.state.converted.insert(cache_key, Arc::clone(&rc));
+            match &self.state.shared {
+                Some(shared) => {
+                    let mut converted = shared.converted.write().unwrap_or_else(|e| e.into_inner());
+                    converted.insert(cache_key, Arc::clone(&rc));
+                }
+                None => {
+                    self.state.converted.insert(cache_key, Arc::clone(&rc));
+                }
+            }
         }
         rc
     }
@@ -330,7 +363,7 @@ impl<'d> SchemaBundler<'d> {
         // (a frozen state, see `BundleState::frozen`) each distinct schema
         // is fitted once, and what was fitted is let go of with the state.
         // Only results: arguments repeat less and would be held in full.
-        let memo = self.state.keys.frozen && side == Side::Output;
+        let memo = self.state.shared.is_some() && side == Side::Output;
         let key = memo
             .then(|| serde_json::to_string(&top).ok())
             .flatten()
@@ -340,15 +373,20 @@ impl<'d> SchemaBundler<'d> {
                 budget,
                 self_uri: self_uri.to_string(),
             });
-        if let Some(fitted) = key.as_ref().and_then(|k| self.state.fitted.get(k)) {
-            return (**fitted).clone();
+        let shared = self.state.shared.clone();
+        if let (Some(key), Some(shared)) = (&key, &shared) {
+            let fitted = shared.fitted.read().unwrap_or_else(|e| e.into_inner());
+            if let Some(fitted) = fitted.get(key) {
+                return (**fitted).clone();
+            }
         }
         let mut lookup = |k: &str| self.entry(k, direction);
         let fitted = budget::fit(top, deps, side, budget, &mut lookup, self_uri);
-        if let Some(key) = key
+        if let (Some(key), Some(shared)) = (key, shared)
             && !self.state.keys.missed
         {
-            self.state.fitted.insert(key, Arc::new(fitted.clone()));
+            let mut memo = shared.fitted.write().unwrap_or_else(|e| e.into_inner());
+            memo.insert(key, Arc::new(fitted.clone()));
         }
         fitted
     }
