@@ -304,7 +304,8 @@ impl<W: tokio::io::AsyncWrite + Unpin> Output<W> {
                         ServerResult::ListToolsResult(list),
                         id.clone(),
                     );
-                    serde_json::to_writer(&mut self.unsent, &whole)?;
+                    let whole = serde_json::to_vec(&whole)?;
+                    self.unsent.extend_from_slice(&whole);
                 }
             }
         }

@@ -217,4 +217,83 @@ mod tests {
         assert!(lazy.build(0).is_ok());
         assert!(lazy.build(7).unwrap_err().contains("no tool number 7"));
     }
+
+    /// A document of `n` operations (over the parallel threshold) whose
+    /// schemas reference targets without a key yet, named alike
+    /// (`#/components/x/*/Thing` → `Thing`, `Thing_2`, …): only a build in
+    /// tool order names them as a one-by-one build does.
+    fn many(n: usize) -> serde_json::Value {
+        let mut paths = serde_json::Map::new();
+        let mut things = serde_json::Map::new();
+        for i in 0..n {
+            let schema = if i % 7 == 3 {
+                // Each of these references a target of its own, last token
+                // `Thing`: keys assigned in the order the tools are built.
+                things.insert(
+                    format!("g{i}"),
+                    json!({"Thing": {"type": "object",
+                    "properties": {"n": {"type": "integer", "description": format!("thing {i}")},
+                                   "pet": {"$ref": "#/components/schemas/Pet"}}}}),
+                );
+                json!({"$ref": format!("#/components/x/g{i}/Thing")})
+            } else {
+                json!({"$ref": "#/components/schemas/Pet"})
+            };
+            paths.insert(
+                format!("/p{i}"),
+                json!({"post": {"operationId": format!("op{i}"),
+                  "requestBody": {"content": {"application/json": {"schema": schema.clone()}}},
+                  "responses": {"200": {"description": "ok", "content": {"application/json": {"schema": schema}}}}}}),
+            );
+        }
+        json!({"openapi": "3.0.3", "info": {"title": "t", "version": "1"}, "paths": paths,
+          "components": {"x": things, "schemas": {"Pet": {"type": "object", "properties": {
+            "id": {"type": "integer"}, "name": {"type": "string"}, "tags": {"type": "array", "items": {"type": "string"}}}}}}})
+    }
+
+    #[test]
+    fn a_bulk_build_on_every_core_equals_building_one_by_one() {
+        let options = BuildOptions::default();
+        // Loaded from a file: `paths` is kept as text.
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("many.json");
+        std::fs::write(&file, many(150).to_string()).unwrap();
+        let load = || {
+            crate::document::load(file.to_str().unwrap(), &Default::default())
+                .unwrap()
+                .0
+        };
+        let eager = build_all(&load(), &options).catalog;
+        let document = load();
+        let plan = plan(&document, &options);
+        let state = SchemaBundler::new(&document).into_state();
+        let lazy = LazyTools::new(
+            Arc::new(LiveSchemas::new(document, state)),
+            plan.tools,
+            options,
+        );
+        let indices: Vec<usize> = (0..150).collect();
+        let built = Mutex::new(vec![None; 150]);
+        lazy.build_each(&indices, &|i, def| {
+            built.lock().unwrap()[i] = Some(def.unwrap());
+        });
+        let built: Vec<ToolDef> = built
+            .into_inner()
+            .unwrap()
+            .into_iter()
+            .map(Option::unwrap)
+            .collect();
+        assert_eq!(built, eager.tools);
+        // The targets without a key were named in tool order.
+        let text = |t: &ToolDef| serde_json::to_string(&t.output_schema).unwrap();
+        assert!(text(&built[3]).contains("\"Thing\""), "{}", text(&built[3]));
+        assert!(
+            text(&built[10]).contains("\"Thing_2\""),
+            "{}",
+            text(&built[10])
+        );
+        // A tool built later still names its schemas as the list did.
+        assert_eq!(lazy.build(10).unwrap(), eager.tools[10]);
+        assert!(lazy.rebuilds());
+    }
 }
