@@ -18,12 +18,13 @@ document with the ratios to Node and the issue's targets.
 
     bench/scale.py [--runs N] [--docs github,graph,graph-beta] [--budget BYTES]
                    [--timeout S] [--vmem-kb KB] [--bin PATH] [--modes auto,full]
-                   [--no-list] [-- EXTRA ARGS]
+                   [--no-list] [--vs PATH=LABEL]... [-- EXTRA ARGS]
 
 --modes runs `serve` once per listing mode per round (`--tools MODE`; `auto`
 is the default mode), each a row of its own named by its mode (issue 27:
 `full` lists every tool). --no-list skips `list --json` (5 s and 600 MB on
-Graph).
+Graph). --vs serves another binary in the same rounds (main's build, say),
+its rows labelled, so a busy machine slows both alike.
 
 EXTRA ARGS go to both `serve` and `list` (e.g. `--output-schema off`,
 `--schema-budget 2048`). Sizes are compact JSON, UTF-8 bytes:
@@ -259,6 +260,8 @@ def main():
     ap.add_argument("--timeout", type=float, default=180)
     ap.add_argument("--vmem-kb", type=int, default=12_000_000, help="ulimit -v for serve and list (0: none)")
     ap.add_argument("--bin", default=os.environ.get("OPENAPI2MCP_BIN", "target/release/openapi2mcp"))
+    ap.add_argument("--vs", action="append", default=[], metavar="PATH=LABEL",
+                    help="another binary served in the same rounds (e.g. main's build), its rows labelled")
     ap.add_argument("--modes", default="", help="listing modes to serve in, comma-separated (--tools MODE)")
     ap.add_argument("--no-list", action="store_true", help="skip `list --json`")
     ap.add_argument("--json", help="write the raw runs here")
@@ -276,14 +279,21 @@ def main():
         if d not in DOCS:
             ap.error(f"unknown document {d}: one of {', '.join(DOCS)}")
     bin_ = a.bin if os.path.isabs(a.bin) else os.path.join(ROOT, a.bin)
+    others = []
+    for vs in a.vs:
+        path, _, label = vs.partition("=")
+        others.append((path if os.path.isabs(path) else os.path.join(ROOT, path), label or path))
     out_dir = tempfile.mkdtemp(prefix="bench-scale-")
     log = lambda *m: print(*m, file=sys.stderr, flush=True)
     raw = {}
     for doc in docs:
         path = DOCS[doc]
         modes = [m for m in a.modes.split(",") if m] or [None]
-        serves = ["serve" if m is None else f"serve:{m}" for m in modes]
-        res = {"node": [], "list": [], **{k: [] for k in serves}}
+        # (binary, mode, key): this binary first, then each --vs binary.
+        cases = [(bin_, m, "serve" if m is None else f"serve:{m}") for m in modes]
+        cases += [(b, m, ("serve" if m is None else f"serve:{m}") + f"@{label}")
+                  for b, label in others for m in modes]
+        res = {"node": [], "list": [], **{k: [] for _, _, k in cases}}
         tools = None
         list_out = os.path.join(out_dir, f"{doc}.list.json")
         for i in range(a.runs):
@@ -291,19 +301,21 @@ def main():
             res["node"].append(r)
             log(f"{doc} run {i + 1}/{a.runs} node: "
                 + (r.get("error") or f"{r['ms']:.0f} ms {r['kb'] // 1024} MB"))
-            for mode, key in zip(modes, serves):
+            for binary, mode, key in cases:
                 # a case that failed once (timeout, memory cap) is not run again
                 if res[key] and "error" in res[key][-1]:
                     continue
                 args = extra if mode is None else ["--tools", mode, *extra]
-                r = serve_once(bin_, path, args, a.timeout, a.vmem_kb)
+                r = serve_once(binary, path, args, a.timeout, a.vmem_kb)
                 listed = r.pop("tools", None)
+                if binary != bin_:
+                    listed = None
                 # The sizes are those of the fullest list served.
                 if listed is not None and (tools is None or len(listed) > len(tools)):
                     tools = listed
                 res[key].append(r)
                 log(f"{doc} run {i + 1}/{a.runs} {key}: " + (r.get("error") or
-                    f"{r['ms']:.0f} ms {r['kb'] // 1024} MB, {len(listed)} tools, {r['pages']} pages, "
+                    f"{r['ms']:.0f} ms {r['kb'] // 1024} MB, {r['pages']} pages, "
                     f"client decode {r['decode_ms']:.0f} ms"))
             if not a.no_list and not (res["list"] and "error" in res["list"][-1]):
                 r = timed([bin_, "list", "--json", "-q", path, *extra], a.timeout, a.vmem_kb, list_out)
@@ -333,7 +345,7 @@ def report(doc, path, res, size, src, a, extra):
     t_time, t_rss, t_bytes, t_budget = TARGETS[doc]
     n_ms, n_kb, n_note = summary(res["node"])
     print(f"\n#### {doc}: `{path}`\n")
-    modes = ", ".join(k.split(":")[1] for k in res if k.startswith("serve:")) or "(default)"
+    modes = ", ".join(k.split(":")[1] for k in res if k.startswith("serve:") and "@" not in k) or "(default)"
     print(f"Binary `{a.bin}`, extra arguments: "
           f"`{' '.join(extra) or '(none)'}`, listing modes: {modes}; {a.runs} run(s), medians; "
           f"budget B = {a.budget} B.\n")
@@ -341,10 +353,13 @@ def report(doc, path, res, size, src, a, extra):
     print("|---|---|---|---|---|---|---|")
     rows = [("node `JSON.parse(readFileSync)`", "node", "", None)]
     for key in [k for k in res if k.startswith("serve")]:
-        mode = key.split(":")[1] if ":" in key else None
+        plain, _, label = key.partition("@")
+        mode = plain.split(":")[1] if ":" in plain else None
         tt, tr = MODE_TARGETS.get((doc, mode), (t_time, t_rss))
         target = f"≤ {tt}× time, ≤ {tr}× RSS"
         named = "`serve`" if mode is None else f"`serve --tools {mode}`"
+        if label:
+            named = f"{label}: {named}"
         rows.append((f"{named} (stdio, spawn → last tools/list page)", key, target, (tt, tr)))
         rows.append((f"{named}, less the client's own JSON decoding", key + "-server", target, (tt, tr)))
         for r in res[key]:
