@@ -273,7 +273,10 @@ impl Page {
 /// request's id and answers with an empty `tools`, and the transport
 /// writes the bytes into that answer (see [`splice_tools`]).
 #[derive(Debug, Clone, Default)]
-pub struct Outbox(Arc<Mutex<VecDeque<(RequestId, Arc<[u8]>)>>>);
+pub struct Outbox(Arc<Mutex<VecDeque<Left>>>);
+
+/// A page left in an [`Outbox`] for the answer to a request.
+type Left = (RequestId, Arc<[u8]>);
 
 /// Pages left in an [`Outbox`] whose answer was never written (a
 /// cancelled request) are forgotten past this many.

@@ -418,12 +418,11 @@ impl Bridge {
     /// building a single tool; otherwise every tool is built and measured.
     /// When every tool had to be built to decide, their serialized forms
     /// come back too (for the full list).
-    #[allow(clippy::type_complexity)]
     fn resolve_mode(
         heads: &[ToolHead],
         prepared: &Prepared,
         listing: &ListingOptions,
-    ) -> (ToolsMode, usize, Option<Vec<Result<Vec<u8>, String>>>) {
+    ) -> (ToolsMode, usize, Option<prepared::Serialized>) {
         if listing.mode != ToolsMode::Auto {
             return (listing.mode, 0, None);
         }

@@ -13,6 +13,9 @@ use super::shape::{add_selector, into_tool};
 use crate::runtime::call::{EndpointSource, ToolEndpoint};
 use crate::runtime::catalog::{ToolDef, ToolHead, ToolSource};
 
+/// Tools serialized as `tools/list` carries them, or why one cannot be.
+pub(super) type Serialized = Vec<Result<Vec<u8>, String>>;
+
 /// One tool as the server shows it, and what calls need of it.
 pub(super) struct Shown {
     /// The tool as `tools/list` and `describe_tools` carry it.
@@ -92,7 +95,7 @@ impl Prepared {
     /// 11,000 tools is then held as its bytes alone (26 MB for Microsoft
     /// Graph, against several times that as values), and a tool is built
     /// again the first time it is described or called.
-    pub fn serialize_each(&self, indices: &[usize]) -> Vec<Result<Vec<u8>, String>> {
+    pub fn serialize_each(&self, indices: &[usize]) -> Serialized {
         let keep = !self.source.rebuilds();
         let position: std::collections::HashMap<usize, usize> =
             indices.iter().enumerate().map(|(at, &i)| (i, at)).collect();
