@@ -17,7 +17,14 @@ taking the machine down. Medians over --runs. Prints one markdown table per
 document with the ratios to Node and the issue's targets.
 
     bench/scale.py [--runs N] [--docs github,graph,graph-beta] [--budget BYTES]
-                   [--timeout S] [--vmem-kb KB] [--bin PATH] [-- EXTRA ARGS]
+                   [--timeout S] [--vmem-kb KB] [--bin PATH] [--modes auto,full]
+                   [--no-list] [--vs PATH=LABEL]... [-- EXTRA ARGS]
+
+--modes runs `serve` once per listing mode per round (`--tools MODE`; `auto`
+is the default mode), each a row of its own named by its mode (issue 27:
+`full` lists every tool). --no-list skips `list --json` (5 s and 600 MB on
+Graph). --vs serves another binary in the same rounds (main's build, say),
+its rows labelled, so a busy machine slows both alike.
 
 EXTRA ARGS go to both `serve` and `list` (e.g. `--output-schema off`,
 `--schema-budget 2048`). Sizes are compact JSON, UTF-8 bytes:
@@ -46,6 +53,13 @@ TARGETS = {
     "github": (0.75, 0.75, 3_000_000, True),
     "graph": (1.5, 1.5, None, True),
     "graph-beta": (1.5, 1.5, None, True),
+}
+# Issue 27's targets for `--tools full` and for the default mode (`auto`),
+# where they differ from the above: (time / node, RSS / node).
+MODE_TARGETS = {
+    ("github", "full"): (0.75, 0.75),
+    ("graph", "full"): (1.5, 1.5),
+    ("graph", "auto"): (1.0, 1.0),
 }
 NODE_PARSE = 'JSON.parse(require("fs").readFileSync(process.argv[1]))'
 
@@ -246,6 +260,10 @@ def main():
     ap.add_argument("--timeout", type=float, default=180)
     ap.add_argument("--vmem-kb", type=int, default=12_000_000, help="ulimit -v for serve and list (0: none)")
     ap.add_argument("--bin", default=os.environ.get("OPENAPI2MCP_BIN", "target/release/openapi2mcp"))
+    ap.add_argument("--vs", action="append", default=[], metavar="PATH=LABEL",
+                    help="another binary served in the same rounds (e.g. main's build), its rows labelled")
+    ap.add_argument("--modes", default="", help="listing modes to serve in, comma-separated (--tools MODE)")
+    ap.add_argument("--no-list", action="store_true", help="skip `list --json`")
     ap.add_argument("--json", help="write the raw runs here")
     ap.add_argument("--from-json", help="only print the tables of a file written by --json")
     a = ap.parse_args(argv)
@@ -261,12 +279,21 @@ def main():
         if d not in DOCS:
             ap.error(f"unknown document {d}: one of {', '.join(DOCS)}")
     bin_ = a.bin if os.path.isabs(a.bin) else os.path.join(ROOT, a.bin)
+    others = []
+    for vs in a.vs:
+        path, _, label = vs.partition("=")
+        others.append((path if os.path.isabs(path) else os.path.join(ROOT, path), label or path))
     out_dir = tempfile.mkdtemp(prefix="bench-scale-")
     log = lambda *m: print(*m, file=sys.stderr, flush=True)
     raw = {}
     for doc in docs:
         path = DOCS[doc]
-        res = {"node": [], "serve": [], "list": []}
+        modes = [m for m in a.modes.split(",") if m] or [None]
+        # (binary, mode, key): this binary first, then each --vs binary.
+        cases = [(bin_, m, "serve" if m is None else f"serve:{m}") for m in modes]
+        cases += [(b, m, ("serve" if m is None else f"serve:{m}") + f"@{label}")
+                  for b, label in others for m in modes]
+        res = {"node": [], "list": [], **{k: [] for _, _, k in cases}}
         tools = None
         list_out = os.path.join(out_dir, f"{doc}.list.json")
         for i in range(a.runs):
@@ -274,16 +301,23 @@ def main():
             res["node"].append(r)
             log(f"{doc} run {i + 1}/{a.runs} node: "
                 + (r.get("error") or f"{r['ms']:.0f} ms {r['kb'] // 1024} MB"))
-            # a case that failed once (timeout, memory cap) is not run again
-            if not (res["serve"] and "error" in res["serve"][-1]):
-                r = serve_once(bin_, path, extra, a.timeout, a.vmem_kb)
-                if "tools" in r:
-                    tools = r.pop("tools")
-                res["serve"].append(r)
-                log(f"{doc} run {i + 1}/{a.runs} serve: " + (r.get("error") or
-                    f"{r['ms']:.0f} ms {r['kb'] // 1024} MB, {len(tools)} tools, {r['pages']} pages, "
+            for binary, mode, key in cases:
+                # a case that failed once (timeout, memory cap) is not run again
+                if res[key] and "error" in res[key][-1]:
+                    continue
+                args = extra if mode is None else ["--tools", mode, *extra]
+                r = serve_once(binary, path, args, a.timeout, a.vmem_kb)
+                listed = r.pop("tools", None)
+                if binary != bin_:
+                    listed = None
+                # The sizes are those of the fullest list served.
+                if listed is not None and (tools is None or len(listed) > len(tools)):
+                    tools = listed
+                res[key].append(r)
+                log(f"{doc} run {i + 1}/{a.runs} {key}: " + (r.get("error") or
+                    f"{r['ms']:.0f} ms {r['kb'] // 1024} MB, {r['pages']} pages, "
                     f"client decode {r['decode_ms']:.0f} ms"))
-            if not (res["list"] and "error" in res["list"][-1]):
+            if not a.no_list and not (res["list"] and "error" in res["list"][-1]):
                 r = timed([bin_, "list", "--json", "-q", path, *extra], a.timeout, a.vmem_kb, list_out)
                 res["list"].append(r)
                 log(f"{doc} run {i + 1}/{a.runs} list: "
@@ -311,38 +345,46 @@ def report(doc, path, res, size, src, a, extra):
     t_time, t_rss, t_bytes, t_budget = TARGETS[doc]
     n_ms, n_kb, n_note = summary(res["node"])
     print(f"\n#### {doc}: `{path}`\n")
+    modes = ", ".join(k.split(":")[1] for k in res if k.startswith("serve:") and "@" not in k) or "(default)"
     print(f"Binary `{a.bin}`, extra arguments: "
-          f"`{' '.join(extra) or '(none)'}`; {a.runs} run(s), medians; budget B = {a.budget} B.\n")
+          f"`{' '.join(extra) or '(none)'}`, listing modes: {modes}; {a.runs} run(s), medians; "
+          f"budget B = {a.budget} B.\n")
     print("| case | time | × node time | peak RSS | × node RSS | output | target |")
     print("|---|---|---|---|---|---|---|")
-    rows = [
-        ("node `JSON.parse(readFileSync)`", "node", ""),
-        ("`serve` (stdio, spawn → last tools/list page)", "serve",
-         f"≤ {t_time}× time, ≤ {t_rss}× RSS"),
-        ("`serve`, less the client's own JSON decoding", "serve-server",
-         f"≤ {t_time}× time, ≤ {t_rss}× RSS"),
-        ("`list --json -q`", "list", ""),
-    ]
-    for r in res["serve"]:
-        if "error" not in r:
-            r.setdefault("server_ms", r["ms"] - r["decode_ms"])
-    for label, key, target in rows:
-        ms, kb, note = summary(res[key.split("-")[0]])
-        if key == "serve-server":
-            ms = med(res["serve"], "server_ms")
+    rows = [("node `JSON.parse(readFileSync)`", "node", "", None)]
+    for key in [k for k in res if k.startswith("serve")]:
+        plain, _, label = key.partition("@")
+        mode = plain.split(":")[1] if ":" in plain else None
+        tt, tr = MODE_TARGETS.get((doc, mode), (t_time, t_rss))
+        target = f"≤ {tt}× time, ≤ {tr}× RSS"
+        named = "`serve`" if mode is None else f"`serve --tools {mode}`"
+        if label:
+            named = f"{label}: {named}"
+        rows.append((f"{named} (stdio, spawn → last tools/list page)", key, target, (tt, tr)))
+        rows.append((f"{named}, less the client's own JSON decoding", key + "-server", target, (tt, tr)))
+        for r in res[key]:
+            if "error" not in r:
+                r.setdefault("server_ms", r["ms"] - r["decode_ms"])
+    if res.get("list"):
+        rows.append(("`list --json -q`", "list", "", None))
+    for label, key, target, limits in rows:
+        base = key[:-len("-server")] if key.endswith("-server") else key
+        ms, kb, note = summary(res[base])
+        if key.endswith("-server"):
+            ms = med(res[base], "server_ms")
         if ms is None:
             print(f"| {label} | {note} | — | — | — | — | {target} |")
             continue
         rt = f"{ms / n_ms:.2f}" if n_ms else "—"
         rr = f"{kb / n_kb:.2f}" if n_kb else "—"
-        if key.startswith("serve") and n_ms:
-            rt += " ✓" if ms / n_ms <= t_time else " ✗"
-            rr += " ✓" if kb / n_kb <= t_rss else " ✗"
+        if limits and n_ms:
+            rt += " ✓" if ms / n_ms <= limits[0] else " ✗"
+            rr += " ✓" if kb / n_kb <= limits[1] else " ✗"
         out = ""
-        if key == "serve":
-            ok = [r for r in res["serve"] if "error" not in r]
+        if key.startswith("serve") and not key.endswith("-server"):
+            ok = [r for r in res[base] if "error" not in r]
             out = f"{ok[-1]['pages']} pages"
-        elif key == "serve-server":
+        elif key.endswith("-server"):
             out, note = "same process", ""
         elif key == "list":
             out = f"{mb(med(res['list'], 'bytes'))}"
@@ -359,9 +401,10 @@ def report(doc, path, res, size, src, a, extra):
           f"largest inputSchema {big(size['in'])}, largest outputSchema {big(size['out'])}; "
           f"over B = {a.budget} B: {size['over_in']:,} inputSchemas, {size['over_out']:,} outputSchemas, "
           f"{size['over_any']:,} tools (target 0{ok(size['over_any'] == 0)}).")
-    dec = med(res["serve"], "decode_ms")
+    decs = [med(res[k], "decode_ms") for k in res if k.startswith("serve")]
+    dec = max((d for d in decs if d is not None), default=None)
     if dec is not None:
-        print(f"The serve wall time includes {dec:,.0f} ms (median) of the client's own JSON decoding "
+        print(f"The serve wall time includes up to {dec:,.0f} ms (median) of the client's own JSON decoding "
               "of the pages (Python's json), during which the server waits for the next request.")
 
 

@@ -9,8 +9,9 @@ use serde_json::Value;
 use url::Url;
 
 use super::diag::Diagnostic;
+use super::lazy::LazyPaths;
 use super::overlay::Overlay;
-use super::parse::{Prune, parse_document, parse_text};
+use super::parse::{Prune, parse_document, parse_document_lazy, parse_text};
 use super::{locate, swagger2};
 
 /// Which OpenAPI version a document declared (before any upgrade).
@@ -71,6 +72,9 @@ struct File {
     display: String,
     value: Value,
     source: Option<String>,
+    /// The root's `paths` as text (its place in `value` holds an empty
+    /// object); see [`super::lazy`].
+    paths: Option<LazyPaths>,
 }
 
 /// A loaded OpenAPI document and every file its `$ref`s reach, keyed by URL.
@@ -97,9 +101,15 @@ impl Document {
     }
 
     /// The parsed value of the file with key `key`, if loaded (raw
-    /// document access, as [`Document::root`]).
+    /// document access, as [`Document::root`]). The root's `paths` may be
+    /// text: read it through [`Document::lazy_paths`].
     pub(in crate::document) fn file(&self, key: &str) -> Option<&Value> {
         self.files.get(key).map(|f| &f.value)
+    }
+
+    /// The root's `paths`, when kept as text (see [`super::lazy`]).
+    pub(in crate::document) fn lazy_paths(&self) -> Option<&LazyPaths> {
+        self.files[&self.root].paths.as_ref()
     }
 
     /// The stored key equal to `key`, borrowed from the document.
@@ -139,7 +149,26 @@ impl Document {
     /// The root document as compact JSON text, for serving it whole (the
     /// document resource).
     pub fn to_json(&self) -> Option<String> {
-        serde_json::to_string(self.root()).ok()
+        match self.lazy_paths() {
+            None => serde_json::to_string(self.root()).ok(),
+            Some(paths) => {
+                // The root as parsed, `paths` written from its text.
+                let Value::Object(root) = self.root() else {
+                    return serde_json::to_string(self.root()).ok();
+                };
+                let mut out = serde_json::Serializer::new(Vec::new());
+                let mut map = serde::Serializer::serialize_map(&mut out, Some(root.len())).ok()?;
+                for (key, value) in root {
+                    if key == "paths" {
+                        serde::ser::SerializeMap::serialize_entry(&mut map, key, paths).ok()?;
+                    } else {
+                        serde::ser::SerializeMap::serialize_entry(&mut map, key, value).ok()?;
+                    }
+                }
+                serde::ser::SerializeMap::end(map).ok()?;
+                String::from_utf8(out.into_inner()).ok()
+            }
+        }
     }
 
     /// Drops the kept source texts (they can be large).
@@ -161,6 +190,7 @@ impl Document {
                 display: name.to_string(),
                 value,
                 source: None,
+                paths: None,
             },
         );
         Ok(Self {
@@ -188,7 +218,22 @@ pub fn load(
     let prune = Prune {
         examples: !options.keep_examples,
     };
-    let mut value = parse_document(&text, location, prune)?;
+    // `paths` stays text (see `super::lazy`) in an OpenAPI 3 JSON document
+    // read as it is: an overlay, a Swagger 2.0 upgrade or a reference to
+    // another file needs the whole tree.
+    let (mut value, spans) = if options.overlays.is_empty() {
+        parse_document_lazy(&text, location, prune)?
+    } else {
+        (parse_document(&text, location, prune)?, None)
+    };
+    let spans = match spans {
+        Some(spans) if is_openapi3(&value) && only_local_refs(&text) => Some(spans),
+        Some(spans) => {
+            put_paths(&mut value, &text, spans);
+            None
+        }
+        None => None,
+    };
     for overlay in &options.overlays {
         let url = location_to_url(overlay)?;
         let overlay = &shown_location(overlay);
@@ -211,12 +256,15 @@ pub fn load(
             &mut warnings,
         );
     }
+    let paths = spans.map(|spans| LazyPaths::new(&text, spans));
+    let source = options.keep_sources.then_some(text);
     files.insert(
         root_key.clone(),
         File {
             display: location.to_string(),
             value,
-            source: options.keep_sources.then_some(text),
+            source,
+            paths,
         },
     );
 
@@ -248,6 +296,7 @@ pub fn load(
                 display,
                 value,
                 source: options.keep_sources.then_some(text),
+                paths: None,
             },
         );
     }
@@ -259,6 +308,58 @@ pub fn load(
     };
     doc.locate(&mut warnings);
     Ok((doc, warnings))
+}
+
+/// Whether a root declares OpenAPI 3 (and not Swagger 2.0), as
+/// [`normalize`] reads it.
+fn is_openapi3(root: &Value) -> bool {
+    if root.get("swagger").is_some() {
+        return false;
+    }
+    match root.get("openapi") {
+        Some(Value::String(v)) => v.trim().starts_with("3."),
+        Some(Value::Number(n)) => n.to_string().starts_with("3."),
+        _ => false,
+    }
+}
+
+/// Parses the path items at `spans` of `text` into the root's `paths`
+/// (in parallel when large, as [`parse_document`] does).
+fn put_paths(root: &mut Value, text: &str, spans: Vec<(String, std::ops::Range<usize>)>) {
+    let paths = LazyPaths::new(text, spans);
+    let items: Vec<Value> = {
+        let parse = |range: std::ops::Range<usize>| -> Vec<Value> {
+            range.map(|at| paths.parse(at)).collect()
+        };
+        let threads = std::thread::available_parallelism().map_or(1, |n| n.get().min(8));
+        if threads == 1 || paths.len() < 64 {
+            parse(0..paths.len())
+        } else {
+            let chunk = paths.len().div_ceil(threads);
+            std::thread::scope(|scope| {
+                let handles: Vec<_> = (0..paths.len())
+                    .step_by(chunk)
+                    .map(|start| {
+                        let parse = &parse;
+                        let end = (start + chunk).min(paths.len());
+                        scope.spawn(move || parse(start..end))
+                    })
+                    .collect();
+                handles
+                    .into_iter()
+                    .flat_map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
+                    .collect()
+            })
+        }
+    };
+    let map: serde_json::Map<String, Value> = items
+        .into_iter()
+        .enumerate()
+        .map(|(at, item)| (paths.key(at).to_string(), item))
+        .collect();
+    if let Value::Object(root) = root {
+        root.insert("paths".to_string(), Value::Object(map));
+    }
 }
 
 /// Checks the version field, upgrading Swagger 2.0.
@@ -345,14 +446,19 @@ fn coerce_string_fields(doc: &mut Value) {
         }
     }
     if let Some(Value::Object(paths)) = doc.get_mut("paths") {
-        for item in paths.values_mut() {
-            let Value::Object(item) = item else { continue };
-            for op in item.values_mut() {
-                if let Value::Object(op) = op {
-                    for key in ["operationId", "summary", "description"] {
-                        coerce(op.get_mut(key));
-                    }
-                }
+        paths.values_mut().for_each(coerce_path_item);
+    }
+}
+
+/// The operations' `operationId`, `summary` and `description` of a path
+/// item as strings when written as numbers or booleans (a path item kept
+/// as text gets this when parsed: see [`super::lazy`]).
+pub(super) fn coerce_path_item(item: &mut Value) {
+    let Value::Object(item) = item else { return };
+    for op in item.values_mut() {
+        if let Value::Object(op) = op {
+            for key in ["operationId", "summary", "description"] {
+                coerce(op.get_mut(key));
             }
         }
     }

@@ -9,6 +9,7 @@
 
 pub mod diag;
 pub mod dialect;
+pub mod lazy;
 pub mod load;
 pub mod locate;
 pub mod model;

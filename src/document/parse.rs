@@ -26,6 +26,31 @@ const WEBHOOKS: &[&str] = &["webhooks", "x-webhooks"];
 
 /// Parses a root document, skipping what `prune` says and always webhooks.
 pub fn parse_document(text: &str, file: &str, prune: Prune) -> Result<Value, Diagnostic> {
+    parse_root(text, file, prune, false).map(|(value, _)| value)
+}
+
+/// The places of a root's path items in its text (key and byte range, in
+/// document order), when `paths` was left as text.
+pub type PathSpans = Vec<(String, std::ops::Range<usize>)>;
+
+/// [`parse_document`], leaving a JSON root's `paths` as text: the spans
+/// of its items come back (checked as a parse would check them: see
+/// [`super::lazy::check`]), and the root holds an empty `paths` object
+/// in its place. A YAML document is parsed whole (no spans).
+pub fn parse_document_lazy(
+    text: &str,
+    file: &str,
+    prune: Prune,
+) -> Result<(Value, Option<PathSpans>), Diagnostic> {
+    parse_root(text, file, prune, true)
+}
+
+fn parse_root(
+    text: &str,
+    file: &str,
+    prune: Prune,
+    lazy: bool,
+) -> Result<(Value, Option<PathSpans>), Diagnostic> {
     let trimmed = json_start(text);
     match trimmed {
         Some(json) if json.starts_with('{') => {
@@ -39,23 +64,46 @@ pub fn parse_document(text: &str, file: &str, prune: Prune) -> Result<Value, Dia
             .deserialize(&mut de)
             .and_then(|v| de.end().map(|()| v))
             .map_err(|e| json_error(text, json, file, &e))?;
+            let mut spans = None;
             if let (Some(raw), Value::Object(root)) = (deferred.get(), &mut value) {
-                let paths = parse_paths(raw).map_err(|(at, e)| {
+                let error = |(at, e): (usize, serde_json::Error)| {
                     let paths_at = raw.get().as_ptr() as usize - json.as_ptr() as usize;
                     let lead = text.len() - json.len() + paths_at + at;
                     Diagnostic::error(file, "/paths", format!("invalid JSON: {e}"))
                         .at_line(Some(text[..lead].matches('\n').count() + e.line()))
-                })?;
+                };
+                let paths = if lazy {
+                    match check_paths(raw).map_err(error)? {
+                        Some(items) => {
+                            let base = text.as_ptr() as usize;
+                            spans = Some(
+                                items
+                                    .0
+                                    .into_iter()
+                                    .map(|(key, item)| {
+                                        let start = item.get().as_ptr() as usize - base;
+                                        (key, start..start + item.get().len())
+                                    })
+                                    .collect(),
+                            );
+                            Value::Object(Map::new())
+                        }
+                        // Not an object: left to whoever reads it (as parsed).
+                        None => serde_json::from_str(raw.get()).map_err(|e| error((0, e)))?,
+                    }
+                } else {
+                    parse_paths(raw).map_err(error)?
+                };
                 root.insert("paths".to_string(), paths);
             }
-            Ok(value)
+            Ok((value, spans))
         }
         _ => {
             let mut value = parse_text(text, file)?;
             if let Value::Object(map) = &mut value {
                 prune_root(map, prune);
             }
-            Ok(value)
+            Ok((value, None))
         }
     }
 }
@@ -183,6 +231,56 @@ fn parse_paths(raw: &RawValue) -> Result<Value, (usize, serde_json::Error)> {
         map.insert(key, value);
     }
     Ok(Value::Object(map))
+}
+
+/// Splits a root's `paths` (when an object) into its items' texts and
+/// checks each as a parse would, on every core for a large one; an error
+/// comes with the byte offset of the text it is relative to, within
+/// `paths`. `None` when `paths` is not an object.
+fn check_paths(raw: &RawValue) -> Result<Option<RawEntries<'_>>, (usize, serde_json::Error)> {
+    let text = raw.get();
+    if !text.starts_with('{') {
+        return Ok(None);
+    }
+    let items: RawEntries<'_> = serde_json::from_str(text).map_err(|e| (0, e))?;
+    let offset = |item: &RawValue| item.get().as_ptr() as usize - text.as_ptr() as usize;
+    let check = |run: &[(String, &RawValue)]| {
+        run.iter()
+            .try_for_each(|(_, item)| super::lazy::check(item.get()).map_err(|e| (offset(item), e)))
+    };
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get().min(8));
+    if threads == 1 || text.len() < PARALLEL_PATHS_BYTES {
+        // Whole, as `parse_paths` parses it (the same error text).
+        super::lazy::check(text).map_err(|e| (0, e))?;
+        return Ok(Some(items));
+    }
+    let share = text.len().div_ceil(threads);
+    let mut runs: Vec<&[(String, &RawValue)]> = Vec::with_capacity(threads);
+    let (mut start, mut size) = (0, 0);
+    for (i, (_, item)) in items.0.iter().enumerate() {
+        size += item.get().len();
+        if size >= share {
+            runs.push(&items.0[start..=i]);
+            (start, size) = (i + 1, 0);
+        }
+    }
+    runs.push(&items.0[start..]);
+    std::thread::scope(|scope| {
+        let others: Vec<_> = runs[1..]
+            .iter()
+            .map(|run| scope.spawn(move || check(run)))
+            .collect();
+        // The first error in document order wins.
+        let mut first = check(runs[0]);
+        for handle in others {
+            match handle.join() {
+                Ok(more) => first = first.and(more),
+                Err(panic) => std::panic::resume_unwind(panic),
+            }
+        }
+        first
+    })?;
+    Ok(Some(items))
 }
 
 /// An object's members as text, in document order.

@@ -109,10 +109,10 @@ impl Document {
         reference: &str,
     ) -> Result<Located<'a>, String> {
         let (file, pointer) = self.ref_target(base, reference)?;
-        let (file_key, file_value) = self
-            .file_entry(&file)
+        self.file_entry(&file)
             .ok_or_else(|| format!("`{reference}` points into a file that could not be loaded"))?;
-        let value = get_pointer(file_value, &pointer)
+        let (file_key, value) = self
+            .value_at(&file, &pointer)
             .ok_or_else(|| format!("`{reference}` points at nothing"))?;
         Ok(Located {
             file: file_key,
@@ -151,6 +151,32 @@ impl Document {
             })?;
         }
         Ok(cur)
+    }
+
+    /// The node at `pointer` in the file `key`, with the file's key as the
+    /// document holds it. A pointer into the root's `paths` kept as text
+    /// reads its path item kept (see [`super::lazy::LazyPaths::kept`]).
+    pub(in crate::document) fn value_at(&self, key: &str, pointer: &str) -> Option<(&str, &Value)> {
+        let (file_key, value) = self.file_entry(key)?;
+        if pointer.starts_with("/paths/")
+            && let Some(paths) = self.lazy_paths().filter(|_| file_key == self.root_key())
+        {
+            let tokens = pointer_tokens(pointer).ok()?;
+            if let [first, path, rest @ ..] = tokens.as_slice()
+                && first == "paths"
+            {
+                let mut cur = paths.kept(paths.find(path)?);
+                for token in rest {
+                    cur = match cur {
+                        Value::Object(map) => map.get(token)?,
+                        Value::Array(items) => items.get(parse_index(token)?)?,
+                        _ => return None,
+                    };
+                }
+                return Some((file_key, cur));
+            }
+        }
+        Some((file_key, get_pointer(value, pointer)?))
     }
 
     pub(in crate::document) fn file_entry(&self, key: &str) -> Option<(&str, &Value)> {

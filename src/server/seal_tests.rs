@@ -42,3 +42,18 @@ fn digests_are_hex_sha256() {
         "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
     );
 }
+
+#[test]
+fn keys_come_from_the_kernel_and_differ() {
+    let (mut a, mut b) = ([0u8; 32], [0u8; 32]);
+    os_random(&mut a).unwrap();
+    os_random(&mut b).unwrap();
+    assert_ne!(a, b);
+    assert_ne!(a, [0u8; 32]);
+    // Two servers started without a key seal differently.
+    let one = Sealer::from_env().unwrap();
+    let two = Sealer::from_env().unwrap();
+    let sealed = one.seal(b"state", b"ctx").unwrap();
+    assert!(two.open(&sealed, b"ctx").is_err());
+    assert_eq!(one.open(&sealed, b"ctx").unwrap(), b"state");
+}

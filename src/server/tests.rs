@@ -11,20 +11,26 @@ fn tool(name: &str, pad: usize) -> Tool {
 #[test]
 fn pages_stay_under_the_limit_and_keep_order() {
     let tools: Vec<Tool> = (0..10).map(|i| tool(&format!("t{i}"), 300)).collect();
-    let sizes: Vec<usize> = tools
+    let bytes: Vec<Vec<u8>> = tools
         .iter()
-        .map(|t| serde_json::to_vec(t).unwrap().len() + 1)
+        .map(|t| serde_json::to_vec(t).unwrap())
         .collect();
-    let pages = paginate(&sizes, 1000);
+    let pages = listing::FullPages::assemble(bytes, 1000);
     assert!(pages.len() > 3);
-    let names: Vec<String> = pages
-        .iter()
-        .flat_map(|r| tools[r.clone()].iter())
-        .map(|t| t.name.to_string())
-        .collect();
-    assert_eq!(names, (0..10).map(|i| format!("t{i}")).collect::<Vec<_>>());
-    for p in &pages {
-        assert!(serde_json::to_vec(&tools[p.clone()]).unwrap().len() <= 1000 + 2);
+    assert_eq!(pages.tools(), 10);
+    let mut names = Vec::new();
+    for i in 0..pages.len() {
+        let page = pages.page(i).unwrap();
+        assert!(page.bytes.len() + 2 <= 1000 + 2);
+        let values = page.values().unwrap();
+        assert_eq!(values.len(), page.count);
+        // The values are the tools, and serialize back to the same bytes.
+        let again: Vec<u8> = serde_json::to_vec(&values).unwrap();
+        assert_eq!(&again[1..again.len() - 1], &page.bytes[..]);
+        names.extend(values.iter().map(|t| t.name.to_string()));
     }
-    assert_eq!(paginate(&[], 10), vec![0..0]);
+    assert_eq!(names, (0..10).map(|i| format!("t{i}")).collect::<Vec<_>>());
+    let empty = listing::FullPages::assemble(Vec::new(), 10);
+    assert_eq!(empty.len(), 1);
+    assert_eq!(empty.page(0).unwrap().count, 0);
 }

@@ -9,7 +9,7 @@
 //! permissive placeholder plus a diagnostic, never a failure of the tool.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
-use std::sync::Arc;
+use std::sync::{Arc, RwLock};
 
 use serde_json::{Map, Value, json};
 
@@ -28,7 +28,9 @@ pub struct SchemaBundler<'d> {
 /// What a [`SchemaBundler`] has learnt of a document: the key table and
 /// the conversions made so far. Kept after the build (see
 /// [`super::live::LiveSchemas`]) so that later conversions use the same keys.
-#[derive(Default)]
+/// A clone may be [`BundleState::frozen`] for building tools on several
+/// threads at once (see [`super::lazy`]).
+#[derive(Default, Clone)]
 pub struct BundleState {
     keys: KeyTable,
     converted: HashMap<(String, Direction), Arc<Converted>>,
@@ -36,12 +38,68 @@ pub struct BundleState {
     components: Vec<String>,
     dangling: HashSet<String>,
     strict_output: bool,
+    /// What the frozen clones of one state convert and fit, shared by
+    /// them (see [`BundleState::frozen`]): each conversion is made once
+    /// whatever thread needs it first.
+    shared: Option<Arc<Shared>>,
+}
+
+/// Conversions and fitted schemas shared by the frozen clones of a state.
+#[derive(Default)]
+struct Shared {
+    converted: RwLock<HashMap<(String, Direction), Arc<Converted>>>,
+    /// Output schemas fitted to a budget, by what was fitted (see
+    /// [`SchemaBundler::fit`]).
+    fitted: RwLock<HashMap<FitKey, Arc<Fitted>>>,
+}
+
+/// What a fitted schema depends on: the top level (as compact JSON), the
+/// side, the budget and the resource named for the tool's full schema.
+/// The `$defs` it reaches follow from the top level and the key table.
+#[derive(Clone, PartialEq, Eq, Hash)]
+struct FitKey {
+    top: String,
+    input: bool,
+    budget: usize,
+    self_uri: String,
 }
 
 impl BundleState {
     /// The keys of the root document's component schemas, in order.
     pub fn components(&self) -> &[String] {
         &self.components
+    }
+
+    /// This state with its key table frozen: a reference to a target
+    /// that has no key yet assigns none (a new key's name depends on the
+    /// keys assigned before it, so only a build in tool order may assign
+    /// one) and marks the tool being built as missed (see
+    /// [`SchemaBundler::begin_tool`]); conversions made meanwhile are not
+    /// kept. What a frozen state does build equals what the unfrozen one
+    /// would.
+    pub fn frozen(mut self) -> Self {
+        self.keys.frozen = true;
+        self.shared = Some(Arc::default());
+        self
+    }
+
+    /// Takes in the conversions and dangling keys `other` (a frozen clone
+    /// of this state, see [`BundleState::frozen`]) made, so that later
+    /// builds do not convert them again; its fitted schemas go.
+    pub fn absorb(&mut self, other: BundleState) {
+        for (key, converted) in other.converted {
+            self.converted.entry(key).or_insert(converted);
+        }
+        if let Some(shared) = other.shared {
+            let converted = shared.converted.read().unwrap_or_else(|e| e.into_inner());
+            for (key, converted) in converted.iter() {
+                if !self.converted.contains_key(key) {
+                    self.converted.insert(key.clone(), Arc::clone(converted));
+                }
+            }
+        }
+
+        self.dangling.extend(other.dangling);
     }
 }
 
@@ -57,17 +115,30 @@ pub struct Converted {
 }
 
 /// Ref target (file key, pointer) ↔ `$defs` key.
-#[derive(Default)]
+#[derive(Default, Clone)]
 struct KeyTable {
     by_target: HashMap<(String, String), String>,
     targets: HashMap<String, (String, String)>,
     used: HashSet<String>,
+    /// No key may be assigned (see [`BundleState::frozen`]).
+    frozen: bool,
+    /// A frozen table was asked for a key it does not have.
+    missed: bool,
 }
+
+/// What a frozen key table answers for a target without a key: no key
+/// can be named so (a `$defs` key never starts with a control character),
+/// and the build it was asked for is thrown away.
+const MISSED_KEY: &str = "\u{1}missed";
 
 impl KeyTable {
     /// The key for a target, assigning a new unique one on first sight.
     fn key_for(&mut self, file: String, pointer: String) -> &str {
         let target = (file, pointer);
+        if self.frozen && !self.by_target.contains_key(&target) {
+            self.missed = true;
+            return MISSED_KEY;
+        }
         if !self.by_target.contains_key(&target) {
             let base = def_name(&target.1);
             let mut key = base.clone();
@@ -212,11 +283,38 @@ impl<'d> SchemaBundler<'d> {
             .collect()
     }
 
+    /// Starts building one tool with a frozen state (see
+    /// [`BundleState::frozen`]): forgets an earlier miss and returns the
+    /// mark to hand [`SchemaBundler::end_tool`].
+    pub fn begin_tool(&mut self) -> usize {
+        self.state.keys.missed = false;
+        self.state.diagnostics.len()
+    }
+
+    /// Ends the tool begun at `mark`: `false` when it referenced a target
+    /// without a key (what was built must then be thrown away, and the
+    /// tool built again in order with an unfrozen state); its diagnostics
+    /// are dropped with it.
+    pub fn end_tool(&mut self, mark: usize) -> bool {
+        if self.state.keys.missed {
+            self.state.diagnostics.truncate(mark);
+            self.state.keys.missed = false;
+            return false;
+        }
+        true
+    }
+
     /// The converted schema of `key` (converted on first use, then cached).
     pub fn entry(&mut self, key: &str, direction: Direction) -> Arc<Converted> {
         let cache_key = (key.to_string(), direction);
         if let Some(c) = self.state.converted.get(&cache_key) {
             return Arc::clone(c);
+        }
+        if let Some(shared) = &self.state.shared {
+            let converted = shared.converted.read().unwrap_or_else(|e| e.into_inner());
+            if let Some(c) = converted.get(&cache_key) {
+                return Arc::clone(c);
+            }
         }
         let (schema, deps) = match self.state.keys.targets.get(key).cloned() {
             Some((file, pointer)) => self.convert_target(key, &file, &pointer, direction),
@@ -228,7 +326,19 @@ impl<'d> SchemaBundler<'d> {
             deps,
             size,
         });
-        self.state.converted.insert(cache_key, Arc::clone(&rc));
+        // A conversion that met a target without a key (frozen table) is
+        // wrong and must not outlive the tool being built.
+        if !self.state.keys.missed {
+            match &self.state.shared {
+                Some(shared) => {
+                    let mut converted = shared.converted.write().unwrap_or_else(|e| e.into_inner());
+                    converted.insert(cache_key, Arc::clone(&rc));
+                }
+                None => {
+                    self.state.converted.insert(cache_key, Arc::clone(&rc));
+                }
+            }
+        }
         rc
     }
 
@@ -248,8 +358,37 @@ impl<'d> SchemaBundler<'d> {
             Side::Input => Direction::Input,
             Side::Output => self.output_direction(),
         };
+        // Tools share their results (a Graph entity is the result of
+        // dozens of operations): in a bulk build
+        // (a frozen state, see `BundleState::frozen`) each distinct schema
+        // is fitted once, and what was fitted is let go of with the state.
+        // Only results: arguments repeat less and would be held in full.
+        let memo = self.state.shared.is_some() && side == Side::Output;
+        let key = memo
+            .then(|| serde_json::to_string(&top).ok())
+            .flatten()
+            .map(|top| FitKey {
+                top,
+                input: side == Side::Input,
+                budget,
+                self_uri: self_uri.to_string(),
+            });
+        let shared = self.state.shared.clone();
+        if let (Some(key), Some(shared)) = (&key, &shared) {
+            let fitted = shared.fitted.read().unwrap_or_else(|e| e.into_inner());
+            if let Some(fitted) = fitted.get(key) {
+                return (**fitted).clone();
+            }
+        }
         let mut lookup = |k: &str| self.entry(k, direction);
-        budget::fit(top, deps, side, budget, &mut lookup, self_uri)
+        let fitted = budget::fit(top, deps, side, budget, &mut lookup, self_uri);
+        if let (Some(key), Some(shared)) = (key, shared)
+            && !self.state.keys.missed
+        {
+            let mut memo = shared.fitted.write().unwrap_or_else(|e| e.into_inner());
+            memo.insert(key, Arc::new(fitted.clone()));
+        }
+        fitted
     }
 
     /// Whether `key` names a schema of this document.

@@ -2,12 +2,31 @@
 //! loaded document the first time a client needs it (listed, described
 //! or called), continuing the one schema-key table the resources use, so
 //! a tool built late names its `$defs` exactly as one built at start-up.
+//!
+//! A whole list (`--tools full`) is built on every core: each thread
+//! builds tools with a frozen copy of the key table (see
+//! [`super::bundle::BundleState::frozen`]); the few tools that reference a
+//! schema without a key yet (a name is only known once the keys assigned
+//! before it are) are built again afterwards, in tool order, with the
+//! shared table. Keys are assigned in the same order as a build of every
+//! tool one by one, so the tools are the same, byte for byte.
 
-use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 
 use super::live::LiveSchemas;
-use super::{BuildOptions, Planned, complete};
+use super::{BuildOptions, Planned, complete, complete_in};
+use crate::document::model::PathItems;
 use crate::runtime::catalog::{ToolDef, ToolSource};
+
+/// Tools below which a list is built on one thread: a thread costs more
+/// than a few dozen tools.
+const PARALLEL_TOOLS: usize = 64;
+
+/// Tools a thread takes at a time from the shared queue: small enough to
+/// even out tools of very different sizes, large enough that the queue is
+/// not contended.
+const BATCH: usize = 16;
 
 /// Planned tools of one document, built on demand.
 pub struct LazyTools {
@@ -43,6 +62,97 @@ impl ToolSource for LazyTools {
             }
             built.map_err(|d| d.to_string())
         })
+    }
+
+    fn build_each(
+        &self,
+        indices: &[usize],
+        sink: &(dyn Fn(usize, Result<ToolDef, String>) + Sync),
+    ) {
+        let threads = std::thread::available_parallelism().map_or(1, |n| n.get().min(8));
+        if threads == 1 || indices.len() < PARALLEL_TOOLS {
+            for &index in indices {
+                sink(index, self.build(index));
+            }
+            return;
+        }
+        let frozen = self.schemas.frozen_state();
+        let next = AtomicUsize::new(0);
+        // Positions in `indices` of the tools a frozen table could not
+        // build.
+        let missed = Mutex::new(Vec::new());
+        let work = || {
+            let doc = self.schemas.document();
+            let mut bundler = super::bundle::SchemaBundler::resume(doc, frozen.clone());
+            let mut warnings = Vec::new();
+            // The path item of the tools just built: the tools of one path
+            // are next to each other.
+            let mut item: Option<(&str, PathItems)> = None;
+            loop {
+                let start = next.fetch_add(BATCH, Ordering::Relaxed);
+                if start >= indices.len() {
+                    break;
+                }
+                for (at, &index) in indices.iter().enumerate().skip(start).take(BATCH) {
+                    let Some(planned) = self.planned.get(index) else {
+                        sink(index, Err(format!("no tool number {index}")));
+                        continue;
+                    };
+                    let mark = bundler.begin_tool();
+                    warnings.clear();
+                    if item.as_ref().is_none_or(|(path, _)| *path != planned.path) {
+                        item = Some((&planned.path, doc.path_item(&planned.path)));
+                    }
+                    let Some((_, parsed)) = &item else { continue };
+                    let built = complete_in(
+                        doc,
+                        parsed,
+                        planned,
+                        &self.options,
+                        &mut bundler,
+                        &mut warnings,
+                    );
+                    if !bundler.end_tool(mark) {
+                        missed.lock().unwrap_or_else(|e| e.into_inner()).push(at);
+                        continue;
+                    }
+                    for w in warnings.iter().chain(&bundler.take_diagnostics()) {
+                        tracing::debug!(tool = %planned.head.name, "{w}");
+                    }
+                    sink(index, built.map_err(|d| d.to_string()));
+                }
+            }
+            bundler.into_state()
+        };
+        let states = std::thread::scope(|scope| {
+            let others: Vec<_> = (1..threads).map(|_| scope.spawn(work)).collect();
+            let mut states = vec![work()];
+            for handle in others {
+                match handle.join() {
+                    Ok(state) => states.push(state),
+                    Err(panic) => std::panic::resume_unwind(panic),
+                }
+            }
+            states
+        });
+        for state in states {
+            self.schemas.absorb(state);
+        }
+        let mut missed = missed.into_inner().unwrap_or_else(|e| e.into_inner());
+        missed.sort_unstable();
+        tracing::debug!(
+            tools = indices.len(),
+            threads,
+            rebuilt_in_order = missed.len(),
+            "tools built on every core"
+        );
+        for at in missed {
+            sink(indices[at], self.build(indices[at]));
+        }
+    }
+
+    fn rebuilds(&self) -> bool {
+        true
     }
 }
 
@@ -106,5 +216,84 @@ mod tests {
         assert!(why.contains("Nope"), "{why}");
         assert!(lazy.build(0).is_ok());
         assert!(lazy.build(7).unwrap_err().contains("no tool number 7"));
+    }
+
+    /// A document of `n` operations (over the parallel threshold) whose
+    /// schemas reference targets without a key yet, named alike
+    /// (`#/components/x/*/Thing` → `Thing`, `Thing_2`, …): only a build in
+    /// tool order names them as a one-by-one build does.
+    fn many(n: usize) -> serde_json::Value {
+        let mut paths = serde_json::Map::new();
+        let mut things = serde_json::Map::new();
+        for i in 0..n {
+            let schema = if i % 7 == 3 {
+                // Each of these references a target of its own, last token
+                // `Thing`: keys assigned in the order the tools are built.
+                things.insert(
+                    format!("g{i}"),
+                    json!({"Thing": {"type": "object",
+                    "properties": {"n": {"type": "integer", "description": format!("thing {i}")},
+                                   "pet": {"$ref": "#/components/schemas/Pet"}}}}),
+                );
+                json!({"$ref": format!("#/components/x/g{i}/Thing")})
+            } else {
+                json!({"$ref": "#/components/schemas/Pet"})
+            };
+            paths.insert(
+                format!("/p{i}"),
+                json!({"post": {"operationId": format!("op{i}"),
+                  "requestBody": {"content": {"application/json": {"schema": schema.clone()}}},
+                  "responses": {"200": {"description": "ok", "content": {"application/json": {"schema": schema}}}}}}),
+            );
+        }
+        json!({"openapi": "3.0.3", "info": {"title": "t", "version": "1"}, "paths": paths,
+          "components": {"x": things, "schemas": {"Pet": {"type": "object", "properties": {
+            "id": {"type": "integer"}, "name": {"type": "string"}, "tags": {"type": "array", "items": {"type": "string"}}}}}}})
+    }
+
+    #[test]
+    fn a_bulk_build_on_every_core_equals_building_one_by_one() {
+        let options = BuildOptions::default();
+        // Loaded from a file: `paths` is kept as text.
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("many.json");
+        std::fs::write(&file, many(150).to_string()).unwrap();
+        let load = || {
+            crate::document::load(file.to_str().unwrap(), &Default::default())
+                .unwrap()
+                .0
+        };
+        let eager = build_all(&load(), &options).catalog;
+        let document = load();
+        let plan = plan(&document, &options);
+        let state = SchemaBundler::new(&document).into_state();
+        let lazy = LazyTools::new(
+            Arc::new(LiveSchemas::new(document, state)),
+            plan.tools,
+            options,
+        );
+        let indices: Vec<usize> = (0..150).collect();
+        let built = Mutex::new(vec![None; 150]);
+        lazy.build_each(&indices, &|i, def| {
+            built.lock().unwrap()[i] = Some(def.unwrap());
+        });
+        let built: Vec<ToolDef> = built
+            .into_inner()
+            .unwrap()
+            .into_iter()
+            .map(Option::unwrap)
+            .collect();
+        assert_eq!(built, eager.tools);
+        // The targets without a key were named in tool order.
+        let text = |t: &ToolDef| serde_json::to_string(&t.output_schema).unwrap();
+        assert!(text(&built[3]).contains("\"Thing\""), "{}", text(&built[3]));
+        assert!(
+            text(&built[10]).contains("\"Thing_2\""),
+            "{}",
+            text(&built[10])
+        );
+        // A tool built later still names its schemas as the list did.
+        assert_eq!(lazy.build(10).unwrap(), eager.tools[10]);
+        assert!(lazy.rebuilds());
     }
 }

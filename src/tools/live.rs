@@ -39,6 +39,20 @@ impl LiveSchemas {
         &self.document
     }
 
+    /// A frozen copy of the key table and conversions so far, for
+    /// building tools on other threads (see [`BundleState::frozen`]).
+    pub fn frozen_state(&self) -> BundleState {
+        let state = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        state.clone().frozen()
+    }
+
+    /// Keeps the conversions a frozen copy made (see
+    /// [`BundleState::absorb`]).
+    pub fn absorb(&self, other: BundleState) {
+        let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        state.absorb(other);
+    }
+
     /// Runs `f` with a bundler over the document that continues the key
     /// table (one at a time: the table is shared), for building a tool
     /// late.

@@ -24,6 +24,7 @@ pub mod mcp_headers;
 pub mod naming;
 mod outputs;
 pub mod select;
+mod walk;
 
 use serde::Serialize;
 use serde_json::Value;
@@ -287,17 +288,18 @@ pub fn plan(doc: &Document, options: &BuildOptions) -> Plan {
     let mut diags = Vec::new();
     let info = doc.info();
     let security_schemes = doc.security_schemes(&mut diags);
-    let operations = doc.operations(&mut diags);
+    let walked = walk::draft_all(doc, draft);
+    diags.extend(walked.diagnostics);
     // Operations whose path item or parameters do not resolve were dropped
-    // by `operations`, each with an error diagnostic.
-    let declared = doc.declared_operations().max(operations.len());
+    // by the walk, each with an error diagnostic.
+    let declared = walked.declared.max(walked.operations);
     let mut stats = BuildStats {
         operations: declared,
-        failed: declared - operations.len(),
+        failed: declared - walked.operations,
         ..BuildStats::default()
     };
-    let mut drafts = Vec::with_capacity(operations.len());
-    for drafted in draft_all(&operations) {
+    let mut drafts = Vec::with_capacity(walked.drafts.len());
+    for drafted in walked.drafts {
         match drafted {
             Ok(Some(d)) => drafts.push(d),
             Ok(None) => stats.excluded += 1,
@@ -344,8 +346,24 @@ pub fn complete(
     bundler: &mut SchemaBundler<'_>,
     warnings: &mut Vec<Diagnostic>,
 ) -> Result<ToolDef, Diagnostic> {
+    // The operation's path item is read for this build and let go of
+    // after it (see `crate::document::lazy`).
+    let item = doc.path_item(&planned.path);
+    complete_in(doc, &item, planned, options, bundler, warnings)
+}
+
+/// [`complete`] with the operation's path item read already (`item`, from
+/// [`Document::path_item`]): the tools of one path share it.
+pub(crate) fn complete_in(
+    doc: &Document,
+    item: &crate::document::model::PathItems,
+    planned: &Planned,
+    options: &BuildOptions,
+    bundler: &mut SchemaBundler<'_>,
+    warnings: &mut Vec<Diagnostic>,
+) -> Result<ToolDef, Diagnostic> {
     let op = doc
-        .operation(&planned.path, planned.method)
+        .operation_in(Some(item), &planned.path, planned.method)
         .ok_or_else(|| {
             Diagnostic::error(
                 doc.display_name(doc.root_key()),
@@ -423,37 +441,6 @@ fn response_media_types(op: &Operation<'_>) -> Vec<String> {
         }
     }
     out
-}
-
-/// Operations below which drafting stays on one thread: a thread costs
-/// more than a few hundred drafts.
-const PARALLEL_DRAFTS: usize = 512;
-
-/// [`draft`] for every operation, in order. A large document is drafted
-/// on every core in contiguous chunks (each operation's draft reads only
-/// the document): Microsoft Graph's 11,422 operations are most of its
-/// start-up.
-fn draft_all(operations: &[Operation<'_>]) -> Vec<Result<Option<Draft>, Diagnostic>> {
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get().min(8));
-    if threads == 1 || operations.len() < PARALLEL_DRAFTS {
-        return operations.iter().map(|op| draft(op)).collect();
-    }
-    let chunk = operations.len().div_ceil(threads);
-    std::thread::scope(|scope| {
-        let mut chunks = operations.chunks(chunk);
-        let first = chunks.next().unwrap_or_default();
-        let others: Vec<_> = chunks
-            .map(|ops| scope.spawn(move || ops.iter().map(|op| draft(op)).collect::<Vec<_>>()))
-            .collect();
-        let mut out: Vec<_> = first.iter().map(|op| draft(op)).collect();
-        for handle in others {
-            match handle.join() {
-                Ok(drafted) => out.extend(drafted),
-                Err(panic) => std::panic::resume_unwind(panic),
-            }
-        }
-        out
-    })
 }
 
 /// A tool before its final name is known.

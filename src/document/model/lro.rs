@@ -148,6 +148,41 @@ impl<'d> Link<'d> {
 /// for the id first (no parameter is resolved), then that one operation is
 /// resolved.
 fn operation_with_id<'d>(doc: &'d Document, id: &str) -> Option<Operation<'d>> {
+    if let Some(paths) = doc.lazy_paths() {
+        // Paths kept as text: only the items whose text may hold the id
+        // are read (for this search), and the operation found is kept. An
+        // id JSON may escape is looked for in every item.
+        let plain = id
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.' | ':' | ' '));
+        for at in 0..paths.len() {
+            if plain && !paths.text(at).contains(id) {
+                continue;
+            }
+            let parsed;
+            let value = match paths.kept_already(at) {
+                Some(kept) => kept,
+                None => {
+                    parsed = paths.parse(at);
+                    &parsed
+                }
+            };
+            let node = crate::document::refs::Located {
+                file: doc.root_key(),
+                pointer: crate::document::diag::push_token("/paths", paths.key(at)),
+                value,
+            };
+            let Some(Value::Object(item_map)) = doc.deref(node).ok().map(|i| i.value) else {
+                continue;
+            };
+            for (method, op) in item_map {
+                if op.get("operationId").and_then(Value::as_str) == Some(id) {
+                    return doc.operation(paths.key(at), method);
+                }
+            }
+        }
+        return None;
+    }
     let root = doc.root_node();
     let paths = root.child("paths")?;
     let Value::Object(map) = paths.value else {

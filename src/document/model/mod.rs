@@ -31,7 +31,7 @@ pub mod xmcp;
 
 pub use bodies::{Encoding, MediaType, RequestBody};
 pub use lro::{Link, LongRunningExtension};
-pub use operations::{Operation, PathItemLayout};
+pub use operations::{Operation, PathItemLayout, PathItems};
 pub use parameters::{McpHeaderExtension, Parameter};
 pub use responses::{Header, Response};
 pub use schema::{ObjectShape, RefTarget, ScalarType, Schema};

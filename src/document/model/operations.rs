@@ -170,21 +170,124 @@ pub struct PathItemLayout {
     pub keys: Vec<String>,
 }
 
+/// Path items of a document whose `paths` is kept as text (see
+/// [`crate::document::lazy`]), parsed for one walk: the operations found
+/// with them ([`Document::operations_in`], [`Document::operation_in`])
+/// borrow them, and they are dropped after it. Empty for a document held
+/// as a tree.
+#[derive(Default)]
+pub struct PathItems {
+    /// (item position, parsed item), by position.
+    items: Vec<(usize, Value)>,
+}
+
+impl PathItems {
+    fn get(&self, at: usize) -> Option<&Value> {
+        self.items
+            .binary_search_by_key(&at, |(i, _)| *i)
+            .ok()
+            .map(|i| &self.items[i].1)
+    }
+}
+
 impl Document {
+    /// How many entries `paths` has.
+    pub fn path_count(&self) -> usize {
+        match self.lazy_paths() {
+            Some(paths) => paths.len(),
+            None => self
+                .root()
+                .get("paths")
+                .and_then(Value::as_object)
+                .map_or(0, |m| m.len()),
+        }
+    }
+
+    /// How much reading path item `at` costs, in bytes of text (a flat
+    /// 4 kB for a document held as a tree): to share the items out evenly.
+    pub fn path_weight(&self, at: usize) -> usize {
+        self.lazy_paths().map_or(4096, |p| p.text_len(at))
+    }
+
+    /// Path items `range` parsed for one walk (nothing when the document is
+    /// a tree, or for an item kept already).
+    pub fn path_items(&self, range: std::ops::Range<usize>) -> PathItems {
+        let Some(paths) = self.lazy_paths() else {
+            return PathItems::default();
+        };
+        PathItems {
+            items: range
+                .filter(|at| paths.kept_already(*at).is_none())
+                .map(|at| (at, paths.parse(at)))
+                .collect(),
+        }
+    }
+
+    /// The path item of `path` parsed for one walk (see
+    /// [`Document::path_items`]).
+    pub fn path_item(&self, path: &str) -> PathItems {
+        match self.lazy_paths().and_then(|p| p.find(path)) {
+            Some(at) => self.path_items(at..at + 1),
+            None => PathItems::default(),
+        }
+    }
+
+    /// The entries of `paths` at positions `range`, each with its node:
+    /// read from `items` when parsed there, else kept (see
+    /// [`crate::document::lazy::LazyPaths::kept`]).
+    fn path_entries<'a>(
+        &'a self,
+        items: Option<&'a PathItems>,
+        range: std::ops::Range<usize>,
+    ) -> Vec<(&'a str, Located<'a>)> {
+        if let Some(paths) = self.lazy_paths() {
+            let range = range.start.min(paths.len())..range.end.min(paths.len());
+            return range
+                .map(|at| {
+                    let value = match (paths.kept_already(at), items.and_then(|i| i.get(at))) {
+                        (Some(kept), _) => kept,
+                        (None, Some(parsed)) => parsed,
+                        (None, None) => paths.kept(at),
+                    };
+                    let key = paths.key(at);
+                    let node = Located {
+                        file: self.root_key(),
+                        pointer: push_token("/paths", key),
+                        value,
+                    };
+                    (key, node)
+                })
+                .collect();
+        }
+        let root = self.root_node();
+        let Some(paths) = root.child("paths") else {
+            return Vec::new();
+        };
+        let Value::Object(map) = paths.value else {
+            return Vec::new();
+        };
+        map.keys()
+            .enumerate()
+            .skip(range.start)
+            .take(range.len())
+            .filter_map(|(_, key)| Some((key.as_str(), paths.child(key)?)))
+            .collect()
+    }
+
     /// How many operations the document declares under `paths` (method
     /// keys of every path item that resolves), whether or not they can be
     /// used: the denominator when saying what became of them.
     pub fn declared_operations(&self) -> usize {
-        let root = self.root_node();
-        let Some(paths) = root.child("paths") else {
-            return 0;
-        };
-        let Value::Object(map) = paths.value else {
-            return 0;
-        };
-        map.keys()
-            .filter(|path| path.starts_with('/'))
-            .filter_map(|path| self.deref(paths.child(path)?).ok())
+        self.declared_in(None, 0..self.path_count())
+    }
+
+    /// [`Document::declared_operations`] among path items `range`, read
+    /// from `items` (see [`Document::path_items`]).
+    pub fn declared_in(&self, items: Option<&PathItems>, range: std::ops::Range<usize>) -> usize {
+        self.path_entries(items, range)
+            .into_iter()
+            .filter(|(path, _)| path.starts_with('/'))
+            .filter_map(|(_, item)| self.deref(item).ok())
             .filter_map(|item| {
                 item.value
                     .as_object()
@@ -195,21 +298,15 @@ impl Document {
 
     /// Every key of `paths` with its path item's keys, in document order.
     pub fn paths_layout(&self) -> Vec<PathItemLayout> {
-        let root = self.root_node();
-        let Some(paths) = root.child("paths") else {
-            return Vec::new();
-        };
-        let Value::Object(map) = paths.value else {
-            return Vec::new();
-        };
-        map.keys()
-            .map(|k| {
-                let item = paths.child(k).and_then(|i| self.deref(i).ok());
+        self.path_entries(None, 0..self.path_count())
+            .into_iter()
+            .map(|(k, item)| {
+                let item = self.deref(item).ok();
                 let keys = item
                     .and_then(|i| i.value.as_object().map(|m| m.keys().cloned().collect()))
                     .unwrap_or_default();
                 PathItemLayout {
-                    path: k.clone(),
+                    path: k.to_string(),
                     keys,
                 }
             })
@@ -218,29 +315,33 @@ impl Document {
 
     /// All operations in document order. A path item or parameter that
     /// cannot be resolved skips what it belongs to, with a diagnostic.
+    /// The path items are kept for as long as the document (see
+    /// [`Document::operations_in`] for a walk that lets them go).
     pub fn operations(&self, diags: &mut Vec<Diagnostic>) -> Vec<Operation<'_>> {
-        let root = self.root_node();
-        let Some(paths) = root.child("paths") else {
-            return Vec::new();
-        };
-        let Value::Object(map) = paths.value else {
-            return Vec::new();
-        };
+        self.operations_in(None, 0..self.path_count(), diags)
+    }
+
+    /// The operations of path items `range`, as [`Document::operations`]
+    /// finds them, reading the items parsed in `items` (see
+    /// [`Document::path_items`]).
+    pub fn operations_in<'a>(
+        &'a self,
+        items: Option<&'a PathItems>,
+        range: std::ops::Range<usize>,
+        diags: &mut Vec<Diagnostic>,
+    ) -> Vec<Operation<'a>> {
         let mut out = Vec::new();
-        for path in map.keys() {
+        for (path, item) in self.path_entries(items, range) {
             if !path.starts_with('/') {
                 if !path.starts_with("x-") {
                     diags.push(Diagnostic::warning(
-                        self.display_name(paths.file),
-                        push_token(&paths.pointer, path),
+                        self.display_name(item.file),
+                        item.pointer,
                         format!("path `{path}` does not start with `/`; skipped"),
                     ));
                 }
                 continue;
             }
-            let Some(item) = paths.child(path) else {
-                continue;
-            };
             let item = match self.deref(item) {
                 Ok(i) if i.value.is_object() => i,
                 Ok(i) => {
@@ -304,11 +405,32 @@ impl Document {
     /// The operation at `path` (a key of `paths`) and lower-case `method`,
     /// resolved exactly as [`Document::operations`] resolves it; `None`
     /// when it is not there or cannot be read (`operations` said why).
+    /// Its path item is kept for as long as the document.
     pub fn operation(&self, path: &str, method: &str) -> Option<Operation<'_>> {
-        let root = self.root_node();
-        let paths = root.child("paths")?;
-        let (path, _) = paths.value.as_object()?.get_key_value(path)?;
-        let item = self.deref(paths.child(path)?).ok()?;
+        self.operation_in(None, path, method)
+    }
+
+    /// [`Document::operation`], reading its path item from `items` when
+    /// parsed there (see [`Document::path_item`]).
+    pub fn operation_in<'a>(
+        &'a self,
+        items: Option<&'a PathItems>,
+        path: &str,
+        method: &str,
+    ) -> Option<Operation<'a>> {
+        let (path, item) = match self.lazy_paths() {
+            Some(paths) => {
+                let at = paths.find(path)?;
+                self.path_entries(items, at..at + 1).pop()?
+            }
+            None => {
+                let root = self.root_node();
+                let paths = root.child("paths")?;
+                let (path, _) = paths.value.as_object()?.get_key_value(path)?;
+                (path.as_str(), paths.child(path)?)
+            }
+        };
+        let item = self.deref(item).ok()?;
         if !item.value.is_object() {
             return None;
         }

@@ -9,7 +9,7 @@ use serde_json::Value;
 
 use crate::document::dialect::{self, Direction};
 use crate::document::pointer::escape_token;
-use crate::document::refs::{Located, get_pointer};
+use crate::document::refs::Located;
 use crate::document::{Diagnostic, Document};
 
 /// How deep `$ref`/`allOf` nesting is followed by the typed queries.
@@ -63,8 +63,7 @@ impl Document {
     /// The schema at `pointer` in file `file` (a key of the document, as
     /// [`RefTarget::Found`] gives it).
     pub fn schema_at(&self, file: &str, pointer: &str) -> Option<Schema<'_>> {
-        let (file, value) = self.file_entry(file)?;
-        let value = get_pointer(value, pointer)?;
+        let (file, value) = self.value_at(file, pointer)?;
         Some(Schema {
             doc: self,
             node: Located {

@@ -39,6 +39,7 @@ pub enum Side {
 }
 
 /// A schema fitted to its budget.
+#[derive(Clone)]
 pub struct Fitted {
     /// What `tools/list` shows.
     pub listed: Value,

@@ -1,0 +1,221 @@
+//! The root's `paths` kept as text: an index of each path item's key and
+//! where its text is, with nothing built. `paths` is most of a large
+//! document (18 of Microsoft Graph's 21 MB), and a tree of it costs about
+//! nine times its text (`serde_json::Value` with key order kept), so a
+//! large document was mostly a tree nobody read again once its tools were
+//! planned.
+//!
+//! A path item is parsed when it is read: for one use by a walk over the
+//! operations ([`super::model::PathItems`]: planning every tool, building
+//! a listed tool), dropped after it; or kept for the life of the document
+//! when something holds on to it (a `$ref` into `paths`, the operations
+//! handed out by [`super::Document::operations`]). The text is checked
+//! whole when the document is loaded, with the same errors a parse would
+//! give, so parsing an item later cannot fail.
+//!
+//! The choice was measured (see "Full-list performance (issue 27)" in
+//! bench/README.md): a `RawValue` index over the text was the smallest of
+//! the representations tried and kept `serde_json::Value`, which the rest
+//! of the document layer reads, for the parts that are read.
+
+use std::collections::HashMap;
+use std::fmt;
+use std::ops::Range;
+use std::sync::OnceLock;
+
+use serde::de::{Deserialize, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
+use serde::ser::{Serialize, SerializeMap, Serializer};
+use serde_json::Value;
+
+/// The root's `paths`, as text (see the module documentation).
+pub struct LazyPaths {
+    /// The document's text.
+    text: String,
+    /// Each path item: its key and its text's place in `text`, in
+    /// document order (a repeated key keeps its first place and its last
+    /// text, as a parsed object keeps it).
+    items: Vec<(String, Range<usize>)>,
+    index: HashMap<String, usize>,
+    /// Items kept once parsed (see [`LazyPaths::kept`]).
+    kept: Vec<OnceLock<Value>>,
+}
+
+impl fmt::Debug for LazyPaths {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("LazyPaths")
+            .field("items", &self.items.len())
+            .field("text_bytes", &self.text.len())
+            .finish_non_exhaustive()
+    }
+}
+
+impl LazyPaths {
+    /// The items `entries` (keys and places in `text`, in document order,
+    /// checked already) of the document `text`; only the text of the
+    /// items is kept (GitHub's `paths` is a sixth of its 13 MB).
+    pub(super) fn new(text: &str, entries: Vec<(String, Range<usize>)>) -> Self {
+        let start = entries.iter().map(|(_, r)| r.start).min().unwrap_or(0);
+        let end = entries.iter().map(|(_, r)| r.end).max().unwrap_or(0);
+        let text = text[start..end.max(start)].to_string();
+        let entries = entries
+            .into_iter()
+            .map(|(key, r)| (key, r.start - start..r.end - start));
+        let mut items: Vec<(String, Range<usize>)> = Vec::with_capacity(entries.len());
+        let mut index = HashMap::with_capacity(entries.len());
+        for (key, range) in entries {
+            match index.get(&key) {
+                Some(&at) => items[at] = (key, range),
+                None => {
+                    index.insert(key.clone(), items.len());
+                    items.push((key, range));
+                }
+            }
+        }
+        let kept = items.iter().map(|_| OnceLock::new()).collect();
+        Self {
+            text,
+            items,
+            index,
+            kept,
+        }
+    }
+
+    /// How many path items.
+    pub fn len(&self) -> usize {
+        self.items.len()
+    }
+
+    /// Whether `paths` is empty.
+    pub fn is_empty(&self) -> bool {
+        self.items.is_empty()
+    }
+
+    /// The key of item `at`.
+    pub fn key(&self, at: usize) -> &str {
+        &self.items[at].0
+    }
+
+    /// The item whose key is `key`.
+    pub fn find(&self, key: &str) -> Option<usize> {
+        self.index.get(key).copied()
+    }
+
+    /// Bytes of item `at`'s text (to share the items out evenly).
+    pub fn text_len(&self, at: usize) -> usize {
+        self.items[at].1.len()
+    }
+
+    /// The text of item `at` (to look for something without parsing).
+    pub fn text(&self, at: usize) -> &str {
+        &self.text[self.items[at].1.clone()]
+    }
+
+    /// Item `at`, parsed for one use (the one kept, if any, is not used:
+    /// the caller owns what it gets).
+    pub fn parse(&self, at: usize) -> Value {
+        let text = &self.text[self.items[at].1.clone()];
+        // Checked when loaded: parsing cannot fail. Should it ever, the
+        // item reads as not a mapping, which `operations` reports.
+        let mut item = serde_json::from_str(text).unwrap_or(Value::Null);
+        // What loading does to the path items of a tree.
+        super::load::coerce_path_item(&mut item);
+        item
+    }
+
+    /// Item `at`, parsed once and kept for the life of the document.
+    pub fn kept(&self, at: usize) -> &Value {
+        self.kept[at].get_or_init(|| self.parse(at))
+    }
+
+    /// Item `at` if it was kept already.
+    pub fn kept_already(&self, at: usize) -> Option<&Value> {
+        self.kept[at].get()
+    }
+}
+
+/// `paths` written out as the object it is (each item parsed for the
+/// write), exactly as its parsed tree would be.
+impl Serialize for LazyPaths {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(Some(self.items.len()))?;
+        for (at, (key, _)) in self.items.iter().enumerate() {
+            match self.kept_already(at) {
+                Some(value) => map.serialize_entry(key, value)?,
+                None => map.serialize_entry(key, &self.parse(at))?,
+            }
+        }
+        map.end()
+    }
+}
+
+/// Checks that `text` parses into a `serde_json::Value`, building
+/// nothing: every string, number and nesting level is read exactly as a
+/// parse reads it (escapes and surrogates, number ranges, the depth
+/// limit), so the same text fails with the same error.
+pub(super) fn check(text: &str) -> Result<(), serde_json::Error> {
+    let mut de = serde_json::Deserializer::from_str(text);
+    <Check as Deserialize>::deserialize(&mut de)?;
+    de.end()
+}
+
+/// A value read and thrown away (see [`check`]).
+struct Check;
+
+impl<'de> Deserialize<'de> for Check {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_any(CheckVisitor)
+    }
+}
+
+impl<'de> DeserializeSeed<'de> for Check {
+    type Value = Check;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Check, D::Error> {
+        d.deserialize_any(CheckVisitor)
+    }
+}
+
+struct CheckVisitor;
+
+impl<'de> Visitor<'de> for CheckVisitor {
+    type Value = Check;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("any JSON value")
+    }
+
+    fn visit_bool<E>(self, _: bool) -> Result<Check, E> {
+        Ok(Check)
+    }
+    fn visit_i64<E>(self, _: i64) -> Result<Check, E> {
+        Ok(Check)
+    }
+    fn visit_u64<E>(self, _: u64) -> Result<Check, E> {
+        Ok(Check)
+    }
+    fn visit_f64<E>(self, _: f64) -> Result<Check, E> {
+        Ok(Check)
+    }
+    fn visit_str<E>(self, _: &str) -> Result<Check, E> {
+        Ok(Check)
+    }
+    fn visit_borrowed_str<E>(self, _: &'de str) -> Result<Check, E> {
+        Ok(Check)
+    }
+    fn visit_unit<E>(self) -> Result<Check, E> {
+        Ok(Check)
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Check, A::Error> {
+        while seq.next_element_seed(Check)?.is_some() {}
+        Ok(Check)
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Check, A::Error> {
+        while map.next_key_seed(Check)?.is_some() {
+            map.next_value_seed(Check)?;
+        }
+        Ok(Check)
+    }
+}
+
+#[cfg(test)]
+#[path = "lazy_tests.rs"]
+mod tests;
