@@ -29,7 +29,6 @@ pub mod tasks;
 pub mod transport;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
-use std::ops::Range;
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
@@ -56,7 +55,7 @@ use crate::runtime::select::SELECT_ARG;
 use listing::{ListingOptions, ToolsMode, Toolsets};
 use meta::MetaTool;
 use prepared::Prepared;
-use shape::{paginate, server_info};
+use shape::server_info;
 
 /// Builds the search index over `heads` on a thread of its own and hands
 /// it over when ready: over Microsoft Graph's 11,000 tools it takes a
@@ -213,10 +212,8 @@ struct Inner {
     prepared: Arc<Prepared>,
     /// The listing mode, `auto` resolved.
     mode: ToolsMode,
-    /// `full` mode: the tools listed (those that built), in order.
-    full_list: Vec<usize>,
-    /// `full` mode's pages, as ranges of `full_list`.
-    pages: Vec<Range<usize>>,
+    /// `full` mode's pages (the tools that built, in order), serialized.
+    full: listing::FullPages,
     /// The meta-tools listed in this mode, first on every list.
     meta: Vec<(MetaTool, Tool, usize)>,
     /// The search index (discovery mode), built on its own thread so
@@ -320,7 +317,7 @@ impl Bridge {
         let scopes = authz::scopes::for_tools(&heads, &security_schemes, &options.tool_scopes);
         let prepared = Arc::new(Prepared::new(&heads, source, options.response_filter));
         let listing = options.listing.clone();
-        let (mode, full_tokens) = Self::resolve_mode(&heads, &prepared, &listing);
+        let (mode, full_tokens, serialized) = Self::resolve_mode(&heads, &prepared, &listing);
         tracing::info!(
             tools = heads.len(),
             full_list_tokens = full_tokens,
@@ -359,27 +356,35 @@ impl Bridge {
             .collect();
         let heads = Arc::new(heads);
         let index = (mode == ToolsMode::Discovery).then(|| search_index(Arc::clone(&heads)));
-        let (full_list, pages) = if mode == ToolsMode::Full {
-            let mut listed = Vec::with_capacity(heads.len());
-            let mut sizes = Vec::with_capacity(heads.len());
-            for (i, head) in heads.iter().enumerate() {
-                match prepared.get(i) {
-                    Ok(shown) => {
-                        listed.push(i);
-                        sizes.push(shown.size);
+        let full = if mode == ToolsMode::Full {
+            let started = Instant::now();
+            let serialized = serialized
+                .unwrap_or_else(|| prepared.serialize_each(&(0..heads.len()).collect::<Vec<_>>()));
+            let listed = heads
+                .iter()
+                .zip(serialized)
+                .filter_map(|(head, bytes)| match bytes {
+                    Ok(bytes) => Some(bytes),
+                    Err(why) => {
+                        tracing::warn!(
+                            tool = %head.name,
+                            "{} {} is not listed: {why}",
+                            head.origin.method,
+                            head.origin.path
+                        );
+                        None
                     }
-                    Err(why) => tracing::warn!(
-                        tool = %head.name,
-                        "{} {} is not listed: {why}",
-                        head.origin.method,
-                        head.origin.path
-                    ),
-                }
-            }
-            let pages = paginate(&sizes, options.page_bytes);
-            (listed, pages)
+                });
+            let full = listing::FullPages::assemble(listed, options.page_bytes);
+            tracing::debug!(
+                tools = full.tools(),
+                pages = full.len(),
+                ms = started.elapsed().as_millis() as u64,
+                "full list built and serialized"
+            );
+            full
         } else {
-            (Vec::new(), Vec::new())
+            listing::FullPages::default()
         };
         let info = server_info(
             &title,
@@ -413,8 +418,7 @@ impl Bridge {
             heads,
             prepared,
             mode,
-            full_list,
-            pages,
+            full,
             meta,
             index,
             toolsets,
@@ -432,26 +436,31 @@ impl Bridge {
     /// full list from below by the heads' text alone: when that is over
     /// budget already (any large API), discovery is chosen without
     /// building a single tool; otherwise every tool is built and measured.
+    /// When every tool had to be built to decide, their serialized forms
+    /// come back too (for the full list).
     fn resolve_mode(
         heads: &[ToolHead],
         prepared: &Prepared,
         listing: &ListingOptions,
-    ) -> (ToolsMode, usize) {
+    ) -> (ToolsMode, usize, Option<prepared::Serialized>) {
         if listing.mode != ToolsMode::Auto {
-            return (listing.mode, 0);
+            return (listing.mode, 0, None);
         }
         let floor: usize = heads.iter().map(listing::head_bytes).sum();
         let floor_tokens = listing::estimate_tokens(floor);
         if floor_tokens > listing.auto_budget {
-            return (ToolsMode::Discovery, floor_tokens);
+            return (ToolsMode::Discovery, floor_tokens, None);
         }
-        let bytes: usize = (0..heads.len())
-            .filter_map(|i| prepared.get(i).ok().map(|s| s.size))
+        let serialized = prepared.serialize_each(&(0..heads.len()).collect::<Vec<_>>());
+        let bytes: usize = serialized
+            .iter()
+            .filter_map(|b| b.as_ref().ok().map(|b| b.len() + 1))
             .sum();
         let tokens = listing::estimate_tokens(bytes);
         (
             listing::resolve(listing.mode, tokens, listing.auto_budget),
             tokens,
+            Some(serialized),
         )
     }
 
@@ -515,15 +524,19 @@ impl Bridge {
 
 impl Bridge {
     /// One page of `tools/list` for this catalog and session.
+    /// In `full` mode, a transport that writes pages from bytes (`outbox`,
+    /// with the request's id) gets the page's bytes there and an answer
+    /// whose `tools` it fills in; any other gets the tools as values.
     fn list_page(
         &self,
         request: Option<PaginatedRequestParams>,
+        outbox: Option<(&listing::Outbox, &rmcp::model::RequestId)>,
     ) -> Result<ListToolsResult, McpError> {
         let this = self;
         let cursor = request.and_then(|r| r.cursor);
         let inner = &this.inner;
         if inner.mode == ToolsMode::Full {
-            let pages = &inner.pages;
+            let pages = &inner.full;
             let index = match cursor {
                 None => 0,
                 Some(c) => c
@@ -534,10 +547,18 @@ impl Bridge {
                         McpError::invalid_params(format!("invalid cursor `{c}`"), None)
                     })?,
             };
-            let tools = inner.full_list[pages[index].clone()]
-                .iter()
-                .filter_map(|i| inner.prepared.get(*i).ok().map(|s| s.tool.clone()))
-                .collect();
+            let page = pages
+                .page(index)
+                .ok_or_else(|| McpError::internal_error("no tools/list page", None))?;
+            let tools = match outbox {
+                Some((outbox, id)) if page.count > 0 => {
+                    outbox.put(id.clone(), Arc::clone(&page.bytes));
+                    Vec::new()
+                }
+                _ => page
+                    .values()
+                    .map_err(|e| McpError::internal_error(format!("tools/list: {e}"), None))?,
+            };
             let mut result = ListToolsResult::with_all_items(tools);
             result.next_cursor = (index + 1 < pages.len()).then(|| (index + 1).to_string());
             return Ok(result);
@@ -589,7 +610,8 @@ impl ServerHandler for Bridge {
         context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, McpError> {
         let this = self.fresh_for(&context)?;
-        let mut result = this.list_page(request)?;
+        let outbox = context.extensions.get::<listing::Outbox>();
+        let mut result = this.list_page(request, outbox.map(|o| (o, &context.id)))?;
         let hints = this.list_hints();
         result.ttl_ms = Some(hints.ttl_ms);
         result.cache_scope = Some(hints.scope);

@@ -1,9 +1,8 @@
 //! How a catalog becomes what the server shows and returns: each tool as
 //! rmcp's `Tool` (with the selector argument under `--response-filter`),
-//! the `tools/list` pages, the `initialize` answer, and call outcomes as
+//! the `initialize` answer, and call outcomes as
 //! `CallToolResult`s. Done once at start-up, except [`to_result`].
 
-use std::ops::Range;
 use std::sync::Arc;
 
 use rmcp::model::{
@@ -89,27 +88,6 @@ pub(super) fn add_selector(tool: &mut Tool) -> bool {
     tool.output_schema = Some(Arc::new(select::widen_output_schema(output)));
     tool.input_schema = Arc::new(input);
     true
-}
-
-/// Splits tools of serialized `sizes` into consecutive pages whose size
-/// stays under `max_bytes` (at least one tool per page, and one page even
-/// when there are no tools).
-pub(super) fn paginate(sizes: &[usize], max_bytes: usize) -> Vec<Range<usize>> {
-    let mut pages = Vec::new();
-    let mut start = 0;
-    let mut size = 0;
-    for (i, len) in sizes.iter().enumerate() {
-        if i > start && size + len > max_bytes {
-            pages.push(start..i);
-            start = i;
-            size = 0;
-        }
-        size += len;
-    }
-    if start < sizes.len() || pages.is_empty() {
-        pages.push(start..sizes.len());
-    }
-    pages
 }
 
 pub(super) fn server_info(

@@ -16,8 +16,8 @@ use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use rmcp::ServiceExt;
 use rmcp::model::{
-    CallToolRequest, CallToolRequestMethod, CallToolRequestParams, ClientRequest,
-    JsonRpcVersion2_0, RequestId,
+    CallToolRequest, CallToolRequestMethod, CallToolRequestParams, ClientRequest, JsonRpcMessage,
+    JsonRpcResponse, JsonRpcVersion2_0, RequestId, ServerResult,
 };
 use rmcp::service::{RoleServer, RxJsonRpcMessage, TxJsonRpcMessage};
 use rmcp::transport::Transport;
@@ -34,6 +34,7 @@ use tokio_util::codec::Decoder;
 use tokio_util::sync::CancellationToken;
 
 use super::authz::{self, Authorizer, AuthzOptions};
+use super::listing::{Outbox, splice_tools, tools_of};
 use super::ops::{self, OpsState};
 use super::{Bridge, ServeError};
 
@@ -82,7 +83,10 @@ where
 /// line the direct decoder does not take, goes through rmcp's own decoder.
 /// Each message is written as rmcp writes it (serde_json, then `\n`), but
 /// serialized into a plain buffer: rmcp's `BytesMut` writer costs a call
-/// per JSON token, a seventh of the work for a 24 KB result.
+/// per JSON token, a seventh of the work for a 24 KB result. A
+/// `tools/list` page of `full` mode is written from the bytes serialized
+/// at start-up (see [`Outbox`]): 26 MB of Microsoft Graph's tools are not
+/// serialized again for every client.
 struct LineTransport<R, W> {
     read: R,
     /// Bytes read and not yet handled; lines end at `\n`.
@@ -92,6 +96,8 @@ struct LineTransport<R, W> {
     /// Dropping the rest of a line over the length cap.
     discarding: bool,
     writer: Arc<tokio::sync::Mutex<Output<W>>>,
+    /// Where `tools/list` answers leave their pages' bytes.
+    outbox: Outbox,
     /// The "Invalid request" answer to a line that is JSON but no message,
     /// until it is written (kept here so that a cancelled `receive` does
     /// not lose it).
@@ -107,6 +113,7 @@ where
     W: tokio::io::AsyncWrite + Send + Unpin + 'static,
 {
     fn new(read: R, write: W) -> Self {
+        let outbox = Outbox::default();
         Self {
             read,
             buf: Vec::new(),
@@ -115,7 +122,9 @@ where
             writer: Arc::new(tokio::sync::Mutex::new(Output {
                 write: Some(write),
                 unsent: Vec::new(),
+                outbox: outbox.clone(),
             })),
+            outbox,
             pending_error: None,
         }
     }
@@ -203,7 +212,14 @@ where
             };
             self.buf.drain(..end);
             match decoded {
-                Ok(Some(message)) => return Some(message),
+                Ok(Some(mut message)) => {
+                    if let JsonRpcMessage::Request(request) = &mut message
+                        && let ClientRequest::ListToolsRequest(list) = &mut request.request
+                    {
+                        list.extensions.insert(self.outbox.clone());
+                    }
+                    return Some(message);
+                }
                 Ok(None) => {}
                 Err(JsonRpcMessageCodecError::Serde(e)) => match e.classify() {
                     // Not JSON: nothing to answer (as rmcp and the other SDKs do).
@@ -241,6 +257,8 @@ struct Output<W> {
     /// Bytes of earlier messages not written yet, because a send was
     /// dropped halfway: written first, so no line is ever cut.
     unsent: Vec<u8>,
+    /// Pages of `tools/list` answers, written from bytes.
+    outbox: Outbox,
 }
 
 impl<W: tokio::io::AsyncWrite + Unpin> Output<W> {
@@ -260,6 +278,36 @@ impl<W: tokio::io::AsyncWrite + Unpin> Output<W> {
         if let Err(e) = serde_json::to_writer(&mut self.unsent, message) {
             self.unsent.truncate(start);
             return Err(e.into());
+        }
+        if let JsonRpcMessage::Response(JsonRpcResponse {
+            id,
+            result: ServerResult::ListToolsResult(list),
+            ..
+        }) = message
+            && list.tools.is_empty()
+            && let Some(page) = self.outbox.take(id)
+        {
+            match splice_tools(&self.unsent[start..], &page) {
+                Some(whole) => {
+                    self.unsent.truncate(start);
+                    self.unsent.extend_from_slice(&whole);
+                }
+                None => {
+                    // Not rmcp's shape any more: write the tools as values.
+                    tracing::warn!(
+                        "a tools/list answer is not shaped as expected: tools written as values"
+                    );
+                    self.unsent.truncate(start);
+                    let mut list = list.clone();
+                    list.tools = tools_of(&page).map_err(std::io::Error::other)?;
+                    let whole = TxJsonRpcMessage::<RoleServer>::response(
+                        ServerResult::ListToolsResult(list),
+                        id.clone(),
+                    );
+                    let whole = serde_json::to_vec(&whole)?;
+                    self.unsent.extend_from_slice(&whole);
+                }
+            }
         }
         self.unsent.push(b'\n');
         while !self.unsent.is_empty() {

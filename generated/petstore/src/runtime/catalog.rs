@@ -206,6 +206,28 @@ pub trait ToolSource: Send + Sync {
     /// `Err` says, for the model and the operator, why the operation
     /// cannot be served as a tool (a broken `$ref`, say).
     fn build(&self, index: usize) -> Result<ToolDef, String>;
+
+    /// Builds every tool of `indices` and hands each to `sink` with its
+    /// index, in any order and from any thread: a source that can build
+    /// on several cores (the live server's, over Microsoft Graph's 11,000
+    /// operations) does, and lists every tool in a fraction of the time.
+    /// One by one, in order, by default.
+    fn build_each(
+        &self,
+        indices: &[usize],
+        sink: &(dyn Fn(usize, Result<ToolDef, String>) + Sync),
+    ) {
+        for &index in indices {
+            sink(index, self.build(index));
+        }
+    }
+
+    /// Whether [`ToolSource::build`] answers again, with the same
+    /// definition, for a tool it built already: a server may then keep a
+    /// listed tool as bytes only and build it again when it is called.
+    fn rebuilds(&self) -> bool {
+        false
+    }
 }
 
 /// A catalog whose tools are built on demand: the heads up front, the
