@@ -24,7 +24,7 @@ pub const SKIP_NPM: &str = "OPENAPI2MCP_SKIP_NPM_TESTS";
 
 /// What to do when npm is not installed: `false` (skip) when [`SKIP_NPM`]
 /// is set to `1`, else a panic that names the switch.
-fn npm_missing(what: &str, switch: Option<String>) -> bool {
+pub(crate) fn npm_missing(what: &str, switch: Option<String>) -> bool {
     if switch.is_some_and(|v| v == "1") {
         eprintln!("SKIP ({SKIP_NPM}=1): npm is not installed, so {what} are not available");
         return false;
