@@ -121,38 +121,38 @@ TWO_AUTHORIZATION_SCHEMES = (
 KNOWN: dict[tuple[str, str], tuple[str, str]] = {}
 for version in ("3.0", "3.1"):
     for tool in (
-        "paths_standard",
-        "paths_matrix_non_exploded",
-        "paths_label_non_exploded",
-        "paths_simple_non_exploded",
-        "paths_simple_exploded",
+        "get_paths_standard",
+        "get_paths_matrix_non_exploded",
+        "get_paths_label_non_exploded",
+        "get_paths_simple_non_exploded",
+        "update_paths_simple_exploded",
     ):
         KNOWN[(f"{version}/parameters-style.json", tool)] = PRISM_PATH_CRASH
-    for tool in ("query_space_delimited_non_exploded", "query_pipe_delimited_non_exploded"):
+    for tool in ("get_query_space_delimited_non_exploded", "get_query_pipe_delimited_non_exploded"):
         KNOWN[(f"{version}/parameters-style.json", tool)] = PRISM_DELIMITED_OBJECT_CRASH
-    KNOWN[(f"{version}/parameters-style.json", "form_data_standard")] = PRISM_REPEATED_PARTS
+    KNOWN[(f"{version}/parameters-style.json", "create_form_data_standard")] = PRISM_REPEATED_PARTS
     for tool in (
-        "quirks_incompatible_nested_all_of",
-        "quirks_entirely_incompatible_all_of",
-        "quirks_partially_usable_incompatible_all_of",
+        "create_quirks_incompatible_nested_all_of",
+        "replace_quirks_entirely_incompatible_all_of",
+        "update_quirks_partially_usable_incompatible_all_of",
     ):
         KNOWN[(f"{version}/schema-types.json", tool)] = UNSATISFIABLE_ALL_OF
 # Multipart bodies whose encoding gives styles. 3.0 ignores the styles
 # there; Prism applies them (and its reserved-character check) anyway.
 for tool in (
-    "form_data_non_exploded",
-    "form_data_exploded",
-    "form_data_space_delimited_non_exploded",
-    "form_data_pipe_delimited_non_exploded",
-    "form_data_deep_object_exploded",
+    "create_form_data_non_exploded",
+    "replace_form_data_exploded",
+    "create_form_data_space_delimited_non_exploded",
+    "create_form_data_pipe_delimited_non_exploded",
+    "create_form_data_deep_object_exploded",
 ):
     KNOWN[("3.0/parameters-style.json", tool)] = PRISM_MULTIPART_RESERVED_30
-KNOWN[("3.0/schema-encoding-style.json", "encoding_form")] = PRISM_MULTIPART_RESERVED_30
+KNOWN[("3.0/schema-encoding-style.json", "replace_encoding_form")] = PRISM_MULTIPART_RESERVED_30
 # 3.1 applies them, and openapi2mcp does: form_data_exploded,
 # form_data_deep_object_exploded and encoding_form pass; these three meet
 # Prism's own bugs.
-KNOWN[("3.1/parameters-style.json", "form_data_non_exploded")] = PRISM_MULTIPART_RESERVED_31
-for tool in ("form_data_space_delimited_non_exploded", "form_data_pipe_delimited_non_exploded"):
+KNOWN[("3.1/parameters-style.json", "create_form_data_non_exploded")] = PRISM_MULTIPART_RESERVED_31
+for tool in ("get_form_data_space_delimited_non_exploded", "create_form_data_pipe_delimited_non_exploded"):
     KNOWN[("3.1/parameters-style.json", tool)] = PRISM_DELIMITED_OBJECT_CRASH
 KNOWN[("3.0/file-uploads.json", "replace_anything_multipart_formdata")] = PRISM_REPEATED_PARTS
 KNOWN[("3.0/security-multiple.json", "create_anything_and")] = TWO_AUTHORIZATION_SCHEMES
