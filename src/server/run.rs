@@ -34,8 +34,9 @@ pub(super) struct CallEnv {
     /// What the call's span says of the MCP request, when spans are
     /// exported.
     span_attributes: Vec<(&'static str, AttrValue)>,
-    /// The person the call is made for (whose own API login is used).
-    person: String,
+    /// The person the call is made for (whose own API login is used);
+    /// `None` when no token store is configured, so nothing is looked up.
+    person: Option<String>,
 }
 
 /// The person of a call that has no validated user: on HTTP without
@@ -61,9 +62,10 @@ fn person_of(parts: Option<&axum::http::request::Parts>) -> String {
 }
 
 impl CallEnv {
-    /// The environment of a call made within `context`; `spans` is where
-    /// finished spans are exported, if anywhere.
-    pub(super) fn of(context: &RequestContext<RoleServer>, spans: Option<&Sink>) -> Self {
+    /// The environment of a call made within `context` under `options`
+    /// (where spans are exported, whether people's logins are used).
+    pub(super) fn of(context: &RequestContext<RoleServer>, options: &super::ServeOptions) -> Self {
+        let spans: Option<&Sink> = options.spans.as_ref();
         let parts = context.extensions.get::<axum::http::request::Parts>();
         let client_trace = context
             .meta
@@ -102,7 +104,7 @@ impl CallEnv {
             Vec::new()
         };
         Self {
-            person: person_of(parts),
+            person: options.token_store.is_some().then(|| person_of(parts)),
             authorization: parts
                 .and_then(|p| p.headers.get(axum::http::header::AUTHORIZATION))
                 .and_then(|v| v.to_str().ok())
@@ -192,7 +194,7 @@ impl Bridge {
         let traced = crate::runtime::trace::scope(
             env.trace.clone(),
             as_user(
-                Some(env.person.clone()),
+                env.person.clone(),
                 self.call(tool, args, env.authorization.as_deref(), mode),
             ),
         );

@@ -146,13 +146,13 @@ impl Bridge {
                     name,
                     args,
                     select.as_deref(),
-                    CallEnv::of(context, self.shared.options.spans.as_ref()),
+                    CallEnv::of(context, &self.shared.options),
                 )
                 .await?
                 .into());
         }
         // The call runs on its own, so that it can outlive this request.
-        let mut env = CallEnv::of(context, self.shared.options.spans.as_ref());
+        let mut env = CallEnv::of(context, &self.shared.options);
         let cancel = CancellationToken::new();
         env.cancel = cancel.clone();
         let trace = env.trace.clone();

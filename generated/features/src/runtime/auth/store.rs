@@ -3,9 +3,11 @@
 //! AES-256-GCM under a key from the environment ([`TOKEN_KEY_ENV`]), so a
 //! copied file or a backup reveals nothing.
 //!
-//! The file is read on every lookup (a `login` in another process is seen
-//! at once) and replaced atomically on every change (written to a
-//! temporary file with mode 0600, then renamed).
+//! A lookup decrypts the file again only when it changed on disk (its
+//! modification time or size), so a `login` in another process is seen at
+//! once while calls do not pay for a read each; every change replaces the
+//! file atomically (written to a temporary file with mode 0600, then
+//! renamed).
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -101,7 +103,13 @@ pub struct FileStore {
     rng: SystemRandom,
     /// Serializes this process's read-modify-write cycles.
     writing: Mutex<()>,
+    /// The entries as last read or written, with the file's modification
+    /// time and size then.
+    cached: Mutex<Option<Snapshot>>,
 }
+
+/// The file's entries and what identified its version on disk.
+type Snapshot = (std::time::SystemTime, u64, BTreeMap<String, StoredTokens>);
 
 impl std::fmt::Debug for FileStore {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -142,6 +150,7 @@ impl FileStore {
             key: LessSafeKey::new(unbound),
             rng: SystemRandom::new(),
             writing: Mutex::new(()),
+            cached: Mutex::new(None),
         })
     }
 
@@ -157,8 +166,37 @@ impl FileStore {
         }
     }
 
+    /// The file's modification time and size, `None` when it is absent.
+    fn version(&self) -> Result<Option<(std::time::SystemTime, u64)>, StoreError> {
+        match std::fs::metadata(&self.path) {
+            Ok(m) => Ok(Some((m.modified().map_err(|e| self.io(e))?, m.len()))),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+            Err(e) => Err(self.io(e)),
+        }
+    }
+
     /// Every entry; an absent file is an empty store.
     fn load(&self) -> Result<BTreeMap<String, StoredTokens>, StoreError> {
+        let Some((modified, len)) = self.version()? else {
+            return Ok(BTreeMap::new());
+        };
+        let mut cached = self
+            .cached
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Some((m, l, entries)) = cached.as_ref()
+            && *m == modified
+            && *l == len
+        {
+            return Ok(entries.clone());
+        }
+        let entries = self.read()?;
+        *cached = Some((modified, len, entries.clone()));
+        Ok(entries)
+    }
+
+    /// Reads and decrypts the file.
+    fn read(&self) -> Result<BTreeMap<String, StoredTokens>, StoreError> {
         let text = match std::fs::read(&self.path) {
             Ok(text) => text,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(BTreeMap::new()),
@@ -212,7 +250,15 @@ impl FileStore {
             &serde_json::to_vec(&envelope).unwrap_or_default(),
         )
         .map_err(|e| self.io(e))?;
-        std::fs::rename(&temporary, &self.path).map_err(|e| self.io(e))
+        std::fs::rename(&temporary, &self.path).map_err(|e| self.io(e))?;
+        if let Some((modified, len)) = self.version()? {
+            *self
+                .cached
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner) =
+                Some((modified, len, entries.clone()));
+        }
+        Ok(())
     }
 }
 
