@@ -210,6 +210,10 @@ pub const SOURCES: &[(&str, &str)] = &[
     ("src/server/run.rs", include_str!("../server/run.rs")),
     ("src/server/ask.rs", include_str!("../server/ask.rs")),
     ("src/server/otel.rs", include_str!("../server/otel.rs")),
+    (
+        "src/server/options.rs",
+        include_str!("../server/options.rs"),
+    ),
     ("src/server/login.rs", include_str!("../server/login.rs")),
     (
         "src/server/confirm.rs",

@@ -17,6 +17,7 @@ mod live;
 pub mod login;
 pub mod meta;
 pub mod ops;
+mod options;
 pub mod otel;
 mod prepared;
 mod protocol;
@@ -28,7 +29,7 @@ mod shape;
 pub mod tasks;
 pub mod transport;
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeSet, HashMap};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
@@ -42,20 +43,19 @@ use rmcp::service::{NotificationContext, RequestContext, SubscriptionContext};
 use rmcp::{ErrorData as McpError, RoleServer, ServerHandler};
 use serde_json::{Map, Value};
 
-use crate::runtime::auth::Credentials;
 use crate::runtime::call::{
     Api, ApiOptions, Call, CallReport, Handlers, Missing, Refused, SendAsIs, ToolId,
 };
 use crate::runtime::catalog::{LazyCatalog, ToolHead};
-use crate::runtime::http::HttpOptions;
 use crate::runtime::lro::LroMode;
-use crate::runtime::schemas::Schemas;
 use crate::runtime::search::{SearchEntry, ToolIndex};
 use crate::runtime::select::SELECT_ARG;
 use listing::{ListingOptions, ToolsMode, Toolsets};
 use meta::MetaTool;
 use prepared::Prepared;
 use shape::server_info;
+
+pub use options::ServeOptions;
 
 /// Builds the search index over `heads` on a thread of its own and hands
 /// it over when ready: over Microsoft Graph's 11,000 tools it takes a
@@ -89,80 +89,6 @@ fn search_index(heads: Arc<Vec<ToolHead>>) -> tokio::sync::watch::Receiver<Optio
         );
     }
     index
-}
-
-/// How the server reaches the API and shapes its answers.
-#[derive(Debug, Clone)]
-pub struct ServeOptions {
-    /// Base URL overriding the document's `servers`.
-    pub base_url: Option<String>,
-    /// Values for `{variables}` in server URLs.
-    pub server_variables: BTreeMap<String, String>,
-    /// Timeouts, retries and the response size cap.
-    pub http: HttpOptions,
-    /// Upper bound on one serialized `tools/list` page.
-    pub page_bytes: usize,
-    /// Calls per second and burst size; `None` for no limit.
-    pub rate_limit: Option<(f64, u32)>,
-    /// Credentials for the API's security schemes (see [`crate::runtime::auth`]).
-    pub credentials: Credentials,
-    /// Forward the MCP client's `Authorization` header to the API (HTTP
-    /// transport only; off by default).
-    pub forward_authorization: bool,
-    /// The full schemas behind budgeted tools, served as resources and
-    /// used to check arguments.
-    pub schemas: Schemas,
-    /// Which tools `tools/list` shows (`--tools`).
-    pub listing: ListingOptions,
-    /// Every tool with a JSON result takes an optional jq selector
-    /// argument ([`select::SELECT_ARG`]) applied before the result is
-    /// returned (`--response-filter`).
-    pub response_filter: bool,
-    /// Scopes an MCP client's token needs per tool (HTTP transport with
-    /// OAuth authorization; see [`authz::scopes`]).
-    pub tool_scopes: authz::scopes::ToolScopePolicy,
-    /// How long (ms) 2026-07-28 clients may treat lists and the
-    /// document's resources as fresh (`ttlMs`).
-    pub list_ttl_ms: u64,
-    /// Which calls a person confirms before they are sent (`--confirm`).
-    pub confirm: confirm::ConfirmPolicy,
-    /// What to do when the client cannot be asked (`--unconfirmed`).
-    pub unconfirmed: confirm::Unconfirmable,
-    /// Whether required arguments a call lacks are asked of the person
-    /// through elicitation (`--ask-missing`).
-    pub ask_missing: bool,
-    /// Where the spans of calls and API requests are exported (`--otlp`).
-    pub spans: Option<crate::runtime::trace::Sink>,
-    /// People's tokens from `login` (per-user identity towards the API).
-    pub token_store: Option<crate::runtime::call::TokenStoreHandle>,
-    /// How long a call of a client that declared the tasks extension runs
-    /// before it becomes a task (`--task-after`).
-    pub task_after: std::time::Duration,
-}
-
-impl Default for ServeOptions {
-    fn default() -> Self {
-        Self {
-            base_url: None,
-            server_variables: BTreeMap::new(),
-            http: HttpOptions::default(),
-            page_bytes: 256 * 1024,
-            rate_limit: None,
-            credentials: Credentials::default(),
-            forward_authorization: false,
-            schemas: Schemas::default(),
-            listing: ListingOptions::default(),
-            response_filter: false,
-            tool_scopes: authz::scopes::ToolScopePolicy::None,
-            list_ttl_ms: protocol::DEFAULT_LIST_TTL_MS,
-            confirm: confirm::ConfirmPolicy::default(),
-            unconfirmed: confirm::Unconfirmable::default(),
-            ask_missing: true,
-            spans: None,
-            token_store: None,
-            task_after: tasks::DEFAULT_TASK_AFTER,
-        }
-    }
 }
 
 /// Why the server could not start.
