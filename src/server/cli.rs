@@ -113,6 +113,12 @@ pub struct ServeFlags {
     /// The issuer's JWKS URL (default: discovered from its metadata).
     #[arg(long, value_name = "URL", help_heading = "Authorization (OAuth)")]
     pub jwks_url: Option<String>,
+    /// Where people's browsers reach this server (e.g.
+    /// https://mcp.example.com), for the pages through which each person
+    /// logs in to the API with their own account (with --oauth-issuer and
+    /// a token store; default: the origin of --resource-url).
+    #[arg(long, value_name = "URL", help_heading = "Authorization (OAuth)")]
+    pub public_url: Option<String>,
     /// A scope every request's token needs (repeatable).
     #[arg(
         long = "required-scope",
@@ -437,6 +443,7 @@ impl ServeFlags {
                             .then(|| self.base_url.clone())
                             .flatten(),
                         shutdown_grace: Duration::from_secs_f64(self.shutdown_grace.max(0.0)),
+                        public_url: self.public_url.clone(),
                     },
                     shutdown,
                 )
