@@ -309,10 +309,12 @@ impl ServeFlags {
             || !self.required_scopes.is_empty()
             || self.scope_read.is_some()
             || self.scope_write.is_some()
-            || self.tool_scopes_from_document;
+            || self.tool_scopes_from_document
+            || self.public_url.is_some();
         if self.oauth_issuer.is_none() && oauth_flags {
             return Err(
-                "--resource-url, --jwks-url and the scope flags need --oauth-issuer".into(),
+                "--resource-url, --jwks-url, --public-url and the scope flags need --oauth-issuer"
+                    .into(),
             );
         }
         if self.oauth_issuer.is_some() {

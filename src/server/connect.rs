@@ -315,7 +315,10 @@ async fn connect(
     };
     let Ok(sealed) = sealer.seal(&serde_json::to_vec(&sealed).unwrap_or_default(), SIGNIN_AAD)
     else {
-        return page(StatusCode::INTERNAL_SERVER_ERROR, "The sign-in cannot start.");
+        return page(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "The sign-in cannot start.",
+        );
     };
     match signin.authorization_url(
         &state.pages.signed_in(),
@@ -326,7 +329,10 @@ async fn connect(
         Ok(url) => redirect(&url, None),
         Err(e) => {
             tracing::warn!("login pages: {e}");
-            page(StatusCode::INTERNAL_SERVER_ERROR, "The sign-in cannot start.")
+            page(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                "The sign-in cannot start.",
+            )
         }
     }
 }
@@ -339,9 +345,7 @@ fn random_verifier() -> String {
 }
 
 /// The authorization server's answer to a step, or what went wrong.
-fn answer_of(
-    query: &std::collections::BTreeMap<String, String>,
-) -> Result<(&str, &str), Response> {
+fn answer_of(query: &std::collections::BTreeMap<String, String>) -> Result<(&str, &str), Response> {
     if let Some(error) = query.get("error") {
         let text = match error.as_str() {
             "access_denied" => "You did not allow the access: nothing was stored. Your assistant's call stays unanswered until you log in.".to_string(),
@@ -405,7 +409,10 @@ async fn signed_in(
         Ok(p) => super::run::person_id(&p),
         Err(e) => {
             tracing::warn!("login pages: the ID token was refused: {e}");
-            return page(StatusCode::BAD_REQUEST, "The sign-in could not be verified.");
+            return page(
+                StatusCode::BAD_REQUEST,
+                "The sign-in could not be verified.",
+            );
         }
     };
     if who.as_deref() != Some(signin.p.as_str()) {

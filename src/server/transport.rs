@@ -685,8 +685,9 @@ pub async fn bind_http(
 fn login_base(public: Option<&str>, resource: &url::Url) -> Result<String, ServeError> {
     let base = match public {
         Some(p) => {
-            let parsed = url::Url::parse(p)
-                .map_err(|e| ServeError::Transport(format!("--public-url `{p}` is not a URL: {e}")))?;
+            let parsed = url::Url::parse(p).map_err(|e| {
+                ServeError::Transport(format!("--public-url `{p}` is not a URL: {e}"))
+            })?;
             if !matches!(parsed.scheme(), "http" | "https") || parsed.host_str().is_none() {
                 return Err(ServeError::Transport(format!(
                     "--public-url `{p}` must be an absolute http(s) URL (where browsers reach this server)"

@@ -21,14 +21,14 @@ use tokio::io::AsyncBufReadExt;
 use crate::backend::{Backend, Recorded, Reply};
 use crate::support::root;
 
-const CLIENT_ID: &str = "o2m";
-const CLIENT_SECRET: &str = "s3cret-client-secret";
-const TOKEN_KEY: &str = "0123456789abcdef0123456789abcdef-test-key";
+pub(crate) const CLIENT_ID: &str = "o2m";
+pub(crate) const CLIENT_SECRET: &str = "s3cret-client-secret";
+pub(crate) const TOKEN_KEY: &str = "0123456789abcdef0123456789abcdef-test-key";
 
 /// The authorization server, killed when dropped.
-struct Provider {
+pub(crate) struct Provider {
     _child: tokio::process::Child,
-    issuer: String,
+    pub(crate) issuer: String,
 }
 
 /// target/oauth with the provider installed, by scripts/oauth/setup.sh on
@@ -67,11 +67,6 @@ fn oracle() -> Option<PathBuf> {
 /// Starts the provider with access tokens valid `ttl` seconds (`None`:
 /// see [`oracle`]).
 async fn provider(ttl: u64) -> Option<Provider> {
-    let dir = oracle()?;
-    let node = [root().join("target/external-clients/bin/node")]
-        .into_iter()
-        .find(|p| p.is_file())
-        .unwrap_or_else(|| PathBuf::from("node"));
     let clients = json!([{
         "client_id": CLIENT_ID,
         "client_secret": CLIENT_SECRET,
@@ -81,11 +76,26 @@ async fn provider(ttl: u64) -> Option<Provider> {
         "response_types": ["code"],
         "token_endpoint_auth_method": "client_secret_basic"
     }]);
-    let mut child = tokio::process::Command::new(node)
+    provider_with(&clients, &[("ACCESS_TOKEN_TTL", &ttl.to_string())]).await
+}
+
+/// Starts the provider with these registered `clients` and environment
+/// (`RESOURCE`, `ACCESS_TOKEN_TTL`, `PORT`).
+pub(crate) async fn provider_with(clients: &Value, env: &[(&str, &str)]) -> Option<Provider> {
+    let dir = oracle()?;
+    let node = [root().join("target/external-clients/bin/node")]
+        .into_iter()
+        .find(|p| p.is_file())
+        .unwrap_or_else(|| PathBuf::from("node"));
+    let mut command = tokio::process::Command::new(node);
+    command
         .arg(dir.join("provider.mjs"))
         .current_dir(&dir)
-        .env("OIDC_CLIENTS", clients.to_string())
-        .env("ACCESS_TOKEN_TTL", ttl.to_string())
+        .env("OIDC_CLIENTS", clients.to_string());
+    for (k, v) in env {
+        command.env(k, v);
+    }
+    let mut child = command
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
@@ -109,7 +119,7 @@ async fn provider(ttl: u64) -> Option<Provider> {
 /// A document whose one operation needs the person's `pets:read`, with
 /// the provider's endpoints in its OAuth2 scheme (the authorization code
 /// flow, OpenAPI 3.2's device flow, and metadata for the rest).
-fn document(dir: &Path, issuer: &str, api: &str) -> PathBuf {
+pub(crate) fn document(dir: &Path, issuer: &str, api: &str) -> PathBuf {
     let doc = json!({
         "openapi": "3.1.0",
         "info": {"title": "Pets", "version": "1"},
@@ -142,7 +152,7 @@ fn document(dir: &Path, issuer: &str, api: &str) -> PathBuf {
     path
 }
 
-fn pet(_: &Recorded) -> Reply {
+pub(crate) fn pet(_: &Recorded) -> Reply {
     (
         200,
         "application/json",
@@ -151,7 +161,7 @@ fn pet(_: &Recorded) -> Reply {
 }
 
 /// A scratch directory for one test.
-fn scratch(name: &str) -> PathBuf {
+pub(crate) fn scratch(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!(
         "openapi2mcp-identity-{}-{name}",
         std::process::id()
@@ -239,7 +249,7 @@ impl Login {
 }
 
 /// A browser with cookies that follows redirects.
-fn browser() -> reqwest::Client {
+pub(crate) fn browser() -> reqwest::Client {
     reqwest::Client::builder()
         .cookie_store(true)
         .timeout(Duration::from_secs(30))
@@ -249,7 +259,7 @@ fn browser() -> reqwest::Client {
 
 /// Logs in as `user` on the provider's development pages and consents;
 /// returns the final page (the login process's "close this window").
-async fn approve(browser: &reqwest::Client, url: &str, user: &str) -> String {
+pub(crate) async fn approve(browser: &reqwest::Client, url: &str, user: &str) -> String {
     let login_page = browser.get(url).send().await.unwrap();
     let at = login_page.url().clone();
     let consent = browser
@@ -271,7 +281,7 @@ async fn approve(browser: &reqwest::Client, url: &str, user: &str) -> String {
 }
 
 /// What the provider's introspection endpoint says of `token`.
-async fn introspect(issuer: &str, token: &str) -> Value {
+pub(crate) async fn introspect(issuer: &str, token: &str) -> Value {
     reqwest::Client::new()
         .post(format!("{issuer}/token/introspection"))
         .basic_auth(CLIENT_ID, Some(CLIENT_SECRET))
@@ -315,7 +325,7 @@ async fn call_through_serve(spec: &Path, store: &Path) -> (Value, String) {
     (serde_json::to_value(result).unwrap(), said)
 }
 
-fn bearer(seen: &[Recorded]) -> String {
+pub(crate) fn bearer(seen: &[Recorded]) -> String {
     assert_eq!(seen.len(), 1, "one API request");
     seen[0]
         .header("authorization")

@@ -10,6 +10,7 @@ mod generate;
 mod github;
 mod hardening;
 mod identity;
+mod identity_http;
 mod lazy;
 mod lint;
 mod lro;

@@ -205,7 +205,12 @@ impl LoginClient {
     /// describes (the MCP authorization server, where the HTTP server
     /// checks who opened a login link); its endpoints come from
     /// [`LoginClient::discover`].
-    pub fn new(name: &str, client_id: &str, client_secret: Option<String>, scopes: Vec<String>) -> Self {
+    pub fn new(
+        name: &str,
+        client_id: &str,
+        client_secret: Option<String>,
+        scopes: Vec<String>,
+    ) -> Self {
         Self {
             scheme: name.to_string(),
             client_id: client_id.to_string(),

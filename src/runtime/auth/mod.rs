@@ -287,7 +287,8 @@ impl Authenticator {
     pub async fn login_client(
         &self,
         name: &str,
-    ) -> Option<Result<(login::LoginClient, std::sync::Arc<dyn store::TokenStore>), AuthError>> {
+    ) -> Option<Result<(login::LoginClient, std::sync::Arc<dyn store::TokenStore>), AuthError>>
+    {
         let login = self.schemes.get(name)?.login.as_deref()?;
         Some(
             login

@@ -1,0 +1,430 @@
+//! Per-user identity on the HTTP server, many people at once, against two
+//! real authorization servers (node-oidc-provider, see
+//! [`crate::identity`]): one is the MCP authorization server
+//! (`--oauth-issuer`: it issues the MCP clients' JWTs and signs people in
+//! on the login pages), the other is the API's own. A real `serve`
+//! process asks each caller to log in through a URL elicitation (MCP
+//! 2026-07-28); a scripted browser per person follows the link; each
+//! person's calls then reach the API with their own token (the API
+//! provider's introspection says whose). A link opened by someone else, a
+//! flow finished in another browser and a forged callback are refused;
+//! tokens never appear in the server's log or in results.
+
+use std::path::Path;
+use std::process::Stdio;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use base64::Engine as _;
+use serde_json::{Value, json};
+use tokio::io::AsyncBufReadExt;
+
+use crate::backend::Backend;
+use crate::identity::{
+    CLIENT_ID, CLIENT_SECRET, Provider, TOKEN_KEY, bearer, introspect, pet, provider_with, scratch,
+};
+
+const SIGNIN_ID: &str = "o2m-signin";
+const SIGNIN_SECRET: &str = "signin-secret-value-123";
+const MCP_CLIENT: &str = "assistant";
+const MCP_CLIENT_SECRET: &str = "assistant-secret-value";
+const MCP_CLIENT_REDIRECT: &str = "http://127.0.0.1:9/assistant/callback";
+
+/// A free loopback port (bound then released).
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+/// The two authorization servers for a server at `base`.
+async fn providers(base: &str) -> Option<(Provider, Provider)> {
+    let mcp_clients = json!([
+        {
+            "client_id": SIGNIN_ID,
+            "client_secret": SIGNIN_SECRET,
+            "redirect_uris": [format!("{base}/oauth/signed-in")],
+            "grant_types": ["authorization_code"],
+            "response_types": ["code"],
+            "token_endpoint_auth_method": "client_secret_basic"
+        },
+        {
+            "client_id": MCP_CLIENT,
+            "client_secret": MCP_CLIENT_SECRET,
+            "redirect_uris": [MCP_CLIENT_REDIRECT],
+            "grant_types": ["authorization_code"],
+            "response_types": ["code"],
+            "token_endpoint_auth_method": "client_secret_basic"
+        }
+    ]);
+    let resource = format!("{base}/mcp");
+    let mcp = provider_with(&mcp_clients, &[("RESOURCE", &resource)]).await?;
+    let api_clients = json!([{
+        "client_id": CLIENT_ID,
+        "client_secret": CLIENT_SECRET,
+        "redirect_uris": [format!("{base}/oauth/callback")],
+        "grant_types": ["authorization_code", "refresh_token"],
+        "response_types": ["code"],
+        "token_endpoint_auth_method": "client_secret_basic"
+    }]);
+    let api = provider_with(&api_clients, &[]).await?;
+    Some((mcp, api))
+}
+
+/// A browser with its own cookies that follows redirects, except to
+/// the assistant's own callback (whose URL carries the code).
+fn browser() -> reqwest::Client {
+    browser_stopping_at(MCP_CLIENT_REDIRECT)
+}
+
+/// A browser that stops before URLs starting with `stop`.
+fn browser_stopping_at(stop: &str) -> reqwest::Client {
+    let stop = stop.to_string();
+    reqwest::Client::builder()
+        .cookie_store(true)
+        .redirect(reqwest::redirect::Policy::custom(move |attempt| {
+            if attempt.url().as_str().starts_with(&stop) || attempt.previous().len() > 20 {
+                attempt.stop()
+            } else {
+                attempt.follow()
+            }
+        }))
+        .timeout(Duration::from_secs(30))
+        .build()
+        .unwrap()
+}
+
+/// On a provider's login page at `at`: logs in as `user` and consents;
+/// the response after the consent (redirects followed).
+async fn log_in_and_consent(
+    browser: &reqwest::Client,
+    at: reqwest::Url,
+    user: &str,
+) -> reqwest::Response {
+    let consent = browser
+        .post(at)
+        .form(&[("prompt", "login"), ("login", user), ("password", "any")])
+        .send()
+        .await
+        .unwrap();
+    let at = consent.url().clone();
+    browser
+        .post(at)
+        .form(&[("prompt", "consent")])
+        .send()
+        .await
+        .unwrap()
+}
+
+/// `user`'s access token for the MCP server, from the MCP authorization
+/// server (authorization code + PKCE, resource indicator).
+async fn mcp_token(issuer: &str, resource: &str, user: &str) -> String {
+    let verifier = format!("{user}-verifier-0123456789abcdefghijklmnopqrstuvwxyz");
+    let digest = aws_lc_rs::digest::digest(&aws_lc_rs::digest::SHA256, verifier.as_bytes());
+    let challenge = base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(digest.as_ref());
+    let mut auth = url::Url::parse(&format!("{issuer}/auth")).unwrap();
+    auth.query_pairs_mut()
+        .append_pair("client_id", MCP_CLIENT)
+        .append_pair("response_type", "code")
+        .append_pair("scope", "openid mcp")
+        .append_pair("redirect_uri", MCP_CLIENT_REDIRECT)
+        .append_pair("code_challenge", &challenge)
+        .append_pair("code_challenge_method", "S256")
+        .append_pair("resource", resource)
+        .append_pair("state", "s");
+    let browser = browser();
+    let page = browser.get(auth).send().await.unwrap();
+    let done = log_in_and_consent(&browser, page.url().clone(), user).await;
+    let location = done
+        .headers()
+        .get("location")
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or_else(|| panic!("no redirect to the assistant: {}", done.status()))
+        .to_string();
+    let code = url::Url::parse(&location)
+        .unwrap()
+        .query_pairs()
+        .find(|(k, _)| k == "code")
+        .map(|(_, v)| v.to_string())
+        .unwrap_or_else(|| panic!("no code in {location}"));
+    let token: Value = reqwest::Client::new()
+        .post(format!("{issuer}/token"))
+        .basic_auth(MCP_CLIENT, Some(MCP_CLIENT_SECRET))
+        .form(&[
+            ("grant_type", "authorization_code"),
+            ("code", &code),
+            ("redirect_uri", MCP_CLIENT_REDIRECT),
+            ("code_verifier", &verifier),
+            ("resource", resource),
+        ])
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let access = token["access_token"]
+        .as_str()
+        .unwrap_or_else(|| panic!("{token}"));
+    assert_eq!(
+        access.split('.').count(),
+        3,
+        "a JWT for the resource: {token}"
+    );
+    access.to_string()
+}
+
+/// A running `serve --transport http` and everything it logged.
+struct Server {
+    _child: tokio::process::Child,
+    url: String,
+    log: Arc<Mutex<String>>,
+}
+
+async fn serve(spec: &Path, store: &Path, port: u16, mcp_issuer: &str) -> Server {
+    let base = format!("http://127.0.0.1:{port}");
+    let mut child = tokio::process::Command::new(env!("CARGO_BIN_EXE_openapi2mcp"))
+        .args([
+            "serve",
+            spec.to_str().unwrap(),
+            "--transport",
+            "http",
+            "--stateless",
+        ])
+        .args(["--listen", &format!("127.0.0.1:{port}")])
+        .args(["--oauth-issuer", mcp_issuer])
+        .args(["--resource-url", &format!("{base}/mcp")])
+        .arg("--token-store")
+        .arg(store)
+        .env("OPENAPI2MCP_TOKEN_KEY", TOKEN_KEY)
+        .env(
+            "OPENAPI2MCP_STATE_KEY",
+            "a-shared-state-key-0123456789abcdef-xyz",
+        )
+        .env("OPENAPI2MCP_OAUTH_CLIENT_ID", CLIENT_ID)
+        .env("OPENAPI2MCP_OAUTH_CLIENT_SECRET", CLIENT_SECRET)
+        .env(
+            "OPENAPI2MCP_OAUTH_SCOPES",
+            "openid offline_access pets:read",
+        )
+        .env("OPENAPI2MCP_SIGNIN_CLIENT_ID", SIGNIN_ID)
+        .env("OPENAPI2MCP_SIGNIN_CLIENT_SECRET", SIGNIN_SECRET)
+        .env("RUST_LOG", "debug")
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .kill_on_drop(true)
+        .spawn()
+        .unwrap();
+    let log = Arc::new(Mutex::new(String::new()));
+    let mut lines = tokio::io::BufReader::new(child.stderr.take().unwrap()).lines();
+    let (ready_tx, ready_rx) = tokio::sync::oneshot::channel();
+    let sink = Arc::clone(&log);
+    tokio::spawn(async move {
+        let mut ready = Some(ready_tx);
+        while let Ok(Some(line)) = lines.next_line().await {
+            if line.contains("MCP endpoint at")
+                && let Some(tx) = ready.take()
+            {
+                let _ = tx.send(());
+            }
+            let mut log = sink.lock().unwrap();
+            log.push_str(&line);
+            log.push('\n');
+        }
+    });
+    if tokio::time::timeout(Duration::from_secs(60), ready_rx)
+        .await
+        .is_err()
+    {
+        panic!("serve did not start:\n{}", log.lock().unwrap());
+    }
+    Server {
+        _child: child,
+        url: format!("{base}/mcp"),
+        log,
+    }
+}
+
+/// A 2026-07-28 `tools/call` of `get_pet` by the holder of `token`, whose
+/// client can open URLs; `retry` is (`inputResponses`, `requestState`).
+async fn call(server: &Server, token: &str, retry: Option<(Value, String)>) -> Value {
+    let mut params = json!({
+        "name": "get_pet",
+        "arguments": {"petId": 1},
+        "_meta": {
+            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientInfo": {"name": "it", "version": "1"},
+            "io.modelcontextprotocol/clientCapabilities": {"elicitation": {"url": {}}}
+        }
+    });
+    if let Some((responses, state)) = retry {
+        params["inputResponses"] = responses;
+        params["requestState"] = json!(state);
+    }
+    let body = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": params});
+    let res = reqwest::Client::new()
+        .post(&server.url)
+        .bearer_auth(token)
+        .header("content-type", "application/json")
+        .header("accept", "application/json, text/event-stream")
+        .header("mcp-protocol-version", "2026-07-28")
+        .header("mcp-method", "tools/call")
+        .header("mcp-name", "get_pet")
+        .body(body.to_string())
+        .timeout(Duration::from_secs(90))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), 200, "{:?}", res.text().await);
+    let reply = crate::protocol::reply_of(&res.text().await.unwrap());
+    reply
+        .get("result")
+        .cloned()
+        .unwrap_or_else(|| panic!("no result: {reply}"))
+}
+
+/// The login link and state of an answer asking to log in.
+fn login_question(answer: &Value) -> (String, String) {
+    let request = &answer["inputRequests"]["login"];
+    assert_eq!(request["method"], "elicitation/create", "{answer}");
+    assert_eq!(request["params"]["mode"], "url", "{answer}");
+    let url = request["params"]["url"].as_str().unwrap().to_string();
+    let state = answer["requestState"].as_str().unwrap().to_string();
+    (url, state)
+}
+
+fn accepted() -> Value {
+    json!({"login": {"action": "accept"}})
+}
+
+/// `person` logs in through the link with their own browser: signs in at
+/// the MCP authorization server as `person`, then at the API's as
+/// `api_user`; the last page.
+async fn follow_link(link: &str, person: &str, api_user: &str) -> (u16, String) {
+    let browser = browser();
+    let signin = browser.get(link).send().await.unwrap();
+    assert!(
+        signin.url().as_str().contains("/interaction/"),
+        "the link leads to the sign-in: {}",
+        signin.url()
+    );
+    let api_login = log_in_and_consent(&browser, signin.url().clone(), person).await;
+    if !api_login.url().as_str().contains("/interaction/") {
+        let status = api_login.status().as_u16();
+        return (status, api_login.text().await.unwrap());
+    }
+    let done = log_in_and_consent(&browser, api_login.url().clone(), api_user).await;
+    (done.status().as_u16(), done.text().await.unwrap())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn each_person_logs_in_through_the_server_and_calls_as_themself() {
+    let port = free_port();
+    let base = format!("http://127.0.0.1:{port}");
+    let Some((mcp, api)) = providers(&base).await else {
+        return;
+    };
+    let backend = Backend::start(pet).await;
+    let dir = scratch("http-people");
+    let spec = crate::identity::document(&dir, &api.issuer, &backend.url());
+    let store = dir.join("tokens.enc");
+    let server = serve(&spec, &store, port, &mcp.issuer).await;
+    let resource = format!("{base}/mcp");
+
+    let mut api_tokens = Vec::new();
+    for (person, api_user) in [("alice", "alice@api"), ("bob", "bob@api")] {
+        let token = mcp_token(&mcp.issuer, &resource, person).await;
+        // Not logged in: asked to open a login page of this server;
+        // nothing reaches the API.
+        let asked = call(&server, &token, None).await;
+        let (link, state) = login_question(&asked);
+        assert!(
+            link.starts_with(&format!("{base}/oauth/connect?")),
+            "{link}"
+        );
+        assert!(!link.contains(person), "the link names nobody: {link}");
+        assert!(backend.take().is_empty());
+        let (status, page) = follow_link(&link, person, api_user).await;
+        assert_eq!(status, 200, "{page}");
+        assert!(page.contains("logged in"), "{page}");
+        // The retry goes through with the person's own token.
+        let result = call(&server, &token, Some((accepted(), state))).await;
+        assert_ne!(result["isError"], true, "{result}");
+        assert_eq!(result["structuredContent"]["name"], "Rex", "{result}");
+        let sent = bearer(&backend.take());
+        assert_eq!(introspect(&api.issuer, &sent).await["sub"], api_user);
+        assert!(!result.to_string().contains(&sent));
+        // Later calls need nothing more.
+        let again = call(&server, &token, None).await;
+        assert_ne!(again["isError"], true, "{again}");
+        assert_eq!(bearer(&backend.take()), sent);
+        api_tokens.push((token, sent));
+    }
+    assert_ne!(api_tokens[0].1, api_tokens[1].1);
+    // Alice's calls still carry alice's token, not the last login's.
+    let result = call(&server, &api_tokens[0].0, None).await;
+    assert_ne!(result["isError"], true, "{result}");
+    assert_eq!(bearer(&backend.take()), api_tokens[0].1);
+
+    // Carol's link opened by bob: refused, nothing stored for anyone.
+    let carol = mcp_token(&mcp.issuer, &resource, "carol").await;
+    let (link, state) = login_question(&call(&server, &carol, None).await);
+    let (status, page) = follow_link(&link, "bob", "bob@api").await;
+    assert_eq!(status, 403, "{page}");
+    assert!(page.contains("another user"), "{page}");
+    let asked_again = call(
+        &server,
+        &carol,
+        Some((json!({"login": {"action": "decline"}}), state)),
+    )
+    .await;
+    assert_eq!(asked_again["isError"], true, "{asked_again}");
+    assert!(
+        asked_again.to_string().contains("declined"),
+        "{asked_again}"
+    );
+    assert!(backend.take().is_empty());
+
+    // Carol passes the sign-in in her browser, but the API login is
+    // finished in bob's: refused (the flow is bound to her browser).
+    let (link, _) = login_question(&call(&server, &carol, None).await);
+    let carols = browser_stopping_at(&format!("{}/auth", api.issuer));
+    let signin = carols.get(&link).send().await.unwrap();
+    let at_api = log_in_and_consent(&carols, signin.url().clone(), "carol").await;
+    let api_login = at_api
+        .headers()
+        .get("location")
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or_else(|| panic!("sent on to the API's login: {}", at_api.status()))
+        .to_string();
+    assert!(api_login.starts_with(&api.issuer), "{api_login}");
+    let bobs = browser();
+    let (status, page) = {
+        let page = bobs.get(&api_login).send().await.unwrap();
+        let done = log_in_and_consent(&bobs, page.url().clone(), "bob@api").await;
+        (done.status().as_u16(), done.text().await.unwrap())
+    };
+    assert_eq!(status, 403, "{page}");
+    assert!(page.contains("another browser"), "{page}");
+    // A forged callback state: refused.
+    let forged = reqwest::get(format!("{base}/oauth/callback?code=stolen&state=forged"))
+        .await
+        .unwrap();
+    assert_eq!(forged.status(), 400);
+    let asked = call(&server, &carol, None).await;
+    login_question(&asked);
+    assert!(backend.take().is_empty(), "carol never logged in");
+
+    // No token in the log.
+    let log = server.log.lock().unwrap().clone();
+    assert!(log.contains("people log in to the API"), "{log}");
+    for (mcp_token, api_token) in &api_tokens {
+        assert!(!log.contains(mcp_token.as_str()), "an MCP token in the log");
+        assert!(!log.contains(api_token.as_str()), "an API token in the log");
+    }
+    let raw = std::fs::read_to_string(&store).unwrap();
+    assert!(!raw.contains(&api_tokens[0].1), "the store is encrypted");
+}
