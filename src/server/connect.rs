@@ -523,7 +523,7 @@ async fn callback(
             return page(StatusCode::BAD_REQUEST, "The login did not complete.");
         }
     };
-    if let Err(e) = store.put(&client.store_key(&login.p), &tokens) {
+    if let Err(e) = store.put(&client.store_key(&login.p), &tokens).await {
         tracing::warn!(scheme = %login.s, "login pages: {e}");
         return page(
             StatusCode::INTERNAL_SERVER_ERROR,

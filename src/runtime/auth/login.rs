@@ -683,7 +683,7 @@ impl UserLogin {
             scheme: client.scheme.clone(),
             reason: e.to_string(),
         };
-        let Some(tokens) = self.store.get(&key).map_err(store_error)? else {
+        let Some(tokens) = self.store.get(&key).await.map_err(store_error)? else {
             return Ok(None);
         };
         if fresh(&tokens) {
@@ -691,7 +691,7 @@ impl UserLogin {
         }
         let _refreshing = self.refreshing.lock().await;
         // Another call may have refreshed while this one waited.
-        let Some(tokens) = self.store.get(&key).map_err(store_error)? else {
+        let Some(tokens) = self.store.get(&key).await.map_err(store_error)? else {
             return Ok(None);
         };
         if fresh(&tokens) {
@@ -702,14 +702,14 @@ impl UserLogin {
         };
         match client.refresh(&refresh_token, http).await {
             Ok(new) => {
-                self.store.put(&key, &new).map_err(store_error)?;
+                self.store.put(&key, &new).await.map_err(store_error)?;
                 Ok(Some(new.access_token))
             }
             Err(reason) => {
                 tracing::warn!(scheme = %client.scheme, "token refresh failed: {reason}");
                 // A refused refresh ends the login: log in again.
                 if reason.contains("invalid_grant") {
-                    let _ = self.store.remove(&key);
+                    let _ = self.store.remove(&key).await;
                     return Ok(None);
                 }
                 Err(AuthError::Token {

@@ -20,11 +20,11 @@ fn temp_path(name: &str) -> PathBuf {
 fn tokens_round_trip_encrypted_and_private() {
     let path = temp_path("round");
     let store = FileStore::with_secret(&path, &"k".repeat(40)).unwrap();
-    assert_eq!(store.get("alice").unwrap(), None, "absent file: empty");
-    store.put("alice", &tokens("access-secret-value")).unwrap();
-    store.put("bob", &tokens("other")).unwrap();
+    assert_eq!(store.get_now("alice").unwrap(), None, "absent file: empty");
+    store.put_now("alice", &tokens("access-secret-value")).unwrap();
+    store.put_now("bob", &tokens("other")).unwrap();
     assert_eq!(
-        store.get("alice").unwrap(),
+        store.get_now("alice").unwrap(),
         Some(tokens("access-secret-value"))
     );
     let raw = std::fs::read_to_string(&path).unwrap();
@@ -43,25 +43,25 @@ fn tokens_round_trip_encrypted_and_private() {
     // Another process (a new store on the same file) sees them.
     let again = FileStore::with_secret(&path, &"k".repeat(40)).unwrap();
     assert_eq!(
-        again.remove("alice").unwrap(),
+        again.remove_now("alice").unwrap(),
         Some(tokens("access-secret-value"))
     );
-    assert_eq!(store.get("alice").unwrap(), None);
-    assert!(store.get("bob").unwrap().is_some());
+    assert_eq!(store.get_now("alice").unwrap(), None);
+    assert!(store.get_now("bob").unwrap().is_some());
 }
 
 #[test]
 fn another_key_or_an_altered_file_is_refused_by_name() {
     let path = temp_path("keys");
     let store = FileStore::with_secret(&path, &"k".repeat(40)).unwrap();
-    store.put("alice", &tokens("a")).unwrap();
+    store.put_now("alice", &tokens("a")).unwrap();
     let other = FileStore::with_secret(&path, &"x".repeat(40)).unwrap();
-    let err = other.get("alice").unwrap_err();
+    let err = other.get_now("alice").unwrap_err();
     assert!(matches!(err, StoreError::Undecryptable { .. }), "{err}");
     assert!(err.to_string().contains(TOKEN_KEY_ENV));
     std::fs::write(&path, b"{\"v\":1,\"nonce\":\"AAAA\",\"data\":\"AAAA\"}").unwrap();
     assert!(matches!(
-        store.get("alice"),
+        store.get_now("alice"),
         Err(StoreError::Undecryptable { .. })
     ));
 }

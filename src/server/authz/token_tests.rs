@@ -9,6 +9,7 @@ fn scopes_come_from_scope_and_scp() {
         sub: Some("u".into()),
         scope: Some("a b".into()),
         scp: Some(serde_json::json!(["c", "a"])),
+        nonce: None,
     });
     assert_eq!(p.issuer.as_deref(), Some("https://issuer.example"));
     assert_eq!(p.scopes.into_iter().collect::<Vec<_>>(), ["a", "b", "c"]);
