@@ -181,7 +181,8 @@ pub fn login(
     command: &LoginCommand,
 ) -> Result<String, LoginError> {
     let (name, scheme) = choose_scheme(schemes, command.scheme.as_deref())?;
-    let store = open_store(&command.store.to_string_lossy()).map_err(|e| LoginError(e.to_string()))?;
+    let store =
+        open_store(&command.store.to_string_lossy()).map_err(|e| LoginError(e.to_string()))?;
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()

@@ -185,6 +185,18 @@ struct Server {
 
 async fn serve(spec: &Path, store: &Path, port: u16, mcp_issuer: &str) -> Server {
     let base = format!("http://127.0.0.1:{port}");
+    serve_behind(spec, store.as_os_str(), port, &base, mcp_issuer).await
+}
+
+/// `serve` listening on `port`, reached by clients and browsers at
+/// `base`, keeping tokens in `store` (a file or a redis:// URL).
+async fn serve_behind(
+    spec: &Path,
+    store: &std::ffi::OsStr,
+    port: u16,
+    base: &str,
+    mcp_issuer: &str,
+) -> Server {
     let mut child = tokio::process::Command::new(env!("CARGO_BIN_EXE_openapi2mcp"))
         .args([
             "serve",
@@ -250,7 +262,7 @@ async fn serve(spec: &Path, store: &Path, port: u16, mcp_issuer: &str) -> Server
 
 /// A 2026-07-28 `tools/call` of `get_pet` by the holder of `token`, whose
 /// client can open URLs; `retry` is (`inputResponses`, `requestState`).
-async fn call(server: &Server, token: &str, retry: Option<(Value, String)>) -> Value {
+async fn call(url: &str, token: &str, retry: Option<(Value, String)>) -> Value {
     let mut params = json!({
         "name": "get_pet",
         "arguments": {"petId": 1},
@@ -266,7 +278,7 @@ async fn call(server: &Server, token: &str, retry: Option<(Value, String)>) -> V
     }
     let body = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": params});
     let res = reqwest::Client::new()
-        .post(&server.url)
+        .post(url)
         .bearer_auth(token)
         .header("content-type", "application/json")
         .header("accept", "application/json, text/event-stream")
@@ -339,7 +351,7 @@ async fn each_person_logs_in_through_the_server_and_calls_as_themself() {
         let token = mcp_token(&mcp.issuer, &resource, person).await;
         // Not logged in: asked to open a login page of this server;
         // nothing reaches the API.
-        let asked = call(&server, &token, None).await;
+        let asked = call(&server.url, &token, None).await;
         let (link, state) = login_question(&asked);
         assert!(
             link.starts_with(&format!("{base}/oauth/connect?")),
@@ -351,32 +363,32 @@ async fn each_person_logs_in_through_the_server_and_calls_as_themself() {
         assert_eq!(status, 200, "{page}");
         assert!(page.contains("logged in"), "{page}");
         // The retry goes through with the person's own token.
-        let result = call(&server, &token, Some((accepted(), state))).await;
+        let result = call(&server.url, &token, Some((accepted(), state))).await;
         assert_ne!(result["isError"], true, "{result}");
         assert_eq!(result["structuredContent"]["name"], "Rex", "{result}");
         let sent = bearer(&backend.take());
         assert_eq!(introspect(&api.issuer, &sent).await["sub"], api_user);
         assert!(!result.to_string().contains(&sent));
         // Later calls need nothing more.
-        let again = call(&server, &token, None).await;
+        let again = call(&server.url, &token, None).await;
         assert_ne!(again["isError"], true, "{again}");
         assert_eq!(bearer(&backend.take()), sent);
         api_tokens.push((token, sent));
     }
     assert_ne!(api_tokens[0].1, api_tokens[1].1);
     // Alice's calls still carry alice's token, not the last login's.
-    let result = call(&server, &api_tokens[0].0, None).await;
+    let result = call(&server.url, &api_tokens[0].0, None).await;
     assert_ne!(result["isError"], true, "{result}");
     assert_eq!(bearer(&backend.take()), api_tokens[0].1);
 
     // Carol's link opened by bob: refused, nothing stored for anyone.
     let carol = mcp_token(&mcp.issuer, &resource, "carol").await;
-    let (link, state) = login_question(&call(&server, &carol, None).await);
+    let (link, state) = login_question(&call(&server.url, &carol, None).await);
     let (status, page) = follow_link(&link, "bob", "bob@api").await;
     assert_eq!(status, 403, "{page}");
     assert!(page.contains("another user"), "{page}");
     let asked_again = call(
-        &server,
+        &server.url,
         &carol,
         Some((json!({"login": {"action": "decline"}}), state)),
     )
@@ -390,7 +402,7 @@ async fn each_person_logs_in_through_the_server_and_calls_as_themself() {
 
     // Carol passes the sign-in in her browser, but the API login is
     // finished in bob's: refused (the flow is bound to her browser).
-    let (link, _) = login_question(&call(&server, &carol, None).await);
+    let (link, _) = login_question(&call(&server.url, &carol, None).await);
     let carols = browser_stopping_at(&format!("{}/auth", api.issuer));
     let signin = carols.get(&link).send().await.unwrap();
     let at_api = log_in_and_consent(&carols, signin.url().clone(), "carol").await;
@@ -414,7 +426,7 @@ async fn each_person_logs_in_through_the_server_and_calls_as_themself() {
         .await
         .unwrap();
     assert_eq!(forged.status(), 400);
-    let asked = call(&server, &carol, None).await;
+    let asked = call(&server.url, &carol, None).await;
     login_question(&asked);
     assert!(backend.take().is_empty(), "carol never logged in");
 
@@ -427,4 +439,120 @@ async fn each_person_logs_in_through_the_server_and_calls_as_themself() {
     }
     let raw = std::fs::read_to_string(&store).unwrap();
     assert!(!raw.contains(&api_tokens[0].1), "the store is encrypted");
+}
+
+/// A process killed when dropped.
+struct Running(std::process::Child);
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// Waits until something listens on `port` (at most 20 s).
+async fn listening(port: u16) {
+    for _ in 0..200 {
+        if tokio::net::TcpStream::connect(("127.0.0.1", port))
+            .await
+            .is_ok()
+        {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    panic!("nothing listens on 127.0.0.1:{port}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn stateless_instances_behind_nginx_share_logins_through_redis() {
+    let (Some(nginx), Some(redis)) = (
+        crate::support::system_program("nginx", "nginx-light"),
+        crate::support::system_program("redis-server", "redis-server"),
+    ) else {
+        return;
+    };
+    let front = free_port();
+    let base = format!("http://127.0.0.1:{front}");
+    let Some((mcp, api)) = providers(&base).await else {
+        return;
+    };
+    let backend = Backend::start(pet).await;
+    let dir = scratch("http-scale-out");
+    let spec = crate::identity::document(&dir, &api.issuer, &backend.url());
+
+    let redis_port = free_port();
+    let _redis = Running(
+        std::process::Command::new(redis)
+            .args(["--port", &redis_port.to_string(), "--bind", "127.0.0.1"])
+            .args(["--save", "", "--appendonly", "no", "--dir"])
+            .arg(&dir)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap(),
+    );
+    listening(redis_port).await;
+    let store = format!("redis://127.0.0.1:{redis_port}/0");
+    let ports = [free_port(), free_port()];
+    let mut instances = Vec::new();
+    for port in ports {
+        instances.push(serve_behind(&spec, store.as_ref(), port, &base, &mcp.issuer).await);
+    }
+    let tmp = dir.join("nginx");
+    std::fs::create_dir_all(&tmp).unwrap();
+    let conf = format!(
+        "worker_processes 1;\ndaemon off;\npid {t}/nginx.pid;\nerror_log {t}/error.log warn;\n\
+         events {{ worker_connections 64; }}\n\
+         http {{\n  access_log off;\n  client_body_temp_path {t}/body;\n  proxy_temp_path {t}/proxy;\n\
+         fastcgi_temp_path {t}/fastcgi;\n  uwsgi_temp_path {t}/uwsgi;\n  scgi_temp_path {t}/scgi;\n\
+         upstream both {{ server 127.0.0.1:{a}; server 127.0.0.1:{b}; }}\n\
+         server {{ listen 127.0.0.1:{front}; location / {{ proxy_pass http://both; proxy_http_version 1.1; \
+         proxy_set_header Host $host; proxy_buffering off; }} }}\n}}\n",
+        t = tmp.display(),
+        a = ports[0],
+        b = ports[1],
+    );
+    std::fs::write(tmp.join("nginx.conf"), conf).unwrap();
+    let _nginx = Running(
+        std::process::Command::new(nginx)
+            .arg("-p")
+            .arg(&tmp)
+            .arg("-c")
+            .arg(tmp.join("nginx.conf"))
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap(),
+    );
+    listening(front).await;
+
+    // Alice logs in through nginx: the question, each page and the retry
+    // may reach either instance (round robin), with sealed state only.
+    let resource = format!("{base}/mcp");
+    let alice = mcp_token(&mcp.issuer, &resource, "alice").await;
+    let (link, state) = login_question(&call(&resource, &alice, None).await);
+    let (status, page) = follow_link(&link, "alice", "alice@api").await;
+    assert_eq!(status, 200, "{page}");
+    let result = call(&resource, &alice, Some((accepted(), state))).await;
+    assert_ne!(result["isError"], true, "{result}");
+    let token = bearer(&backend.take());
+    // Each instance, asked directly, serves her with the same login.
+    for port in ports {
+        let result = call(&format!("http://127.0.0.1:{port}/mcp"), &alice, None).await;
+        assert_ne!(result["isError"], true, "instance {port}: {result}");
+        assert_eq!(bearer(&backend.take()), token, "instance {port}");
+    }
+    assert_eq!(introspect(&api.issuer, &token).await["sub"], "alice@api");
+    // Bob, not logged in, is asked by either instance.
+    let bob = mcp_token(&mcp.issuer, &resource, "bob").await;
+    for port in ports {
+        login_question(&call(&format!("http://127.0.0.1:{port}/mcp"), &bob, None).await);
+    }
+    assert!(backend.take().is_empty());
+    for server in &instances {
+        let log = server.log.lock().unwrap();
+        assert!(!log.contains(&token), "an API token in an instance's log");
+    }
 }

@@ -169,3 +169,58 @@ fn missing_npm_skips_only_with_the_switch_set_to_one() {
     let other = std::panic::catch_unwind(|| npm_missing("the documents", Some("yes".into())));
     assert!(other.is_err(), "only `1` turns the failure into a skip");
 }
+
+/// The environment switch that lets tests needing system programs (nginx,
+/// redis-server) pass without them where they cannot be installed (local
+/// runs only: CI installs them, so a missing one fails there).
+pub const SKIP_SYSTEM: &str = "OPENAPI2MCP_SKIP_SYSTEM_TESTS";
+
+/// The system program `name` (from Debian package `package`): found on the
+/// PATH or in /usr/sbin, else installed with apt-get when running as root.
+/// `None` (skip) only when it cannot be had and [`SKIP_SYSTEM`] is `1`.
+pub(crate) fn system_program(name: &str, package: &str) -> Option<PathBuf> {
+    let find = || {
+        std::env::var_os("PATH")
+            .map(|p| std::env::split_paths(&p).collect::<Vec<_>>())
+            .unwrap_or_default()
+            .into_iter()
+            .chain([PathBuf::from("/usr/sbin"), PathBuf::from("/usr/bin")])
+            .map(|dir| dir.join(name))
+            .find(|p| p.is_file())
+    };
+    if let Some(found) = find() {
+        return Some(found);
+    }
+    static INSTALL: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    let _one_at_a_time = INSTALL.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(found) = find() {
+        return Some(found);
+    }
+    let root_user = Command::new("id")
+        .arg("-u")
+        .output()
+        .is_ok_and(|o| String::from_utf8_lossy(&o.stdout).trim() == "0");
+    if root_user && Command::new("apt-get").arg("--version").output().is_ok() {
+        let install = || {
+            Command::new("apt-get")
+                .args(["install", "-y", "-q", package])
+                .env("DEBIAN_FRONTEND", "noninteractive")
+                .output()
+                .is_ok_and(|o| o.status.success())
+        };
+        if !install() {
+            let _ = Command::new("apt-get").args(["update", "-q"]).output();
+            install();
+        }
+        if let Some(found) = find() {
+            return Some(found);
+        }
+    }
+    if std::env::var(SKIP_SYSTEM).is_ok_and(|v| v == "1") {
+        eprintln!("SKIP ({SKIP_SYSTEM}=1): {name} is not installed and could not be");
+        return None;
+    }
+    panic!(
+        "{name} is not installed (Debian package {package}) and could not be installed (needs apt-get as root); install it, or set {SKIP_SYSTEM}=1 to skip the tests that need it (local runs only)"
+    );
+}

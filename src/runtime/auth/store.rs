@@ -109,7 +109,9 @@ pub fn open_store(location: &str) -> Result<std::sync::Arc<dyn TokenStore>, Stor
     if location.starts_with("redis://") || location.starts_with("redis+unix://") {
         Ok(std::sync::Arc::new(RedisStore::from_env(location)?))
     } else {
-        Ok(std::sync::Arc::new(FileStore::from_env(Path::new(location))?))
+        Ok(std::sync::Arc::new(FileStore::from_env(Path::new(
+            location,
+        ))?))
     }
 }
 

@@ -21,7 +21,9 @@ fn tokens_round_trip_encrypted_and_private() {
     let path = temp_path("round");
     let store = FileStore::with_secret(&path, &"k".repeat(40)).unwrap();
     assert_eq!(store.get_now("alice").unwrap(), None, "absent file: empty");
-    store.put_now("alice", &tokens("access-secret-value")).unwrap();
+    store
+        .put_now("alice", &tokens("access-secret-value"))
+        .unwrap();
     store.put_now("bob", &tokens("other")).unwrap();
     assert_eq!(
         store.get_now("alice").unwrap(),
