@@ -628,6 +628,11 @@ impl Bridge {
         let can_open = context
             .client_capabilities()
             .is_some_and(|c| c.elicitation.as_ref().is_some_and(|e| e.url.is_some()));
+        tracing::debug!(
+            modern = super::protocol::modern(context),
+            can_open,
+            "a call needs the caller's login to the API"
+        );
         if super::protocol::modern(context) {
             let answered = self.login_answer(name, args, input_responses, request_state, context);
             match answered? {

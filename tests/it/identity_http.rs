@@ -183,9 +183,10 @@ struct Server {
     log: Arc<Mutex<String>>,
 }
 
-async fn serve(spec: &Path, store: &Path, port: u16, mcp_issuer: &str) -> Server {
+async fn serve(spec: &Path, store: &Path, port: u16, mcp_issuer: &str, stateless: bool) -> Server {
     let base = format!("http://127.0.0.1:{port}");
-    serve_behind(spec, store.as_os_str(), port, &base, mcp_issuer).await
+    let mode: &[&str] = if stateless { &["--stateless"] } else { &[] };
+    serve_behind(spec, store.as_os_str(), port, &base, mcp_issuer, mode).await
 }
 
 /// `serve` listening on `port`, reached by clients and browsers at
@@ -196,15 +197,11 @@ async fn serve_behind(
     port: u16,
     base: &str,
     mcp_issuer: &str,
+    extra: &[&str],
 ) -> Server {
     let mut child = tokio::process::Command::new(env!("CARGO_BIN_EXE_openapi2mcp"))
-        .args([
-            "serve",
-            spec.to_str().unwrap(),
-            "--transport",
-            "http",
-            "--stateless",
-        ])
+        .args(["serve", spec.to_str().unwrap(), "--transport", "http"])
+        .args(extra)
         .args(["--listen", &format!("127.0.0.1:{port}")])
         .args(["--oauth-issuer", mcp_issuer])
         .args(["--resource-url", &format!("{base}/mcp")])
@@ -263,13 +260,23 @@ async fn serve_behind(
 /// A 2026-07-28 `tools/call` of `get_pet` by the holder of `token`, whose
 /// client can open URLs; `retry` is (`inputResponses`, `requestState`).
 async fn call(url: &str, token: &str, retry: Option<(Value, String)>) -> Value {
+    call_as(url, token, retry, json!({"elicitation": {"url": {}}})).await
+}
+
+/// [`call`] from a client declaring `capabilities`.
+async fn call_as(
+    url: &str,
+    token: &str,
+    retry: Option<(Value, String)>,
+    capabilities: Value,
+) -> Value {
     let mut params = json!({
         "name": "get_pet",
         "arguments": {"petId": 1},
         "_meta": {
             "io.modelcontextprotocol/protocolVersion": "2026-07-28",
             "io.modelcontextprotocol/clientInfo": {"name": "it", "version": "1"},
-            "io.modelcontextprotocol/clientCapabilities": {"elicitation": {"url": {}}}
+            "io.modelcontextprotocol/clientCapabilities": capabilities
         }
     });
     if let Some((responses, state)) = retry {
@@ -343,7 +350,7 @@ async fn each_person_logs_in_through_the_server_and_calls_as_themself() {
     let dir = scratch("http-people");
     let spec = crate::identity::document(&dir, &api.issuer, &backend.url());
     let store = dir.join("tokens.enc");
-    let server = serve(&spec, &store, port, &mcp.issuer).await;
+    let server = serve(&spec, &store, port, &mcp.issuer, true).await;
     let resource = format!("{base}/mcp");
 
     let mut api_tokens = Vec::new();
@@ -498,7 +505,17 @@ async fn stateless_instances_behind_nginx_share_logins_through_redis() {
     let ports = [free_port(), free_port()];
     let mut instances = Vec::new();
     for port in ports {
-        instances.push(serve_behind(&spec, store.as_ref(), port, &base, &mcp.issuer).await);
+        instances.push(
+            serve_behind(
+                &spec,
+                store.as_ref(),
+                port,
+                &base,
+                &mcp.issuer,
+                &["--stateless"],
+            )
+            .await,
+        );
     }
     let tmp = dir.join("nginx");
     std::fs::create_dir_all(&tmp).unwrap();
@@ -555,4 +572,38 @@ async fn stateless_instances_behind_nginx_share_logins_through_redis() {
         let log = server.log.lock().unwrap();
         assert!(!log.contains(&token), "an API token in an instance's log");
     }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn clients_that_cannot_open_links_give_the_person_the_link() {
+    let port = free_port();
+    let base = format!("http://127.0.0.1:{port}");
+    let Some((mcp, api)) = providers(&base).await else {
+        return;
+    };
+    let backend = Backend::start(pet).await;
+    let dir = scratch("http-sessions");
+    let spec = crate::identity::document(&dir, &api.issuer, &backend.url());
+    let server = serve(&spec, &dir.join("tokens.enc"), port, &mcp.issuer, false).await;
+    let resource = format!("{base}/mcp");
+
+    // A client that cannot open URLs: the link comes in the result, for
+    // the person to open; it works the same.
+    let bob = mcp_token(&mcp.issuer, &resource, "bob").await;
+    let refused = call_as(&resource, &bob, None, json!({"elicitation": {"form": {}}})).await;
+    assert_eq!(refused["isError"], true, "{refused}");
+    let text = refused["content"][0]["text"].as_str().unwrap();
+    let link = text
+        .split_whitespace()
+        .find(|w| w.starts_with(&format!("{base}/oauth/connect?")))
+        .unwrap_or_else(|| panic!("no link in {text}"));
+    assert!(backend.take().is_empty());
+    let (status, page) = follow_link(link, "bob", "bob@api").await;
+    assert_eq!(status, 200, "{page}");
+    let result = call_as(&resource, &bob, None, json!({})).await;
+    assert_ne!(result["isError"], true, "{result}");
+    let token = bearer(&backend.take());
+    assert_eq!(introspect(&api.issuer, &token).await["sub"], "bob@api");
+    let log = server.log.lock().unwrap();
+    assert!(!log.contains(&token), "an API token in the log");
 }
