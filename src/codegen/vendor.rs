@@ -216,6 +216,10 @@ pub const SOURCES: &[(&str, &str)] = &[
     ),
     ("src/server/login.rs", include_str!("../server/login.rs")),
     (
+        "src/server/connect.rs",
+        include_str!("../server/connect.rs"),
+    ),
+    (
         "src/server/confirm.rs",
         include_str!("../server/confirm.rs"),
     ),
@@ -327,6 +331,7 @@ pub const DEPENDENCIES: &[&str] = &[
     "opentelemetry-otlp",
     "opentelemetry_sdk",
     "percent-encoding",
+    "redis",
     "reqwest",
     "rmcp",
     "serde",

@@ -11,6 +11,7 @@ mod ask;
 pub mod authz;
 pub mod cli;
 pub mod confirm;
+pub mod connect;
 mod discovery;
 pub mod listing;
 mod live;
@@ -217,6 +218,13 @@ impl Bridge {
     pub fn tool_scopes(&self, name: &str) -> authz::scopes::ScopeRule {
         let inner = self.shared.current.load();
         inner.scopes.get(name).cloned().unwrap_or_default()
+    }
+
+    /// Whether some security scheme is served with each person's own
+    /// login (a token store is configured and the scheme has a login flow
+    /// and a client id).
+    pub fn serves_logins(&self) -> bool {
+        self.shared.current.load().api.authenticator().has_logins()
     }
 
     /// Every scope some tool needs.

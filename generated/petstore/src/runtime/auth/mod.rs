@@ -250,6 +250,54 @@ impl Authenticator {
         Ok(())
     }
 
+    /// The scheme whose person's login a call of `security` needs now and
+    /// the person it is made for ([`login::current_user`]) has not got
+    /// (never logged in, logged out, or the login ended on refresh), with
+    /// no machine identity to fall back on; `None` when the call can be
+    /// authenticated as it is (a refresh due now happens here, once).
+    pub async fn login_needed(
+        &self,
+        security: &[SecurityRequirement],
+    ) -> Result<Option<String>, AuthError> {
+        let Some(requirement) = security.iter().find(|r| self.is_satisfiable(r)) else {
+            return Ok(None);
+        };
+        for scheme in &requirement.schemes {
+            let Some(auth) = self.schemes.get(&scheme.name) else {
+                continue;
+            };
+            if let Some(login) = auth.login.as_deref()
+                && auth.method.is_none()
+                && login.access_token(&self.http).await?.is_none()
+            {
+                return Ok(Some(scheme.name.clone()));
+            }
+        }
+        Ok(None)
+    }
+
+    /// Whether some scheme is served with each person's own login.
+    pub fn has_logins(&self) -> bool {
+        self.schemes.values().any(|s| s.login.is_some())
+    }
+
+    /// The login client of scheme `name` (its endpoints discovered) and
+    /// the store its people's tokens go to; `None` when the scheme is not
+    /// served with people's logins.
+    pub async fn login_client(
+        &self,
+        name: &str,
+    ) -> Option<Result<(login::LoginClient, std::sync::Arc<dyn store::TokenStore>), AuthError>>
+    {
+        let login = self.schemes.get(name)?.login.as_deref()?;
+        Some(
+            login
+                .discovered_client(&self.http)
+                .await
+                .map(|c| (c, std::sync::Arc::clone(&login.store))),
+        )
+    }
+
     /// Whether [`apply`](Self::apply) would find credentials for `security`.
     pub fn can_satisfy(&self, security: &[SecurityRequirement]) -> bool {
         security.is_empty() || security.iter().any(|r| self.is_satisfiable(r))

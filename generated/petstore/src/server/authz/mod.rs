@@ -192,6 +192,43 @@ impl Authorizer {
         Ok(principal)
     }
 
+    /// The authorization server whose tokens count.
+    pub fn issuer(&self) -> &str {
+        &self.options.issuer
+    }
+
+    /// Checks an OpenID Connect ID token from this issuer, issued to
+    /// `client_id` for the sign-in that sent `nonce`: who opened a login
+    /// link of this server ([`super::connect`]).
+    pub async fn check_id_token(
+        &self,
+        token: &str,
+        client_id: &str,
+        nonce: &str,
+    ) -> Result<Principal, String> {
+        let expect = Expectations {
+            issuer: self.options.issuer.clone(),
+            audiences: vec![client_id.to_string()],
+            leeway: self.options.leeway.as_secs(),
+        };
+        let keys = self.jwks.keys().await.map_err(|e| e.0)?;
+        let principal = match token::validate(token, &keys, &expect) {
+            Err(TokenError::UnknownKey(kid)) => {
+                let fresh = self
+                    .jwks
+                    .refresh_for_unknown_key(&keys)
+                    .await
+                    .ok_or_else(|| TokenError::UnknownKey(kid).to_string())?;
+                token::validate(token, &fresh, &expect).map_err(|e| e.to_string())?
+            }
+            other => other.map_err(|e| e.to_string())?,
+        };
+        if principal.nonce.as_deref() != Some(nonce) {
+            return Err("the ID token is not the answer to this sign-in (nonce)".into());
+        }
+        Ok(principal)
+    }
+
     /// The challenge and status for a refusal.
     pub fn refuse(&self, refusal: Refusal) -> Response {
         let mut params = Vec::new();
