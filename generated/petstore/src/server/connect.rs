@@ -345,17 +345,22 @@ fn random_verifier() -> String {
 }
 
 /// The authorization server's answer to a step, or what went wrong.
-fn answer_of(query: &std::collections::BTreeMap<String, String>) -> Result<(&str, &str), Response> {
+fn answer_of(
+    query: &std::collections::BTreeMap<String, String>,
+) -> Result<(&str, &str), Box<Response>> {
     if let Some(error) = query.get("error") {
         let text = match error.as_str() {
             "access_denied" => "You did not allow the access: nothing was stored. Your assistant's call stays unanswered until you log in.".to_string(),
             other => format!("The authorization server answered `{other}`: the login did not complete."),
         };
-        return Err(page(StatusCode::OK, &text));
+        return Err(Box::new(page(StatusCode::OK, &text)));
     }
     match (query.get("code"), query.get("state")) {
         (Some(code), Some(state)) => Ok((code, state)),
-        _ => Err(page(StatusCode::BAD_REQUEST, "This is not a login answer.")),
+        _ => Err(Box::new(page(
+            StatusCode::BAD_REQUEST,
+            "This is not a login answer.",
+        ))),
     }
 }
 
@@ -367,7 +372,7 @@ async fn signed_in(
 ) -> Response {
     let (code, sealed) = match answer_of(&query) {
         Ok(a) => a,
-        Err(page) => return page,
+        Err(page) => return *page,
     };
     let sealer = &state.bridge.shared.sealer;
     let Some(signin) = sealer
@@ -481,7 +486,7 @@ async fn callback(
 ) -> Response {
     let (code, sealed) = match answer_of(&query) {
         Ok(a) => a,
-        Err(page) => return page,
+        Err(page) => return *page,
     };
     let Some(login) = state
         .bridge
@@ -636,11 +641,12 @@ impl Bridge {
         if super::protocol::modern(context) {
             let answered = self.login_answer(name, args, input_responses, request_state, context);
             match answered? {
-                Some(ElicitationAction::Accept) => {
-                    if self.wait_for_login(tool, &person, context).await {
-                        return Ok(None);
-                    }
+                Some(ElicitationAction::Accept)
+                    if self.wait_for_login(tool, &person, context).await =>
+                {
+                    return Ok(None);
                 }
+                Some(ElicitationAction::Accept) => {}
                 Some(ElicitationAction::Decline) => {
                     return Ok(Some(refusal(format!(
                         "Not sent: `{name}` needs you to log in to the API (security scheme `{scheme}`) and you declined. Do not retry it unless the user asks again."
