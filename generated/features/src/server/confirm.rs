@@ -12,7 +12,7 @@
 //!   HTTP on an older revision) are refused with a clear error, or let
 //!   through when the operator said so (`--unconfirmed allow`).
 
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::Duration;
 
 use rmcp::model::{
     CallToolResponse, CallToolResult, ClientCapabilities, ContentBlock, ElicitRequest,
@@ -28,6 +28,7 @@ use super::Bridge;
 use super::ask;
 use super::protocol::modern;
 use super::seal::{MAX_STATE_CHARS, SealError, sha256_hex};
+use crate::runtime::auth::login::now_secs;
 use crate::runtime::call::ToolId;
 use crate::runtime::catalog::ToolAnnotations;
 
@@ -145,11 +146,6 @@ fn args_digest(args: &Map<String, Value>) -> String {
     )
 }
 
-fn now_secs() -> u64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs())
-}
 
 /// What the person answered, from an `ElicitResult`-shaped value.
 #[derive(Debug, PartialEq, Eq)]

@@ -45,6 +45,7 @@ use super::authz::Authorizer;
 use super::confirm::{Gate, Retry};
 use super::seal::sha256_hex;
 use crate::runtime::auth::login::{LoginClient, as_user};
+use crate::runtime::auth::login::now_secs;
 use crate::runtime::call::ToolId;
 
 /// Key of the login question in `inputRequests` / `inputResponses`.
@@ -108,11 +109,6 @@ struct ApiLogin {
     x: u64,
 }
 
-fn now_secs() -> u64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs())
-}
 
 fn random_token() -> String {
     use base64::Engine as _;

@@ -56,7 +56,9 @@ pub fn current_user() -> String {
         .unwrap_or_else(|_| LOCAL_USER.to_string())
 }
 
-fn now_secs() -> u64 {
+/// Seconds since the Unix epoch (0 if the clock is before it): token
+/// expiries, and the expiries of the server's sealed states.
+pub fn now_secs() -> u64 {
     SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map_or(0, |d| d.as_secs())
