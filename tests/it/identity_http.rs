@@ -574,8 +574,45 @@ async fn stateless_instances_behind_nginx_share_logins_through_redis() {
     }
 }
 
+/// An MCP 2025-11-25 client on a session: it can open URLs; on a login
+/// question the person (`person` at the MCP authorization server,
+/// `api_user` at the API's) follows the link, then it answers.
+#[derive(Clone)]
+struct OpensLinks {
+    person: &'static str,
+    api_user: &'static str,
+    asked: Arc<Mutex<Vec<String>>>,
+}
+
+impl rmcp::ClientHandler for OpensLinks {
+    fn get_info(&self) -> rmcp::model::ClientInfo {
+        serde_json::from_value(json!({
+            "protocolVersion": "2025-11-25",
+            "capabilities": {"elicitation": {"url": {}}},
+            "clientInfo": {"name": "opens-links", "version": "1"}
+        }))
+        .unwrap()
+    }
+
+    async fn create_elicitation(
+        &self,
+        request: rmcp::model::ElicitRequestParams,
+        _context: rmcp::service::RequestContext<rmcp::RoleClient>,
+    ) -> Result<rmcp::model::ElicitResult, rmcp::ErrorData> {
+        let rmcp::model::ElicitRequestParams::UrlElicitationParams { url, .. } = request else {
+            panic!("a URL elicitation was expected");
+        };
+        self.asked.lock().unwrap().push(url.clone());
+        let (status, page) = follow_link(&url, self.person, self.api_user).await;
+        assert_eq!(status, 200, "{page}");
+        Ok(rmcp::model::ElicitResult::new(
+            rmcp::model::ElicitationAction::Accept,
+        ))
+    }
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn clients_that_cannot_open_links_give_the_person_the_link() {
+async fn older_clients_are_asked_on_their_session_or_given_the_link() {
     let port = free_port();
     let base = format!("http://127.0.0.1:{port}");
     let Some((mcp, api)) = providers(&base).await else {
@@ -586,6 +623,39 @@ async fn clients_that_cannot_open_links_give_the_person_the_link() {
     let spec = crate::identity::document(&dir, &api.issuer, &backend.url());
     let server = serve(&spec, &dir.join("tokens.enc"), port, &mcp.issuer, false).await;
     let resource = format!("{base}/mcp");
+
+    // A 2025-11-25 session client: asked with elicitation/create (URL
+    // mode); the call waits for the login, then goes through.
+    use rmcp::transport::StreamableHttpClientTransport;
+    use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
+    let alice = mcp_token(&mcp.issuer, &resource, "alice").await;
+    let handler = OpensLinks {
+        person: "alice",
+        api_user: "alice@api",
+        asked: Arc::default(),
+    };
+    let transport = StreamableHttpClientTransport::from_config(
+        StreamableHttpClientTransportConfig::with_uri(resource.clone()).auth_header(alice.clone()),
+    );
+    let client = rmcp::service::ClientServiceExt::serve_with_lifecycle(
+        handler.clone(),
+        transport,
+        rmcp::service::ClientLifecycleMode::Initialize,
+    )
+    .await
+    .unwrap();
+    let params = rmcp::model::CallToolRequestParams::new("get_pet")
+        .with_arguments(json!({"petId": 1}).as_object().unwrap().clone());
+    let result = client.call_tool(params.clone()).await.unwrap();
+    assert_ne!(result.is_error, Some(true), "{result:?}");
+    assert_eq!(handler.asked.lock().unwrap().len(), 1);
+    let alices = bearer(&backend.take());
+    assert_eq!(introspect(&api.issuer, &alices).await["sub"], "alice@api");
+    let again = client.call_tool(params).await.unwrap();
+    assert_ne!(again.is_error, Some(true), "{again:?}");
+    assert_eq!(handler.asked.lock().unwrap().len(), 1, "asked once");
+    assert_eq!(bearer(&backend.take()), alices);
+    client.cancel().await.unwrap();
 
     // A client that cannot open URLs: the link comes in the result, for
     // the person to open; it works the same.
@@ -606,4 +676,5 @@ async fn clients_that_cannot_open_links_give_the_person_the_link() {
     assert_eq!(introspect(&api.issuer, &token).await["sub"], "bob@api");
     let log = server.log.lock().unwrap();
     assert!(!log.contains(&token), "an API token in the log");
+    assert!(!log.contains(&alices), "an API token in the log");
 }
