@@ -14,6 +14,7 @@ use jsonwebtoken::jwk::Jwk;
 use jsonwebtoken::{Algorithm, EncodingKey, Header};
 use openapi2mcp::server::authz::AuthzOptions;
 use openapi2mcp::server::authz::scopes::ToolScopePolicy;
+use openapi2mcp::server::listing::{ListingOptions, ToolsMode};
 use openapi2mcp::server::transport::{HttpTransportOptions, bind_http};
 use openapi2mcp::server::{Bridge, ServeOptions};
 use serde_json::{Value, json};
@@ -138,6 +139,15 @@ struct Protected {
 }
 
 async fn protected_server(issuer: &Issuer, stateless: bool, min_refresh_secs: u64) -> Protected {
+    protected_server_in(issuer, stateless, min_refresh_secs, ToolsMode::Auto).await
+}
+
+async fn protected_server_in(
+    issuer: &Issuer,
+    stateless: bool,
+    min_refresh_secs: u64,
+    mode: ToolsMode,
+) -> Protected {
     let backend = Backend::start(pet_reply).await;
     let port = free_port();
     let origin = format!("http://127.0.0.1:{port}");
@@ -147,6 +157,10 @@ async fn protected_server(issuer: &Issuer, stateless: bool, min_refresh_secs: u6
         tool_scopes: ToolScopePolicy::ReadWrite {
             read: Some("pets:read".into()),
             write: Some("pets:write".into()),
+        },
+        listing: ListingOptions {
+            mode,
+            ..ListingOptions::default()
         },
         ..ServeOptions::default()
     };
@@ -403,4 +417,76 @@ async fn a_rotated_key_is_fetched_when_a_token_names_it() {
     assert_eq!(issuer.fetches.load(Ordering::SeqCst), 2);
     client.cancel().await.unwrap();
     server.shutdown.cancel();
+}
+
+/// The JSON-RPC message of a response (JSON or the last SSE event).
+async fn message(res: reqwest::Response) -> Value {
+    crate::protocol::reply_of(&res.text().await.unwrap())
+}
+
+fn names(list: &Value) -> Vec<String> {
+    list["result"]["tools"]
+        .as_array()
+        .unwrap_or_else(|| panic!("{list}"))
+        .iter()
+        .map(|t| t["name"].as_str().unwrap().to_string())
+        .collect()
+}
+
+#[tokio::test]
+async fn each_caller_sees_and_calls_only_what_their_scopes_allow() {
+    let rsa = SigningKey::load("rsa.pem", "rsa-1", Algorithm::RS256);
+    let issuer = Issuer::start(vec![rsa.jwk()]).await;
+    let server = protected_server_in(&issuer, true, 10, ToolsMode::Full).await;
+    let aud = server.resource.clone();
+    let reader = rsa.sign(&claims(&issuer, &aud, "mcp pets:read"), None);
+    let writer = rsa.sign(&claims(&issuer, &aud, "mcp pets:read pets:write"), None);
+    let list = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list"});
+
+    // The list follows the caller's scopes, and says it is theirs alone.
+    let read_list = message(rpc(&server, Some(&reader), list.clone()).await).await;
+    let all = message(rpc(&server, Some(&writer), list.clone()).await).await;
+    let (shown, every) = (names(&read_list), names(&all));
+    assert!(shown.contains(&"get_pet".to_string()), "{shown:?}");
+    assert!(!shown.contains(&"create_pet".to_string()), "{shown:?}");
+    assert!(!shown.contains(&"delete_pet".to_string()), "{shown:?}");
+    assert!(every.contains(&"delete_pet".to_string()), "{every:?}");
+    assert!(shown.len() < every.len());
+
+    // Discovery mode: searching shows only what the caller may call, and
+    // calling through the call meta-tool needs the tool's own scopes.
+    let server = protected_server_in(&issuer, true, 10, ToolsMode::Discovery).await;
+    let aud = server.resource.clone();
+    let reader = rsa.sign(&claims(&issuer, &aud, "mcp pets:read"), None);
+    let res = rpc(
+        &server,
+        Some(&reader),
+        json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+        "params": {"name": "call_tool", "arguments": {"name": "delete_pet", "arguments": {"petId": 1}}}}),
+    )
+    .await;
+    assert_eq!(
+        res.status(),
+        403,
+        "call_tool is no way around a tool's scope"
+    );
+    assert!(
+        challenge(&res).contains("scope=\"pets:write\""),
+        "{}",
+        challenge(&res)
+    );
+    assert!(server.backend.take().is_empty());
+    let found = message(
+        rpc(
+            &server,
+            Some(&reader),
+            json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call",
+            "params": {"name": "search_tools", "arguments": {"query": "delete a pet"}}}),
+        )
+        .await,
+    )
+    .await;
+    let text = found["result"].to_string();
+    assert!(!text.contains("delete_pet"), "{text}");
+    assert!(text.contains("_pet"), "other pet tools are found: {text}");
 }

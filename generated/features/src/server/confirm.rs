@@ -146,7 +146,6 @@ fn args_digest(args: &Map<String, Value>) -> String {
     )
 }
 
-
 /// What the person answered, from an `ElicitResult`-shaped value.
 #[derive(Debug, PartialEq, Eq)]
 enum Answer {

@@ -595,7 +595,8 @@ pub async fn bind_http(
             let per_tool = !scope_bridge.scopes_mentioned().is_empty();
             let lookup: Option<authz::ToolScopes> = per_tool.then(|| {
                 let b = scope_bridge.clone();
-                Arc::new(move |name: &str| b.tool_scopes(name)) as authz::ToolScopes
+                Arc::new(move |name: &str, target: Option<&str>| b.call_scopes(name, target))
+                    as authz::ToolScopes
             });
             mcp.layer(middleware::from_fn(move |req: Request, next: Next| {
                 let authz = Arc::clone(&authz);

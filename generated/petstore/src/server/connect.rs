@@ -44,8 +44,8 @@ use super::Bridge;
 use super::authz::Authorizer;
 use super::confirm::{Gate, Retry};
 use super::seal::sha256_hex;
-use crate::runtime::auth::login::{LoginClient, as_user};
 use crate::runtime::auth::login::now_secs;
+use crate::runtime::auth::login::{LoginClient, as_user};
 use crate::runtime::call::ToolId;
 
 /// Key of the login question in `inputRequests` / `inputResponses`.
@@ -108,7 +108,6 @@ struct ApiLogin {
     b: String,
     x: u64,
 }
-
 
 fn random_token() -> String {
     use base64::Engine as _;

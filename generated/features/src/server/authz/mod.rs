@@ -69,8 +69,10 @@ impl AuthzOptions {
     }
 }
 
-/// Looks up the scope rule of a tool by name (empty: none needed).
-pub type ToolScopes = Arc<dyn Fn(&str) -> scopes::ScopeRule + Send + Sync>;
+/// Looks up the scope rule of a `tools/call` by the tool's name and the
+/// `name` among its arguments (a call meta-tool's target); empty: none
+/// needed.
+pub type ToolScopes = Arc<dyn Fn(&str, Option<&str>) -> scopes::ScopeRule + Send + Sync>;
 
 /// Checks requests; shared by every connection.
 pub struct Authorizer {
@@ -346,8 +348,9 @@ pub async fn guard(
                 return (StatusCode::PAYLOAD_TOO_LARGE, "request body too large\n").into_response();
             }
         };
-        for name in called_tools(&bytes) {
-            if let Err(needed) = scopes::check(&lookup(&name), &principal.scopes) {
+        for (name, target) in called_tools(&bytes) {
+            if let Err(needed) = scopes::check(&lookup(&name, target.as_deref()), &principal.scopes)
+            {
                 crate::server::ops::record_auth_refusal("insufficient_scope");
                 return authz.refuse(Refusal::InsufficientScope(needed));
             }
@@ -358,8 +361,9 @@ pub async fn guard(
     next.run(req).await
 }
 
-/// Names of the tools a JSON-RPC body calls (`tools/call`), single or batch.
-fn called_tools(body: &[u8]) -> Vec<String> {
+/// The tools a JSON-RPC body calls (`tools/call`), single or batch: each
+/// name, with the `name` among its arguments (what a call meta-tool calls).
+fn called_tools(body: &[u8]) -> Vec<(String, Option<String>)> {
     let Ok(value) = serde_json::from_slice::<Value>(body) else {
         return Vec::new();
     };
@@ -367,7 +371,13 @@ fn called_tools(body: &[u8]) -> Vec<String> {
         (m.get("method").and_then(Value::as_str) == Some("tools/call"))
             .then(|| m.pointer("/params/name").and_then(Value::as_str))
             .flatten()
-            .map(str::to_string)
+            .map(|name| {
+                let target = m
+                    .pointer("/params/arguments/name")
+                    .and_then(Value::as_str)
+                    .map(str::to_string);
+                (name.to_string(), target)
+            })
     };
     match &value {
         Value::Array(list) => list.iter().filter_map(one).collect(),
