@@ -199,6 +199,28 @@ async fn serve_behind(
     mcp_issuer: &str,
     extra: &[&str],
 ) -> Server {
+    serve_asking(
+        spec,
+        store,
+        port,
+        base,
+        mcp_issuer,
+        extra,
+        "openid offline_access pets:read",
+    )
+    .await
+}
+
+/// [`serve_behind`] asking the API's authorization server for `scopes`.
+async fn serve_asking(
+    spec: &Path,
+    store: &std::ffi::OsStr,
+    port: u16,
+    base: &str,
+    mcp_issuer: &str,
+    extra: &[&str],
+    scopes: &str,
+) -> Server {
     let mut child = tokio::process::Command::new(env!("CARGO_BIN_EXE_openapi2mcp"))
         .args(["serve", spec.to_str().unwrap(), "--transport", "http"])
         .args(extra)
@@ -270,9 +292,29 @@ async fn call_as(
     retry: Option<(Value, String)>,
     capabilities: Value,
 ) -> Value {
+    call_tool(
+        url,
+        token,
+        retry,
+        capabilities,
+        "get_pet",
+        json!({"petId": 1}),
+    )
+    .await
+}
+
+/// A 2026-07-28 `tools/call` of `tool` with `arguments`.
+async fn call_tool(
+    url: &str,
+    token: &str,
+    retry: Option<(Value, String)>,
+    capabilities: Value,
+    tool: &str,
+    arguments: Value,
+) -> Value {
     let mut params = json!({
-        "name": "get_pet",
-        "arguments": {"petId": 1},
+        "name": tool,
+        "arguments": arguments,
         "_meta": {
             "io.modelcontextprotocol/protocolVersion": "2026-07-28",
             "io.modelcontextprotocol/clientInfo": {"name": "it", "version": "1"},
@@ -291,7 +333,7 @@ async fn call_as(
         .header("accept", "application/json, text/event-stream")
         .header("mcp-protocol-version", "2026-07-28")
         .header("mcp-method", "tools/call")
-        .header("mcp-name", "get_pet")
+        .header("mcp-name", tool)
         .body(body.to_string())
         .timeout(Duration::from_secs(90))
         .send()
@@ -677,4 +719,99 @@ async fn older_clients_are_asked_on_their_session_or_given_the_link() {
     let log = server.log.lock().unwrap();
     assert!(!log.contains(&token), "an API token in the log");
     assert!(!log.contains(&alices), "an API token in the log");
+}
+
+/// [`crate::identity::document`] plus an operation that writes and needs
+/// `pets:write`.
+fn document_with_writes(dir: &Path, issuer: &str, api: &str) -> std::path::PathBuf {
+    let path = crate::identity::document(dir, issuer, api);
+    let mut doc: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    let scopes =
+        &mut doc["components"]["securitySchemes"]["oauth"]["flows"]["authorizationCode"]["scopes"];
+    scopes["pets:write"] = json!("change pets");
+    doc["paths"]["/pets"] = json!({"post": {
+        "operationId": "createPet",
+        "security": [{"oauth": ["pets:write"]}],
+        "requestBody": {"required": true, "content": {"application/json": {"schema": {
+            "type": "object", "properties": {"name": {"type": "string"}}, "required": ["name"]}}}},
+        "responses": {"200": {"description": "ok", "content": {"application/json": {"schema": {"type": "object"}}}}}
+    }});
+    std::fs::write(&path, doc.to_string()).unwrap();
+    path
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_call_needing_more_scopes_asks_the_person_to_allow_them() {
+    let port = free_port();
+    let base = format!("http://127.0.0.1:{port}");
+    let Some((mcp, api)) = providers(&base).await else {
+        return;
+    };
+    let backend = Backend::start(pet).await;
+    let dir = scratch("http-step-up");
+    let spec = document_with_writes(&dir, &api.issuer, &backend.url());
+    let store = dir.join("tokens.enc");
+    let server = serve_asking(
+        &spec,
+        store.as_os_str(),
+        port,
+        &base,
+        &mcp.issuer,
+        &["--stateless"],
+        "openid offline_access pets:read",
+    )
+    .await;
+    let resource = format!("{base}/mcp");
+    let caps = json!({"elicitation": {"url": {}}});
+    let alice = mcp_token(&mcp.issuer, &resource, "alice").await;
+
+    // Logged in for reading only.
+    let (link, state) = login_question(&call(&resource, &alice, None).await);
+    let (status, page) = follow_link(&link, "alice", "alice@api").await;
+    assert_eq!(status, 200, "{page}");
+    assert_ne!(
+        call(&resource, &alice, Some((accepted(), state))).await["isError"],
+        true
+    );
+    let reading = bearer(&backend.take());
+    let about = introspect(&api.issuer, &reading).await;
+    assert!(
+        !about["scope"].as_str().unwrap_or("").contains("pets:write"),
+        "{about}"
+    );
+
+    // Writing needs pets:write: asked to log in again allowing it; nothing
+    // is sent before.
+    let create = |retry| {
+        call_tool(
+            &resource,
+            &alice,
+            retry,
+            caps.clone(),
+            "create_pet",
+            json!({"name": "Bob"}),
+        )
+    };
+    let asked = create(None).await;
+    let (link, state) = login_question(&asked);
+    let message = asked["inputRequests"]["login"]["params"]["message"]
+        .as_str()
+        .unwrap();
+    assert!(message.contains("pets:write"), "{message}");
+    assert!(backend.take().is_empty());
+    let (status, page) = follow_link(&link, "alice", "alice@api").await;
+    assert_eq!(status, 200, "{page}");
+    let result = create(Some((accepted(), state))).await;
+    assert_ne!(result["isError"], true, "{result}");
+    let writing = bearer(&backend.take());
+    let about = introspect(&api.issuer, &writing).await;
+    assert_eq!(about["sub"], "alice@api");
+    assert!(
+        about["scope"].as_str().unwrap_or("").contains("pets:write"),
+        "{about}"
+    );
+    // Reading still works, with the new login.
+    assert_ne!(call(&resource, &alice, None).await["isError"], true);
+    assert_eq!(bearer(&backend.take()), writing);
+    drop(server);
 }

@@ -533,3 +533,82 @@ mod oauth2_flow;
 
 #[path = "conflict_tests.rs"]
 mod conflicts;
+
+/// A person logged in with `granted` scopes, on an OAuth2 scheme with an
+/// authorization code flow.
+async fn logged_in_with(granted: &[&str]) -> Authenticator {
+    let scheme = SecurityScheme::OAuth2 {
+        client_credentials_token_url: None,
+        flows: vec!["authorizationCode".into()],
+        login: Some(Box::new(crate::runtime::binding::LoginFlows {
+            authorization_url: Some("https://as.example/auth".into()),
+            token_url: Some("https://as.example/token".into()),
+            scopes: vec!["pets:read".into(), "pets:write".into()],
+            ..Default::default()
+        })),
+    };
+    let dir = std::env::temp_dir().join(format!("openapi2mcp-scopes-{}", std::process::id()));
+    let store: std::sync::Arc<dyn store::TokenStore> = std::sync::Arc::new(
+        store::FileStore::with_secret(&dir.join("tokens.enc"), &"k".repeat(40)).unwrap(),
+    );
+    let credentials =
+        Credentials::from_pairs([(env_var("oauth", "CLIENT_ID"), "client".to_string())]);
+    let schemes = BTreeMap::from([("oauth".to_string(), scheme)]);
+    let auth = Authenticator::with_store(
+        &schemes,
+        &credentials,
+        reqwest::Client::new(),
+        Some(std::sync::Arc::clone(&store)),
+    );
+    let client = login::LoginClient::from_scheme("oauth", &schemes["oauth"], &credentials).unwrap();
+    let tokens = store::StoredTokens {
+        access_token: "person-token".into(),
+        refresh_token: None,
+        expires_at: None,
+        obtained_at: None,
+        scopes: granted.iter().map(|s| s.to_string()).collect(),
+    };
+    store
+        .put(&client.store_key(login::LOCAL_USER), &tokens)
+        .await
+        .unwrap();
+    auth
+}
+
+fn needing(scopes: &[&str]) -> Vec<SecurityRequirement> {
+    vec![SecurityRequirement {
+        schemes: vec![SchemeUse {
+            name: "oauth".into(),
+            scopes: scopes.iter().map(|s| s.to_string()).collect(),
+        }],
+    }]
+}
+
+#[tokio::test]
+async fn a_login_lacking_an_operations_scope_asks_for_more() {
+    let auth = logged_in_with(&["pets:read"]).await;
+    let mut req = request("https://h.example/pets");
+    auth.apply(&needing(&["pets:read"]), &mut req)
+        .await
+        .unwrap();
+    assert_eq!(auth.login_needed(&needing(&["pets:read"])).await, Ok(None));
+    // Writing needs a scope the person did not grant: nothing is sent,
+    // and the message says how to get it.
+    let mut req = request("https://h.example/pets");
+    let err = auth
+        .apply(&needing(&["pets:write"]), &mut req)
+        .await
+        .unwrap_err();
+    let text = err.to_string();
+    assert!(
+        text.contains("pets:write") && text.contains("OPENAPI2MCP_OAUTH_SCOPES"),
+        "{text}"
+    );
+    assert_eq!(
+        auth.login_needed(&needing(&["pets:write"])).await,
+        Ok(Some(LoginNeed {
+            scheme: "oauth".into(),
+            scopes: vec!["pets:read".into(), "pets:write".into()],
+        }))
+    );
+}

@@ -82,6 +82,9 @@ struct Ticket {
     p: String,
     /// The scheme.
     s: String,
+    /// The scopes to ask for (a step-up); empty: the scheme's own.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    c: Vec<String>,
     /// Expiry, seconds since the epoch.
     x: u64,
 }
@@ -95,6 +98,9 @@ struct SignIn {
     n: String,
     /// The PKCE verifier.
     v: String,
+    /// The scopes to ask the API's authorization server for (step-up).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    c: Vec<String>,
     x: u64,
 }
 
@@ -306,6 +312,7 @@ async fn connect(
         s: ticket.s,
         n: nonce.clone(),
         v: verifier.clone(),
+        c: ticket.c,
         x: now_secs() + LINK_TTL.as_secs(),
     };
     let Ok(sealed) = sealer.seal(&serde_json::to_vec(&sealed).unwrap_or_default(), SIGNIN_AAD)
@@ -422,7 +429,7 @@ async fn signed_in(
             "This login link was made for another user: it was not used. Only the person whose assistant asked can use it; ask your own assistant to call the tool.",
         );
     }
-    let api = match state.bridge.login_client(&signin.s).await {
+    let mut api = match state.bridge.login_client(&signin.s).await {
         Ok(c) => c.0,
         Err(e) => {
             tracing::warn!("login pages: {e}");
@@ -432,6 +439,9 @@ async fn signed_in(
             );
         }
     };
+    if !signin.c.is_empty() {
+        api.scopes = signin.c.clone();
+    }
     let browser = random_token();
     let verifier = random_verifier();
     let sealed = ApiLogin {
@@ -576,8 +586,13 @@ impl Bridge {
         }
     }
 
-    /// The scheme `tool` needs `person`'s login for, when they have none.
-    async fn login_needed(&self, tool: ToolId, person: &str) -> Option<String> {
+    /// The login `tool` needs of `person`, when they have none (or one
+    /// granted fewer scopes than it needs).
+    async fn login_needed(
+        &self,
+        tool: ToolId,
+        person: &str,
+    ) -> Option<crate::runtime::auth::LoginNeed> {
         let security = &self.inner.api.tool(tool).http.security;
         let auth = self.inner.api.authenticator();
         as_user(Some(person.to_string()), auth.login_needed(security))
@@ -608,12 +623,14 @@ impl Bridge {
         else {
             return Ok(None);
         };
-        let Some(scheme) = self.login_needed(tool, &person).await else {
+        let Some(need) = self.login_needed(tool, &person).await else {
             return Ok(None);
         };
+        let scheme = need.scheme.clone();
         let ticket = Ticket {
             p: person.clone(),
             s: scheme.clone(),
+            c: need.scopes.clone(),
             x: now_secs() + LINK_TTL.as_secs(),
         };
         let ticket = self
@@ -622,9 +639,16 @@ impl Bridge {
             .seal(&serde_json::to_vec(&ticket).unwrap_or_default(), TICKET_AAD)
             .map_err(|e| McpError::internal_error(e.to_string(), None))?;
         let link = pages.connect(&ticket);
-        let message = format!(
-            "`{name}` calls the API as you, and you have not logged in to it yet (security scheme `{scheme}`). Open this page to log in; your assistant will not see your credentials."
-        );
+        let message = if need.scopes.is_empty() {
+            format!(
+                "`{name}` calls the API as you, and you have not logged in to it yet (security scheme `{scheme}`). Open this page to log in; your assistant will not see your credentials."
+            )
+        } else {
+            format!(
+                "`{name}` needs more access to the API than you granted (security scheme `{scheme}`, scopes {}). Open this page to log in again and allow it; your assistant will not see your credentials.",
+                need.scopes.join(" ")
+            )
+        };
         let can_open = context
             .client_capabilities()
             .is_some_and(|c| c.elicitation.as_ref().is_some_and(|e| e.url.is_some()));

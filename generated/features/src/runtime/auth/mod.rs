@@ -156,6 +156,18 @@ pub enum AuthError {
         /// The scheme's name.
         scheme: String,
     },
+    /// The person's login was not granted scopes the operation needs.
+    #[error(
+        "security scheme `{scheme}`: your login was not granted {} which this operation needs: log in again asking for them (e.g. set {} to include them and run `openapi2mcp login SPEC --scheme {scheme}`) and call again",
+        missing.join(" "),
+        env_var(scheme, "SCOPES")
+    )]
+    ScopesMissing {
+        /// The scheme's name.
+        scheme: String,
+        /// The scopes the operation needs beyond the grant.
+        missing: Vec<String>,
+    },
     /// The logged-in person's tokens could not be read or written.
     #[error("security scheme `{scheme}`: {reason}")]
     Login {
@@ -183,6 +195,17 @@ fn missing_message(alternatives: &[String]) -> String {
 // ---------------------------------------------------------------------------
 // Authenticator
 // ---------------------------------------------------------------------------
+
+/// A person's login a call needs: none yet, or one granted more scopes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LoginNeed {
+    /// The scheme to log in to.
+    pub scheme: String,
+    /// The scopes to ask for when the login lacks some (what was granted
+    /// plus what the operation needs); empty when there is no login at
+    /// all (the scheme's own scopes are asked for).
+    pub scopes: Vec<String>,
+}
 
 /// Applies an operation's security to its requests. Built once per server;
 /// share it (it is `Send + Sync`) so OAuth2 tokens are cached across calls.
@@ -258,7 +281,7 @@ impl Authenticator {
     pub async fn login_needed(
         &self,
         security: &[SecurityRequirement],
-    ) -> Result<Option<String>, AuthError> {
+    ) -> Result<Option<LoginNeed>, AuthError> {
         let Some(requirement) = security.iter().find(|r| self.is_satisfiable(r)) else {
             return Ok(None);
         };
@@ -266,11 +289,27 @@ impl Authenticator {
             let Some(auth) = self.schemes.get(&scheme.name) else {
                 continue;
             };
-            if let Some(login) = auth.login.as_deref()
-                && auth.method.is_none()
-                && login.access_token(&self.http).await?.is_none()
-            {
-                return Ok(Some(scheme.name.clone()));
+            let Some(login) = auth.login.as_deref().filter(|_| auth.method.is_none()) else {
+                continue;
+            };
+            match login.tokens(&self.http).await? {
+                None => {
+                    return Ok(Some(LoginNeed {
+                        scheme: scheme.name.clone(),
+                        scopes: Vec::new(),
+                    }));
+                }
+                Some(tokens) => {
+                    let missing = login::missing_scopes(&tokens, &scheme.scopes);
+                    if !missing.is_empty() {
+                        let mut scopes = tokens.scopes.clone();
+                        scopes.extend(missing);
+                        return Ok(Some(LoginNeed {
+                            scheme: scheme.name.clone(),
+                            scopes,
+                        }));
+                    }
+                }
             }
         }
         Ok(None)
@@ -410,8 +449,16 @@ impl Authenticator {
     ) -> Result<(), AuthError> {
         let auth = self.schemes.get(&scheme.name);
         if let Some(login) = auth.and_then(|a| a.login.as_deref()) {
-            match login.access_token(&self.http).await? {
-                Some(token) => {
+            match login.tokens(&self.http).await? {
+                Some(tokens) => {
+                    let missing = login::missing_scopes(&tokens, &scheme.scopes);
+                    if !missing.is_empty() {
+                        return Err(AuthError::ScopesMissing {
+                            scheme: scheme.name.clone(),
+                            missing,
+                        });
+                    }
+                    let token = tokens.access_token;
                     set_authorization(&format!("Bearer {token}"), request).map_err(|reason| {
                         AuthError::Login {
                             scheme: scheme.name.clone(),

@@ -672,13 +672,14 @@ impl UserLogin {
         self.client(http).await.cloned()
     }
 
-    /// The current person's access token, refreshed when it is about to
-    /// expire; `None` when they have not logged in (or their login ended:
-    /// expired without a refresh token, or refused on refresh).
-    pub(super) async fn access_token(
+    /// The current person's tokens (refreshed when about to expire), with
+    /// the scopes they were granted; `None` when they have not logged in
+    /// (or their login ended: expired without a refresh token, or refused
+    /// on refresh).
+    pub(super) async fn tokens(
         &self,
         http: &reqwest::Client,
-    ) -> Result<Option<String>, AuthError> {
+    ) -> Result<Option<StoredTokens>, AuthError> {
         let client = self.client(http).await?;
         let key = client.store_key(&current_user());
         let store_error = |e: super::store::StoreError| AuthError::Login {
@@ -689,7 +690,7 @@ impl UserLogin {
             return Ok(None);
         };
         if fresh(&tokens) {
-            return Ok(Some(tokens.access_token));
+            return Ok(Some(tokens));
         }
         let _refreshing = self.refreshing.lock().await;
         // Another call may have refreshed while this one waited.
@@ -697,7 +698,7 @@ impl UserLogin {
             return Ok(None);
         };
         if fresh(&tokens) {
-            return Ok(Some(tokens.access_token));
+            return Ok(Some(tokens));
         }
         let Some(refresh_token) = tokens.refresh_token.clone() else {
             return Ok(None);
@@ -705,7 +706,7 @@ impl UserLogin {
         match client.refresh(&refresh_token, http).await {
             Ok(new) => {
                 self.store.put(&key, &new).await.map_err(store_error)?;
-                Ok(Some(new.access_token))
+                Ok(Some(new))
             }
             Err(reason) => {
                 tracing::warn!(scheme = %client.scheme, "token refresh failed: {reason}");
@@ -721,6 +722,18 @@ impl UserLogin {
             }
         }
     }
+}
+
+/// The scopes of `needed` that `tokens` were not granted (strictly by
+/// name: an authorization server whose scopes imply others is not known
+/// to this check, so an operation asks for exactly what its document
+/// says).
+pub fn missing_scopes(tokens: &StoredTokens, needed: &[String]) -> Vec<String> {
+    needed
+        .iter()
+        .filter(|s| !tokens.scopes.contains(s))
+        .cloned()
+        .collect()
 }
 
 /// Whether `tokens` can be sent now: not within `min(60 s, lifetime / 2)`
