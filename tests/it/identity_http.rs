@@ -479,6 +479,28 @@ async fn each_person_logs_in_through_the_server_and_calls_as_themself() {
     login_question(&asked);
     assert!(backend.take().is_empty(), "carol never logged in");
 
+    // Dave signs in but declines at the API's consent: nothing stored,
+    // still asked.
+    let dave = mcp_token(&mcp.issuer, &resource, "dave").await;
+    let (link, _) = login_question(&call(&server.url, &dave, None).await);
+    let daves = browser();
+    let signin = daves.get(&link).send().await.unwrap();
+    let api_login = log_in_and_consent(&daves, signin.url().clone(), "dave").await;
+    assert!(
+        api_login.url().as_str().contains("/interaction/"),
+        "{}",
+        api_login.url()
+    );
+    let declined = daves
+        .get(format!("{}/abort", api_login.url()))
+        .send()
+        .await
+        .unwrap();
+    let page = declined.text().await.unwrap();
+    assert!(page.contains("did not allow"), "{page}");
+    login_question(&call(&server.url, &dave, None).await);
+    assert!(backend.take().is_empty());
+
     // No token in the log.
     let log = server.log.lock().unwrap().clone();
     assert!(log.contains("people log in to the API"), "{log}");
