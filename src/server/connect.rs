@@ -101,6 +101,9 @@ struct SignIn {
     /// The scopes to ask the API's authorization server for (step-up).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     c: Vec<String>,
+    /// A sign-in to log out (`/oauth/disconnect`), not to log in.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    d: bool,
     x: u64,
 }
 
@@ -229,6 +232,7 @@ impl LoginState {
 pub fn router(state: Arc<LoginState>) -> axum::Router {
     axum::Router::new()
         .route("/oauth/connect", axum::routing::get(connect))
+        .route("/oauth/disconnect", axum::routing::get(disconnect))
         .route("/oauth/signed-in", axum::routing::get(signed_in))
         .route("/oauth/callback", axum::routing::get(callback))
         .with_state(state)
@@ -295,6 +299,25 @@ async fn connect(
     else {
         return expired();
     };
+    start_signin(&state, ticket.p, ticket.s, ticket.c, false).await
+}
+
+/// `/oauth/disconnect`: a person ends their logins to the API (their
+/// tokens removed and revoked), after signing in so that it is theirs.
+async fn disconnect(State(state): State<Arc<LoginState>>) -> Response {
+    start_signin(&state, String::new(), String::new(), Vec::new(), true).await
+}
+
+/// Off to sign in at the MCP authorization server, the rest of the flow
+/// sealed in the `state`.
+async fn start_signin(
+    state: &LoginState,
+    person: String,
+    scheme: String,
+    scopes: Vec<String>,
+    logout: bool,
+) -> Response {
+    let sealer = &state.bridge.shared.sealer;
     let signin = match state.signin().await {
         Ok(c) => c,
         Err(e) => {
@@ -308,11 +331,12 @@ async fn connect(
     let nonce = random_token();
     let verifier = random_verifier();
     let sealed = SignIn {
-        p: ticket.p,
-        s: ticket.s,
+        p: person,
+        s: scheme,
         n: nonce.clone(),
         v: verifier.clone(),
-        c: ticket.c,
+        c: scopes,
+        d: logout,
         x: now_secs() + LINK_TTL.as_secs(),
     };
     let Ok(sealed) = sealer.seal(&serde_json::to_vec(&sealed).unwrap_or_default(), SIGNIN_AAD)
@@ -337,6 +361,41 @@ async fn connect(
             )
         }
     }
+}
+
+/// Removes and revokes every login of `person` to the API.
+async fn log_out(state: &LoginState, person: &str) -> Response {
+    let inner = state.bridge.shared.current.load_full();
+    let auth = inner.api.authenticator();
+    let (mut removed, mut unrevoked) = (0, 0);
+    for scheme in auth.login_schemes() {
+        let Some(Ok((client, store))) = auth.login_client(&scheme).await else {
+            continue;
+        };
+        match store.remove(&client.store_key(person)).await {
+            Ok(Some(tokens)) => {
+                removed += 1;
+                if !matches!(client.revoke(&tokens, &state.http).await, Ok(true)) {
+                    unrevoked += 1;
+                }
+            }
+            Ok(None) => {}
+            Err(e) => {
+                tracing::warn!(scheme = %scheme, "login pages: {e}");
+                return page(
+                    StatusCode::INTERNAL_SERVER_ERROR,
+                    "Your logins could not be removed just now; try again shortly.",
+                );
+            }
+        }
+    }
+    tracing::info!(target: "openapi2mcp::audit", removed, "a person logged out of the API");
+    let text = match (removed, unrevoked) {
+        (0, _) => "You were not logged in to the API through this server: nothing to do.".to_string(),
+        (_, 0) => "You are logged out of the API: your tokens are removed and revoked.".to_string(),
+        _ => "You are logged out of the API: your tokens are removed (the API's authorization server could not revoke all of them; they stay valid until they expire).".to_string(),
+    };
+    page(StatusCode::OK, &text)
 }
 
 /// A fresh PKCE verifier (RFC 7636: 43 to 128 unreserved characters).
@@ -422,6 +481,12 @@ async fn signed_in(
             );
         }
     };
+    if signin.d {
+        return match who {
+            Some(person) => log_out(&state, &person).await,
+            None => page(StatusCode::BAD_REQUEST, "The sign-in named nobody."),
+        };
+    }
     if who.as_deref() != Some(signin.p.as_str()) {
         tracing::warn!(target: "openapi2mcp::audit", scheme = %signin.s, "a login link was opened by someone other than the person it was made for; refused");
         return page(

@@ -430,6 +430,29 @@ async fn each_person_logs_in_through_the_server_and_calls_as_themself() {
     assert_ne!(result["isError"], true, "{result}");
     assert_eq!(bearer(&backend.take()), api_tokens[0].1);
 
+    // Bob logs out (signing in so that it is him): his tokens are removed
+    // and revoked, his next call asks again; alice's login stays.
+    let bobs = browser();
+    let signin = bobs
+        .get(format!("{base}/oauth/disconnect"))
+        .send()
+        .await
+        .unwrap();
+    let done = log_in_and_consent(&bobs, signin.url().clone(), "bob").await;
+    let page = done.text().await.unwrap();
+    assert!(
+        page.contains("logged out") && page.contains("revoked"),
+        "{page}"
+    );
+    assert_eq!(
+        introspect(&api.issuer, &api_tokens[1].1).await["active"],
+        false
+    );
+    login_question(&call(&server.url, &api_tokens[1].0, None).await);
+    let result = call(&server.url, &api_tokens[0].0, None).await;
+    assert_ne!(result["isError"], true, "{result}");
+    assert_eq!(bearer(&backend.take()), api_tokens[0].1);
+
     // Carol's link opened by bob: refused, nothing stored for anyone.
     let carol = mcp_token(&mcp.issuer, &resource, "carol").await;
     let (link, state) = login_question(&call(&server.url, &carol, None).await);

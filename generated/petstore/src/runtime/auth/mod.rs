@@ -315,6 +315,15 @@ impl Authenticator {
         Ok(None)
     }
 
+    /// The schemes served with each person's own login.
+    pub fn login_schemes(&self) -> Vec<String> {
+        self.schemes
+            .iter()
+            .filter(|(_, s)| s.login.is_some())
+            .map(|(n, _)| n.clone())
+            .collect()
+    }
+
     /// Whether some scheme is served with each person's own login.
     pub fn has_logins(&self) -> bool {
         self.schemes.values().any(|s| s.login.is_some())
