@@ -220,6 +220,10 @@ pub const SOURCES: &[(&str, &str)] = &[
         include_str!("../server/connect.rs"),
     ),
     (
+        "src/server/login_gate.rs",
+        include_str!("../server/login_gate.rs"),
+    ),
+    (
         "src/server/confirm.rs",
         include_str!("../server/confirm.rs"),
     ),

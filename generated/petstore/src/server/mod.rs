@@ -16,6 +16,7 @@ mod discovery;
 pub mod listing;
 mod live;
 pub mod login;
+mod login_gate;
 pub mod meta;
 pub mod ops;
 mod options;
