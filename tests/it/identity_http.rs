@@ -236,10 +236,7 @@ async fn serve_asking(
         )
         .env("OPENAPI2MCP_OAUTH_CLIENT_ID", CLIENT_ID)
         .env("OPENAPI2MCP_OAUTH_CLIENT_SECRET", CLIENT_SECRET)
-        .env(
-            "OPENAPI2MCP_OAUTH_SCOPES",
-            "openid offline_access pets:read",
-        )
+        .env("OPENAPI2MCP_OAUTH_SCOPES", scopes)
         .env("OPENAPI2MCP_SIGNIN_CLIENT_ID", SIGNIN_ID)
         .env("OPENAPI2MCP_SIGNIN_CLIENT_SECRET", SIGNIN_SECRET)
         .env("RUST_LOG", "debug")
@@ -672,7 +669,7 @@ struct OpensLinks {
 }
 
 impl rmcp::ClientHandler for OpensLinks {
-    fn get_info(&self) -> rmcp::model::ClientInfo {
+    fn get_info(&self) -> rmcp::model::ClientConfig {
         serde_json::from_value(json!({
             "protocolVersion": "2025-11-25",
             "capabilities": {"elicitation": {"url": {}}},
