@@ -136,6 +136,11 @@ pub enum Location {
     Header,
     /// Sent in the `Cookie` header.
     Cookie,
+    /// The whole query string (OpenAPI 3.2 `in: querystring`): one
+    /// structured argument serialized as its `content` media type says
+    /// (`application/x-www-form-urlencoded` pairs, JSON text, a string
+    /// as is), never together with `query` parameters.
+    Querystring,
 }
 
 impl Location {
@@ -146,6 +151,7 @@ impl Location {
             Location::Query => "query",
             Location::Header => "header",
             Location::Cookie => "cookie",
+            Location::Querystring => "querystring",
         }
     }
 }

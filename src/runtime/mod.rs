@@ -7,7 +7,8 @@
 //! call's arguments into an HTTP request; `response` turns the HTTP
 //! response into MCP-neutral tool content; `conform` makes it fit the
 //! tool's output schema; `lro` follows long-running operations (202 +
-//! status URL) to their end; `schemas` holds the full
+//! status URL) to their end; `progress` carries the items of a
+//! streaming response to whoever reports them; `schemas` holds the full
 //! schemas behind budgeted tools and the resources that serve them;
 //! `wire` holds the media-type, header and error helpers they share.
 
@@ -20,6 +21,7 @@ pub mod http;
 pub mod jsoncut;
 pub mod lro;
 pub mod preview;
+pub mod progress;
 pub mod ratelimit;
 pub mod redirect;
 pub mod request;

@@ -237,6 +237,7 @@ impl Bridge {
             version,
             description,
             security_schemes,
+            tag_parents,
             heads,
             source,
         } = catalog;
@@ -252,11 +253,12 @@ impl Bridge {
             listing.mode.as_str(),
             mode.as_str()
         );
-        let toolsets = Toolsets::group(
+        let mut toolsets = Toolsets::group(
             heads
                 .iter()
                 .map(|h| h.origin.tags.first().map(String::as_str)),
         );
+        toolsets.nest(&tag_parents);
         let initial_toolsets = if mode == ToolsMode::Toolsets {
             toolsets
                 .resolve_names(&listing.toolsets)
