@@ -215,6 +215,32 @@ mod tests {
     }
 
     #[test]
+    fn references_resolve_against_and_find_self() {
+        let d = doc(json!({"openapi": "3.2.0", "$self": "https://example.com/api/openapi",
+            "paths": {}, "components": {"schemas": {"A": {"type": "string"}}}}));
+        let key = d.root_key().to_string();
+        for reference in [
+            "https://example.com/api/openapi#/components/schemas/A",
+            "openapi#/components/schemas/A",
+            "../api/openapi#/components/schemas/A",
+            "#/components/schemas/A",
+        ] {
+            let found = d.resolve_ref(&key, reference);
+            assert_eq!(
+                found.map(|n| n.value.clone()).ok(),
+                Some(json!({"type": "string"})),
+                "{reference}"
+            );
+        }
+        assert!(d.resolve_ref(&key, "https://example.com/other#/x").is_err());
+        // Without `$self`, the URI names nothing.
+        let plain = doc(json!({"openapi": "3.1.0", "paths": {},
+            "components": {"schemas": {"A": {"type": "string"}}}}));
+        let key = plain.root_key().to_string();
+        assert!(plain.resolve_ref(&key, "https://example.com/api/openapi#/components/schemas/A").is_err());
+    }
+
+    #[test]
     fn pointers_unescape_and_percent_decode() {
         let d = doc(json!({"openapi": "3.0.0", "paths": {"/a/{b}": {"get": {"x~y": 1}}}}));
         let n = d

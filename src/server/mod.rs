@@ -190,8 +190,12 @@ impl Bridge {
             Arc::clone(&handlers),
         )?);
         Ok(Self {
+            // The one session of stdio (and of a bridge served directly)
+            // starts with `--toolset`'s toolsets, as HTTP sessions do.
+            session: Arc::new(Session {
+                enabled: Mutex::new(inner.initial_toolsets.clone()),
+            }),
             inner: Arc::clone(&inner),
-            session: Arc::default(),
             shared: Arc::new(live::Shared::new(inner, options, handlers, sealer)),
             request_toolsets: None,
         })

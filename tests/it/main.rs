@@ -15,6 +15,7 @@ mod lint;
 mod lro;
 mod mcp_headers;
 mod mock;
+mod oas32;
 mod model;
 mod names_corpus;
 mod naming;
