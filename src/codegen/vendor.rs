@@ -169,6 +169,14 @@ pub const SOURCES: &[(&str, &str)] = &[
         include_str!("../runtime/response/body.rs"),
     ),
     (
+        "src/runtime/workflow/mod.rs",
+        include_str!("../runtime/workflow/mod.rs"),
+    ),
+    (
+        "src/runtime/workflow/expr.rs",
+        include_str!("../runtime/workflow/expr.rs"),
+    ),
+    (
         "src/runtime/response/items.rs",
         include_str!("../runtime/response/items.rs"),
     ),

@@ -40,6 +40,7 @@ fn a_catalog_survives_a_json_round_trip() {
                 output: None,
                 response_media_types: Vec::new(),
                 lro: None,
+                workflow: None,
             },
         }],
     };

@@ -417,6 +417,7 @@ pub(crate) fn complete_in(
             output: output.map(|o| o.shape),
             response_media_types: response_media_types(&op),
             lro: long_running.map(|l| l.binding),
+            workflow: None,
         },
     };
     if tool.input_full.is_some() {

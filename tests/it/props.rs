@@ -1307,6 +1307,7 @@ fn binding() -> impl Strategy<Value = HttpBinding> {
                 output: None,
                 response_media_types: Vec::new(),
                 lro: None,
+                workflow: None,
             },
         )
     })
@@ -1727,6 +1728,7 @@ fn base_url_is_absolute_http_or_a_refusal() {
                 output: None,
                 response_media_types: Vec::new(),
                 lro: None,
+                workflow: None,
             };
             let request = request::prepare(&empty, &Map::new(), &base)
                 .map_err(|e| fail(format!("prepare refused the base `{base}`: {e}")))?;

@@ -52,6 +52,7 @@ fn op(path: &str, params: Vec<ParamBinding>) -> HttpBinding {
         output: None,
         response_media_types: Vec::new(),
         lro: None,
+        workflow: None,
     }
 }
 
