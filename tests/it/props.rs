@@ -793,6 +793,7 @@ fn run_pipeline(path: &str, keep_examples: bool) -> Outcome {
             ..LoadOptions::default()
         },
         build: BuildOptions::default(),
+        ..PipelineOptions::default()
     };
     match pipeline::load_catalog(path, &options) {
         Ok(loaded) => {

@@ -1,0 +1,287 @@
+//! Arazzo workflows as tools, end to end: `openapi2mcp mock` serves the
+//! API (a process of its own, whose request log says what reached it),
+//! `openapi2mcp serve --arazzo` serves the workflows over stdio, and an
+//! rmcp client calls them: the bundled petstore's workflows (a happy path,
+//! a step that fails and is retried, a failure that goes to another step)
+//! and the Arazzo specification's own pet-coupons example.
+
+use std::process::Stdio;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use openapi2mcp::runtime::catalog::Catalog;
+use rmcp::ServiceExt;
+use rmcp::model::CallToolResult;
+use rmcp::service::{RoleClient, RunningService};
+use rmcp::transport::TokioChildProcess;
+use serde_json::{Value, json};
+use tokio::io::AsyncBufReadExt;
+
+use crate::serve::{call, catalog_at, text_of};
+use crate::support::{local, root};
+
+/// An `openapi2mcp mock` process and the requests it logged.
+struct Mock {
+    child: tokio::process::Child,
+    url: String,
+    log: Arc<Mutex<Vec<String>>>,
+}
+
+impl Drop for Mock {
+    fn drop(&mut self) {
+        let _ = self.child.start_kill();
+    }
+}
+
+/// Removes ANSI colour sequences from a log line.
+fn plain(line: &str) -> String {
+    let mut out = String::new();
+    let mut chars = line.chars();
+    while let Some(c) = chars.next() {
+        if c == '\u{1b}' {
+            for d in chars.by_ref() {
+                if d.is_ascii_alphabetic() {
+                    break;
+                }
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+impl Mock {
+    async fn start(spec: &str) -> Self {
+        let mut child = tokio::process::Command::new(env!("CARGO_BIN_EXE_openapi2mcp"))
+            .args(["mock", spec, "--listen", "127.0.0.1:0"])
+            .current_dir(root())
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .kill_on_drop(true)
+            .spawn()
+            .unwrap();
+        let mut lines = tokio::io::BufReader::new(child.stderr.take().unwrap()).lines();
+        let url = tokio::time::timeout(Duration::from_secs(20), async {
+            while let Ok(Some(line)) = lines.next_line().await {
+                if let Some(at) = line.find("http://") {
+                    return line[at..].trim().to_string();
+                }
+            }
+            panic!("the mock said nothing of where it listens");
+        })
+        .await
+        .expect("the mock starts");
+        let log: Arc<Mutex<Vec<String>>> = Arc::default();
+        let sink = Arc::clone(&log);
+        tokio::spawn(async move {
+            while let Ok(Some(line)) = lines.next_line().await {
+                let line = plain(&line);
+                if line.contains("mock request") {
+                    sink.lock().unwrap().push(line);
+                }
+            }
+        });
+        Self { child, url, log }
+    }
+
+    /// `METHOD path` of each request logged so far (waiting a moment for
+    /// the last lines), taken.
+    async fn requests(&self) -> Vec<String> {
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        std::mem::take(&mut *self.log.lock().unwrap())
+            .iter()
+            .map(|l| {
+                let field = |name: &str| {
+                    l.split_whitespace()
+                        .find_map(|w| w.strip_prefix(name))
+                        .unwrap_or_default()
+                        .to_string()
+                };
+                format!("{} {}", field("method="), field("path="))
+            })
+            .collect()
+    }
+}
+
+/// `serve SPEC --arazzo ARAZZO` against the mock, over stdio.
+async fn serve(spec: &str, arazzo: &str, mock: &Mock) -> RunningService<RoleClient, ()> {
+    let mut cmd = tokio::process::Command::new(env!("CARGO_BIN_EXE_openapi2mcp"));
+    cmd.args(["serve", spec, "--arazzo", arazzo, "--base-url", &mock.url])
+        .current_dir(root());
+    ().serve(TokioChildProcess::new(cmd).unwrap())
+        .await
+        .expect("the server speaks MCP")
+}
+
+fn structured(result: &CallToolResult) -> Value {
+    assert_eq!(result.is_error, Some(false), "{}", text_of(result));
+    result.structured_content.clone().unwrap_or_default()
+}
+
+#[tokio::test]
+async fn petstore_workflows_run_end_to_end_through_the_mock() {
+    let mock = Mock::start("specs/petstore.yaml").await;
+    let client = serve(
+        "specs/petstore.yaml",
+        "specs/petstore.arazzo.yaml",
+        &mock,
+    )
+    .await;
+    let tools = client.list_all_tools().await.unwrap();
+    let adopt = tools.iter().find(|t| t.name == "adopt_pet").unwrap();
+    // Its inputs are the workflow's (a `$ref` to components.inputs).
+    assert_eq!(
+        adopt.input_schema["properties"]["limit"]["maximum"],
+        json!(100)
+    );
+    // The most dangerous step's hints: PATCH is not read-only.
+    let hints = adopt.annotations.clone().unwrap();
+    assert_eq!(hints.read_only_hint, Some(false));
+    let watch = tools.iter().find(|t| t.name == "await_sale").unwrap();
+    assert_eq!(watch.annotations.clone().unwrap().read_only_hint, Some(true));
+
+    let adopted = call(&client, "adopt_pet", json!({"limit": 5})).await;
+    assert_eq!(
+        structured(&adopted),
+        json!({"pet_id": 1, "name": "Rex", "status": "sold"})
+    );
+    assert_eq!(
+        mock.requests().await,
+        ["GET /v1/pets", "PATCH /v1/pets/1"],
+        "each step is one request, the second using the first's outputs"
+    );
+
+    // The other workflow goes to `list-sold` when its first step fails.
+    let other = call(&client, "sold_pet_or_another", json!({"pet_id": 1})).await;
+    assert_eq!(structured(&other), json!({"name": "Tom"}));
+    assert_eq!(
+        mock.requests().await,
+        ["GET /v1/pets/1", "GET /v1/pets"]
+    );
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn a_failing_step_is_retried_and_the_error_names_it() {
+    let mock = Mock::start("specs/petstore.yaml").await;
+    let client = serve(
+        "specs/petstore.yaml",
+        "specs/petstore.arazzo.yaml",
+        &mock,
+    )
+    .await;
+    let started = Instant::now();
+    // The mock's pet is `available`, never `sold`: the step fails its
+    // criteria, is retried twice 0.25 s apart, then fails the workflow.
+    let result = call(&client, "await_sale", json!({"pet_id": 1})).await;
+    let elapsed = started.elapsed();
+    assert_eq!(result.is_error, Some(true), "{result:?}");
+    let text = text_of(&result);
+    assert!(
+        text.starts_with("Workflow `awaitSale` failed at step `check-status`"),
+        "{text}"
+    );
+    assert!(text.contains("after 2 retries"), "{text}");
+    assert!(text.contains("retry 2 of 2"), "{text}");
+    assert_eq!(
+        mock.requests().await,
+        ["GET /v1/pets/1", "GET /v1/pets/1", "GET /v1/pets/1"]
+    );
+    assert!(elapsed >= Duration::from_millis(500), "{elapsed:?}");
+    // A bad input is refused before any step runs.
+    let refused = call(&client, "await_sale", json!({})).await;
+    assert_eq!(refused.is_error, Some(true));
+    assert!(text_of(&refused).contains("pet_id"), "{}", text_of(&refused));
+    assert!(mock.requests().await.is_empty());
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn the_arazzo_specifications_own_example_runs_through_the_mock() {
+    let spec = "specs/arazzo/pet-coupons.openapi.yaml";
+    let mock = Mock::start(spec).await;
+    let client = serve(spec, "specs/arazzo/pet-coupons.arazzo.yaml", &mock).await;
+    // `apply-coupon` finds a pet, its coupon, then calls the `place-order`
+    // workflow, whose output it returns.
+    let applied = call(&client, "apply_coupon", json!({"my_pet_tags": ["dog"]})).await;
+    let order = structured(&applied);
+    assert!(
+        order["apply_coupon_pet_order_id"].is_i64(),
+        "{order:#}"
+    );
+    assert_eq!(
+        mock.requests().await,
+        [
+            "GET /pet/findByTags",
+            "GET /pet/10/coupons",
+            "POST /store/order"
+        ]
+    );
+    let bought = call(&client, "buy_available_pet", json!({})).await;
+    assert!(structured(&bought)["buy_pet_order_id"].is_i64());
+    assert_eq!(
+        mock.requests().await,
+        ["GET /pet/findByStatus", "POST /store/order"]
+    );
+    client.cancel().await.unwrap();
+}
+
+fn petstore() -> Catalog {
+    catalog_at(&local("specs/petstore.yaml"))
+}
+
+fn workflows(doc: Value) -> (Vec<openapi2mcp::runtime::catalog::ToolDef>, Vec<String>) {
+    let (tools, diags) =
+        openapi2mcp::arazzo::from_value("w.arazzo.yaml", &doc, &petstore().tools).unwrap();
+    (
+        tools,
+        diags
+            .into_iter()
+            .map(|d| format!("{}: {}", d.pointer, d.message))
+            .collect(),
+    )
+}
+
+#[test]
+fn a_workflow_that_cannot_run_is_left_out_naming_its_step() {
+    let (tools, warnings) = workflows(json!({
+        "arazzo": "1.0.1",
+        "workflows": [
+            {"workflowId": "ghost", "steps": [
+                {"stepId": "one", "operationId": "getPet"},
+                {"stepId": "two", "operationId": "noSuchOperation"}]},
+            {"workflowId": "regex", "steps": [
+                {"stepId": "only", "operationId": "getPet",
+                 "successCriteria": [{"context": "$statusCode", "condition": "^200$", "type": "regex"}]}]},
+            {"workflowId": "cleanup", "steps": [
+                {"stepId": "look", "operationId": "getPet"},
+                {"stepId": "remove", "operationId": "deletePet"}]}
+        ]
+    }));
+    assert_eq!(tools.len(), 1);
+    assert_eq!(tools[0].name, "cleanup");
+    // A workflow with a destructive step is destructive.
+    assert!(tools[0].annotations.destructive_hint);
+    assert!(!tools[0].annotations.read_only_hint);
+    assert_eq!(warnings.len(), 2, "{warnings:#?}");
+    assert!(
+        warnings[0].starts_with("/workflows/0/steps/1: workflow `ghost` left out: step `two`")
+            && warnings[0].contains("noSuchOperation"),
+        "{}",
+        warnings[0]
+    );
+    assert!(
+        warnings[1].contains("step `only`") && warnings[1].contains("simple"),
+        "{}",
+        warnings[1]
+    );
+    let not_arazzo = openapi2mcp::arazzo::from_value("x.yaml", &json!({"openapi": "3.1.0"}), &[]);
+    assert!(
+        not_arazzo
+            .unwrap_err()
+            .message
+            .contains("not an Arazzo document")
+    );
+}
