@@ -285,3 +285,86 @@ fn a_workflow_that_cannot_run_is_left_out_naming_its_step() {
             .contains("not an Arazzo document")
     );
 }
+
+/// `generate SPEC --arazzo ARAZZO` into target/arazzo-generated/NAME
+/// (a stable place, so a rebuild is incremental), built against the
+/// shared target/generated; its binary.
+fn generated_with_workflows(name: &str, spec: &str, arazzo: &str) -> std::path::PathBuf {
+    let out = root().join("target/arazzo-generated").join(name);
+    let generated = std::process::Command::new(env!("CARGO_BIN_EXE_openapi2mcp"))
+        .args(["generate", spec, "--arazzo", arazzo, "-q", "--name"])
+        .arg(format!("{name}-mcp"))
+        .arg("--out")
+        .arg(&out)
+        .current_dir(root())
+        .output()
+        .unwrap();
+    assert!(
+        generated.status.success(),
+        "{}",
+        String::from_utf8_lossy(&generated.stderr)
+    );
+    std::fs::copy(root().join("Cargo.lock"), out.join("Cargo.lock")).unwrap();
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let built = std::process::Command::new(cargo)
+        .args(["build", "--manifest-path"])
+        .arg(out.join("Cargo.toml"))
+        .env("CARGO_TARGET_DIR", root().join("target/generated"))
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert!(
+        built.status.success(),
+        "the generated crate does not build:\n{}",
+        String::from_utf8_lossy(&built.stderr)
+    );
+    root().join("target/generated/debug").join(format!("{name}-mcp"))
+}
+
+#[tokio::test]
+async fn a_generated_crate_runs_the_workflows_as_serve_does() {
+    let binary = generated_with_workflows(
+        "petstore-workflows",
+        "specs/petstore.yaml",
+        "specs/petstore.arazzo.yaml",
+    );
+    let mock = Mock::start("specs/petstore.yaml").await;
+    let served = serve(
+        "specs/petstore.yaml",
+        "specs/petstore.arazzo.yaml",
+        &mock,
+    )
+    .await;
+    let mut cmd = tokio::process::Command::new(&binary);
+    cmd.args(["--base-url", &mock.url]);
+    let generated = ().serve(TokioChildProcess::new(cmd).unwrap()).await.unwrap();
+    let listed = |tools: Vec<rmcp::model::Tool>| {
+        tools
+            .into_iter()
+            .map(|t| serde_json::to_value(t).unwrap())
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(
+        listed(served.list_all_tools().await.unwrap()),
+        listed(generated.list_all_tools().await.unwrap())
+    );
+    for (tool, args) in [
+        ("adopt_pet", json!({"limit": 5})),
+        ("await_sale", json!({"pet_id": 1})),
+        ("sold_pet_or_another", json!({"pet_id": 1})),
+    ] {
+        let a = call(&served, tool, args.clone()).await;
+        let sent_a = mock.requests().await;
+        let b = call(&generated, tool, args).await;
+        let sent_b = mock.requests().await;
+        assert_eq!(
+            serde_json::to_value(&a).unwrap(),
+            serde_json::to_value(&b).unwrap(),
+            "{tool}"
+        );
+        assert_eq!(sent_a, sent_b, "{tool}");
+        assert!(!sent_a.is_empty(), "{tool}");
+    }
+    served.cancel().await.unwrap();
+    generated.cancel().await.unwrap();
+}

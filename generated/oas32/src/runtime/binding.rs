@@ -47,6 +47,11 @@ pub struct HttpBinding {
     /// before it existed, which read as "not declared".
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub lro: Option<LroBinding>,
+    /// Set for a tool that is an Arazzo workflow, not one operation: its
+    /// steps call the other tools (see `runtime::workflow`), and the
+    /// method and path above only name it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub workflow: Option<Box<super::workflow::WorkflowBinding>>,
 }
 
 /// What the document says about a long-running operation: built by

@@ -10,7 +10,8 @@
 //! status URL) to their end; `progress` carries the items of a
 //! streaming response to whoever reports them; `schemas` holds the full
 //! schemas behind budgeted tools and the resources that serve them;
-//! `wire` holds the media-type, header and error helpers they share.
+//! `wire` holds the media-type, header and error helpers they share;
+//! `workflow` runs an Arazzo workflow's steps through the same calls.
 
 pub mod auth;
 pub mod binding;
@@ -31,3 +32,4 @@ pub mod search;
 pub mod select;
 pub mod trace;
 pub mod wire;
+pub mod workflow;
