@@ -28,9 +28,7 @@ use crate::document::Diagnostic;
 use crate::document::model::pointers::path_and_method;
 use crate::runtime::binding::HttpBinding;
 use crate::runtime::catalog::{Origin, ToolAnnotations, ToolDef};
-use crate::runtime::workflow::{
-    Action, ActionKind, Criterion, StepBinding, WorkflowBinding,
-};
+use crate::runtime::workflow::{Action, ActionKind, Criterion, StepBinding, WorkflowBinding};
 
 /// The method a workflow tool reports (it sends no request of its own).
 pub const WORKFLOW_METHOD: &str = "WORKFLOW";
@@ -43,8 +41,13 @@ pub fn workflows(
     location: &str,
     tools: &[ToolDef],
 ) -> Result<(Vec<ToolDef>, Vec<Diagnostic>), Diagnostic> {
-    let text = std::fs::read_to_string(location)
-        .map_err(|e| Diagnostic::error(location, "", format!("cannot read the Arazzo document: {e}")))?;
+    let text = std::fs::read_to_string(location).map_err(|e| {
+        Diagnostic::error(
+            location,
+            "",
+            format!("cannot read the Arazzo document: {e}"),
+        )
+    })?;
     let doc = crate::document::parse::parse_text(&text, location)?;
     from_value(location, &doc, tools)
 }
@@ -82,7 +85,10 @@ pub fn from_value(
     let mut taken: BTreeSet<String> = tools.iter().map(|t| t.name.clone()).collect();
     let mut names = Vec::new();
     for workflow in &list {
-        let id = workflow.get("workflowId").and_then(Value::as_str).unwrap_or("workflow");
+        let id = workflow
+            .get("workflowId")
+            .and_then(Value::as_str)
+            .unwrap_or("workflow");
         let base = crate::tools::naming::sanitize(id);
         let mut name = base.clone();
         let mut n = 2;
@@ -151,7 +157,9 @@ impl Reader<'_> {
                     .map(|(k, v)| (k.clone(), self.inline(v, depth + 1)))
                     .collect(),
             ),
-            Value::Array(items) => Value::Array(items.iter().map(|v| self.inline(v, depth + 1)).collect()),
+            Value::Array(items) => {
+                Value::Array(items.iter().map(|v| self.inline(v, depth + 1)).collect())
+            }
             other => other.clone(),
         }
     }
@@ -164,12 +172,29 @@ impl Reader<'_> {
     ) -> Result<ToolDef, Diagnostic> {
         let pointer = format!("/workflows/{at}");
         let (id, name) = &names[at];
-        let text = |k: &str| w.get(k).and_then(Value::as_str).map(str::trim).filter(|s| !s.is_empty());
+        let text = |k: &str| {
+            w.get(k)
+                .and_then(Value::as_str)
+                .map(str::trim)
+                .filter(|s| !s.is_empty())
+        };
         let mut steps = Vec::new();
-        for (i, step) in w.get("steps").and_then(Value::as_array).into_iter().flatten().enumerate() {
-            let step = self
-                .step(step, names)
-                .map_err(|why| self.warn(format!("{pointer}/steps/{i}"), format!("workflow `{id}` left out: step `{}` {why}", step.get("stepId").and_then(Value::as_str).unwrap_or("?"))))?;
+        for (i, step) in w
+            .get("steps")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .enumerate()
+        {
+            let step = self.step(step, names).map_err(|why| {
+                self.warn(
+                    format!("{pointer}/steps/{i}"),
+                    format!(
+                        "workflow `{id}` left out: step `{}` {why}",
+                        step.get("stepId").and_then(Value::as_str).unwrap_or("?")
+                    ),
+                )
+            })?;
             steps.push(step);
         }
         if steps.is_empty() {
@@ -179,10 +204,20 @@ impl Reader<'_> {
         let actions = |key: &str, success: bool| -> Result<Vec<Action>, String> {
             self.actions(w.get(key), success)
         };
-        let on_success = actions("successActions", true).map_err(|why| self.warn(pointer.clone(), format!("workflow `{id}` left out: {why}")))?;
-        let on_failure = actions("failureActions", false).map_err(|why| self.warn(pointer.clone(), format!("workflow `{id}` left out: {why}")))?;
+        let on_success = actions("successActions", true).map_err(|why| {
+            self.warn(pointer.clone(), format!("workflow `{id}` left out: {why}"))
+        })?;
+        let on_failure = actions("failureActions", false).map_err(|why| {
+            self.warn(pointer.clone(), format!("workflow `{id}` left out: {why}"))
+        })?;
         for step in &steps {
-            for action in step.on_success.iter().chain(&step.on_failure).chain(&on_success).chain(&on_failure) {
+            for action in step
+                .on_success
+                .iter()
+                .chain(&step.on_failure)
+                .chain(&on_success)
+                .chain(&on_failure)
+            {
                 if let ActionKind::Goto { step: target } = &action.kind
                     && !ids.contains(&target.as_str())
                 {
@@ -213,7 +248,11 @@ impl Reader<'_> {
         }
         description.push_str(&format!(
             "\n\nSteps: {}.",
-            steps.iter().map(|s| format!("`{}` ({})", s.id, s.tool)).collect::<Vec<_>>().join(", ")
+            steps
+                .iter()
+                .map(|s| format!("`{}` ({})", s.id, s.tool))
+                .collect::<Vec<_>>()
+                .join(", ")
         ));
         let annotations = combined(&title, &steps, self.tools);
         Ok(ToolDef {
@@ -254,20 +293,35 @@ impl Reader<'_> {
     }
 
     fn step(&self, step: &Value, names: &[(String, String)]) -> Result<StepBinding, String> {
-        let id = step.get("stepId").and_then(Value::as_str).ok_or("has no `stepId`")?.to_string();
+        let id = step
+            .get("stepId")
+            .and_then(Value::as_str)
+            .ok_or("has no `stepId`")?
+            .to_string();
         let tool = self.target(step, names)?;
         let target = self.tools.iter().find(|t| t.name == tool);
         let mut args = Vec::new();
-        for p in step.get("parameters").and_then(Value::as_array).into_iter().flatten() {
+        for p in step
+            .get("parameters")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+        {
             let p = self.parameter(p)?;
-            let name = p.get("name").and_then(Value::as_str).ok_or("has a parameter without a `name`")?;
+            let name = p
+                .get("name")
+                .and_then(Value::as_str)
+                .ok_or("has a parameter without a `name`")?;
             let location = p.get("in").and_then(Value::as_str);
             let arg = target
                 .and_then(|t| argument_of(&t.http, name, location))
                 .unwrap_or_else(|| name.to_string());
             args.push((arg, p.get("value").cloned().unwrap_or(Value::Null)));
         }
-        let payload = step.get("requestBody").and_then(|b| b.get("payload")).cloned();
+        let payload = step
+            .get("requestBody")
+            .and_then(|b| b.get("payload"))
+            .cloned();
         if payload.is_some()
             && target.is_some_and(|t| t.http.body.is_none() && t.http.workflow.is_none())
         {
@@ -289,13 +343,22 @@ impl Reader<'_> {
     fn target(&self, step: &Value, names: &[(String, String)]) -> Result<String, String> {
         let last = |s: &str| s.rsplit('.').next().unwrap_or(s).to_string();
         if let Some(op) = step.get("operationId").and_then(Value::as_str) {
-            let op = if op.starts_with("$sourceDescriptions.") { last(op) } else { op.to_string() };
+            let op = if op.starts_with("$sourceDescriptions.") {
+                last(op)
+            } else {
+                op.to_string()
+            };
             return self
                 .tools
                 .iter()
-                .find(|t| t.origin.operation_id.as_deref() == Some(op.as_str()) && t.http.workflow.is_none())
+                .find(|t| {
+                    t.origin.operation_id.as_deref() == Some(op.as_str())
+                        && t.http.workflow.is_none()
+                })
                 .map(|t| t.name.clone())
-                .ok_or_else(|| format!("names operation `{op}`, which is not among the served tools"));
+                .ok_or_else(|| {
+                    format!("names operation `{op}`, which is not among the served tools")
+                });
         }
         if let Some(path) = step.get("operationPath").and_then(Value::as_str) {
             let pointer = path.split_once('#').map_or(path, |(_, p)| p);
@@ -307,10 +370,19 @@ impl Reader<'_> {
                 .iter()
                 .find(|t| t.http.path == p && t.http.method.eq_ignore_ascii_case(&method))
                 .map(|t| t.name.clone())
-                .ok_or_else(|| format!("names `{} {p}`, which is not among the served tools", method.to_ascii_uppercase()));
+                .ok_or_else(|| {
+                    format!(
+                        "names `{} {p}`, which is not among the served tools",
+                        method.to_ascii_uppercase()
+                    )
+                });
         }
         if let Some(w) = step.get("workflowId").and_then(Value::as_str) {
-            let w = if w.starts_with('$') { last(w) } else { w.to_string() };
+            let w = if w.starts_with('$') {
+                last(w)
+            } else {
+                w.to_string()
+            };
             return names
                 .iter()
                 .find(|(id, _)| *id == w)
@@ -333,7 +405,9 @@ impl Reader<'_> {
             .doc
             .pointer(&format!("/components/parameters/{name}"))
             .cloned()
-            .ok_or_else(|| format!("refers to parameter `{name}`, which the components do not have"))?;
+            .ok_or_else(|| {
+                format!("refers to parameter `{name}`, which the components do not have")
+            })?;
         if let (Value::Object(map), Some(value)) = (&mut found, p.get("value")) {
             map.insert("value".into(), value.clone());
         }
@@ -343,7 +417,10 @@ impl Reader<'_> {
     fn criteria(&self, list: Option<&Value>) -> Result<Vec<Criterion>, String> {
         let mut out = Vec::new();
         for c in list.and_then(Value::as_array).into_iter().flatten() {
-            let condition = c.get("condition").and_then(Value::as_str).ok_or("has a criterion without a `condition`")?;
+            let condition = c
+                .get("condition")
+                .and_then(Value::as_str)
+                .ok_or("has a criterion without a `condition`")?;
             match c.get("type") {
                 None => {}
                 Some(Value::String(t)) if t == "simple" => {}
@@ -375,19 +452,33 @@ impl Reader<'_> {
         for a in list.and_then(Value::as_array).into_iter().flatten() {
             let a = match a.get("reference").and_then(Value::as_str) {
                 Some(reference) => {
-                    let kind = if success { "successActions" } else { "failureActions" };
+                    let kind = if success {
+                        "successActions"
+                    } else {
+                        "failureActions"
+                    };
                     let name = reference.rsplit('.').next().unwrap_or(reference);
                     self.doc
                         .pointer(&format!("/components/{kind}/{name}"))
-                        .ok_or_else(|| format!("refers to action `{reference}`, which the components do not have"))?
+                        .ok_or_else(|| {
+                            format!(
+                                "refers to action `{reference}`, which the components do not have"
+                            )
+                        })?
                 }
                 None => a,
             };
-            let name = a.get("name").and_then(Value::as_str).unwrap_or("action").to_string();
+            let name = a
+                .get("name")
+                .and_then(Value::as_str)
+                .unwrap_or("action")
+                .to_string();
             let kind = match a.get("type").and_then(Value::as_str) {
                 Some("end") => ActionKind::End,
                 Some("goto") | Some("retry") if a.get("workflowId").is_some() => {
-                    return Err(format!("has action `{name}` that goes to another workflow; not supported"));
+                    return Err(format!(
+                        "has action `{name}` that goes to another workflow; not supported"
+                    ));
                 }
                 Some("goto") => ActionKind::Goto {
                     step: a
@@ -398,11 +489,20 @@ impl Reader<'_> {
                 },
                 Some("retry") if !success => {
                     if a.get("stepId").is_some() {
-                        return Err(format!("has retry action `{name}` that runs a step first; not supported"));
+                        return Err(format!(
+                            "has retry action `{name}` that runs a step first; not supported"
+                        ));
                     }
                     ActionKind::Retry {
-                        after_seconds: a.get("retryAfter").and_then(Value::as_f64).unwrap_or(0.0).max(0.0),
-                        limit: a.get("retryLimit").and_then(Value::as_u64).map_or(1, |n| n.min(100) as u32),
+                        after_seconds: a
+                            .get("retryAfter")
+                            .and_then(Value::as_f64)
+                            .unwrap_or(0.0)
+                            .max(0.0),
+                        limit: a
+                            .get("retryLimit")
+                            .and_then(Value::as_u64)
+                            .map_or(1, |n| n.min(100) as u32),
                     }
                 }
                 other => return Err(format!("has action `{name}` of unknown type {other:?}")),

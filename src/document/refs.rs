@@ -116,7 +116,9 @@ impl Document {
             }
         }
         let target = join(base)?;
-        let file = self.file_called(&target).map_or(target.clone(), str::to_string);
+        let file = self
+            .file_called(&target)
+            .map_or(target.clone(), str::to_string);
         Ok((file, fragment.into_owned()))
     }
 
@@ -216,8 +218,10 @@ mod tests {
 
     #[test]
     fn references_resolve_against_and_find_self() {
-        let d = doc(json!({"openapi": "3.2.0", "$self": "https://example.com/api/openapi",
-            "paths": {}, "components": {"schemas": {"A": {"type": "string"}}}}));
+        let d = doc(
+            json!({"openapi": "3.2.0", "$self": "https://example.com/api/openapi",
+            "paths": {}, "components": {"schemas": {"A": {"type": "string"}}}}),
+        );
         let key = d.root_key().to_string();
         for reference in [
             "https://example.com/api/openapi#/components/schemas/A",
@@ -237,7 +241,14 @@ mod tests {
         let plain = doc(json!({"openapi": "3.1.0", "paths": {},
             "components": {"schemas": {"A": {"type": "string"}}}}));
         let key = plain.root_key().to_string();
-        assert!(plain.resolve_ref(&key, "https://example.com/api/openapi#/components/schemas/A").is_err());
+        assert!(
+            plain
+                .resolve_ref(
+                    &key,
+                    "https://example.com/api/openapi#/components/schemas/A"
+                )
+                .is_err()
+        );
     }
 
     #[test]

@@ -123,12 +123,7 @@ fn structured(result: &CallToolResult) -> Value {
 #[tokio::test]
 async fn petstore_workflows_run_end_to_end_through_the_mock() {
     let mock = Mock::start("specs/petstore.yaml").await;
-    let client = serve(
-        "specs/petstore.yaml",
-        "specs/petstore.arazzo.yaml",
-        &mock,
-    )
-    .await;
+    let client = serve("specs/petstore.yaml", "specs/petstore.arazzo.yaml", &mock).await;
     let tools = client.list_all_tools().await.unwrap();
     let adopt = tools.iter().find(|t| t.name == "adopt_pet").unwrap();
     // Its inputs are the workflow's (a `$ref` to components.inputs).
@@ -140,7 +135,10 @@ async fn petstore_workflows_run_end_to_end_through_the_mock() {
     let hints = adopt.annotations.clone().unwrap();
     assert_eq!(hints.read_only_hint, Some(false));
     let watch = tools.iter().find(|t| t.name == "await_sale").unwrap();
-    assert_eq!(watch.annotations.clone().unwrap().read_only_hint, Some(true));
+    assert_eq!(
+        watch.annotations.clone().unwrap().read_only_hint,
+        Some(true)
+    );
 
     let adopted = call(&client, "adopt_pet", json!({"limit": 5})).await;
     assert_eq!(
@@ -156,22 +154,14 @@ async fn petstore_workflows_run_end_to_end_through_the_mock() {
     // The other workflow goes to `list-sold` when its first step fails.
     let other = call(&client, "sold_pet_or_another", json!({"pet_id": 1})).await;
     assert_eq!(structured(&other), json!({"name": "Tom"}));
-    assert_eq!(
-        mock.requests().await,
-        ["GET /v1/pets/1", "GET /v1/pets"]
-    );
+    assert_eq!(mock.requests().await, ["GET /v1/pets/1", "GET /v1/pets"]);
     client.cancel().await.unwrap();
 }
 
 #[tokio::test]
 async fn a_failing_step_is_retried_and_the_error_names_it() {
     let mock = Mock::start("specs/petstore.yaml").await;
-    let client = serve(
-        "specs/petstore.yaml",
-        "specs/petstore.arazzo.yaml",
-        &mock,
-    )
-    .await;
+    let client = serve("specs/petstore.yaml", "specs/petstore.arazzo.yaml", &mock).await;
     let started = Instant::now();
     // The mock's pet is `available`, never `sold`: the step fails its
     // criteria, is retried twice 0.25 s apart, then fails the workflow.
@@ -193,7 +183,11 @@ async fn a_failing_step_is_retried_and_the_error_names_it() {
     // A bad input is refused before any step runs.
     let refused = call(&client, "await_sale", json!({})).await;
     assert_eq!(refused.is_error, Some(true));
-    assert!(text_of(&refused).contains("pet_id"), "{}", text_of(&refused));
+    assert!(
+        text_of(&refused).contains("pet_id"),
+        "{}",
+        text_of(&refused)
+    );
     assert!(mock.requests().await.is_empty());
     client.cancel().await.unwrap();
 }
@@ -207,10 +201,7 @@ async fn the_arazzo_specifications_own_example_runs_through_the_mock() {
     // workflow, whose output it returns.
     let applied = call(&client, "apply_coupon", json!({"my_pet_tags": ["dog"]})).await;
     let order = structured(&applied);
-    assert!(
-        order["apply_coupon_pet_order_id"].is_i64(),
-        "{order:#}"
-    );
+    assert!(order["apply_coupon_pet_order_id"].is_i64(), "{order:#}");
     assert_eq!(
         mock.requests().await,
         [
@@ -318,7 +309,9 @@ fn generated_with_workflows(name: &str, spec: &str, arazzo: &str) -> std::path::
         "the generated crate does not build:\n{}",
         String::from_utf8_lossy(&built.stderr)
     );
-    root().join("target/generated/debug").join(format!("{name}-mcp"))
+    root()
+        .join("target/generated/debug")
+        .join(format!("{name}-mcp"))
 }
 
 #[tokio::test]
@@ -329,12 +322,7 @@ async fn a_generated_crate_runs_the_workflows_as_serve_does() {
         "specs/petstore.arazzo.yaml",
     );
     let mock = Mock::start("specs/petstore.yaml").await;
-    let served = serve(
-        "specs/petstore.yaml",
-        "specs/petstore.arazzo.yaml",
-        &mock,
-    )
-    .await;
+    let served = serve("specs/petstore.yaml", "specs/petstore.arazzo.yaml", &mock).await;
     let mut cmd = tokio::process::Command::new(&binary);
     cmd.args(["--base-url", &mock.url]);
     let generated = ().serve(TokioChildProcess::new(cmd).unwrap()).await.unwrap();

@@ -103,7 +103,10 @@ fn list_reads_every_construct_without_a_warning() {
     assert_eq!(out["properties"]["result"]["type"], "array", "{out:#}");
     let events = serde_json::to_string(out).unwrap();
     assert!(events.contains("\"retry\""), "{events}");
-    let logs = tool(&catalog, "stream_logs").output_schema.as_ref().unwrap();
+    let logs = tool(&catalog, "stream_logs")
+        .output_schema
+        .as_ref()
+        .unwrap();
     assert!(
         serde_json::to_string(logs).unwrap().contains("\"message\""),
         "{logs:#}"
@@ -130,8 +133,8 @@ fn the_cli_lists_and_lints_a_32_document_quietly() {
         .current_dir(crate::support::root())
         .output()
         .unwrap();
-    let text = String::from_utf8_lossy(&out.stdout).to_string()
-        + &String::from_utf8_lossy(&out.stderr);
+    let text =
+        String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{text}");
     assert!(text.contains("0 errors, 0 warnings"), "{text}");
     assert!(!text.contains("version"), "{text}");
@@ -264,32 +267,35 @@ impl Streamer {
             }
         }
         let head = String::from_utf8_lossy(&head).to_string();
-        let target = head.split_whitespace().nth(1).unwrap_or_default().to_string();
-        let (content_type, pieces, endless): (&str, Vec<&[u8]>, bool) = if target
-            .starts_with("/v1/logs")
-        {
-            (
-                "application/jsonl",
-                vec![
-                    b"{\"level\": 1, \"message\": \"one\"}\n",
-                    b"{\"level\": 2, \"mess",
-                    b"age\": \"two\"}\n{\"level\": 3, \"message\": \"three\"}",
-                ],
-                false,
-            )
-        } else if target.starts_with("/v1/items/9/") {
-            ("text/event-stream", vec![b"data: tick\n\n"], true)
-        } else {
-            (
-                "text/event-stream",
-                vec![
-                    b": hello\nevent: renamed\nid: 1\ndata: {\"name\": \"Lamp\"}\n\n",
-                    b"event: tagged\nid: 2\ndata: light\ndata: desk\n\n",
-                    b"event: deleted\nid: 3\nretry: 5000\ndata:\n\n",
-                ],
-                false,
-            )
-        };
+        let target = head
+            .split_whitespace()
+            .nth(1)
+            .unwrap_or_default()
+            .to_string();
+        let (content_type, pieces, endless): (&str, Vec<&[u8]>, bool) =
+            if target.starts_with("/v1/logs") {
+                (
+                    "application/jsonl",
+                    vec![
+                        b"{\"level\": 1, \"message\": \"one\"}\n",
+                        b"{\"level\": 2, \"mess",
+                        b"age\": \"two\"}\n{\"level\": 3, \"message\": \"three\"}",
+                    ],
+                    false,
+                )
+            } else if target.starts_with("/v1/items/9/") {
+                ("text/event-stream", vec![b"data: tick\n\n"], true)
+            } else {
+                (
+                    "text/event-stream",
+                    vec![
+                        b": hello\nevent: renamed\nid: 1\ndata: {\"name\": \"Lamp\"}\n\n",
+                        b"event: tagged\nid: 2\ndata: light\ndata: desk\n\n",
+                        b"event: deleted\nid: 3\nretry: 5000\ndata:\n\n",
+                    ],
+                    false,
+                )
+            };
         let start = format!(
             "HTTP/1.1 200 OK\r\ncontent-type: {content_type}\r\ntransfer-encoding: chunked\r\n\r\n"
         );
@@ -299,12 +305,7 @@ impl Streamer {
         let mut sent = 0;
         loop {
             let piece = pieces[sent % pieces.len()];
-            let chunk = [
-                format!("{:x}\r\n", piece.len()).as_bytes(),
-                piece,
-                b"\r\n",
-            ]
-            .concat();
+            let chunk = [format!("{:x}\r\n", piece.len()).as_bytes(), piece, b"\r\n"].concat();
             if socket.write_all(&chunk).await.is_err() {
                 return;
             }
@@ -333,7 +334,10 @@ impl Streamer {
 
 /// A client recording each progress notification and when it came.
 #[derive(Clone, Default)]
-struct Progress(Arc<Mutex<Vec<(Instant, f64, Option<String>)>>>);
+struct Progress(Arc<Mutex<Vec<Note>>>);
+
+/// A progress notification: when it came, its progress and its message.
+type Note = (Instant, f64, Option<String>);
 
 impl ClientHandler for Progress {
     async fn on_progress(
@@ -355,7 +359,7 @@ async fn call_with_progress(
     seen: &Progress,
     name: &str,
     args: Value,
-) -> (CallToolResult, Vec<(Instant, f64, Option<String>)>) {
+) -> (CallToolResult, Vec<Note>) {
     let mut meta = rmcp::model::RequestMetaObject::default();
     meta.set_progress_token(rmcp::model::ProgressToken(
         rmcp::model::NumberOrString::Number(1),
@@ -389,7 +393,9 @@ async fn call_with_progress(
     (result, notes)
 }
 
-async fn progress_client(options: ServeOptions) -> (RunningService<RoleClient, Progress>, Progress) {
+async fn progress_client(
+    options: ServeOptions,
+) -> (RunningService<RoleClient, Progress>, Progress) {
     let bridge = Bridge::new(oas32().0, options).unwrap();
     let (client_io, server_io) = tokio::io::duplex(1 << 20);
     tokio::spawn(async move {
@@ -403,7 +409,7 @@ async fn progress_client(options: ServeOptions) -> (RunningService<RoleClient, P
 }
 
 /// The item notifications (those saying `item n: …`), in order.
-fn items(notes: &[(Instant, f64, Option<String>)]) -> Vec<(Instant, f64, String)> {
+fn items(notes: &[Note]) -> Vec<(Instant, f64, String)> {
     notes
         .iter()
         .filter_map(|(at, p, m)| Some((*at, *p, m.clone().filter(|m| m.starts_with("item "))?)))
@@ -427,7 +433,9 @@ async fn json_lines_stream_item_by_item_as_progress_and_end_as_an_array() {
     );
     let got = items(&notes);
     assert_eq!(
-        got.iter().map(|(_, p, m)| (*p, m.as_str())).collect::<Vec<_>>(),
+        got.iter()
+            .map(|(_, p, m)| (*p, m.as_str()))
+            .collect::<Vec<_>>(),
         [
             (1.0, r#"item 1: {"level":1,"message":"one"}"#),
             (2.0, r#"item 2: {"level":2,"message":"two"}"#),
@@ -500,9 +508,7 @@ async fn a_stream_over_the_size_cap_keeps_its_whole_items() {
     let streamer = Streamer::start().await;
     let mut opts = options(&streamer.url());
     opts.http = HttpOptions {
-        limits: ResponseLimits {
-            max_body_bytes: 40,
-        },
+        limits: ResponseLimits { max_body_bytes: 40 },
         ..HttpOptions::default()
     };
     let client = connect(oas32().0, opts).await;

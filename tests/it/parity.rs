@@ -1333,10 +1333,18 @@ fn oas32_reply(r: &Recorded) -> Reply {
         return (200, "text/event-stream", events.as_bytes().to_vec());
     }
     if r.method == "COPY" {
-        return (201, "application/json", br#"{"id": 3, "name": "Lamp"}"#.to_vec());
+        return (
+            201,
+            "application/json",
+            br#"{"id": 3, "name": "Lamp"}"#.to_vec(),
+        );
     }
     if r.target.starts_with("/v1/items/1") && r.method == "GET" {
-        return (200, "application/json", br#"{"id": 1, "name": "Lamp"}"#.to_vec());
+        return (
+            200,
+            "application/json",
+            br#"{"id": 1, "name": "Lamp"}"#.to_vec(),
+        );
     }
     (
         200,

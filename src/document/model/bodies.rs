@@ -88,7 +88,9 @@ impl<'d> MediaType<'d> {
     /// of a sequential media type (JSON Lines, an event stream, …), which
     /// the whole content is an array of.
     pub fn item_schema(&self) -> Option<Schema<'d>> {
-        self.node.child("itemSchema").map(|s| Schema::new(self.doc, s))
+        self.node
+            .child("itemSchema")
+            .map(|s| Schema::new(self.doc, s))
     }
 
     /// The documented examples in order: `example` first (named

@@ -51,7 +51,9 @@ impl Document {
                 diags.push(Diagnostic::warning(
                     file,
                     pointer,
-                    format!("tag `{name}` under `{parent}` would make a cycle of parents; not nested"),
+                    format!(
+                        "tag `{name}` under `{parent}` would make a cycle of parents; not nested"
+                    ),
                 ));
                 continue;
             }

@@ -199,12 +199,18 @@ fn query_and_additional_operations_are_operations() {
     }}}));
     let mut diags = Vec::new();
     let ops = d.operations(&mut diags);
-    let seen: Vec<(&str, Option<&str>)> = ops.iter().map(|o| (o.method, o.operation_id())).collect();
+    let seen: Vec<(&str, Option<&str>)> =
+        ops.iter().map(|o| (o.method, o.operation_id())).collect();
     assert_eq!(seen, [("query", Some("q")), ("COPY", Some("c"))]);
     assert_eq!(ops[1].pointer(), "/paths/~1a/additionalOperations/COPY");
-    let messages: Vec<String> = diags.iter().map(|d| format!("{} {}", d.pointer, d.message)).collect();
+    let messages: Vec<String> = diags
+        .iter()
+        .map(|d| format!("{} {}", d.pointer, d.message))
+        .collect();
     assert_eq!(messages.len(), 2, "{messages:#?}");
-    assert!(messages[0].contains("/additionalOperations/POST") && messages[0].contains("fixed field"));
+    assert!(
+        messages[0].contains("/additionalOperations/POST") && messages[0].contains("fixed field")
+    );
     assert!(messages[1].contains("not an HTTP method"));
     assert_eq!(d.declared_operations(), 2);
     assert_eq!(d.operation("/a", "copy").map(|o| o.method), Some("COPY"));
@@ -224,7 +230,10 @@ fn tag_parents_refuse_unknown_parents_and_cycles() {
     ]}));
     let mut diags = Vec::new();
     let parents = d.tag_parents(&mut diags);
-    let pairs: Vec<(&str, &str)> = parents.iter().map(|(c, p)| (c.as_str(), p.as_str())).collect();
+    let pairs: Vec<(&str, &str)> = parents
+        .iter()
+        .map(|(c, p)| (c.as_str(), p.as_str()))
+        .collect();
     assert_eq!(pairs, [("b", "a"), ("c", "b"), ("e", "f")]);
     assert_eq!(diags.len(), 2, "{diags:?}");
     assert!(diags[0].message.contains("`nope`"), "{}", diags[0].message);

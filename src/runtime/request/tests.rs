@@ -745,9 +745,15 @@ fn querystring(media_type: &str) -> ParamBinding {
 #[test]
 fn a_querystring_argument_is_the_whole_query_string() {
     // Form pairs, an array member repeated, form-encoded.
-    let form = op("/items", vec![querystring("application/x-www-form-urlencoded")]);
+    let form = op(
+        "/items",
+        vec![querystring("application/x-www-form-urlencoded")],
+    );
     assert_eq!(
-        url_of(&form, json!({"q": {"a": "x y&z", "tag": ["p", "q"], "n": 2}})),
+        url_of(
+            &form,
+            json!({"q": {"a": "x y&z", "tag": ["p", "q"], "n": 2}})
+        ),
         format!("{BASE}/items?a=x%20y%26z&tag=p&tag=q&n=2")
     );
     assert_eq!(url_of(&form, json!({"q": {}})), format!("{BASE}/items"));

@@ -16,7 +16,10 @@ fn media_types_name_their_sequence() {
         Sequence::of("Application/X-NDJSON; charset=utf-8"),
         Some(Sequence::JsonLines)
     );
-    assert_eq!(Sequence::of("application/json-seq"), Some(Sequence::JsonSeq));
+    assert_eq!(
+        Sequence::of("application/json-seq"),
+        Some(Sequence::JsonSeq)
+    );
     assert_eq!(
         Sequence::of("application/geo+json-seq"),
         Some(Sequence::JsonSeq)
@@ -37,7 +40,10 @@ fn json_lines_are_items_as_soon_as_their_line_ends() {
     );
     assert_eq!(steps[0], [json!({"a": 1})]);
     assert_eq!(steps[1], [json!({"a": 2})]);
-    assert!(steps[2].is_empty(), "an unterminated line waits for the end");
+    assert!(
+        steps[2].is_empty(),
+        "an unterminated line waits for the end"
+    );
     assert_eq!(end, [json!({"a": 3})]);
 }
 
@@ -81,5 +87,8 @@ fn events_follow_the_whatwg_parsing_rules() {
     // data is not dispatched.
     assert_eq!(steps[2], [json!({"data": ""})]);
     assert_eq!(steps[3], [json!({"data": "{\"n\": 3}"})]);
-    assert!(end.is_empty(), "an unfinished event is discarded at the end");
+    assert!(
+        end.is_empty(),
+        "an unfinished event is discarded at the end"
+    );
 }
