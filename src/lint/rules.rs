@@ -121,6 +121,11 @@ pub(super) fn check(
     let mut out = Vec::new();
     let mut by_summary: HashMap<String, &str> = HashMap::new();
     for tool in &catalog.tools {
+        // An Arazzo workflow (`--arazzo`) is no operation of the document:
+        // its steps' tools are checked.
+        if tool.http.workflow.is_some() {
+            continue;
+        }
         let method = tool.http.method.to_ascii_lowercase();
         let op = doc.operation(&tool.http.path, &method);
         let op_pointer =

@@ -356,3 +356,72 @@ async fn a_generated_crate_runs_the_workflows_as_serve_does() {
     served.cancel().await.unwrap();
     generated.cancel().await.unwrap();
 }
+
+#[test]
+fn list_and_lint_show_workflows_as_tools_not_as_operations() {
+    let run = |command: &str| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_openapi2mcp"))
+            .args([
+                command,
+                "specs/petstore.yaml",
+                "--arazzo",
+                "specs/petstore.arazzo.yaml",
+            ])
+            .current_dir(root())
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{command}");
+        String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr)
+    };
+    let listed = run("list");
+    assert!(
+        listed.contains("adopt_pet") && listed.contains("10 tools"),
+        "{listed}"
+    );
+    let linted = run("lint");
+    assert!(!linted.contains("arazzo:"), "{linted}");
+    assert!(linted.contains("0 errors, 0 warnings"), "{linted}");
+}
+
+#[tokio::test]
+async fn a_long_workflow_becomes_a_task_for_a_client_that_declared_tasks() {
+    use crate::protocol::{http_server, rpc_tasks, settle};
+    use openapi2mcp::pipeline::{self, PipelineOptions};
+    use openapi2mcp::server::{Bridge, ServeOptions};
+    let mock = Mock::start("specs/petstore.yaml").await;
+    let loaded = pipeline::load_catalog(
+        local("specs/petstore.yaml").to_str().unwrap(),
+        &PipelineOptions {
+            arazzo: vec![local("specs/petstore.arazzo.yaml").display().to_string()],
+            ..PipelineOptions::default()
+        },
+    )
+    .unwrap();
+    let options = ServeOptions {
+        base_url: Some(mock.url.clone()),
+        task_after: Duration::from_millis(200),
+        ..ServeOptions::default()
+    };
+    let (url, shutdown) = http_server(Bridge::new(loaded.catalog, options).unwrap()).await;
+    // Two retries 0.25 s apart: past --task-after.
+    let started = rpc_tasks(
+        &url,
+        "tools/call",
+        json!({"name": "await_sale", "arguments": {"pet_id": 1}}),
+    )
+    .await;
+    assert_eq!(started["result"]["resultType"], "task", "{started}");
+    let task_id = started["result"]["taskId"].as_str().unwrap().to_string();
+    let done = settle(&url, &task_id).await;
+    let result = &done["result"]["result"];
+    assert_eq!(result["isError"], true, "{done}");
+    assert!(
+        result["content"][0]["text"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("at step `check-status`"),
+        "{done}"
+    );
+    assert_eq!(mock.requests().await.len(), 3);
+    shutdown.cancel();
+}
