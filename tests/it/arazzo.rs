@@ -21,9 +21,9 @@ use crate::serve::{call, catalog_at, text_of};
 use crate::support::{local, root};
 
 /// An `openapi2mcp mock` process and the requests it logged.
-struct Mock {
+pub(crate) struct Mock {
     child: tokio::process::Child,
-    url: String,
+    pub(crate) url: String,
     log: Arc<Mutex<Vec<String>>>,
 }
 
@@ -52,7 +52,7 @@ fn plain(line: &str) -> String {
 }
 
 impl Mock {
-    async fn start(spec: &str) -> Self {
+    pub(crate) async fn start(spec: &str) -> Self {
         let mut child = tokio::process::Command::new(env!("CARGO_BIN_EXE_openapi2mcp"))
             .args(["mock", spec, "--listen", "127.0.0.1:0"])
             .current_dir(root())
@@ -88,7 +88,7 @@ impl Mock {
 
     /// `METHOD path` of each request logged so far (waiting a moment for
     /// the last lines), taken.
-    async fn requests(&self) -> Vec<String> {
+    pub(crate) async fn requests(&self) -> Vec<String> {
         tokio::time::sleep(Duration::from_millis(200)).await;
         std::mem::take(&mut *self.log.lock().unwrap())
             .iter()
