@@ -376,7 +376,9 @@ impl Api {
         if let Some(workflow) = &self.prepared(tool).endpoint.http.workflow {
             return super::workflow::run(self, workflow, args, client_authorization).await;
         }
-        self.exchange(tool, args, client_authorization, mode).await.0
+        self.exchange(tool, args, client_authorization, mode)
+            .await
+            .0
     }
 
     /// [`Api::execute_in`] for an operation, with the response as it came

@@ -281,8 +281,8 @@ fn item_progress(
     let forwarder = tokio::spawn(async move {
         let mut last = 0;
         while let Some((index, text)) = rx.recv().await {
-            let note = ProgressNotificationParam::new(token.clone(), index as f64)
-                .with_message(text);
+            let note =
+                ProgressNotificationParam::new(token.clone(), index as f64).with_message(text);
             let _ = peer.notify_progress(note).await;
             last = index;
         }

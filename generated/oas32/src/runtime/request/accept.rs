@@ -18,8 +18,8 @@
 //! schema) sends no header of ours: the HTTP client's `*/*` says the same.
 
 use super::super::binding::{HttpBinding, Location};
-use super::super::wire::header::is_token;
 use super::super::response::Sequence;
+use super::super::wire::header::is_token;
 use super::super::wire::media::{MediaKind, essence};
 
 /// Quality of concrete media types after a preferred group.

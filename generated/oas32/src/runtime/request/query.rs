@@ -5,12 +5,10 @@
 use percent_encoding::{AsciiSet, utf8_percent_encode};
 use serde_json::{Map, Value};
 
-use super::super::binding::{
-    BodyBinding, BodyShape, Location, MediaKind, ParamBinding, Style,
-};
+use super::super::binding::{BodyBinding, BodyShape, Location, MediaKind, ParamBinding, Style};
 use super::RequestError;
-use super::args::invalid;
 use super::STRICT;
+use super::args::invalid;
 use super::args::param_value;
 use super::shape::{Shape, atom, content_text};
 

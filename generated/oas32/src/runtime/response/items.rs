@@ -198,13 +198,10 @@ impl ItemReader {
     fn event_lines(&mut self, end: bool, out: &mut Vec<Value>) {
         let pending = std::mem::take(&mut self.pending);
         let mut start = 0;
-        loop {
-            let Some(at) = pending[start..]
-                .iter()
-                .position(|b| *b == b'\n' || *b == b'\r')
-            else {
-                break;
-            };
+        while let Some(at) = pending[start..]
+            .iter()
+            .position(|b| *b == b'\n' || *b == b'\r')
+        {
             let line_end = start + at;
             let mut next = line_end + 1;
             if pending[line_end] == b'\r' {

@@ -59,8 +59,7 @@ impl MediaKind {
         let subtype = base.split_once('/').map_or("", |(_, s)| s);
         if NOT_ONE_JSON_TEXT.contains(&subtype) || base.ends_with("+json-seq") {
             MediaKind::Text
-        } else if base == "application/json" || base.ends_with("+json") || base.contains("/json")
-        {
+        } else if base == "application/json" || base.ends_with("+json") || base.contains("/json") {
             MediaKind::Json
         } else if base == "application/x-www-form-urlencoded" {
             MediaKind::Form

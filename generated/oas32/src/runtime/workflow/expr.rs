@@ -98,9 +98,9 @@ impl Scope {
     /// an error naming it.
     pub fn fill(&self, template: &Value) -> Result<Value, String> {
         match template {
-            Value::String(s) if s.starts_with('$') && !s.contains(char::is_whitespace) => self
-                .eval(s)
-                .ok_or_else(|| format!("`{s}` has no value")),
+            Value::String(s) if s.starts_with('$') && !s.contains(char::is_whitespace) => {
+                self.eval(s).ok_or_else(|| format!("`{s}` has no value"))
+            }
             Value::String(s) if s.contains("{$") => self.interpolate(s).map(Value::String),
             Value::Array(items) => items.iter().map(|v| self.fill(v)).collect(),
             Value::Object(map) => map
@@ -296,7 +296,9 @@ fn tokenize(text: &str) -> Result<Vec<Token>, String> {
                 _ => Token::Value(
                     serde_json::from_str::<serde_json::Number>(&word)
                         .map(Value::Number)
-                        .map_err(|_| format!("`{word}` is not a literal (strings take single quotes)"))?,
+                        .map_err(|_| {
+                            format!("`{word}` is not a literal (strings take single quotes)")
+                        })?,
                 ),
             }
         });
@@ -312,13 +314,15 @@ struct Parser<'a> {
 
 impl Parser<'_> {
     fn eat(&mut self, op: &str) -> bool {
-        if self.tokens.get(self.at) == Some(&Token::Op(match op {
-            "||" => "||",
-            "&&" => "&&",
-            "!" => "!",
-            "(" => "(",
-            _ => ")",
-        })) {
+        if self.tokens.get(self.at)
+            == Some(&Token::Op(match op {
+                "||" => "||",
+                "&&" => "&&",
+                "!" => "!",
+                "(" => "(",
+                _ => ")",
+            }))
+        {
             self.at += 1;
             true
         } else {

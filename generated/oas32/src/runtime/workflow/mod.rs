@@ -83,9 +83,9 @@ pub struct StepBinding {
     pub outputs: Vec<(String, String)>,
 }
 
-/// A criterion: a simple condition, or a regular expression the context
-/// must match (only `^…$`-free literal patterns are read: see
-/// [`Criterion::holds`]).
+/// A criterion: a simple condition (see [`expr`]); `crate::arazzo`
+/// refuses the other types, and writes a simple one with a `context` as
+/// `<context> <condition>`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Criterion {
     /// The condition as written.
@@ -215,10 +215,7 @@ impl Runner<'_> {
                         return failure(self.workflow, Some(&step.id), why);
                     }
                     retries[at] = 0;
-                    (
-                        pick(&step.on_success, &self.workflow.on_success),
-                        None,
-                    )
+                    (pick(&step.on_success, &self.workflow.on_success), None)
                 }
                 StepResult::Failed(why) => (
                     pick(&step.on_failure, &self.workflow.on_failure),
@@ -243,26 +240,36 @@ impl Runner<'_> {
                             return failure(
                                 self.workflow,
                                 Some(&step.id),
-                                format!("goto names step `{target}`, which this workflow does not have"),
+                                format!(
+                                    "goto names step `{target}`, which this workflow does not have"
+                                ),
                             );
                         }
                     }
                 }
                 (Some(ActionKind::Retry { .. }), None) => at += 1,
-                (Some(ActionKind::Retry { after_seconds, limit }), Some(why)) => {
+                (
+                    Some(ActionKind::Retry {
+                        after_seconds,
+                        limit,
+                    }),
+                    Some(why),
+                ) => {
                     if retries[at] >= *limit {
                         return self.failed(
                             step,
-                            &format!("{why} (after {} retr{})", limit, if *limit == 1 { "y" } else { "ies" }),
+                            &format!(
+                                "{why} (after {} retr{})",
+                                limit,
+                                if *limit == 1 { "y" } else { "ies" }
+                            ),
                             report,
                         );
                     }
                     retries[at] += 1;
-                    let asked = self
-                        .scope
-                        .current
-                        .as_ref()
-                        .and_then(|c| super::http::retry_after(&c.headers, std::time::SystemTime::now()));
+                    let asked = self.scope.current.as_ref().and_then(|c| {
+                        super::http::retry_after(&c.headers, std::time::SystemTime::now())
+                    });
                     let wait = asked
                         .unwrap_or_else(|| Duration::from_secs_f64(after_seconds.clamp(0.0, 60.0)))
                         .min(MAX_RETRY_WAIT);
@@ -455,9 +462,10 @@ impl Runner<'_> {
     fn failed(&self, step: &StepBinding, why: &str, report: Option<CallReport>) -> CallReport {
         let mut out = failure(self.workflow, Some(&step.id), why.to_string());
         if !self.log.is_empty() {
-            out.outcome
-                .content
-                .push(Content::Text(format!("Steps run:\n{}", self.log.join("\n"))));
+            out.outcome.content.push(Content::Text(format!(
+                "Steps run:\n{}",
+                self.log.join("\n")
+            )));
         }
         if let Some(report) = report {
             out.status = report.status;
@@ -539,7 +547,9 @@ fn text_of(outcome: &ToolOutcome) -> String {
 /// What went wrong with a step's call, in a few words.
 fn problem(report: &CallReport) -> String {
     match report.status {
-        Some(status) if report.outcome.is_error => format!("HTTP {status}: {}", text_of(&report.outcome)),
+        Some(status) if report.outcome.is_error => {
+            format!("HTTP {status}: {}", text_of(&report.outcome))
+        }
         Some(status) => format!("HTTP {status}"),
         None => text_of(&report.outcome),
     }
