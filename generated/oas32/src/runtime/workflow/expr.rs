@@ -37,7 +37,8 @@ pub struct Exchange {
     pub status: Option<u16>,
     /// `$method`.
     pub method: String,
-    /// `$url` (without credentials: built before authentication).
+    /// `$url`: the operation's path template (`/pets/{petId}`); the
+    /// URL as sent is not kept.
     pub url: String,
     /// The request body sent, as JSON when it was.
     pub request_body: Value,
