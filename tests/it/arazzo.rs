@@ -425,3 +425,68 @@ async fn a_long_workflow_becomes_a_task_for_a_client_that_declared_tasks() {
     assert_eq!(mock.requests().await.len(), 3);
     shutdown.cancel();
 }
+
+#[tokio::test]
+async fn a_workflow_with_a_destructive_step_is_confirmed_before_any_step_runs() {
+    use crate::backend::{Backend, Recorded, Reply};
+    use openapi2mcp::server::ServeOptions;
+    use openapi2mcp::server::confirm::ConfirmPolicy;
+    fn reply(r: &Recorded) -> Reply {
+        match r.method.as_str() {
+            "DELETE" => (204, "application/json", Vec::new()),
+            _ => (
+                200,
+                "application/json",
+                br#"{"id": 1, "name": "Rex"}"#.to_vec(),
+            ),
+        }
+    }
+    let mut catalog = petstore();
+    let (workflows, _) = openapi2mcp::arazzo::from_value(
+        "w.arazzo.yaml",
+        &json!({"arazzo": "1.0.1", "workflows": [{
+        "workflowId": "cleanup",
+        "inputs": {"type": "object", "properties": {"id": {"type": "integer"}}},
+        "steps": [
+            {"stepId": "look", "operationId": "getPet",
+             "parameters": [{"name": "petId", "in": "path", "value": "$inputs.id"}],
+             "outputs": {"id": "$response.body#/id"}},
+            {"stepId": "remove", "operationId": "deletePet",
+             "parameters": [{"name": "petId", "in": "path", "value": "$steps.look.outputs.id"}],
+             "successCriteria": [{"condition": "$statusCode == 204"}]}
+        ]}]}),
+        &catalog.tools,
+    )
+    .unwrap();
+    catalog.tools.extend(workflows);
+    let backend = Backend::start(reply).await;
+    let base = ServeOptions {
+        base_url: Some(format!("{}/v1", backend.url())),
+        ..ServeOptions::default()
+    };
+    // The default policy confirms destructive calls; this client cannot be
+    // asked, so the workflow is refused before its first (harmless) step.
+    let client = crate::serve::connect(catalog.clone(), base.clone()).await;
+    let refused = call(&client, "cleanup", json!({"id": 1})).await;
+    assert_eq!(refused.is_error, Some(true), "{refused:?}");
+    assert!(backend.take().is_empty(), "nothing may be sent unconfirmed");
+    client.cancel().await.unwrap();
+    // Confirmation off: both steps run, the second on the first's output.
+    let client = crate::serve::connect(
+        catalog,
+        ServeOptions {
+            confirm: ConfirmPolicy::None,
+            ..base
+        },
+    )
+    .await;
+    let done = call(&client, "cleanup", json!({"id": 1})).await;
+    assert_eq!(done.is_error, Some(false), "{}", text_of(&done));
+    let sent: Vec<String> = backend
+        .take()
+        .into_iter()
+        .map(|r| format!("{} {}", r.method, r.target))
+        .collect();
+    assert_eq!(sent, ["GET /v1/pets/1", "DELETE /v1/pets/1"]);
+    client.cancel().await.unwrap();
+}
