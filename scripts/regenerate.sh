@@ -4,7 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo build --quiet
-for entry in petstore:specs/petstore.yaml features:specs/features.yaml; do
+for entry in petstore:specs/petstore.yaml features:specs/features.yaml oas32:specs/oas32.yaml; do
   name=${entry%%:*}
   spec=${entry#*:}
   target/debug/openapi2mcp generate "$spec" --out "generated/$name" --name "$name-mcp" --quiet

@@ -218,6 +218,10 @@ struct SpecArgs {
     /// else (rename, describe, exclude, annotate); repeatable, in order.
     #[arg(long = "overlay", value_name = "FILE")]
     overlays: Vec<String>,
+    /// Arazzo 1.x document whose workflows become tools too (each runs its
+    /// steps through the document's operations); repeatable.
+    #[arg(long = "arazzo", value_name = "FILE")]
+    arazzo: Vec<String>,
     /// Follow `$ref`s to absolute http(s) URLs.
     #[arg(long)]
     allow_remote_refs: bool,
@@ -288,6 +292,7 @@ impl SpecArgs {
         Self {
             spec: spec.to_string(),
             overlays: Vec::new(),
+            arazzo: Vec::new(),
             allow_remote_refs: false,
             max_document_bytes: DEFAULT_MAX_DOCUMENT_BYTES,
             output_schema: OutputMode::Off,
@@ -417,6 +422,7 @@ fn loaded<T: HasDiagnostics>(
 /// The pipeline options the flags ask for (the first load and every reload use them).
 fn pipeline_options(args: &SpecArgs, keep_examples: bool) -> Result<PipelineOptions> {
     Ok(PipelineOptions {
+        arazzo: args.arazzo.clone(),
         load: LoadOptions {
             allow_remote_refs: args.allow_remote_refs,
             max_document_bytes: args.max_document_bytes,

@@ -26,6 +26,9 @@ pub struct PipelineOptions {
     pub load: LoadOptions,
     /// Turning it into tools.
     pub build: BuildOptions,
+    /// Arazzo documents whose workflows become tools after the
+    /// document's (see [`crate::arazzo`]).
+    pub arazzo: Vec<String>,
 }
 
 /// A built catalog, the document it came from and what was found on the
@@ -74,9 +77,15 @@ pub fn load_catalog(location: &str, options: &PipelineOptions) -> Result<Loaded,
     let (mut document, mut diagnostics) =
         document::load(location, &options.load).map_err(|d| PipelineError::Load(Box::new(d)))?;
     let built = tools::build_all(&document, &options.build);
-    let (catalog, stats) = (built.catalog, built.stats);
+    let (mut catalog, stats) = (built.catalog, built.stats);
     let start = diagnostics.len();
     diagnostics.extend(built.diagnostics);
+    for file in &options.arazzo {
+        let (workflows, found) = crate::arazzo::workflows(file, &catalog.tools)
+            .map_err(|d| PipelineError::Load(Box::new(d)))?;
+        catalog.tools.extend(workflows);
+        diagnostics.extend(found);
+    }
     document.locate(&mut diagnostics[start..]);
     document.drop_sources();
     let schemas = Arc::new(LiveSchemas::new(document, built.schemas));
@@ -122,6 +131,16 @@ pub struct Served {
 /// found out when its tool is first built (listed in `full` mode,
 /// described or called), and says so then.
 pub fn load_served(location: &str, options: &PipelineOptions) -> Result<Served, PipelineError> {
+    if !options.arazzo.is_empty() {
+        // Workflows are made from built tools (their steps' bindings).
+        let loaded = load_catalog(location, options)?;
+        return Ok(Served {
+            catalog: loaded.catalog.into_lazy(),
+            schemas: loaded.schemas,
+            diagnostics: loaded.diagnostics,
+            stats: loaded.stats,
+        });
+    }
     let started = std::time::Instant::now();
     let (mut document, mut diagnostics) =
         document::load(location, &options.load).map_err(|d| PipelineError::Load(Box::new(d)))?;
@@ -161,6 +180,7 @@ pub fn load_served(location: &str, options: &PipelineOptions) -> Result<Served, 
             version: info.version,
             description: info.description,
             security_schemes: info.security_schemes,
+            tag_parents: info.tag_parents,
             heads,
             source: Arc::new(source),
         },

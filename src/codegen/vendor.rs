@@ -55,6 +55,10 @@ pub const SOURCES: &[(&str, &str)] = &[
     ),
     ("src/runtime/http.rs", include_str!("../runtime/http.rs")),
     (
+        "src/runtime/progress.rs",
+        include_str!("../runtime/progress.rs"),
+    ),
+    (
         "src/runtime/jsoncut.rs",
         include_str!("../runtime/jsoncut.rs"),
     ),
@@ -163,6 +167,18 @@ pub const SOURCES: &[(&str, &str)] = &[
     (
         "src/runtime/response/body.rs",
         include_str!("../runtime/response/body.rs"),
+    ),
+    (
+        "src/runtime/workflow/mod.rs",
+        include_str!("../runtime/workflow/mod.rs"),
+    ),
+    (
+        "src/runtime/workflow/expr.rs",
+        include_str!("../runtime/workflow/expr.rs"),
+    ),
+    (
+        "src/runtime/response/items.rs",
+        include_str!("../runtime/response/items.rs"),
     ),
     (
         "src/runtime/response/kind.rs",

@@ -86,6 +86,11 @@ pub struct Document {
     pub version: SpecVersion,
     root: String,
     files: BTreeMap<String, File>,
+    /// OpenAPI 3.2 `$self`: each file's self-assigned URI (resolved
+    /// against where it was read, without a fragment) to its key. A
+    /// reference is resolved against its file's `$self` and finds the
+    /// file that calls itself so (see [`Document::ref_target`]).
+    selves: BTreeMap<String, String>,
 }
 
 impl Document {
@@ -110,6 +115,21 @@ impl Document {
     /// The root's `paths`, when kept as text (see [`super::lazy`]).
     pub(in crate::document) fn lazy_paths(&self) -> Option<&LazyPaths> {
         self.files[&self.root].paths.as_ref()
+    }
+
+    /// The base URI of file `key` for its relative references: its
+    /// `$self` (OpenAPI 3.2), resolved against where it was read, when it
+    /// declares one.
+    pub(in crate::document) fn self_uri(&self, key: &str) -> Option<&str> {
+        self.selves
+            .iter()
+            .find(|(_, file)| file.as_str() == key)
+            .map(|(uri, _)| uri.as_str())
+    }
+
+    /// The key of the file whose `$self` is `uri` (without a fragment).
+    pub(in crate::document) fn file_called(&self, uri: &str) -> Option<&str> {
+        self.selves.get(uri).map(String::as_str)
     }
 
     /// The stored key equal to `key`, borrowed from the document.
@@ -193,10 +213,15 @@ impl Document {
                 paths: None,
             },
         );
+        let selves = self_of(&key, &files[&key].value)
+            .map(|uri| (uri, key.clone()))
+            .into_iter()
+            .collect();
         Ok(Self {
             version,
             root: key,
             files,
+            selves,
         })
     }
 }
@@ -301,13 +326,31 @@ pub fn load(
         );
     }
 
+    let selves = files
+        .iter()
+        .filter_map(|(key, file)| Some((self_of(key, &file.value)?, key.clone())))
+        .collect();
     let doc = Document {
         version,
         root: root_key,
         files,
+        selves,
     };
     doc.locate(&mut warnings);
     Ok((doc, warnings))
+}
+
+/// A file's `$self` (OpenAPI 3.2), resolved against its key (where it
+/// was read), without a fragment; `None` without one or when it is not a
+/// URI reference.
+fn self_of(key: &str, value: &Value) -> Option<String> {
+    let written = value.get("$self")?.as_str()?;
+    let mut uri = match Url::parse(key) {
+        Ok(base) => base.join(written).ok()?,
+        Err(_) => Url::parse(written).ok()?,
+    };
+    uri.set_fragment(None);
+    Some(uri.to_string())
 }
 
 /// Whether a root declares OpenAPI 3 (and not Swagger 2.0), as
@@ -556,8 +599,10 @@ fn enqueue_external_refs(
     queue: &mut VecDeque<(Url, String)>,
     warnings: &mut Vec<Diagnostic>,
 ) {
+    let self_base = self_of(base.as_str(), value).and_then(|s| Url::parse(&s).ok());
     let mut walk = RefWalk {
         base,
+        self_base: self_base.as_ref(),
         display,
         options,
         queue,
@@ -575,6 +620,9 @@ enum Step<'a> {
 
 struct RefWalk<'a, 'q> {
     base: &'q Url,
+    /// The file's `$self`, when it declares one: a reference that
+    /// resolves against it to the file itself is local.
+    self_base: Option<&'q Url>,
     display: &'q str,
     options: &'q LoadOptions,
     queue: &'q mut VecDeque<(Url, String)>,
@@ -586,6 +634,19 @@ impl<'a> RefWalk<'a, '_> {
     /// Deeper than any parser here produces (serde_json stops at 128).
     const MAX_DEPTH: usize = 1024;
 
+    /// Whether `reference` resolves, against the file's `$self`, to the
+    /// file itself (`https://example.com/api/openapi#/components/…`).
+    fn names_itself(&self, reference: &str) -> bool {
+        let Some(base) = self.self_base else {
+            return false;
+        };
+        let file_part = reference.split('#').next().unwrap_or_default();
+        base.join(file_part).is_ok_and(|mut u| {
+            u.set_fragment(None);
+            u == *base
+        })
+    }
+
     fn visit(&mut self, v: &'a Value) {
         if self.path.len() > Self::MAX_DEPTH {
             return;
@@ -594,6 +655,7 @@ impl<'a> RefWalk<'a, '_> {
             Value::Object(map) => {
                 if let Some(Value::String(r)) = map.get("$ref")
                     && !r.starts_with('#')
+                    && !self.names_itself(r)
                 {
                     let pointer = self.pointer();
                     if let Some(url) = external_target(

@@ -89,16 +89,36 @@ impl Document {
         let fragment: Cow<'_, str> = percent_encoding::percent_decode_str(fragment)
             .decode_utf8()
             .map_err(|_| format!("reference `{reference}` is not valid UTF-8 once decoded"))?;
-        let file = if file_part.is_empty() {
-            base.to_string()
-        } else {
-            let base_url = url::Url::parse(base)
-                .map_err(|_| format!("cannot resolve `{reference}` relative to `{base}`"))?;
-            base_url
+        if file_part.is_empty() {
+            return Ok((base.to_string(), fragment.into_owned()));
+        }
+        let join = |from: &str| -> Result<String, String> {
+            let base_url = url::Url::parse(from)
+                .map_err(|_| format!("cannot resolve `{reference}` relative to `{from}`"))?;
+            let mut url = base_url
                 .join(file_part)
-                .map_err(|e| format!("cannot resolve `{reference}`: {e}"))?
-                .to_string()
+                .map_err(|e| format!("cannot resolve `{reference}`: {e}"))?;
+            url.set_fragment(None);
+            Ok(url.to_string())
         };
+        // OpenAPI 3.2: the file's `$self` is its base URI, and a file is
+        // found by its `$self`; where the URI names no file we have, the
+        // reference is read relative to where the file was read (which
+        // the specification allows, for documents that declare a public
+        // `$self` but are read from disk).
+        if let Some(self_uri) = self.self_uri(base) {
+            let target = join(self_uri)?;
+            if let Some(file) = self.file_called(&target) {
+                return Ok((file.to_string(), fragment.into_owned()));
+            }
+            if self.file_key(&target).is_some() {
+                return Ok((target, fragment.into_owned()));
+            }
+        }
+        let target = join(base)?;
+        let file = self
+            .file_called(&target)
+            .map_or(target.clone(), str::to_string);
         Ok((file, fragment.into_owned()))
     }
 
@@ -194,6 +214,41 @@ mod tests {
 
     fn doc(v: Value) -> Document {
         Document::from_value("t.json", v).unwrap()
+    }
+
+    #[test]
+    fn references_resolve_against_and_find_self() {
+        let d = doc(
+            json!({"openapi": "3.2.0", "$self": "https://example.com/api/openapi",
+            "paths": {}, "components": {"schemas": {"A": {"type": "string"}}}}),
+        );
+        let key = d.root_key().to_string();
+        for reference in [
+            "https://example.com/api/openapi#/components/schemas/A",
+            "openapi#/components/schemas/A",
+            "../api/openapi#/components/schemas/A",
+            "#/components/schemas/A",
+        ] {
+            let found = d.resolve_ref(&key, reference);
+            assert_eq!(
+                found.map(|n| n.value.clone()).ok(),
+                Some(json!({"type": "string"})),
+                "{reference}"
+            );
+        }
+        assert!(d.resolve_ref(&key, "https://example.com/other#/x").is_err());
+        // Without `$self`, the URI names nothing.
+        let plain = doc(json!({"openapi": "3.1.0", "paths": {},
+            "components": {"schemas": {"A": {"type": "string"}}}}));
+        let key = plain.root_key().to_string();
+        assert!(
+            plain
+                .resolve_ref(
+                    &key,
+                    "https://example.com/api/openapi#/components/schemas/A"
+                )
+                .is_err()
+        );
     }
 
     #[test]

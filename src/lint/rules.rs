@@ -121,9 +121,15 @@ pub(super) fn check(
     let mut out = Vec::new();
     let mut by_summary: HashMap<String, &str> = HashMap::new();
     for tool in &catalog.tools {
+        // An Arazzo workflow (`--arazzo`) is no operation of the document:
+        // its steps' tools are checked.
+        if tool.http.workflow.is_some() {
+            continue;
+        }
+        let method = tool.http.method.to_ascii_lowercase();
+        let op = doc.operation(&tool.http.path, &method);
         let op_pointer =
-            pointers::operation(&tool.http.path, &tool.http.method.to_ascii_lowercase());
-        let op = doc.operation(&tool.http.path, &tool.http.method.to_ascii_lowercase());
+            pointers::operation(&tool.http.path, op.as_ref().map_or(&method, |o| o.method));
         let mut find = |id: &str, pointer: &str, message: String| {
             let r = rule(id);
             out.push(Finding {
@@ -195,7 +201,10 @@ pub(super) fn check(
                 continue;
             };
             for media in response.media_types() {
-                if media.name.contains("json") && media.schema().is_none() {
+                if media.name.contains("json")
+                    && media.schema().is_none()
+                    && media.item_schema().is_none()
+                {
                     let media = media.name;
                     find(
                         "response-without-schema",

@@ -6,7 +6,9 @@
 
 use super::table::{Media, Response, Route};
 use super::validate::Problem;
+use crate::runtime::response::Sequence;
 use crate::runtime::wire::media::{essence, is_json};
+use serde_json::Value;
 
 /// What a `Prefer` header asks for.
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
@@ -187,6 +189,28 @@ pub fn render(
         None => None,
     };
     let content_type = concrete(&media.media_type);
+    let stream = Sequence::of(&content_type).and_then(|sequence| {
+        // A documented stream as text is sent as written; else the items.
+        let items = match documented {
+            Some(Value::String(_)) => return None,
+            Some(Value::Array(items)) => items.clone(),
+            Some(other) => vec![other.clone()],
+            None => match (&media.synthesized, &media.item) {
+                (Some(Value::Array(items)), _) => items.clone(),
+                (_, Some(item)) => vec![item.clone()],
+                _ => return None,
+            },
+        };
+        Some(sequence_body(sequence, &items))
+    });
+    if let Some(body) = stream {
+        headers.push(("content-type".into(), content_type));
+        return Ok(Rendered {
+            status,
+            headers,
+            body,
+        });
+    }
     let body = match kind(&content_type) {
         Kind::Json => match documented.or(media.synthesized.as_ref()) {
             Some(v) => serde_json::to_vec(v).unwrap_or_default(),
@@ -214,6 +238,44 @@ pub fn render(
         headers,
         body,
     })
+}
+
+/// Items written as `sequence` says: one JSON text per line (JSON Lines),
+/// each after a record separator (JSON text sequences), or one event per
+/// item (an object with a string `data` is the event's fields, anything
+/// else its JSON as `data`).
+fn sequence_body(sequence: Sequence, items: &[Value]) -> Vec<u8> {
+    let mut out = String::new();
+    for item in items {
+        match sequence {
+            Sequence::JsonLines => out.push_str(&format!("{item}\n")),
+            Sequence::JsonSeq => out.push_str(&format!("\u{1e}{item}\n")),
+            Sequence::EventStream => {
+                let data = match item.get("data") {
+                    Some(Value::String(data)) => {
+                        for field in ["event", "id"] {
+                            if let Some(Value::String(v)) = item.get(field) {
+                                out.push_str(&format!(
+                                    "{field}: {}\n",
+                                    v.replace(['\r', '\n'], " ")
+                                ));
+                            }
+                        }
+                        if let Some(retry) = item.get("retry").and_then(Value::as_u64) {
+                            out.push_str(&format!("retry: {retry}\n"));
+                        }
+                        data.clone()
+                    }
+                    _ => item.to_string(),
+                };
+                for line in data.split('\n') {
+                    out.push_str(&format!("data: {line}\n"));
+                }
+                out.push('\n');
+            }
+        }
+    }
+    out.into_bytes()
 }
 
 fn has_example(media: &Media, name: &str) -> bool {

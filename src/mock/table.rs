@@ -103,6 +103,9 @@ pub struct Media {
     pub examples: Vec<(String, Value)>,
     /// The schema's own example, else a value synthesized from it.
     pub synthesized: Option<Value>,
+    /// A stream's item (OpenAPI 3.2 `itemSchema` of a sequential media
+    /// type): its example, else a value synthesized from it.
+    pub item: Option<Value>,
 }
 
 /// A self-contained JSON Schema 2020-12 with its validator compiled on
@@ -306,6 +309,9 @@ fn responses(
                 media_type: m.name.to_string(),
                 examples: m.examples(),
                 synthesized: m.schema().map(|s| synth::synthesize(synth, documented, &s)),
+                item: m
+                    .item_schema()
+                    .map(|s| synth::synthesize(synth, documented, &s)),
             })
             .collect();
         out.push(Response {

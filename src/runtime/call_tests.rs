@@ -27,6 +27,7 @@ fn binding(params: Vec<ParamBinding>) -> HttpBinding {
         output: None,
         response_media_types: Vec::new(),
         lro: None,
+        workflow: None,
     }
 }
 

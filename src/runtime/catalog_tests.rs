@@ -7,6 +7,7 @@ fn a_catalog_survives_a_json_round_trip() {
         version: "1".into(),
         description: None,
         security_schemes: BTreeMap::new(),
+        tag_parents: BTreeMap::from([("search".into(), "items".into())]),
         tools: vec![ToolDef {
             name: "get_pet".into(),
             title: "Get pet".into(),
@@ -39,6 +40,7 @@ fn a_catalog_survives_a_json_round_trip() {
                 output: None,
                 response_media_types: Vec::new(),
                 lro: None,
+                workflow: None,
             },
         }],
     };

@@ -238,6 +238,7 @@ fn binding() -> HttpBinding {
         output: None,
         response_media_types: Vec::new(),
         lro: None,
+        workflow: None,
     }
 }
 

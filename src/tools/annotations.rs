@@ -3,8 +3,9 @@
 //! overrides name, title, description, annotations, or excludes the
 //! operation.
 //!
-//! Hints by method: GET/HEAD/OPTIONS are read-only; DELETE is destructive;
-//! GET/HEAD/OPTIONS/PUT/DELETE are idempotent; every tool is open-world (it
+//! Hints by method: GET/HEAD/OPTIONS and QUERY (OpenAPI 3.2: a safe,
+//! idempotent read with a body) are read-only; DELETE is destructive;
+//! the read-only ones and PUT/DELETE are idempotent; every tool is open-world (it
 //! talks to an external API). `destructiveHint` is always written, because
 //! MCP's default when it is absent is `true`.
 
@@ -13,7 +14,7 @@ pub use crate::runtime::catalog::ToolAnnotations;
 
 /// Hints for an upper-case method, then `x-mcp.annotations` on top.
 pub fn for_method(method: &str, title: &str, overrides: &XMcp) -> ToolAnnotations {
-    let read_only = matches!(method, "GET" | "HEAD" | "OPTIONS");
+    let read_only = matches!(method, "GET" | "HEAD" | "OPTIONS" | "QUERY");
     let mut a = ToolAnnotations {
         title: title.to_string(),
         read_only_hint: read_only,
@@ -49,6 +50,10 @@ mod tests {
         assert!(!put.read_only_hint && put.idempotent_hint && !put.destructive_hint);
         let delete = for_method("DELETE", "t", &none);
         assert!(delete.destructive_hint && delete.idempotent_hint && !delete.read_only_hint);
+        let query = for_method("QUERY", "t", &none);
+        assert!(query.read_only_hint && query.idempotent_hint && !query.destructive_hint);
+        let copy = for_method("COPY", "t", &none);
+        assert!(!copy.read_only_hint && !copy.idempotent_hint && !copy.destructive_hint);
         let patch = for_method("PATCH", "t", &none);
         assert!(!patch.idempotent_hint && !patch.destructive_hint);
     }

@@ -222,6 +222,7 @@ mod tests {
                 output: None,
                 response_media_types: Vec::new(),
                 lro: None,
+                workflow: None,
             },
         };
         let mut tools: Vec<ToolDef> = (0..6)

@@ -176,11 +176,17 @@ fn params<'d>(
     warnings: &mut Vec<Diagnostic>,
 ) {
     let template_names = op.template_slots();
+    let querystring = querystring_of(op, warnings);
     for p in &op.params {
         let name = p.name.to_string();
         let location = match p.location {
             "path" => Location::Path,
+            "query" if querystring.is_some() => continue,
             "query" => Location::Query,
+            "querystring" if querystring.is_some_and(|q| q.pointer() == p.pointer()) => {
+                Location::Querystring
+            }
+            "querystring" => continue,
             "header" if IGNORED_HEADERS.contains(&name.to_ascii_lowercase().as_str()) => continue,
             "header" => Location::Header,
             "cookie" => Location::Cookie,
@@ -199,6 +205,12 @@ fn params<'d>(
                 (with_param_docs(schema, p), content_type)
             }
             None => (Value::Null, None),
+        };
+        // A querystring without `content` (the specification requires
+        // one) is read as form pairs, what a query string is by default.
+        let content_type = match location {
+            Location::Querystring => content_type.or_else(|| Some(FORM_MEDIA_TYPE.to_string())),
+            _ => content_type,
         };
         let style = style_of(p, location);
         args.push(Arg {
@@ -247,6 +259,40 @@ fn params<'d>(
             });
         }
     }
+}
+
+/// The media type of a query string when the document names none.
+const FORM_MEDIA_TYPE: &str = "application/x-www-form-urlencoded";
+
+/// The operation's `in: querystring` parameter (OpenAPI 3.2), which
+/// stands for the whole query string: the first, when the document
+/// (against the specification) declares more, and then the `query`
+/// parameters, which it replaces, are left out; each is a warning.
+fn querystring_of<'a, 'd>(
+    op: &'a Operation<'d>,
+    warnings: &mut Vec<Diagnostic>,
+) -> Option<&'a Parameter<'d>> {
+    let mut found = op.params.iter().filter(|p| p.location == "querystring");
+    let first = found.next()?;
+    for extra in found {
+        warnings.push(extra.warning(format!(
+            "a second `in: querystring` parameter (`{}`): an operation has at most one; left out, `{}` is the query string",
+            extra.name, first.name
+        )));
+    }
+    for query in op.params.iter().filter(|p| p.location == "query") {
+        warnings.push(query.warning(format!(
+            "query parameter `{}` beside the `in: querystring` parameter `{}`, which is the whole query string; left out",
+            query.name, first.name
+        )));
+    }
+    if first.content().is_none() {
+        warnings.push(first.warning(format!(
+            "the querystring parameter `{}` has no `content` (required): serialized as {FORM_MEDIA_TYPE}",
+            first.name
+        )));
+    }
+    Some(first)
 }
 
 /// The parameter bindings of `op`, named as its tool names its arguments,
@@ -352,7 +398,7 @@ fn with_param_docs(schema: Value, param: &Parameter<'_>) -> Value {
 fn style_of(p: &Parameter<'_>, location: Location) -> Style {
     let default = match location {
         Location::Path | Location::Header => Style::Simple,
-        Location::Query | Location::Cookie => Style::Form,
+        Location::Query | Location::Cookie | Location::Querystring => Style::Form,
     };
     let style = match p.style() {
         Some("simple") => Style::Simple,
@@ -369,6 +415,7 @@ fn style_of(p: &Parameter<'_>, location: Location) -> Style {
         Location::Query => !matches!(style, Style::Simple | Style::Label | Style::Matrix),
         Location::Header => style == Style::Simple,
         Location::Cookie => style == Style::Form,
+        Location::Querystring => false,
     };
     if allowed { style } else { default }
 }
@@ -583,7 +630,7 @@ fn name_args(args: &mut [Arg<'_>]) {
     // Stable priority: path, query, header, cookie, then body.
     let rank = |a: &Arg| match a.location {
         Some(Location::Path) => 0,
-        Some(Location::Query) => 1,
+        Some(Location::Query | Location::Querystring) => 1,
         Some(Location::Header) => 2,
         Some(Location::Cookie) => 3,
         None => 4,

@@ -246,6 +246,7 @@ fn usable(
             output: None,
             response_media_types: Vec::new(),
             lro: None,
+            workflow: None,
         },
         arguments,
     })

@@ -238,6 +238,8 @@ pub struct ApiInfo {
     pub description: Option<String>,
     /// Security schemes by name.
     pub security_schemes: std::collections::BTreeMap<String, SecurityScheme>,
+    /// Tags nested under others (OpenAPI 3.2 `parent`), child to parent.
+    pub tag_parents: std::collections::BTreeMap<String, String>,
 }
 
 impl ApiInfo {
@@ -248,6 +250,7 @@ impl ApiInfo {
             version: self.version,
             description: self.description,
             security_schemes: self.security_schemes,
+            tag_parents: self.tag_parents,
             tools,
         }
     }
@@ -261,8 +264,9 @@ pub struct Planned {
     pub head: ToolHead,
     /// The operation's path template (a key of `paths`).
     pub path: String,
-    /// Its lower-case method.
-    pub method: &'static str,
+    /// Its method as the document model names it (see
+    /// [`Operation::method`]).
+    pub method: String,
 }
 
 /// Every tool of a document, planned but not built: the cheap pass over
@@ -329,6 +333,7 @@ pub fn plan(doc: &Document, options: &BuildOptions) -> Plan {
             version: info.version.unwrap_or_default().to_string(),
             description: info.description.map(str::to_string),
             security_schemes,
+            tag_parents: doc.tag_parents(&mut diags),
         },
         tools,
         diagnostics: diags,
@@ -363,7 +368,7 @@ pub(crate) fn complete_in(
     warnings: &mut Vec<Diagnostic>,
 ) -> Result<ToolDef, Diagnostic> {
     let op = doc
-        .operation_in(Some(item), &planned.path, planned.method)
+        .operation_in(Some(item), &planned.path, &planned.method)
         .ok_or_else(|| {
             Diagnostic::error(
                 doc.display_name(doc.root_key()),
@@ -412,6 +417,7 @@ pub(crate) fn complete_in(
             output: output.map(|o| o.shape),
             response_media_types: response_media_types(&op),
             lro: long_running.map(|l| l.binding),
+            workflow: None,
         },
     };
     if tool.input_full.is_some() {
@@ -508,7 +514,7 @@ fn draft(op: &Operation<'_>) -> Result<Option<Draft>, Diagnostic> {
                 args: args.names,
             },
             path: op.path.to_string(),
-            method: op.method,
+            method: op.method.to_string(),
         },
     }))
 }

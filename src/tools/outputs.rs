@@ -14,6 +14,7 @@ use super::bundle::SchemaBundler;
 use super::lro::LongRunning;
 use crate::document::model::{Operation, Schema};
 use crate::runtime::binding::OutputShape;
+use crate::runtime::response::Sequence;
 use crate::runtime::schemas::tool_schema_uri;
 use crate::runtime::wire::media::is_json;
 
@@ -44,8 +45,9 @@ pub fn build(
     if mode == OutputSchemaMode::Off {
         return None;
     }
-    let schema = match success_schema(op, long_running) {
-        Success::Schema(schema) => schema,
+    let (schema, items) = match success_schema(op, long_running) {
+        Success::Schema(schema) => (schema, false),
+        Success::Items(schema) => (schema, true),
         Success::Undescribed => {
             return Some(Output {
                 schema: json!({"type": "object"}),
@@ -55,7 +57,7 @@ pub fn build(
         }
         Success::None => return None,
     };
-    let object = schema.is_object();
+    let object = !items && schema.is_object();
     let shape = if object {
         OutputShape::Object
     } else {
@@ -68,7 +70,10 @@ pub fn build(
         _ => {
             let mut deps = BTreeSet::new();
             let direction = bundler.output_direction();
-            let converted = bundler.convert(&schema, direction, &mut deps);
+            let mut converted = bundler.convert(&schema, direction, &mut deps);
+            if items {
+                converted = json!({"type": "array", "items": converted});
+            }
             let fitted = bundler.fit(
                 finish(converted, object),
                 &deps,
@@ -124,6 +129,9 @@ fn finish(converted: Value, object: bool) -> Map<String, Value> {
 enum Success<'d> {
     /// This schema.
     Schema(Schema<'d>),
+    /// A stream of items of this schema (OpenAPI 3.2 `itemSchema` of a
+    /// sequential media type): the result is the array of them.
+    Items(Schema<'d>),
     /// An object the document does not describe (a long-running
     /// operation's final result, when only its 202 is documented).
     Undescribed,
@@ -158,17 +166,28 @@ fn success_schema<'d>(op: &Operation<'d>, long_running: Option<&LongRunning>) ->
             .copied()
             .find(|c| c.eq_ignore_ascii_case("2XX"))
     });
-    let schema = code.and_then(|code| {
-        op.response(code)?
-            .media_types()
-            .into_iter()
-            .find(|m| json_or_any(m.name))?
-            .schema()
-    });
-    match schema {
-        Some(schema) => Success::Schema(schema),
-        None => Success::None,
+    let Some(response) = code.and_then(|code| op.response(code)) else {
+        return Success::None;
+    };
+    // The first JSON media type with a schema, or stream (read into an
+    // array of its items by the runtime) with its array `schema` or its
+    // `itemSchema`.
+    for media in response.media_types() {
+        let stream = Sequence::of(media.name).is_some();
+        if !stream && !json_or_any(media.name) {
+            continue;
+        }
+        if let Some(schema) = media.schema() {
+            return Success::Schema(schema);
+        }
+        if let Some(item) = media.item_schema().filter(|_| stream) {
+            return Success::Items(item);
+        }
+        if !stream {
+            break;
+        }
     }
+    Success::None
 }
 
 /// A JSON media type, or `*/*` (which may well be JSON).

@@ -13,6 +13,7 @@ use crate::support;
 pub const GENERATED: &[(&str, &str)] = &[
     ("petstore", "specs/petstore.yaml"),
     ("features", "specs/features.yaml"),
+    ("oas32", "specs/oas32.yaml"),
 ];
 
 fn bin() -> Command {

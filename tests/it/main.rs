@@ -1,5 +1,6 @@
 //! The one integration-test binary (one link step keeps CI fast on 2 cores).
 
+mod arazzo;
 mod authz;
 mod backend;
 mod budget;
@@ -19,6 +20,7 @@ mod mock;
 mod model;
 mod names_corpus;
 mod naming;
+mod oas32;
 mod otlp;
 mod overlay;
 mod parity;

@@ -1318,3 +1318,85 @@ async fn generated_crates_run_tasks_and_confirmations_like_serve() {
     assert_eq!(serve.2, generated.2, "the confirmation");
     assert_eq!(serve.3, generated.3, "the request sent");
 }
+
+// ---------------------------------------------------------------------------
+// OpenAPI 3.2 (specs/oas32.yaml)
+// ---------------------------------------------------------------------------
+
+fn oas32_reply(r: &Recorded) -> Reply {
+    if r.target.starts_with("/v1/logs") {
+        let lines = "{\"level\": 1, \"message\": \"one\"}\n{\"level\": 2, \"message\": \"two\"}\n";
+        return (200, "application/jsonl", lines.as_bytes().to_vec());
+    }
+    if r.target.ends_with("/events") {
+        let events = "event: renamed\nid: 1\ndata: Lamp\n\n: comment\ndata: a\ndata: b\n\n";
+        return (200, "text/event-stream", events.as_bytes().to_vec());
+    }
+    if r.method == "COPY" {
+        return (
+            201,
+            "application/json",
+            br#"{"id": 3, "name": "Lamp"}"#.to_vec(),
+        );
+    }
+    if r.target.starts_with("/v1/items/1") && r.method == "GET" {
+        return (
+            200,
+            "application/json",
+            br#"{"id": 1, "name": "Lamp"}"#.to_vec(),
+        );
+    }
+    (
+        200,
+        "application/json",
+        br#"[{"id": 1, "name": "Lamp", "tags": ["light"]}]"#.to_vec(),
+    )
+}
+
+fn oas32_cases() -> Vec<Case> {
+    use Expect::*;
+    vec![
+        case("search_items", json!({"text": "lamp", "limit": 3}), Ok),
+        case("search_items", json!({"limit": 3}), Refused("text")),
+        case(
+            "list_items",
+            json!({"filter": {"q": "a b", "tag": ["x", "y"], "page": 2}}),
+            Ok,
+        ),
+        case("list_items", json!({"filter": "q=1"}), Refused("filter")),
+        case(
+            "lookup_items",
+            json!({"selector": {"ids": [1, 2], "flag": null}}),
+            Ok,
+        ),
+        case("get_item", json!({"id": 1}), Ok),
+        case("copy_item", json!({"id": 1, "Destination": "/items/2"}), Ok),
+        case("watch_item", json!({"id": 1}), Ok),
+        case("stream_logs", json!({"level": 1}), Ok),
+    ]
+}
+
+#[tokio::test]
+async fn generated_oas32_matches_serve() {
+    use Expect::*;
+    run_parity(
+        "oas32",
+        "specs/oas32.yaml",
+        "/v1",
+        oas32_reply,
+        vec![
+            session("every construct", &[], oas32_cases()),
+            session_with_flags(
+                "nested toolsets",
+                &[],
+                &["--tools", "toolsets", "--toolset", "items"],
+                vec![
+                    no_args("list_toolsets", Local),
+                    case("lookup_items", json!({"selector": {"ids": [1]}}), Ok),
+                    case("watch_item", json!({"id": 1}), Refused("feeds")),
+                ],
+            ),
+        ],
+    )
+    .await;
+}

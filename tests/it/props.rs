@@ -793,6 +793,7 @@ fn run_pipeline(path: &str, keep_examples: bool) -> Outcome {
             ..LoadOptions::default()
         },
         build: BuildOptions::default(),
+        ..PipelineOptions::default()
     };
     match pipeline::load_catalog(path, &options) {
         Ok(loaded) => {
@@ -1307,6 +1308,7 @@ fn binding() -> impl Strategy<Value = HttpBinding> {
                 output: None,
                 response_media_types: Vec::new(),
                 lro: None,
+                workflow: None,
             },
         )
     })
@@ -1727,6 +1729,7 @@ fn base_url_is_absolute_http_or_a_refusal() {
                 output: None,
                 response_media_types: Vec::new(),
                 lro: None,
+                workflow: None,
             };
             let request = request::prepare(&empty, &Map::new(), &base)
                 .map_err(|e| fail(format!("prepare refused the base `{base}`: {e}")))?;

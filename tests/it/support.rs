@@ -95,6 +95,7 @@ pub fn build_with(
     let options = PipelineOptions {
         load: LoadOptions::default(),
         build: options.clone(),
+        ..PipelineOptions::default()
     };
     let loaded = pipeline::load_catalog(path.to_str().unwrap(), &options)?;
     Ok((loaded.catalog, loaded.diagnostics))

@@ -84,6 +84,15 @@ impl<'d> MediaType<'d> {
         self.node.child("schema").map(|s| Schema::new(self.doc, s))
     }
 
+    /// The `itemSchema` (OpenAPI 3.2), if any: the schema of each item
+    /// of a sequential media type (JSON Lines, an event stream, …), which
+    /// the whole content is an array of.
+    pub fn item_schema(&self) -> Option<Schema<'d>> {
+        self.node
+            .child("itemSchema")
+            .map(|s| Schema::new(self.doc, s))
+    }
+
     /// The documented examples in order: `example` first (named
     /// `example`), then each entry of `examples` that has an inline
     /// `value`, references to `components.examples` followed

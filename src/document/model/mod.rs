@@ -15,7 +15,8 @@
 //! One file per job: [`operations`] (the walk), [`parameters`],
 //! [`bodies`] (request bodies and media types), [`responses`] (responses,
 //! headers and examples), [`security`] (schemes, requirements, servers,
-//! `info`), [`schema`] (schema handles), [`xmcp`] (the `x-mcp` extension),
+//! `info`), [`schema`] (schema handles), [`tags`] (tag nesting), [`xmcp`]
+//! (the `x-mcp` extension),
 //! [`lro`] (what says an operation is long-running: Azure's extension,
 //! response links and their target operations).
 
@@ -27,6 +28,7 @@ pub mod pointers;
 pub mod responses;
 pub mod schema;
 pub mod security;
+pub mod tags;
 pub mod xmcp;
 
 pub use bodies::{Encoding, MediaType, RequestBody};

@@ -12,10 +12,13 @@ use crate::document::diag::push_token;
 use crate::document::refs::Located;
 use crate::document::{Diagnostic, Document};
 
-/// The HTTP methods OpenAPI path items can hold.
-const METHODS: &[&str] = &[
-    "get", "put", "post", "delete", "options", "head", "patch", "trace",
-];
+/// The HTTP methods OpenAPI path items can hold as fixed fields
+/// (`query` since OpenAPI 3.2).
+use super::pointers::FIXED_METHODS as METHODS;
+
+/// OpenAPI 3.2's map of further operations of a path item, keyed by the
+/// HTTP method as sent (`COPY`, `LINK`, `PURGE`).
+use super::pointers::ADDITIONAL_OPERATIONS as ADDITIONAL;
 
 /// One operation of the document, its path item resolved and its
 /// parameters merged. Everything else resolves on demand.
@@ -24,8 +27,10 @@ pub struct Operation<'d> {
     doc: &'d Document,
     /// Path template (a key of `paths`).
     pub path: &'d str,
-    /// Lower-case method.
-    pub method: &'static str,
+    /// The method: lower-case for a path item's fixed fields (`get`,
+    /// `query`), as written for a key of `additionalOperations` (`COPY`);
+    /// upper-cased on the wire either way.
+    pub method: &'d str,
     node: Located<'d>,
     item: Located<'d>,
     /// Parameters, resolved and merged (path item + operation), in order.
@@ -289,9 +294,10 @@ impl Document {
             .filter(|(path, _)| path.starts_with('/'))
             .filter_map(|(_, item)| self.deref(item).ok())
             .filter_map(|item| {
-                item.value
-                    .as_object()
-                    .map(|m| m.keys().filter(|k| METHODS.contains(&k.as_str())).count())
+                item.value.as_object().map(|m| {
+                    m.keys().filter(|k| METHODS.contains(&k.as_str())).count()
+                        + additional_methods(m).len()
+                })
             })
             .sum()
     }
@@ -367,13 +373,17 @@ impl Document {
                     continue;
                 }
             };
-            for key in item_map.keys() {
-                let Some(method) = METHODS.iter().copied().find(|m| *m == key) else {
-                    continue;
-                };
-                let Some(node) = item.child(key) else {
-                    continue;
-                };
+            let fixed = item_map
+                .keys()
+                .filter_map(|key| METHODS.iter().copied().find(|m| *m == key))
+                .filter_map(|m| Some((m, item.child(m)?)));
+            let additional = additional_methods(item_map)
+                .into_iter()
+                .filter_map(|m| Some((m, item.child(ADDITIONAL)?.child(m)?)));
+            for key in self.refused_additional(&item) {
+                diags.push(key);
+            }
+            for (method, node) in fixed.chain(additional).collect::<Vec<_>>() {
                 if !node.value.is_object() {
                     diags.push(Diagnostic::warning(
                         self.display_name(node.file),
@@ -434,8 +444,16 @@ impl Document {
         if !item.value.is_object() {
             return None;
         }
-        let method = METHODS.iter().copied().find(|m| *m == method)?;
-        let node = item.child(method)?;
+        let (method, node) = match METHODS.iter().copied().find(|m| *m == method) {
+            Some(fixed) => (fixed, item.child(fixed)?),
+            None => {
+                let map = item.value.as_object()?;
+                let key = additional_methods(map)
+                    .into_iter()
+                    .find(|k| k.eq_ignore_ascii_case(method))?;
+                (key, item.child(ADDITIONAL)?.child(key)?)
+            }
+        };
         if !node.value.is_object() {
             return None;
         }
@@ -449,6 +467,68 @@ impl Document {
             node,
             item,
         })
+    }
+}
+
+/// The methods of a path item's `additionalOperations` (OpenAPI 3.2)
+/// that may be used: not one a fixed field names (`POST`, `query`: the
+/// specification forbids them there, see [`Document::refused_additional`]),
+/// not `x-` extensions, each a valid HTTP method token.
+fn additional_methods(item: &serde_json::Map<String, Value>) -> Vec<&str> {
+    let Some(Value::Object(ops)) = item.get(ADDITIONAL) else {
+        return Vec::new();
+    };
+    ops.keys()
+        .map(String::as_str)
+        .filter(|k| additional_method_problem(k).is_none())
+        .collect()
+}
+
+/// Why `key` of `additionalOperations` is not used as a method, if it is not.
+fn additional_method_problem(key: &str) -> Option<String> {
+    if key.starts_with("x-") {
+        return Some(String::new()); // an extension: silently not a method
+    }
+    if METHODS.iter().any(|m| m.eq_ignore_ascii_case(key)) {
+        return Some(format!(
+            "`{key}` is a fixed field of the path item (`{}`); OpenAPI 3.2 forbids it in `additionalOperations`, so it is skipped",
+            key.to_ascii_lowercase()
+        ));
+    }
+    // RFC 9110 method = token.
+    let token = !key.is_empty()
+        && key
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b));
+    (!token).then(|| format!("`{key}` is not an HTTP method name (an RFC 9110 token); skipped"))
+}
+
+impl Document {
+    /// Warnings for the keys of a path item's `additionalOperations` that
+    /// are not used as methods, and for one that is not a mapping.
+    fn refused_additional(&self, item: &Located<'_>) -> Vec<Diagnostic> {
+        let Some(node) = item.child(ADDITIONAL) else {
+            return Vec::new();
+        };
+        let Value::Object(ops) = node.value else {
+            return vec![Diagnostic::warning(
+                self.display_name(node.file),
+                node.pointer,
+                "`additionalOperations` must be a mapping of HTTP methods to operations; skipped",
+            )];
+        };
+        ops.keys()
+            .filter_map(|k| {
+                let problem = additional_method_problem(k)?;
+                (!problem.is_empty()).then(|| {
+                    Diagnostic::warning(
+                        self.display_name(node.file),
+                        push_token(&node.pointer, k),
+                        problem,
+                    )
+                })
+            })
+            .collect()
     }
 }
 

@@ -7,9 +7,25 @@ use crate::document::pointer::{pointer_tokens, push_token};
 /// The pointer to `paths` in the root file.
 pub const PATHS: &str = "/paths";
 
-/// `/paths/<path>/<method>` in the root file (`method` lower-case).
+/// The methods a path item holds as fixed fields (`query` since OpenAPI
+/// 3.2); any other is a key of its `additionalOperations`.
+pub const FIXED_METHODS: &[&str] = &[
+    "get", "put", "post", "delete", "options", "head", "patch", "trace", "query",
+];
+
+/// The member of a path item that holds OpenAPI 3.2's other methods.
+pub const ADDITIONAL_OPERATIONS: &str = "additionalOperations";
+
+/// `/paths/<path>/<method>` in the root file (`method` as the model names
+/// it: lower-case for a fixed field), or
+/// `/paths/<path>/additionalOperations/<method>` for any other method.
 pub fn operation(path: &str, method: &str) -> String {
-    push_token(&push_token(PATHS, path), method)
+    let item = push_token(PATHS, path);
+    if FIXED_METHODS.contains(&method) {
+        push_token(&item, method)
+    } else {
+        push_token(&push_token(&item, ADDITIONAL_OPERATIONS), method)
+    }
 }
 
 /// The request body of the operation at `operation`.
@@ -35,7 +51,11 @@ pub fn path_and_method(pointer: &str) -> Option<(String, Option<String>)> {
         return None;
     }
     let path = tokens.next()?;
-    Some((path, tokens.next()))
+    let key = match tokens.next() {
+        Some(k) if k == ADDITIONAL_OPERATIONS => tokens.next().or(Some(k)),
+        other => other,
+    };
+    Some((path, key))
 }
 
 #[cfg(test)]
@@ -54,5 +74,12 @@ mod tests {
             Some(("/a/{b}".to_string(), Some("get".to_string())))
         );
         assert_eq!(path_and_method("/components/x"), None);
+        let copy = operation("/a", "COPY");
+        assert_eq!(copy, "/paths/~1a/additionalOperations/COPY");
+        assert_eq!(
+            path_and_method(&copy),
+            Some(("/a".to_string(), Some("COPY".to_string())))
+        );
+        assert_eq!(operation("/a", "query"), "/paths/~1a/query");
     }
 }

@@ -185,3 +185,58 @@ fn template_slots_come_in_order_once() {
     assert_eq!(slots("/a/{x}/b/{y}.{fmt}/{x}"), ["x", "y", "fmt"]);
     assert!(slots("/a/{").is_empty());
 }
+
+#[test]
+fn query_and_additional_operations_are_operations() {
+    let d = doc(json!({"openapi": "3.2.0", "paths": {"/a": {
+        "query": {"operationId": "q"},
+        "additionalOperations": {
+            "COPY": {"operationId": "c"},
+            "POST": {"operationId": "refused"},
+            "bad method": {"operationId": "refused2"},
+            "x-ext": {}
+        }
+    }}}));
+    let mut diags = Vec::new();
+    let ops = d.operations(&mut diags);
+    let seen: Vec<(&str, Option<&str>)> =
+        ops.iter().map(|o| (o.method, o.operation_id())).collect();
+    assert_eq!(seen, [("query", Some("q")), ("COPY", Some("c"))]);
+    assert_eq!(ops[1].pointer(), "/paths/~1a/additionalOperations/COPY");
+    let messages: Vec<String> = diags
+        .iter()
+        .map(|d| format!("{} {}", d.pointer, d.message))
+        .collect();
+    assert_eq!(messages.len(), 2, "{messages:#?}");
+    assert!(
+        messages[0].contains("/additionalOperations/POST") && messages[0].contains("fixed field")
+    );
+    assert!(messages[1].contains("not an HTTP method"));
+    assert_eq!(d.declared_operations(), 2);
+    assert_eq!(d.operation("/a", "copy").map(|o| o.method), Some("COPY"));
+    assert_eq!(d.operation("/a", "query").map(|o| o.method), Some("query"));
+    assert!(d.operation("/a", "post").is_none());
+}
+
+#[test]
+fn tag_parents_refuse_unknown_parents_and_cycles() {
+    let d = doc(json!({"openapi": "3.2.0", "paths": {}, "tags": [
+        {"name": "a"},
+        {"name": "b", "parent": "a"},
+        {"name": "c", "parent": "b"},
+        {"name": "d", "parent": "nope"},
+        {"name": "e", "parent": "f"},
+        {"name": "f", "parent": "e"}
+    ]}));
+    let mut diags = Vec::new();
+    let parents = d.tag_parents(&mut diags);
+    let pairs: Vec<(&str, &str)> = parents
+        .iter()
+        .map(|(c, p)| (c.as_str(), p.as_str()))
+        .collect();
+    assert_eq!(pairs, [("b", "a"), ("c", "b"), ("e", "f")]);
+    assert_eq!(diags.len(), 2, "{diags:?}");
+    assert!(diags[0].message.contains("`nope`"), "{}", diags[0].message);
+    assert!(diags[1].message.contains("cycle"), "{}", diags[1].message);
+    assert_eq!(diags[1].pointer, "/tags/5/parent");
+}

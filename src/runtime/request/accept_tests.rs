@@ -12,6 +12,7 @@ fn binding(types: &[&str]) -> HttpBinding {
         output: None,
         response_media_types: types.iter().map(|t| t.to_string()).collect(),
         lro: None,
+        workflow: None,
     }
 }
 

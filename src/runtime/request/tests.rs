@@ -52,6 +52,7 @@ fn op(path: &str, params: Vec<ParamBinding>) -> HttpBinding {
         output: None,
         response_media_types: Vec::new(),
         lro: None,
+        workflow: None,
     }
 }
 
@@ -734,3 +735,41 @@ mod bodies;
 
 #[path = "multipart_tests.rs"]
 mod multipart_parts;
+
+fn querystring(media_type: &str) -> ParamBinding {
+    let mut p = param("q", Location::Querystring, Style::Form, true);
+    p.content_type = Some(media_type.into());
+    p
+}
+
+#[test]
+fn a_querystring_argument_is_the_whole_query_string() {
+    // Form pairs, an array member repeated, form-encoded.
+    let form = op(
+        "/items",
+        vec![querystring("application/x-www-form-urlencoded")],
+    );
+    assert_eq!(
+        url_of(
+            &form,
+            json!({"q": {"a": "x y&z", "tag": ["p", "q"], "n": 2}})
+        ),
+        format!("{BASE}/items?a=x%20y%26z&tag=p&tag=q&n=2")
+    );
+    assert_eq!(url_of(&form, json!({"q": {}})), format!("{BASE}/items"));
+    let err = run(&form, json!({"q": [1]})).unwrap_err().to_string();
+    assert!(err.contains("`q`") && err.contains("object"), "{err}");
+    // JSON: the compact text, percent-encoded, one piece (OpenAPI 3.2's
+    // own example).
+    let json_qs = op("/foo", vec![querystring("application/json")]);
+    assert_eq!(
+        url_of(&json_qs, json!({"q": {"numbers": [1, 2], "flag": null}})),
+        format!("{BASE}/foo?%7B%22numbers%22%3A%5B1%2C2%5D%2C%22flag%22%3Anull%7D")
+    );
+    // Another media type: the string as is, percent-encoded.
+    let path = op("/foo", vec![querystring("application/jsonpath")]);
+    assert_eq!(
+        url_of(&path, json!({"q": "$.a.b[1:1]"})),
+        format!("{BASE}/foo?%24.a.b%5B1%3A1%5D")
+    );
+}

@@ -16,6 +16,7 @@ fn resp(status: u16, content_type: Option<&str>, body: &[u8]) -> HttpResponse {
         headers,
         body: body.to_vec(),
         truncated: false,
+        stream_open: false,
     }
 }
 

@@ -345,6 +345,7 @@ fn method_verb(method: &str) -> &'static str {
         "PUT" => "set",
         "PATCH" => "update",
         "DELETE" => "delete",
+        "QUERY" => "query",
         _ => "get",
     }
 }

@@ -1,0 +1,307 @@
+//! Where the tokens people obtained by logging in (`openapi2mcp login`)
+//! are kept: a [`TokenStore`], by default one file encrypted with
+//! AES-256-GCM under a key from the environment ([`TOKEN_KEY_ENV`]), so a
+//! copied file or a backup reveals nothing.
+//!
+//! A lookup decrypts the file again only when it changed on disk (its
+//! modification time or size), so a `login` in another process is seen at
+//! once while calls do not pay for a read each; every change replaces the
+//! file atomically (written to a temporary file with mode 0600, then
+//! renamed).
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+use aws_lc_rs::aead::{AES_256_GCM, Aad, LessSafeKey, NONCE_LEN, Nonce, UnboundKey};
+use aws_lc_rs::digest;
+use aws_lc_rs::rand::{SecureRandom, SystemRandom};
+use base64::Engine as _;
+use base64::engine::general_purpose::STANDARD;
+use serde::{Deserialize, Serialize};
+
+/// The variable holding the secret the token file is encrypted with.
+pub const TOKEN_KEY_ENV: &str = "OPENAPI2MCP_TOKEN_KEY";
+
+/// Fewest characters of that secret.
+const MIN_KEY_CHARS: usize = 32;
+
+/// Associated data of the file's ciphertext (a file of another format or
+/// version does not open).
+const FILE_AAD: &[u8] = b"openapi2mcp/tokens/v1";
+
+/// The default token store: `$XDG_DATA_HOME/openapi2mcp/tokens.enc`, or
+/// `~/.local/share/openapi2mcp/tokens.enc`.
+pub fn default_path() -> PathBuf {
+    let base = std::env::var_os("XDG_DATA_HOME")
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".local/share")))
+        .unwrap_or_else(|| PathBuf::from("."));
+    base.join("openapi2mcp").join("tokens.enc")
+}
+
+/// One person's tokens for one authorization server and client.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StoredTokens {
+    /// The access token.
+    pub access_token: String,
+    /// The refresh token, when the server issued one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub refresh_token: Option<String>,
+    /// When the access token expires, seconds since the epoch.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expires_at: Option<u64>,
+    /// When it was obtained, seconds since the epoch (its lifetime decides
+    /// how early it is refreshed).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub obtained_at: Option<u64>,
+    /// The scopes granted (or asked for, when the server did not say).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub scopes: Vec<String>,
+}
+
+/// Why the store could not be read or written. Messages name the file,
+/// never a token.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum StoreError {
+    /// No key, or one too short.
+    #[error("{0}")]
+    Key(String),
+    /// The file could not be read or written.
+    #[error("token store {path}: {reason}")]
+    Io {
+        /// The file.
+        path: String,
+        /// What went wrong.
+        reason: String,
+    },
+    /// The file does not open with this key (another key, or altered).
+    #[error(
+        "token store {path} cannot be decrypted with the key in {TOKEN_KEY_ENV} (another key, or the file was altered); log in again after removing it"
+    )]
+    Undecryptable {
+        /// The file.
+        path: String,
+    },
+}
+
+/// Keeps people's tokens, by key (who, which server, which client).
+pub trait TokenStore: Send + Sync {
+    /// The tokens under `key`.
+    fn get(&self, key: &str) -> Result<Option<StoredTokens>, StoreError>;
+    /// Replaces the tokens under `key`.
+    fn put(&self, key: &str, tokens: &StoredTokens) -> Result<(), StoreError>;
+    /// Removes and returns the tokens under `key`.
+    fn remove(&self, key: &str) -> Result<Option<StoredTokens>, StoreError>;
+}
+
+/// The default store: one encrypted file.
+pub struct FileStore {
+    path: PathBuf,
+    key: LessSafeKey,
+    rng: SystemRandom,
+    /// Serializes this process's read-modify-write cycles.
+    writing: Mutex<()>,
+    /// The entries as last read or written, with the file's modification
+    /// time and size then.
+    cached: Mutex<Option<Snapshot>>,
+}
+
+/// The file's entries and what identified its version on disk.
+type Snapshot = (std::time::SystemTime, u64, BTreeMap<String, StoredTokens>);
+
+impl std::fmt::Debug for FileStore {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("FileStore")
+            .field("path", &self.path)
+            .finish_non_exhaustive()
+    }
+}
+
+/// The file's outer form.
+#[derive(Serialize, Deserialize)]
+struct Envelope {
+    v: u32,
+    nonce: String,
+    data: String,
+}
+
+impl FileStore {
+    /// A store in `path` keyed by [`TOKEN_KEY_ENV`].
+    pub fn from_env(path: &Path) -> Result<Self, StoreError> {
+        let secret = std::env::var(TOKEN_KEY_ENV).unwrap_or_default();
+        Self::with_secret(path, &secret)
+    }
+
+    /// A store in `path` keyed by SHA-256 of `secret` (at least 32
+    /// characters).
+    pub fn with_secret(path: &Path, secret: &str) -> Result<Self, StoreError> {
+        if secret.trim().chars().count() < MIN_KEY_CHARS {
+            return Err(StoreError::Key(format!(
+                "tokens obtained by logging in are stored encrypted: set {TOKEN_KEY_ENV} to a secret of at least {MIN_KEY_CHARS} characters (e.g. `export {TOKEN_KEY_ENV}=$(openssl rand -hex 32)`) and keep it"
+            )));
+        }
+        let key = digest::digest(&digest::SHA256, secret.trim().as_bytes());
+        let unbound = UnboundKey::new(&AES_256_GCM, key.as_ref())
+            .map_err(|_| StoreError::Key("cannot create the token store key".into()))?;
+        Ok(Self {
+            path: path.to_path_buf(),
+            key: LessSafeKey::new(unbound),
+            rng: SystemRandom::new(),
+            writing: Mutex::new(()),
+            cached: Mutex::new(None),
+        })
+    }
+
+    /// The file.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    fn io(&self, reason: impl std::fmt::Display) -> StoreError {
+        StoreError::Io {
+            path: self.path.display().to_string(),
+            reason: reason.to_string(),
+        }
+    }
+
+    /// The file's modification time and size, `None` when it is absent.
+    fn version(&self) -> Result<Option<(std::time::SystemTime, u64)>, StoreError> {
+        match std::fs::metadata(&self.path) {
+            Ok(m) => Ok(Some((m.modified().map_err(|e| self.io(e))?, m.len()))),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+            Err(e) => Err(self.io(e)),
+        }
+    }
+
+    /// Every entry; an absent file is an empty store.
+    fn load(&self) -> Result<BTreeMap<String, StoredTokens>, StoreError> {
+        let Some((modified, len)) = self.version()? else {
+            return Ok(BTreeMap::new());
+        };
+        let mut cached = self
+            .cached
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Some((m, l, entries)) = cached.as_ref()
+            && *m == modified
+            && *l == len
+        {
+            return Ok(entries.clone());
+        }
+        let entries = self.read()?;
+        *cached = Some((modified, len, entries.clone()));
+        Ok(entries)
+    }
+
+    /// Reads and decrypts the file.
+    fn read(&self) -> Result<BTreeMap<String, StoredTokens>, StoreError> {
+        let text = match std::fs::read(&self.path) {
+            Ok(text) => text,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(BTreeMap::new()),
+            Err(e) => return Err(self.io(e)),
+        };
+        let undecryptable = || StoreError::Undecryptable {
+            path: self.path.display().to_string(),
+        };
+        let envelope: Envelope = serde_json::from_slice(&text).map_err(|_| undecryptable())?;
+        if envelope.v != 1 {
+            return Err(undecryptable());
+        }
+        let nonce = STANDARD
+            .decode(envelope.nonce)
+            .map_err(|_| undecryptable())?;
+        let mut data = STANDARD
+            .decode(envelope.data)
+            .map_err(|_| undecryptable())?;
+        let nonce = Nonce::try_assume_unique_for_key(&nonce).map_err(|_| undecryptable())?;
+        let plain = self
+            .key
+            .open_in_place(nonce, Aad::from(FILE_AAD), &mut data)
+            .map_err(|_| undecryptable())?;
+        serde_json::from_slice(plain).map_err(|_| undecryptable())
+    }
+
+    fn save(&self, entries: &BTreeMap<String, StoredTokens>) -> Result<(), StoreError> {
+        let mut data = serde_json::to_vec(entries).map_err(|e| self.io(e))?;
+        let mut nonce = [0u8; NONCE_LEN];
+        self.rng
+            .fill(&mut nonce)
+            .map_err(|_| self.io("the system random generator failed"))?;
+        self.key
+            .seal_in_place_append_tag(
+                Nonce::assume_unique_for_key(nonce),
+                Aad::from(FILE_AAD),
+                &mut data,
+            )
+            .map_err(|_| self.io("encryption failed"))?;
+        let envelope = Envelope {
+            v: 1,
+            nonce: STANDARD.encode(nonce),
+            data: STANDARD.encode(data),
+        };
+        if let Some(dir) = self.path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir).map_err(|e| self.io(e))?;
+        }
+        let temporary = self.path.with_extension("tmp");
+        write_private(
+            &temporary,
+            &serde_json::to_vec(&envelope).unwrap_or_default(),
+        )
+        .map_err(|e| self.io(e))?;
+        std::fs::rename(&temporary, &self.path).map_err(|e| self.io(e))?;
+        if let Some((modified, len)) = self.version()? {
+            *self
+                .cached
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner) =
+                Some((modified, len, entries.clone()));
+        }
+        Ok(())
+    }
+}
+
+/// Writes `bytes` to a new file only its owner can read.
+fn write_private(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    use std::io::Write as _;
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create(true).truncate(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt as _;
+        options.mode(0o600);
+    }
+    let mut file = options.open(path)?;
+    file.write_all(bytes)?;
+    file.sync_all()
+}
+
+impl TokenStore for FileStore {
+    fn get(&self, key: &str) -> Result<Option<StoredTokens>, StoreError> {
+        Ok(self.load()?.remove(key))
+    }
+
+    fn put(&self, key: &str, tokens: &StoredTokens) -> Result<(), StoreError> {
+        let _writing = self
+            .writing
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let mut entries = self.load()?;
+        entries.insert(key.to_string(), tokens.clone());
+        self.save(&entries)
+    }
+
+    fn remove(&self, key: &str) -> Result<Option<StoredTokens>, StoreError> {
+        let _writing = self
+            .writing
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let mut entries = self.load()?;
+        let removed = entries.remove(key);
+        if removed.is_some() {
+            self.save(&entries)?;
+        }
+        Ok(removed)
+    }
+}
