@@ -28,7 +28,7 @@ use super::http::{HttpClient, HttpOptions};
 use super::lro::{self, Channel, LroMode, Monitor};
 use super::ratelimit::RateLimiter;
 use super::request;
-use super::response::{self, Content, ToolOutcome};
+use super::response::{self, Content, HttpResponse, ToolOutcome};
 use super::schemas::{SchemaSide, SchemaSource, Schemas, with_closure};
 
 pub use super::conform::conform;
@@ -378,6 +378,24 @@ impl Api {
         client_authorization: Option<&str>,
         mode: LroMode,
     ) -> CallReport {
+        if let Some(workflow) = &self.prepared(tool).endpoint.http.workflow {
+            return super::workflow::run(self, workflow, args, client_authorization).await;
+        }
+        self.exchange(tool, args, client_authorization, mode)
+            .await
+            .0
+    }
+
+    /// [`Api::execute_in`] for an operation, with the response as it came
+    /// (when one came): what an Arazzo step's runtime expressions read
+    /// (`$response.body#/id`, `$response.header.Location`).
+    pub(super) async fn exchange(
+        &self,
+        tool: ToolId,
+        args: &Map<String, Value>,
+        client_authorization: Option<&str>,
+        mode: LroMode,
+    ) -> (CallReport, Option<HttpResponse>) {
         let called = self.prepared(tool);
         let http = &called.endpoint.http;
         let options = &self.options;
@@ -388,7 +406,7 @@ impl Api {
             options.base_url.as_deref(),
         ) {
             Ok(p) => p,
-            Err(e) => return response::invalid_arguments(&e.to_string()).into(),
+            Err(e) => return (response::invalid_arguments(&e.to_string()).into(), None),
         };
         let url_before_auth = draft.url();
         let forwarded = client_authorization.filter(|_| options.forward_authorization);
@@ -401,14 +419,17 @@ impl Api {
             .await
         {
             Ok(hint) => hint,
-            Err(e) => return response::not_authenticated(&e.to_string()).into(),
+            Err(e) => return (response::not_authenticated(&e.to_string()).into(), None),
         };
         let prepared = draft.finish();
         let request_line = format!("{} {}", prepared.method, without_query(&prepared.url));
         let resp = match self.channel.client.send(&prepared).await {
             Ok(resp) => resp,
             Err(failure) => {
-                return response::from_transport_failure(&failure, &request_line).into();
+                return (
+                    response::from_transport_failure(&failure, &request_line).into(),
+                    None,
+                );
             }
         };
         let mut outcome = response::from_response(
@@ -436,7 +457,7 @@ impl Api {
             &resp.headers,
             &url_before_auth,
         ) else {
-            return report;
+            return (report, Some(resp));
         };
         let http_options = self.channel.client.options();
         let accept = prepared
@@ -463,7 +484,7 @@ impl Api {
         });
         match started {
             Err(note) => report.outcome.content.insert(0, Content::Text(note)),
-            Ok(monitor) if mode == LroMode::Wait => return monitor.wait().await,
+            Ok(monitor) if mode == LroMode::Wait => return (monitor.wait().await, Some(resp)),
             Ok(monitor) => {
                 report.outcome.content.push(Content::Text(format!(
                     "The API accepted the request as a long-running operation (HTTP {}); its status is at {}.",
@@ -473,7 +494,7 @@ impl Api {
                 report.pending = Some(monitor);
             }
         }
-        report
+        (report, Some(resp))
     }
 
     /// What calling `tool` with `args` would send, for a person to

@@ -105,14 +105,21 @@ pub fn resolve(mode: ToolsMode, full_tokens: usize, budget: usize) -> ToolsMode 
 
 /// The toolsets of a catalog: one per tag (a tool joins the toolset of
 /// its first tag; untagged tools share `untagged`), in first-seen order.
+/// A tag nested under another (OpenAPI 3.2 `parent`) makes its toolset a
+/// child of the parent's: choosing a toolset (enabling, disabling,
+/// selecting it per request) chooses its descendants with it, and a
+/// parent with no tools of its own is a toolset all the same.
 #[derive(Debug, Clone, Default)]
 pub struct Toolsets {
     /// Toolset names.
     pub names: Vec<String>,
-    /// Tool positions of each toolset, in catalog order.
+    /// Tool positions of each toolset, in catalog order (its own tools,
+    /// not its children's).
     pub members: Vec<Vec<usize>>,
     /// The toolset of each tool.
     pub of_tool: Vec<usize>,
+    /// The parent of each toolset, if nested.
+    pub parent: Vec<Option<usize>>,
 }
 
 /// The toolset of tools that carry no tag.
@@ -127,18 +134,57 @@ impl Toolsets {
                 .map(str::trim)
                 .filter(|t| !t.is_empty())
                 .unwrap_or(UNTAGGED);
-            let set = match sets.names.iter().position(|n| n == name) {
-                Some(i) => i,
-                None => {
-                    sets.names.push(name.to_string());
-                    sets.members.push(Vec::new());
-                    sets.names.len() - 1
-                }
-            };
+            let set = sets.position_or_add(name);
             sets.members[set].push(tool);
             sets.of_tool.push(set);
         }
         sets
+    }
+
+    fn position_or_add(&mut self, name: &str) -> usize {
+        match self.names.iter().position(|n| n == name) {
+            Some(i) => i,
+            None => {
+                self.names.push(name.to_string());
+                self.members.push(Vec::new());
+                self.parent.push(None);
+                self.names.len() - 1
+            }
+        }
+    }
+
+    /// Nests toolsets as the tags are (child to parent, cycles already
+    /// refused by the document layer): each toolset with tools gets its
+    /// chain of ancestors, added as toolsets of their own when they have
+    /// no tools.
+    pub fn nest(&mut self, parents: &std::collections::BTreeMap<String, String>) {
+        self.parent.resize(self.names.len(), None);
+        let mut at = 0;
+        while at < self.names.len() {
+            if let Some(parent) = parents.get(&self.names[at]).cloned() {
+                let p = self.position_or_add(&parent);
+                if p != at {
+                    self.parent[at] = Some(p);
+                }
+            }
+            at += 1;
+        }
+    }
+
+    /// `set` and every toolset nested under it, at any depth.
+    pub fn with_descendants(&self, set: usize) -> BTreeSet<usize> {
+        let mut out = BTreeSet::from([set]);
+        loop {
+            let before = out.len();
+            for (child, parent) in self.parent.iter().enumerate() {
+                if parent.is_some_and(|p| out.contains(&p)) {
+                    out.insert(child);
+                }
+            }
+            if out.len() == before {
+                return out;
+            }
+        }
     }
 
     /// The toolset called `name` (exact, else case-insensitive).
@@ -149,16 +195,14 @@ impl Toolsets {
             .or_else(|| self.names.iter().position(|n| n.eq_ignore_ascii_case(name)))
     }
 
-    /// Toolset positions for `names`, or an error naming the unknown ones
-    /// and what exists.
+    /// Toolset positions for `names` (each with its descendants), or an
+    /// error naming the unknown ones and what exists.
     pub fn resolve_names(&self, names: &[String]) -> Result<BTreeSet<usize>, String> {
         let mut found = BTreeSet::new();
         let mut unknown = Vec::new();
         for n in names {
             match self.find(n) {
-                Some(i) => {
-                    found.insert(i);
-                }
+                Some(i) => found.extend(self.with_descendants(i)),
                 None => unknown.push(format!("`{n}`")),
             }
         }

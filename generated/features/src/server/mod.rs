@@ -196,8 +196,12 @@ impl Bridge {
             Arc::clone(&handlers),
         )?);
         Ok(Self {
+            // The one session of stdio (and of a bridge served directly)
+            // starts with `--toolset`'s toolsets, as HTTP sessions do.
+            session: Arc::new(Session {
+                enabled: Mutex::new(inner.initial_toolsets.clone()),
+            }),
             inner: Arc::clone(&inner),
-            session: Arc::default(),
             shared: Arc::new(live::Shared::new(inner, options, handlers, sealer)),
             request_toolsets: None,
             caller_scopes: None,
@@ -281,6 +285,7 @@ impl Bridge {
             version,
             description,
             security_schemes,
+            tag_parents,
             heads,
             source,
         } = catalog;
@@ -296,11 +301,12 @@ impl Bridge {
             listing.mode.as_str(),
             mode.as_str()
         );
-        let toolsets = Toolsets::group(
+        let mut toolsets = Toolsets::group(
             heads
                 .iter()
                 .map(|h| h.origin.tags.first().map(String::as_str)),
         );
+        toolsets.nest(&tag_parents);
         let initial_toolsets = if mode == ToolsMode::Toolsets {
             toolsets
                 .resolve_names(&listing.toolsets)

@@ -201,11 +201,21 @@ impl Bridge {
             None => tracing::info_span!("tools/call", tool = %name),
         };
         let span_start = SystemTime::now();
+        let (sink, forwarder) = match &env.progress {
+            Some((token, peer)) => {
+                let (sink, forwarder) = item_progress(token.clone(), peer.clone());
+                (Some(sink), Some(forwarder))
+            }
+            None => (None, None),
+        };
         let traced = crate::runtime::trace::scope(
             env.trace.clone(),
-            as_user(
-                env.person.clone(),
-                self.call(tool, args, env.authorization.as_deref(), mode),
+            crate::runtime::progress::scope(
+                sink,
+                as_user(
+                    env.person.clone(),
+                    self.call(tool, args, env.authorization.as_deref(), mode),
+                ),
             ),
         );
         let report = tokio::select! {
@@ -223,8 +233,14 @@ impl Bridge {
             report.outcome.is_error.then_some("tool_error"),
         );
         if let Some((token, peer)) = env.progress {
-            let done = ProgressNotificationParam::new(token, 1.0)
-                .with_total(1.0)
+            // Every item was reported (the sink went with the call).
+            let items = match forwarder {
+                Some(forwarder) => forwarder.await.unwrap_or(0),
+                None => 0,
+            };
+            let end = (items + 1) as f64;
+            let done = ProgressNotificationParam::new(token, end)
+                .with_total(end)
                 .with_message("done");
             let _ = peer.notify_progress(done).await;
         }
@@ -254,4 +270,45 @@ impl Bridge {
         }
         to_result(outcome)
     }
+}
+
+/// The longest item text a progress notification carries.
+const ITEM_MESSAGE_MAX: usize = 2048;
+
+/// A sink for the items of a streaming response (see
+/// [`crate::runtime::progress`]) that reports each, in order, as a
+/// progress notification (`progress` = the item's position, the message
+/// its JSON, cut at [`ITEM_MESSAGE_MAX`] bytes); the task that sends them
+/// ends once the sink is dropped, with how many it reported.
+fn item_progress(
+    token: rmcp::model::ProgressToken,
+    peer: rmcp::service::Peer<RoleServer>,
+) -> (
+    crate::runtime::progress::ItemSink,
+    tokio::task::JoinHandle<u64>,
+) {
+    let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<(u64, String)>();
+    let forwarder = tokio::spawn(async move {
+        let mut last = 0;
+        while let Some((index, text)) = rx.recv().await {
+            let note =
+                ProgressNotificationParam::new(token.clone(), index as f64).with_message(text);
+            let _ = peer.notify_progress(note).await;
+            last = index;
+        }
+        last
+    });
+    let sink = std::sync::Arc::new(move |index: u64, item: &Value| {
+        let mut text = item.to_string();
+        if text.len() > ITEM_MESSAGE_MAX {
+            let mut end = ITEM_MESSAGE_MAX;
+            while !text.is_char_boundary(end) {
+                end -= 1;
+            }
+            text.truncate(end);
+            text.push('…');
+        }
+        let _ = tx.send((index, format!("item {index}: {text}")));
+    });
+    (sink, forwarder)
 }

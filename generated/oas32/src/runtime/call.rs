@@ -242,6 +242,11 @@ impl Api {
         self.channel.auth.describe()
     }
 
+    /// What authenticates the calls (people's logins included).
+    pub fn authenticator(&self) -> &Authenticator {
+        &self.channel.auth
+    }
+
     /// Number of tools.
     pub fn tool_count(&self) -> usize {
         self.slots.len()

@@ -113,6 +113,12 @@ pub struct ServeFlags {
     /// The issuer's JWKS URL (default: discovered from its metadata).
     #[arg(long, value_name = "URL", help_heading = "Authorization (OAuth)")]
     pub jwks_url: Option<String>,
+    /// Where people's browsers reach this server (e.g.
+    /// https://mcp.example.com), for the pages through which each person
+    /// logs in to the API with their own account (with --oauth-issuer and
+    /// a token store; default: the origin of --resource-url).
+    #[arg(long, value_name = "URL", help_heading = "Authorization (OAuth)")]
+    pub public_url: Option<String>,
     /// A scope every request's token needs (repeatable).
     #[arg(
         long = "required-scope",
@@ -158,12 +164,14 @@ pub struct ServeFlags {
     /// start one; a client's unsampled trace is not exported.
     #[arg(long, value_name = "URL", num_args = 0..=1, default_missing_value = "")]
     pub otlp: Option<String>,
-    /// The encrypted store of the tokens people obtained with `login`
-    /// (default: ~/.local/share/openapi2mcp/tokens.enc, used whenever
-    /// OPENAPI2MCP_TOKEN_KEY is set). OAuth2 schemes with an authorization
+    /// The encrypted store of the tokens people obtained with `login` or
+    /// the HTTP server's login pages: a file (default:
+    /// ~/.local/share/openapi2mcp/tokens.enc, used whenever
+    /// OPENAPI2MCP_TOKEN_KEY is set), or redis://host:port[/db] for
+    /// instances that share it. OAuth2 schemes with an authorization
     /// code or device flow and a _CLIENT_ID then call the API as the
     /// person who logged in.
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "STORE")]
     pub token_store: Option<std::path::PathBuf>,
     /// Seconds a call runs before it continues as an MCP task, for
     /// clients that declared the tasks extension (they poll tasks/get for
@@ -273,17 +281,16 @@ impl ServeFlags {
     /// The token store, when one is configured (`--token-store`, or the
     /// default file when OPENAPI2MCP_TOKEN_KEY is set).
     fn token_store(&self) -> Result<Option<crate::runtime::call::TokenStoreHandle>, String> {
-        use crate::runtime::auth::store::{FileStore, TOKEN_KEY_ENV, default_path};
+        use crate::runtime::auth::store::{TOKEN_KEY_ENV, default_path, open_store};
         let keyed = std::env::var(TOKEN_KEY_ENV).is_ok_and(|k| !k.is_empty());
         let path = match (&self.token_store, keyed) {
             (Some(path), _) => path.clone(),
             (None, true) => default_path(),
             (None, false) => return Ok(None),
         };
-        let store = FileStore::from_env(&path).map_err(|e| format!("--token-store: {e}"))?;
-        Ok(Some(crate::runtime::call::TokenStoreHandle(
-            std::sync::Arc::new(store),
-        )))
+        let store =
+            open_store(&path.to_string_lossy()).map_err(|e| format!("--token-store: {e}"))?;
+        Ok(Some(crate::runtime::call::TokenStoreHandle(store)))
     }
 
     /// The server options these flags ask for, with credentials from the
@@ -303,10 +310,12 @@ impl ServeFlags {
             || !self.required_scopes.is_empty()
             || self.scope_read.is_some()
             || self.scope_write.is_some()
-            || self.tool_scopes_from_document;
+            || self.tool_scopes_from_document
+            || self.public_url.is_some();
         if self.oauth_issuer.is_none() && oauth_flags {
             return Err(
-                "--resource-url, --jwks-url and the scope flags need --oauth-issuer".into(),
+                "--resource-url, --jwks-url, --public-url and the scope flags need --oauth-issuer"
+                    .into(),
             );
         }
         if self.oauth_issuer.is_some() {
@@ -437,6 +446,7 @@ impl ServeFlags {
                             .then(|| self.base_url.clone())
                             .flatten(),
                         shutdown_grace: Duration::from_secs_f64(self.shutdown_grace.max(0.0)),
+                        public_url: self.public_url.clone(),
                     },
                     shutdown,
                 )

@@ -12,7 +12,7 @@
 //!   HTTP on an older revision) are refused with a clear error, or let
 //!   through when the operator said so (`--unconfirmed allow`).
 
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::Duration;
 
 use rmcp::model::{
     CallToolResponse, CallToolResult, ClientCapabilities, ContentBlock, ElicitRequest,
@@ -28,6 +28,7 @@ use super::Bridge;
 use super::ask;
 use super::protocol::modern;
 use super::seal::{MAX_STATE_CHARS, SealError, sha256_hex};
+use crate::runtime::auth::login::now_secs;
 use crate::runtime::call::ToolId;
 use crate::runtime::catalog::ToolAnnotations;
 
@@ -106,7 +107,10 @@ struct State {
 
 /// Which question a sealed state answers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-enum Question {
+pub(super) enum Question {
+    /// The person's login to the API ([`super::connect::LOGIN_KEY`]).
+    #[serde(rename = "l")]
+    Login,
     /// The missing-arguments form ([`ask::ARGS_KEY`]).
     #[serde(rename = "a")]
     Arguments,
@@ -140,12 +144,6 @@ fn args_digest(args: &Map<String, Value>) -> String {
             .unwrap_or_default()
             .as_bytes(),
     )
-}
-
-fn now_secs() -> u64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs())
 }
 
 /// What the person answered, from an `ElicitResult`-shaped value.
@@ -209,6 +207,12 @@ impl Bridge {
         request_state: Option<&str>,
         context: &RequestContext<RoleServer>,
     ) -> Result<Gate, McpError> {
+        if let Some(gate) = self
+            .login_gate(tool, name, args, (input_responses, request_state), context)
+            .await?
+        {
+            return Ok(gate);
+        }
         let confirm = self.needs_confirmation(tool);
         let endpoint = self.inner.api.tool(tool);
         let schema = endpoint
@@ -305,14 +309,7 @@ impl Bridge {
                         .ok()
                         .filter(|s| s.t == name && s.d == digest && s.x >= now_secs());
                 }
-                Err(SealError::TooLong | SealError::Forged) => {
-                    return Err(McpError::invalid_params(
-                        format!(
-                            "requestState of this `{name}` call was not issued by this server for it (altered, from another call or caller, or from a server with another OPENAPI2MCP_STATE_KEY); call again without requestState to be asked anew"
-                        ),
-                        None,
-                    ));
-                }
+                Err(SealError::TooLong | SealError::Forged) => return Err(forged_state(name)),
             }
         }
         let response = |key: &str| {
@@ -403,6 +400,50 @@ impl Bridge {
         }
         let token = seal(Question::Confirm, &given)?;
         Ok(ask(CONFIRM_KEY, form(confirm_message(name, &what))?, token))
+    }
+
+    /// The question a 2026-07-28 retry's `requestState` answers, when this
+    /// server sealed it for this call (same tool, arguments and caller)
+    /// and it has not expired; a forged state is an error.
+    pub(super) fn opened_question(
+        &self,
+        name: &str,
+        args: &Map<String, Value>,
+        token: &str,
+        context: &RequestContext<RoleServer>,
+    ) -> Result<Option<Question>, McpError> {
+        let bytes = self
+            .shared
+            .sealer
+            .open(token, &self.state_context(name, context))
+            .map_err(|_| forged_state(name))?;
+        Ok(serde_json::from_slice::<State>(&bytes)
+            .ok()
+            .filter(|s| s.t == name && s.d == args_digest(args) && s.x >= now_secs())
+            .map(|s| s.q))
+    }
+
+    /// The sealed state of a login question about this call.
+    pub(super) fn seal_login_question(
+        &self,
+        name: &str,
+        args: &Map<String, Value>,
+        context: &RequestContext<RoleServer>,
+    ) -> Result<String, McpError> {
+        let state = State {
+            t: name.to_string(),
+            d: args_digest(args),
+            x: now_secs() + STATE_TTL.as_secs(),
+            q: Question::Login,
+            a: None,
+        };
+        self.shared
+            .sealer
+            .seal(
+                &serde_json::to_vec(&state).unwrap_or_default(),
+                &self.state_context(name, context),
+            )
+            .map_err(|e| McpError::internal_error(e.to_string(), None))
     }
 
     /// The resolved request shown for confirmation; `None` when the call
@@ -508,6 +549,16 @@ impl Bridge {
             "Not sent: `{name}` changes data and this server asks a person to confirm such calls, but this MCP client cannot be asked (it did not declare elicitation, or has no session). The request would have been:\n\n{what}\n\nThe server's operator can turn confirmation off (--confirm none) or allow unconfirmed calls from such clients (--unconfirmed allow)."
         )))))
     }
+}
+
+/// The error for a `requestState` this server did not seal for the call.
+fn forged_state(name: &str) -> McpError {
+    McpError::invalid_params(
+        format!(
+            "requestState of this `{name}` call was not issued by this server for it (altered, from another call or caller, or from a server with another OPENAPI2MCP_STATE_KEY); call again without requestState to be asked anew"
+        ),
+        None,
+    )
 }
 
 /// What the confirmation says.

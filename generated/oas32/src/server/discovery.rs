@@ -63,9 +63,19 @@ impl Bridge {
             let mut tools: Vec<usize> = enabled
                 .iter()
                 .flat_map(|set| inner.toolsets.members[*set].iter().copied())
+                .filter(|i| self.allowed(*i))
                 .collect();
             tools.sort_unstable();
+            tools.dedup();
             listed.extend(tools.into_iter().map(Listed::Tool));
+        } else if inner.mode == ToolsMode::Full {
+            // Full mode lists from here only when the list depends on the
+            // caller's scopes.
+            listed.extend(
+                (0..inner.heads.len())
+                    .filter(|i| self.allowed(*i))
+                    .map(Listed::Tool),
+            );
         }
         listed
     }
@@ -219,7 +229,16 @@ impl Bridge {
                 }
             ));
         }
-        let hits = index.search(query, limit, tag);
+        // Tools the caller's scopes do not allow are not found (more are
+        // asked for so that the limit is still reached).
+        let hits = if self.caller_scopes.is_some() {
+            let mut hits = index.search(query, MAX_LIMIT.max(limit * 4), tag);
+            hits.retain(|h| self.allowed(h.index));
+            hits.truncate(limit);
+            hits
+        } else {
+            index.search(query, limit, tag)
+        };
         let inner = &self.inner;
         let mut items = Vec::with_capacity(hits.len());
         let mut text = if hits.is_empty() {

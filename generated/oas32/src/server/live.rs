@@ -38,6 +38,9 @@ pub(super) struct Shared {
     in_flight: AtomicUsize,
     /// HTTP requests admitted to the MCP endpoint and not yet answered.
     admitted: AtomicUsize,
+    /// Where people log in to the API through this server (HTTP with
+    /// `--oauth-issuer` and a token store).
+    pub(super) login_pages: std::sync::OnceLock<super::connect::LoginPages>,
 }
 
 impl Shared {
@@ -59,6 +62,7 @@ impl Shared {
             stateless: AtomicBool::new(false),
             in_flight: AtomicUsize::new(0),
             admitted: AtomicUsize::new(0),
+            login_pages: std::sync::OnceLock::new(),
         }
     }
 }

@@ -17,7 +17,7 @@ use tokio::sync::mpsc;
 
 use crate::runtime::auth::Credentials;
 use crate::runtime::auth::login::{LOCAL_USER, LoginClient};
-use crate::runtime::auth::store::{FileStore, TokenStore};
+use crate::runtime::auth::store::open_store;
 use crate::runtime::binding::SecurityScheme;
 
 /// Why a login or logout did not happen (the message says what to do).
@@ -38,8 +38,8 @@ pub struct LoginFlags {
     /// Do not try to open a browser; only print the login URL.
     #[arg(long)]
     pub no_browser: bool,
-    /// The encrypted token store (default: ~/.local/share/openapi2mcp/tokens.enc); its key is OPENAPI2MCP_TOKEN_KEY.
-    #[arg(long, value_name = "FILE")]
+    /// The encrypted token store: a file (default: ~/.local/share/openapi2mcp/tokens.enc) or redis://host:port[/db]; its key is OPENAPI2MCP_TOKEN_KEY.
+    #[arg(long, value_name = "STORE")]
     pub token_store: Option<PathBuf>,
     /// Seconds to wait for the login to be completed.
     #[arg(long, value_name = "SECS", default_value_t = 300)]
@@ -55,8 +55,8 @@ pub struct LogoutFlags {
     /// The OAuth2 security scheme to log out of.
     #[arg(long)]
     pub scheme: Option<String>,
-    /// The encrypted token store (default: ~/.local/share/openapi2mcp/tokens.enc).
-    #[arg(long, value_name = "FILE")]
+    /// The encrypted token store: a file (default: ~/.local/share/openapi2mcp/tokens.enc) or redis://host:port[/db].
+    #[arg(long, value_name = "STORE")]
     pub token_store: Option<PathBuf>,
 }
 
@@ -181,7 +181,8 @@ pub fn login(
     command: &LoginCommand,
 ) -> Result<String, LoginError> {
     let (name, scheme) = choose_scheme(schemes, command.scheme.as_deref())?;
-    let store = FileStore::from_env(&command.store).map_err(|e| LoginError(e.to_string()))?;
+    let store =
+        open_store(&command.store.to_string_lossy()).map_err(|e| LoginError(e.to_string()))?;
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
@@ -196,10 +197,11 @@ pub fn login(
         };
         store
             .put(&client.store_key(LOCAL_USER), &tokens)
+            .await
             .map_err(|e| LoginError(e.to_string()))?;
         Ok(format!(
             "logged in to `{name}`; the tokens are in {} (encrypted). `serve` uses them for this API's calls",
-            store.path().display()
+            command.store.display()
         ))
     })
 }
@@ -364,7 +366,7 @@ pub fn logout(
     store: &std::path::Path,
 ) -> Result<String, LoginError> {
     let (name, scheme) = choose_scheme(schemes, scheme)?;
-    let store = FileStore::from_env(store).map_err(|e| LoginError(e.to_string()))?;
+    let store = open_store(&store.to_string_lossy()).map_err(|e| LoginError(e.to_string()))?;
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
@@ -374,6 +376,7 @@ pub fn logout(
         let client = client_for(name, scheme, &http).await?;
         let Some(tokens) = store
             .remove(&client.store_key(LOCAL_USER))
+            .await
             .map_err(|e| LoginError(e.to_string()))?
         else {
             return Ok(format!("not logged in to `{name}`: nothing to do"));

@@ -11,10 +11,12 @@ mod ask;
 pub mod authz;
 pub mod cli;
 pub mod confirm;
+pub mod connect;
 mod discovery;
 pub mod listing;
 mod live;
 pub mod login;
+mod login_gate;
 pub mod meta;
 pub mod ops;
 mod options;
@@ -127,6 +129,10 @@ pub struct Bridge {
     /// Toolsets chosen by the request being answered (see
     /// [`selection`]); `None`: the session's.
     request_toolsets: Option<Arc<BTreeSet<String>>>,
+    /// The scopes of the caller's validated token, when tools have scope
+    /// rules (`--scope-read`/`--scope-write`/`--tool-scopes-from-document`):
+    /// lists and searches then show only the tools those scopes allow.
+    caller_scopes: Option<Arc<BTreeSet<String>>>,
 }
 
 struct Inner {
@@ -198,6 +204,7 @@ impl Bridge {
             inner: Arc::clone(&inner),
             shared: Arc::new(live::Shared::new(inner, options, handlers, sealer)),
             request_toolsets: None,
+            caller_scopes: None,
         })
     }
 
@@ -214,6 +221,7 @@ impl Bridge {
             session: Arc::clone(&self.session),
             shared: Arc::clone(&self.shared),
             request_toolsets: None,
+            caller_scopes: None,
         }
     }
 
@@ -221,6 +229,42 @@ impl Bridge {
     pub fn tool_scopes(&self, name: &str) -> authz::scopes::ScopeRule {
         let inner = self.shared.current.load();
         inner.scopes.get(name).cloned().unwrap_or_default()
+    }
+
+    /// The scope rule of a `tools/call` of `name` whose arguments name
+    /// `target`: a call meta-tool (discovery and toolsets modes) needs
+    /// the scopes of the tool it calls, so it is no way around them.
+    pub fn call_scopes(&self, name: &str, target: Option<&str>) -> authz::scopes::ScopeRule {
+        let inner = self.shared.current.load();
+        let through = inner.meta.iter().any(|(m, ..)| {
+            m.name() == name && matches!(m, MetaTool::Call | MetaTool::CallReadOnly)
+        });
+        let tool = match (through, target) {
+            (true, Some(target)) => target,
+            _ => name,
+        };
+        inner.scopes.get(tool).cloned().unwrap_or_default()
+    }
+
+    /// Whether the caller of this request may see and call the tool at
+    /// `index` (always, unless tools have scope rules and the caller's
+    /// token lacks one).
+    pub(super) fn allowed(&self, index: usize) -> bool {
+        let Some(granted) = &self.caller_scopes else {
+            return true;
+        };
+        self.inner
+            .heads
+            .get(index)
+            .and_then(|h| self.inner.scopes.get(&h.name))
+            .is_none_or(|rule| authz::scopes::check(rule, granted).is_ok())
+    }
+
+    /// Whether some security scheme is served with each person's own
+    /// login (a token store is configured and the scheme has a login flow
+    /// and a client id).
+    pub fn serves_logins(&self) -> bool {
+        self.shared.current.load().api.authenticator().has_logins()
     }
 
     /// Every scope some tool needs.
@@ -407,6 +451,7 @@ impl Bridge {
             inner,
             shared: Arc::clone(&self.shared),
             request_toolsets: None,
+            caller_scopes: None,
         }
     }
 
@@ -467,7 +512,9 @@ impl Bridge {
         let this = self;
         let cursor = request.and_then(|r| r.cursor);
         let inner = &this.inner;
-        if inner.mode == ToolsMode::Full {
+        // Pages are shared by every caller unless the list depends on
+        // the caller's scopes.
+        if inner.mode == ToolsMode::Full && this.caller_scopes.is_none() {
             let pages = &inner.full;
             let index = match cursor {
                 None => 0,

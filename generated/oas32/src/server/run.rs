@@ -51,13 +51,23 @@ fn person_of(parts: Option<&axum::http::request::Parts>) -> String {
     let Some(parts) = parts else {
         return LOCAL_USER.to_string();
     };
-    match parts.extensions.get::<super::authz::Principal>() {
-        Some(super::authz::Principal {
+    parts
+        .extensions
+        .get::<super::authz::Principal>()
+        .and_then(person_id)
+        .unwrap_or_else(|| UNIDENTIFIED.to_string())
+}
+
+/// The person a validated token (or ID token) names: `iss|sub`, the key
+/// their own API logins are kept under.
+pub(super) fn person_id(principal: &super::authz::Principal) -> Option<String> {
+    match principal {
+        super::authz::Principal {
             issuer: Some(issuer),
             subject: Some(subject),
             ..
-        }) => format!("{issuer}|{subject}"),
-        _ => UNIDENTIFIED.to_string(),
+        } => Some(format!("{issuer}|{subject}")),
+        _ => None,
     }
 }
 

@@ -136,7 +136,7 @@ pub fn sha256_hex(bytes: &[u8]) -> String {
 /// Fills `key` from the kernel's random generator: aws-lc's own starts
 /// its jitter entropy source first, 15–20 ms of CPU that every server
 /// start paid for a key (it is paid, once, when a first state is sealed).
-fn os_random(key: &mut [u8]) -> Result<(), String> {
+pub(super) fn os_random(key: &mut [u8]) -> Result<(), String> {
     #[cfg(target_os = "linux")]
     {
         let mut filled = 0;

@@ -72,6 +72,13 @@ impl Bridge {
     /// request selects (see the module docs).
     pub(super) fn fresh_for(&self, context: &RequestContext<RoleServer>) -> Result<Self, McpError> {
         let mut this = self.fresh();
+        if !this.inner.scopes.is_empty() {
+            this.caller_scopes = context
+                .extensions
+                .get::<axum::http::request::Parts>()
+                .and_then(|p| p.extensions.get::<super::authz::Principal>())
+                .map(|p| Arc::new(p.scopes.clone()));
+        }
         if this.inner.mode != ToolsMode::Toolsets {
             return Ok(this);
         }

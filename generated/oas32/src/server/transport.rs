@@ -463,6 +463,9 @@ pub struct HttpTransportOptions {
     pub ready_url: Option<String>,
     /// How long shutdown waits for calls in flight.
     pub shutdown_grace: Duration,
+    /// The server's public base URL, where people's browsers reach its
+    /// login pages (`--public-url`; default: the origin of the resource URL).
+    pub public_url: Option<String>,
 }
 
 impl Default for HttpTransportOptions {
@@ -476,6 +479,7 @@ impl Default for HttpTransportOptions {
             authz: None,
             ready_url: None,
             shutdown_grace: Duration::from_secs(10),
+            public_url: None,
         }
     }
 }
@@ -591,7 +595,8 @@ pub async fn bind_http(
             let per_tool = !scope_bridge.scopes_mentioned().is_empty();
             let lookup: Option<authz::ToolScopes> = per_tool.then(|| {
                 let b = scope_bridge.clone();
-                Arc::new(move |name: &str| b.tool_scopes(name)) as authz::ToolScopes
+                Arc::new(move |name: &str, target: Option<&str>| b.call_scopes(name, target))
+                    as authz::ToolScopes
             });
             mcp.layer(middleware::from_fn(move |req: Request, next: Next| {
                 let authz = Arc::clone(&authz);
@@ -609,6 +614,26 @@ pub async fn bind_http(
         (None, None) => mcp,
     };
     let mut router = router.merge(ops::router(Arc::clone(&ops_state)));
+    if let Some(authz) = &authorizer
+        && scope_bridge.serves_logins()
+    {
+        let pages = super::connect::LoginPages {
+            base: login_base(options.public_url.as_deref(), authz.resource())?,
+        };
+        let state = super::connect::LoginState::from_env(
+            scope_bridge.clone(),
+            pages.clone(),
+            Arc::clone(authz),
+        )
+        .map_err(ServeError::Transport)?;
+        tracing::info!(
+            "people log in to the API at {}/oauth/connect (register {} with its authorization server)",
+            pages.base,
+            pages.callback()
+        );
+        scope_bridge.set_login_pages(pages);
+        router = router.merge(super::connect::router(Arc::new(state)));
+    }
     if let Some(authz) = authorizer {
         for path in authz::metadata::paths(authz.resource()) {
             let authz = Arc::clone(&authz);
@@ -654,6 +679,26 @@ pub async fn bind_http(
         local_addr,
         server: Box::pin(server),
     })
+}
+
+/// The base URL of the login pages: `--public-url`, else the origin of
+/// the resource URL.
+fn login_base(public: Option<&str>, resource: &url::Url) -> Result<String, ServeError> {
+    let base = match public {
+        Some(p) => {
+            let parsed = url::Url::parse(p).map_err(|e| {
+                ServeError::Transport(format!("--public-url `{p}` is not a URL: {e}"))
+            })?;
+            if !matches!(parsed.scheme(), "http" | "https") || parsed.host_str().is_none() {
+                return Err(ServeError::Transport(format!(
+                    "--public-url `{p}` must be an absolute http(s) URL (where browsers reach this server)"
+                )));
+            }
+            parsed.as_str().trim_end_matches('/').to_string()
+        }
+        None => resource.origin().ascii_serialization(),
+    };
+    Ok(base)
 }
 
 /// A response body that keeps its request counted as in flight until it

@@ -47,6 +47,11 @@ pub struct HttpBinding {
     /// before it existed, which read as "not declared".
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub lro: Option<LroBinding>,
+    /// Set for a tool that is an Arazzo workflow, not one operation: its
+    /// steps call the other tools (see `runtime::workflow`), and the
+    /// method and path above only name it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub workflow: Option<Box<super::workflow::WorkflowBinding>>,
 }
 
 /// What the document says about a long-running operation: built by
@@ -136,6 +141,11 @@ pub enum Location {
     Header,
     /// Sent in the `Cookie` header.
     Cookie,
+    /// The whole query string (OpenAPI 3.2 `in: querystring`): one
+    /// structured argument serialized as its `content` media type says
+    /// (`application/x-www-form-urlencoded` pairs, JSON text, a string
+    /// as is), never together with `query` parameters.
+    Querystring,
 }
 
 impl Location {
@@ -146,6 +156,7 @@ impl Location {
             Location::Query => "query",
             Location::Header => "header",
             Location::Cookie => "cookie",
+            Location::Querystring => "querystring",
         }
     }
 }

@@ -142,6 +142,10 @@ pub struct Catalog {
     /// Security schemes by name, as the runtime authenticates with them.
     #[serde(default)]
     pub security_schemes: BTreeMap<String, SecurityScheme>,
+    /// Tags nested under others (OpenAPI 3.2 `parent`), child to parent:
+    /// a toolset holds its children's toolsets.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub tag_parents: BTreeMap<String, String>,
     /// The tools, in document order.
     pub tools: Vec<ToolDef>,
 }
@@ -242,6 +246,8 @@ pub struct LazyCatalog {
     pub description: Option<String>,
     /// Security schemes by name.
     pub security_schemes: BTreeMap<String, SecurityScheme>,
+    /// Tags nested under others, child to parent (see [`Catalog`]).
+    pub tag_parents: BTreeMap<String, String>,
     /// Every tool's head, in document order.
     pub heads: Vec<ToolHead>,
     /// Where the full definitions come from. The server asks for each
@@ -295,6 +301,7 @@ impl Catalog {
             version: self.version,
             description: self.description,
             security_schemes: self.security_schemes,
+            tag_parents: self.tag_parents,
             heads,
             source: Arc::new(Prebuilt(slots)),
         }

@@ -13,7 +13,8 @@
 //! `Referer`), within the same deadline.
 //!
 //! Self-contained: imports only `super::request`, `super::redirect`,
-//! `super::response` and (for its options) `super::lro`.
+//! `super::response`, `super::progress` (items of a streaming response
+//! are reported as they arrive) and (for its options) `super::lro`.
 
 use std::time::{Duration, SystemTime};
 
@@ -22,7 +23,7 @@ use tokio::time::Instant;
 use super::lro::LroOptions;
 use super::redirect::{self, Redirects};
 use super::request::PreparedRequest;
-use super::response::{HttpResponse, ResponseLimits, TransportFailure};
+use super::response::{HttpResponse, ItemReader, ResponseLimits, Sequence, TransportFailure};
 use super::wire::error_chain;
 
 /// The longest `Retry-After` a retry waits for: an API asking for more
@@ -110,7 +111,7 @@ impl HttpClient {
     pub async fn send(&self, request: &PreparedRequest) -> Result<HttpResponse, TransportFailure> {
         let idempotent = matches!(
             request.method.as_str(),
-            "GET" | "HEAD" | "OPTIONS" | "PUT" | "DELETE" | "TRACE"
+            "GET" | "HEAD" | "OPTIONS" | "PUT" | "DELETE" | "TRACE" | "QUERY"
         );
         let attempts = if idempotent {
             self.options.retries.saturating_add(1)
@@ -175,7 +176,7 @@ impl HttpClient {
             let mut next: Option<PreparedRequest> = None;
             loop {
                 let current = next.as_ref().unwrap_or(request);
-                let response = self.exchange(current).await?;
+                let response = self.exchange(current, deadline).await?;
                 let location = redirect::is_followed_status(response.status)
                     .then(|| location(&response.headers))
                     .flatten();
@@ -202,7 +203,11 @@ impl HttpClient {
     }
 
     /// One HTTP exchange: the request sent, the body read up to the cap.
-    async fn exchange(&self, request: &PreparedRequest) -> Result<HttpResponse, TransportFailure> {
+    async fn exchange(
+        &self,
+        request: &PreparedRequest,
+        deadline: Instant,
+    ) -> Result<HttpResponse, TransportFailure> {
         let method = reqwest::Method::from_bytes(request.method.as_bytes())
             .map_err(|e| TransportFailure::Other(format!("invalid method: {e}")))?;
         let mut builder = match request.parsed_url() {
@@ -240,7 +245,7 @@ impl HttpClient {
             builder = builder.header(reqwest::header::CONTENT_LENGTH, "0");
         }
         let started = SystemTime::now();
-        let result = self.read_response(builder).await;
+        let result = self.read_response(builder, deadline).await;
         if let (Some(trace), Some(span_id)) = (trace.filter(|t| t.records()), span_id) {
             trace.record(client_span(&trace, span_id, request, started, &result));
         }
@@ -248,14 +253,17 @@ impl HttpClient {
     }
 
     /// Sends `builder`'s request and reads the response, the body up to
-    /// the cap.
+    /// the cap. A streaming response (a sequential media type, see
+    /// [`Sequence`]) still open at `deadline` is what arrived by then
+    /// (an event stream need never end), not a timeout.
     async fn read_response(
         &self,
         builder: reqwest::RequestBuilder,
+        deadline: Instant,
     ) -> Result<HttpResponse, TransportFailure> {
         let mut response = builder.send().await.map_err(classify)?;
         let status = response.status().as_u16();
-        let headers = response
+        let headers: Vec<(String, String)> = response
             .headers()
             .iter()
             .map(|(k, v)| {
@@ -268,20 +276,56 @@ impl HttpClient {
         let cap = self.options.limits.max_body_bytes;
         let mut body = Vec::new();
         let mut truncated = false;
-        while let Some(chunk) = response.chunk().await.map_err(classify)? {
+        // A streaming response (JSON Lines, an event stream, …) of a
+        // call that reports progress: each item is reported as soon as
+        // its bytes are in, within the same cap.
+        let sequence = header_value(&headers, "content-type")
+            .and_then(Sequence::of)
+            .filter(|_| (200..300).contains(&status));
+        let mut items = sequence
+            .filter(|_| super::progress::active())
+            .map(|kind| (ItemReader::new(kind), 0u64));
+        let mut stream_open = false;
+        loop {
+            let next = match sequence {
+                Some(_) => match tokio::time::timeout_at(deadline, response.chunk()).await {
+                    Ok(next) => next,
+                    Err(_) => {
+                        stream_open = true;
+                        break;
+                    }
+                },
+                None => response.chunk().await,
+            };
+            let Some(chunk) = next.map_err(classify)? else {
+                break;
+            };
             let room = cap.saturating_sub(body.len());
+            let kept = &chunk[..chunk.len().min(room)];
+            if let Some((reader, seen)) = items.as_mut() {
+                for item in reader.push(kept) {
+                    *seen += 1;
+                    super::progress::report(*seen, &item);
+                }
+            }
+            body.extend_from_slice(kept);
             if chunk.len() > room {
-                body.extend_from_slice(&chunk[..room]);
                 truncated = true;
                 break;
             }
-            body.extend_from_slice(&chunk);
+        }
+        if let (Some((reader, seen)), false) = (items.as_mut(), truncated || stream_open) {
+            for item in reader.finish() {
+                *seen += 1;
+                super::progress::report(*seen, &item);
+            }
         }
         Ok(HttpResponse {
             status,
             headers,
             body,
             truncated,
+            stream_open,
         })
     }
 }
@@ -418,6 +462,14 @@ pub fn retry_after(headers: &[(String, String)], now: SystemTime) -> Option<Dura
     }
     let at = httpdate::parse_http_date(value).ok()?;
     Some(at.duration_since(now).unwrap_or(Duration::ZERO))
+}
+
+/// The first value of header `name` (case-insensitive), if any.
+fn header_value<'a>(headers: &'a [(String, String)], name: &str) -> Option<&'a str> {
+    headers
+        .iter()
+        .find(|(n, _)| n.eq_ignore_ascii_case(name))
+        .map(|(_, value)| value.as_str())
 }
 
 /// The first `Location` header, if any.

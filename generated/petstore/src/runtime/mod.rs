@@ -7,9 +7,11 @@
 //! call's arguments into an HTTP request; `response` turns the HTTP
 //! response into MCP-neutral tool content; `conform` makes it fit the
 //! tool's output schema; `lro` follows long-running operations (202 +
-//! status URL) to their end; `schemas` holds the full
+//! status URL) to their end; `progress` carries the items of a
+//! streaming response to whoever reports them; `schemas` holds the full
 //! schemas behind budgeted tools and the resources that serve them;
-//! `wire` holds the media-type, header and error helpers they share.
+//! `wire` holds the media-type, header and error helpers they share;
+//! `workflow` runs an Arazzo workflow's steps through the same calls.
 
 pub mod auth;
 pub mod binding;
@@ -20,6 +22,7 @@ pub mod http;
 pub mod jsoncut;
 pub mod lro;
 pub mod preview;
+pub mod progress;
 pub mod ratelimit;
 pub mod redirect;
 pub mod request;
@@ -29,3 +32,4 @@ pub mod search;
 pub mod select;
 pub mod trace;
 pub mod wire;
+pub mod workflow;

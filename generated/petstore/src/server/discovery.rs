@@ -452,18 +452,30 @@ impl Bridge {
                     }
                 })
                 .collect();
+            let parent = inner
+                .toolsets
+                .parent
+                .get(i)
+                .copied()
+                .flatten()
+                .map(|p| inner.toolsets.names[p].as_str());
             text.push_str(&format!(
-                "- {name}{}: {} tools, e.g. {}\n",
+                "- {name}{}{}: {} tools, e.g. {}\n",
+                parent.map(|p| format!(" (in {p})")).unwrap_or_default(),
                 if on { " (enabled)" } else { "" },
                 members.len(),
                 examples.join("; ")
             ));
-            items.push(json!({
+            let mut item = json!({
                 "name": name,
                 "tools": members.len(),
                 "enabled": on,
                 "examples": examples,
-            }));
+            });
+            if let Some(parent) = parent {
+                item["parent"] = json!(parent);
+            }
+            items.push(item);
         }
         ok(json!({"toolsets": items}), text)
     }

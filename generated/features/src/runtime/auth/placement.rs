@@ -97,6 +97,11 @@ pub(super) fn apply_api_key(
             append_cookie(request, &format!("{name}={}", key.expose()));
         }
         Location::Path => return Err(bad_scheme("an apiKey cannot be sent in the path")),
+        Location::Querystring => {
+            return Err(bad_scheme(
+                "an apiKey cannot be the whole query string; use `in: query`",
+            ));
+        }
     }
     Ok(())
 }

@@ -76,6 +76,7 @@ impl Slot {
             Location::Query => format!("the query parameter `{}`", self.name),
             Location::Cookie => format!("the cookie `{}`", self.name),
             Location::Path => format!("the path parameter `{}`", self.name),
+            Location::Querystring => format!("the query string `{}`", self.name),
         }
     }
 }

@@ -4,7 +4,8 @@
 //! and JSON answer XML, which a tool promising JSON (an `outputSchema`)
 //! can only report as an error. So the request names the media types the
 //! operation's responses document, JSON first (the tool turns it into
-//! structured content), the others after it with a lower quality value,
+//! structured content, as it does a stream of items: JSON Lines, an event
+//! stream), the others after it with a lower quality value,
 //! and `*/*` last with the lowest, so that an API whose document left a
 //! type out still answers instead of refusing with `406 Not Acceptable`
 //! (RFC 9110 §12.5.1):
@@ -17,6 +18,7 @@
 //! schema) sends no header of ours: the HTTP client's `*/*` says the same.
 
 use super::super::binding::{HttpBinding, Location};
+use super::super::response::Sequence;
 use super::super::wire::header::is_token;
 use super::super::wire::media::{MediaKind, essence};
 
@@ -47,7 +49,8 @@ pub(super) fn accept_header(binding: &HttpBinding) -> Option<String> {
         let group = match range.as_str() {
             "*/*" => continue,
             r if r.ends_with("/*") => &mut ranges,
-            r if MediaKind::of(r) == MediaKind::Json => &mut json,
+            // A stream of items (OpenAPI 3.2) is read into JSON too.
+            r if MediaKind::of(r) == MediaKind::Json || Sequence::of(r).is_some() => &mut json,
             _ => &mut other,
         };
         if !group.contains(&range) {

@@ -91,7 +91,7 @@ impl PreparedRequest {
     }
 
     /// Whether the request must say `Content-Length: 0` because it sends no
-    /// bytes: a POST, PUT or PATCH without a body (RFC 9110 §8.6: a user
+    /// bytes: a POST, PUT, PATCH or QUERY without a body (RFC 9110 §8.6: a user
     /// agent SHOULD send `Content-Length` when the method defines a meaning
     /// for enclosed content; GitHub answers `411 Length Required` to
     /// `PUT /user/starred/{owner}/{repo}` without it, and so do Google's
@@ -101,7 +101,7 @@ impl PreparedRequest {
     pub fn empty_content_length(&self) -> bool {
         match &self.body {
             Some(body) => body.is_empty(),
-            None => matches!(self.method.as_str(), "POST" | "PUT" | "PATCH"),
+            None => matches!(self.method.as_str(), "POST" | "PUT" | "PATCH" | "QUERY"),
         }
     }
 }

@@ -4,11 +4,14 @@
 use serde_json::Value;
 
 use super::super::wire::media::well_formed_essence;
+use super::items::Sequence;
 
 /// How a body is presented.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(super) enum Kind {
     Json,
+    /// A stream of items (JSON Lines, JSON text sequences, events).
+    Items(Sequence),
     Text,
     Image(String),
     Binary(String),
@@ -19,6 +22,7 @@ impl Kind {
     pub(super) fn describe(&self) -> &str {
         match self {
             Kind::Json => "JSON",
+            Kind::Items(sequence) => sequence.describe(),
             Kind::Text => "text",
             Kind::Image(mime) | Kind::Binary(mime) => mime,
         }
@@ -36,7 +40,9 @@ pub(super) fn classify(content_type: Option<&str>, body: &[u8]) -> Kind {
 /// Classifies a well-formed media type.
 fn classify_declared(essence: &str, content_type: &str) -> Kind {
     let (kind, subtype) = essence.split_once('/').unwrap_or((essence, ""));
-    if subtype.contains("json") {
+    if let Some(sequence) = Sequence::of(essence) {
+        Kind::Items(sequence)
+    } else if subtype.contains("json") {
         Kind::Json
     } else if kind == "text" || is_text_subtype(subtype) || has_charset(content_type) {
         Kind::Text

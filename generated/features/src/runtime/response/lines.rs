@@ -33,7 +33,7 @@ pub(super) fn request_url(request_line: &str) -> &str {
 
 /// Whether a method is meant not to change anything on the server.
 pub(super) fn is_safe_method(method: &str) -> bool {
-    ["GET", "HEAD", "OPTIONS", "TRACE"]
+    ["GET", "HEAD", "OPTIONS", "TRACE", "QUERY"]
         .iter()
         .any(|safe| method.eq_ignore_ascii_case(safe))
 }

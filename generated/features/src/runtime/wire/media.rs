@@ -28,12 +28,19 @@ pub fn is_json(media_type: &str) -> bool {
     MediaKind::of(media_type) == MediaKind::Json
 }
 
+/// Subtypes that start with `json` but are not one JSON text: a JSONPath
+/// expression, and the sequences of JSON texts (OpenAPI 3.2's sequential
+/// media types), which are text made of JSON.
+pub const NOT_ONE_JSON_TEXT: &[&str] = &["jsonpath", "jsonl", "jsonlines", "json-seq"];
+
 /// How a media type's content is encoded: the one classification both the
 /// tool model (which argument shape a body gets) and the request builder
 /// (how the body is written) use, so the two can never disagree.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum MediaKind {
-    /// `application/json`, `*/*+json`, anything with `/json`.
+    /// `application/json`, `*/*+json`, anything with `/json`, but the
+    /// JSON-based formats that are not one JSON text (`application/jsonpath`,
+    /// JSON Lines, JSON text sequences: see [`NOT_ONE_JSON_TEXT`]).
     Json,
     /// `application/x-www-form-urlencoded`.
     Form,
@@ -49,7 +56,10 @@ impl MediaKind {
     /// Classifies a media type (parameters such as `charset` ignored).
     pub fn of(media_type: &str) -> Self {
         let base = essence(media_type);
-        if base == "application/json" || base.ends_with("+json") || base.contains("/json") {
+        let subtype = base.split_once('/').map_or("", |(_, s)| s);
+        if NOT_ONE_JSON_TEXT.contains(&subtype) || base.ends_with("+json-seq") {
+            MediaKind::Text
+        } else if base == "application/json" || base.ends_with("+json") || base.contains("/json") {
             MediaKind::Json
         } else if base == "application/x-www-form-urlencoded" {
             MediaKind::Form

@@ -17,13 +17,14 @@ use std::future::Future;
 use std::sync::Arc;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use oauth2::basic::{BasicClient, BasicTokenType};
+use oauth2::basic::BasicTokenType;
 use oauth2::{
     AuthUrl, AuthorizationCode, ClientId, ClientSecret, CsrfToken, DeviceAuthorizationUrl,
-    EmptyExtraTokenFields, PkceCodeChallenge, PkceCodeVerifier, RedirectUrl, RefreshToken,
-    RevocationUrl, Scope, StandardDeviceAuthorizationResponse, StandardRevocableToken,
-    StandardTokenResponse, TokenResponse as _, TokenUrl,
+    PkceCodeChallenge, PkceCodeVerifier, RedirectUrl, RefreshToken, RevocationUrl, Scope,
+    StandardDeviceAuthorizationResponse, StandardRevocableToken, StandardTokenResponse,
+    TokenResponse as _, TokenUrl,
 };
+use serde::{Deserialize, Serialize};
 
 use super::super::binding::{LoginFlows, SecurityScheme};
 use super::AuthError;
@@ -55,7 +56,9 @@ pub fn current_user() -> String {
         .unwrap_or_else(|_| LOCAL_USER.to_string())
 }
 
-fn now_secs() -> u64 {
+/// Seconds since the Unix epoch (0 if the clock is before it): token
+/// expiries, and the expiries of the server's sealed states.
+pub fn now_secs() -> u64 {
     SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map_or(0, |d| d.as_secs())
@@ -91,6 +94,24 @@ pub struct PendingLogin {
     redirect_uri: String,
 }
 
+impl PendingLogin {
+    /// The PKCE verifier, for a server that keeps it (sealed) between the
+    /// redirect and the callback instead of in memory.
+    pub fn verifier(&self) -> &str {
+        self.verifier.secret()
+    }
+
+    /// A login resumed at its callback from what was kept of it.
+    pub fn resumed(verifier: String, redirect_uri: String) -> Self {
+        Self {
+            url: String::new(),
+            state: String::new(),
+            verifier: PkceCodeVerifier::new(verifier),
+            redirect_uri,
+        }
+    }
+}
+
 /// A device login started: what the person is shown.
 #[derive(Debug)]
 pub struct DeviceLogin {
@@ -103,7 +124,19 @@ pub struct DeviceLogin {
     details: StandardDeviceAuthorizationResponse,
 }
 
-type Tokens = StandardTokenResponse<EmptyExtraTokenFields, BasicTokenType>;
+/// The one field of a token response beyond OAuth 2's that this crate
+/// reads: OpenID Connect's `id_token`, which says who logged in (the HTTP
+/// server checks it before a person's login link is used).
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+pub struct IdTokenField {
+    /// The ID token (a JWT), when the server sent one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id_token: Option<String>,
+}
+
+impl oauth2::ExtraTokenFields for IdTokenField {}
+
+type Tokens = StandardTokenResponse<IdTokenField, BasicTokenType>;
 
 /// The `oauth2` client with a token endpoint and, maybe, the others.
 type ConfiguredClient = oauth2::Client<
@@ -168,6 +201,28 @@ impl LoginClient {
             revocation_url: var("REVOCATION_URL"),
             scopes,
         })
+    }
+
+    /// A client of an authorization server that no security scheme
+    /// describes (the MCP authorization server, where the HTTP server
+    /// checks who opened a login link); its endpoints come from
+    /// [`LoginClient::discover`].
+    pub fn new(
+        name: &str,
+        client_id: &str,
+        client_secret: Option<String>,
+        scopes: Vec<String>,
+    ) -> Self {
+        Self {
+            scheme: name.to_string(),
+            client_id: client_id.to_string(),
+            client_secret: client_secret.map(Secret),
+            authorization_url: None,
+            token_url: String::new(),
+            device_authorization_url: None,
+            revocation_url: None,
+            scopes,
+        }
     }
 
     /// Fills the endpoints the document left out from RFC 8414 (or OpenID
@@ -257,7 +312,7 @@ impl LoginClient {
             .as_ref()
             .map(|u| RevocationUrl::new(u.clone()).map_err(|e| bad("revocation", u, e)))
             .transpose()?;
-        let mut client = BasicClient::new(ClientId::new(self.client_id.clone()))
+        let mut client = oauth2::Client::new(ClientId::new(self.client_id.clone()))
             .set_token_uri(token)
             .set_auth_uri_option(auth)
             .set_device_authorization_url_option(device)
@@ -271,6 +326,40 @@ impl LoginClient {
     /// Starts an authorization code login with PKCE (S256) returning to
     /// `redirect_uri`.
     pub fn authorization_request(&self, redirect_uri: &str) -> Result<PendingLogin, String> {
+        let (challenge, verifier) = PkceCodeChallenge::new_random_sha256();
+        let (url, state) = self.authorize(redirect_uri, None, challenge, &[])?;
+        Ok(PendingLogin {
+            url,
+            state,
+            verifier,
+            redirect_uri: redirect_uri.to_string(),
+        })
+    }
+
+    /// The authorization URL for a login whose `state` and PKCE
+    /// `verifier` the caller keeps (sealed, for a server whose instances
+    /// share no memory), with extra parameters (e.g. OpenID's `nonce`).
+    pub fn authorization_url(
+        &self,
+        redirect_uri: &str,
+        state: String,
+        verifier: &str,
+        extra: &[(&str, &str)],
+    ) -> Result<String, String> {
+        let challenge = PkceCodeChallenge::from_code_verifier_sha256(&PkceCodeVerifier::new(
+            verifier.to_string(),
+        ));
+        self.authorize(redirect_uri, Some(state), challenge, extra)
+            .map(|(url, _)| url)
+    }
+
+    fn authorize(
+        &self,
+        redirect_uri: &str,
+        state: Option<String>,
+        challenge: PkceCodeChallenge,
+        extra: &[(&str, &str)],
+    ) -> Result<(String, String), String> {
         if self.authorization_url.is_none() {
             return Err(format!(
                 "security scheme `{}` offers no authorization code flow (no authorizationUrl): try the device flow, or set {}",
@@ -280,21 +369,19 @@ impl LoginClient {
         }
         let redirect = RedirectUrl::new(redirect_uri.to_string())
             .map_err(|e| format!("the redirect URI `{redirect_uri}` is invalid: {e}"))?;
-        let (challenge, verifier) = PkceCodeChallenge::new_random_sha256();
-        let (url, state) = self
-            .client()?
-            .set_redirect_uri(redirect)
-            .authorize_url(CsrfToken::new_random)
-            .map_err(|e| e.to_string())?
-            .add_scopes(self.scopes.iter().cloned().map(Scope::new))
-            .set_pkce_challenge(challenge)
-            .url();
-        Ok(PendingLogin {
-            url: url.to_string(),
-            state: state.secret().clone(),
-            verifier,
-            redirect_uri: redirect_uri.to_string(),
-        })
+        let client = self.client()?.set_redirect_uri(redirect);
+        let mut request = match state {
+            Some(state) => client.authorize_url(move || CsrfToken::new(state)),
+            None => client.authorize_url(CsrfToken::new_random),
+        }
+        .map_err(|e| e.to_string())?
+        .add_scopes(self.scopes.iter().cloned().map(Scope::new))
+        .set_pkce_challenge(challenge);
+        for (name, value) in extra {
+            request = request.add_extra_param(*name, *value);
+        }
+        let (url, state) = request.url();
+        Ok((url.to_string(), state.secret().clone()))
     }
 
     /// Finishes an authorization code login: the `code` the callback
@@ -305,17 +392,43 @@ impl LoginClient {
         code: &str,
         http: &reqwest::Client,
     ) -> Result<StoredTokens, String> {
+        let response = self.code_response(pending, code, http).await?;
+        Ok(self.stored(&response, None))
+    }
+
+    /// [`LoginClient::exchange_code`] for an OpenID Connect sign-in: the
+    /// ID token that came with the tokens (the tokens themselves are not
+    /// kept).
+    pub async fn exchange_code_for_id_token(
+        &self,
+        pending: PendingLogin,
+        code: &str,
+        http: &reqwest::Client,
+    ) -> Result<String, String> {
+        let response = self.code_response(pending, code, http).await?;
+        response.extra_fields().id_token.clone().ok_or_else(|| {
+            format!(
+                "the authorization server of `{}` sent no ID token: ask for the `openid` scope of an OpenID Connect server",
+                self.scheme
+            )
+        })
+    }
+
+    async fn code_response(
+        &self,
+        pending: PendingLogin,
+        code: &str,
+        http: &reqwest::Client,
+    ) -> Result<Tokens, String> {
         let redirect = RedirectUrl::new(pending.redirect_uri.clone()).map_err(|e| e.to_string())?;
         let adapter = TokenHttp::new(http.clone());
-        let response = self
-            .client()?
+        self.client()?
             .set_redirect_uri(redirect)
             .exchange_code(AuthorizationCode::new(code.to_string()))
             .set_pkce_verifier(pending.verifier)
             .request_async(&adapter)
             .await
-            .map_err(|e| self.describe_error("the code exchange", &e))?;
-        Ok(self.stored(&response, None))
+            .map_err(|e| self.describe_error("the code exchange", &e))
     }
 
     /// Starts a device login.
@@ -550,46 +663,56 @@ impl UserLogin {
             })
     }
 
-    /// The current person's access token, refreshed when it is about to
-    /// expire; `None` when they have not logged in (or their login ended:
-    /// expired without a refresh token, or refused on refresh).
-    pub(super) async fn access_token(
+    /// The client with its endpoints, for a server running the login
+    /// itself (the HTTP server's login pages).
+    pub(super) async fn discovered_client(
         &self,
         http: &reqwest::Client,
-    ) -> Result<Option<String>, AuthError> {
+    ) -> Result<LoginClient, AuthError> {
+        self.client(http).await.cloned()
+    }
+
+    /// The current person's tokens (refreshed when about to expire), with
+    /// the scopes they were granted; `None` when they have not logged in
+    /// (or their login ended: expired without a refresh token, or refused
+    /// on refresh).
+    pub(super) async fn tokens(
+        &self,
+        http: &reqwest::Client,
+    ) -> Result<Option<StoredTokens>, AuthError> {
         let client = self.client(http).await?;
         let key = client.store_key(&current_user());
         let store_error = |e: super::store::StoreError| AuthError::Login {
             scheme: client.scheme.clone(),
             reason: e.to_string(),
         };
-        let Some(tokens) = self.store.get(&key).map_err(store_error)? else {
+        let Some(tokens) = self.store.get(&key).await.map_err(store_error)? else {
             return Ok(None);
         };
         if fresh(&tokens) {
-            return Ok(Some(tokens.access_token));
+            return Ok(Some(tokens));
         }
         let _refreshing = self.refreshing.lock().await;
         // Another call may have refreshed while this one waited.
-        let Some(tokens) = self.store.get(&key).map_err(store_error)? else {
+        let Some(tokens) = self.store.get(&key).await.map_err(store_error)? else {
             return Ok(None);
         };
         if fresh(&tokens) {
-            return Ok(Some(tokens.access_token));
+            return Ok(Some(tokens));
         }
         let Some(refresh_token) = tokens.refresh_token.clone() else {
             return Ok(None);
         };
         match client.refresh(&refresh_token, http).await {
             Ok(new) => {
-                self.store.put(&key, &new).map_err(store_error)?;
-                Ok(Some(new.access_token))
+                self.store.put(&key, &new).await.map_err(store_error)?;
+                Ok(Some(new))
             }
             Err(reason) => {
                 tracing::warn!(scheme = %client.scheme, "token refresh failed: {reason}");
                 // A refused refresh ends the login: log in again.
                 if reason.contains("invalid_grant") {
-                    let _ = self.store.remove(&key);
+                    let _ = self.store.remove(&key).await;
                     return Ok(None);
                 }
                 Err(AuthError::Token {
@@ -599,6 +722,18 @@ impl UserLogin {
             }
         }
     }
+}
+
+/// The scopes of `needed` that `tokens` were not granted (strictly by
+/// name: an authorization server whose scopes imply others is not known
+/// to this check, so an operation asks for exactly what its document
+/// says).
+pub fn missing_scopes(tokens: &StoredTokens, needed: &[String]) -> Vec<String> {
+    needed
+        .iter()
+        .filter(|s| !tokens.scopes.contains(s))
+        .cloned()
+        .collect()
 }
 
 /// Whether `tokens` can be sent now: not within `min(60 s, lifetime / 2)`

@@ -156,6 +156,18 @@ pub enum AuthError {
         /// The scheme's name.
         scheme: String,
     },
+    /// The person's login was not granted scopes the operation needs.
+    #[error(
+        "security scheme `{scheme}`: your login was not granted {} which this operation needs: log in again asking for them (e.g. set {} to include them and run `openapi2mcp login SPEC --scheme {scheme}`) and call again",
+        missing.join(" "),
+        env_var(scheme, "SCOPES")
+    )]
+    ScopesMissing {
+        /// The scheme's name.
+        scheme: String,
+        /// The scopes the operation needs beyond the grant.
+        missing: Vec<String>,
+    },
     /// The logged-in person's tokens could not be read or written.
     #[error("security scheme `{scheme}`: {reason}")]
     Login {
@@ -183,6 +195,17 @@ fn missing_message(alternatives: &[String]) -> String {
 // ---------------------------------------------------------------------------
 // Authenticator
 // ---------------------------------------------------------------------------
+
+/// A person's login a call needs: none yet, or one granted more scopes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LoginNeed {
+    /// The scheme to log in to.
+    pub scheme: String,
+    /// The scopes to ask for when the login lacks some (what was granted
+    /// plus what the operation needs); empty when there is no login at
+    /// all (the scheme's own scopes are asked for).
+    pub scopes: Vec<String>,
+}
 
 /// Applies an operation's security to its requests. Built once per server;
 /// share it (it is `Send + Sync`) so OAuth2 tokens are cached across calls.
@@ -248,6 +271,79 @@ impl Authenticator {
             self.apply_scheme(scheme, request).await?;
         }
         Ok(())
+    }
+
+    /// The scheme whose person's login a call of `security` needs now and
+    /// the person it is made for ([`login::current_user`]) has not got
+    /// (never logged in, logged out, or the login ended on refresh), with
+    /// no machine identity to fall back on; `None` when the call can be
+    /// authenticated as it is (a refresh due now happens here, once).
+    pub async fn login_needed(
+        &self,
+        security: &[SecurityRequirement],
+    ) -> Result<Option<LoginNeed>, AuthError> {
+        let Some(requirement) = security.iter().find(|r| self.is_satisfiable(r)) else {
+            return Ok(None);
+        };
+        for scheme in &requirement.schemes {
+            let Some(auth) = self.schemes.get(&scheme.name) else {
+                continue;
+            };
+            let Some(login) = auth.login.as_deref().filter(|_| auth.method.is_none()) else {
+                continue;
+            };
+            match login.tokens(&self.http).await? {
+                None => {
+                    return Ok(Some(LoginNeed {
+                        scheme: scheme.name.clone(),
+                        scopes: Vec::new(),
+                    }));
+                }
+                Some(tokens) => {
+                    let missing = login::missing_scopes(&tokens, &scheme.scopes);
+                    if !missing.is_empty() {
+                        let mut scopes = tokens.scopes.clone();
+                        scopes.extend(missing);
+                        return Ok(Some(LoginNeed {
+                            scheme: scheme.name.clone(),
+                            scopes,
+                        }));
+                    }
+                }
+            }
+        }
+        Ok(None)
+    }
+
+    /// The schemes served with each person's own login.
+    pub fn login_schemes(&self) -> Vec<String> {
+        self.schemes
+            .iter()
+            .filter(|(_, s)| s.login.is_some())
+            .map(|(n, _)| n.clone())
+            .collect()
+    }
+
+    /// Whether some scheme is served with each person's own login.
+    pub fn has_logins(&self) -> bool {
+        self.schemes.values().any(|s| s.login.is_some())
+    }
+
+    /// The login client of scheme `name` (its endpoints discovered) and
+    /// the store its people's tokens go to; `None` when the scheme is not
+    /// served with people's logins.
+    pub async fn login_client(
+        &self,
+        name: &str,
+    ) -> Option<Result<(login::LoginClient, std::sync::Arc<dyn store::TokenStore>), AuthError>>
+    {
+        let login = self.schemes.get(name)?.login.as_deref()?;
+        Some(
+            login
+                .discovered_client(&self.http)
+                .await
+                .map(|c| (c, std::sync::Arc::clone(&login.store))),
+        )
     }
 
     /// Whether [`apply`](Self::apply) would find credentials for `security`.
@@ -362,8 +458,16 @@ impl Authenticator {
     ) -> Result<(), AuthError> {
         let auth = self.schemes.get(&scheme.name);
         if let Some(login) = auth.and_then(|a| a.login.as_deref()) {
-            match login.access_token(&self.http).await? {
-                Some(token) => {
+            match login.tokens(&self.http).await? {
+                Some(tokens) => {
+                    let missing = login::missing_scopes(&tokens, &scheme.scopes);
+                    if !missing.is_empty() {
+                        return Err(AuthError::ScopesMissing {
+                            scheme: scheme.name.clone(),
+                            missing,
+                        });
+                    }
+                    let token = tokens.access_token;
                     set_authorization(&format!("Bearer {token}"), request).map_err(|reason| {
                         AuthError::Login {
                             scheme: scheme.name.clone(),

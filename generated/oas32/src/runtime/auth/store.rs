@@ -1,7 +1,9 @@
-//! Where the tokens people obtained by logging in (`openapi2mcp login`)
-//! are kept: a [`TokenStore`], by default one file encrypted with
-//! AES-256-GCM under a key from the environment ([`TOKEN_KEY_ENV`]), so a
-//! copied file or a backup reveals nothing.
+//! Where the tokens people obtained by logging in (`openapi2mcp login`,
+//! or the HTTP server's login pages) are kept: a [`TokenStore`], by
+//! default one file encrypted with AES-256-GCM under a key from the
+//! environment ([`TOKEN_KEY_ENV`]), so a copied file or a backup reveals
+//! nothing; for instances on several machines, Redis ([`RedisStore`],
+//! each entry encrypted the same way and bound to its key).
 //!
 //! A lookup decrypts the file again only when it changed on disk (its
 //! modification time or size), so a `login` in another process is seen at
@@ -86,21 +88,97 @@ pub enum StoreError {
     },
 }
 
+/// What a [`TokenStore`] operation returns (a shared store answers over
+/// the network).
+pub type StoreFuture<'a, T> =
+    std::pin::Pin<Box<dyn std::future::Future<Output = Result<T, StoreError>> + Send + 'a>>;
+
 /// Keeps people's tokens, by key (who, which server, which client).
 pub trait TokenStore: Send + Sync {
     /// The tokens under `key`.
-    fn get(&self, key: &str) -> Result<Option<StoredTokens>, StoreError>;
+    fn get<'a>(&'a self, key: &'a str) -> StoreFuture<'a, Option<StoredTokens>>;
     /// Replaces the tokens under `key`.
-    fn put(&self, key: &str, tokens: &StoredTokens) -> Result<(), StoreError>;
+    fn put<'a>(&'a self, key: &'a str, tokens: &'a StoredTokens) -> StoreFuture<'a, ()>;
     /// Removes and returns the tokens under `key`.
-    fn remove(&self, key: &str) -> Result<Option<StoredTokens>, StoreError>;
+    fn remove<'a>(&'a self, key: &'a str) -> StoreFuture<'a, Option<StoredTokens>>;
+}
+
+/// The store `location` names: a `redis://` URL, else a file (both
+/// encrypted with the key in [`TOKEN_KEY_ENV`]).
+pub fn open_store(location: &str) -> Result<std::sync::Arc<dyn TokenStore>, StoreError> {
+    if location.starts_with("redis://") || location.starts_with("redis+unix://") {
+        Ok(std::sync::Arc::new(RedisStore::from_env(location)?))
+    } else {
+        Ok(std::sync::Arc::new(FileStore::from_env(Path::new(
+            location,
+        ))?))
+    }
+}
+
+/// AES-256-GCM under the key derived from [`TOKEN_KEY_ENV`]'s secret.
+struct Cipher {
+    key: LessSafeKey,
+    rng: SystemRandom,
+}
+
+impl Cipher {
+    fn with_secret(secret: &str) -> Result<Self, StoreError> {
+        if secret.trim().chars().count() < MIN_KEY_CHARS {
+            return Err(StoreError::Key(format!(
+                "tokens obtained by logging in are stored encrypted: set {TOKEN_KEY_ENV} to a secret of at least {MIN_KEY_CHARS} characters (e.g. `export {TOKEN_KEY_ENV}=$(openssl rand -hex 32)`) and keep it"
+            )));
+        }
+        let key = digest::digest(&digest::SHA256, secret.trim().as_bytes());
+        let unbound = UnboundKey::new(&AES_256_GCM, key.as_ref())
+            .map_err(|_| StoreError::Key("cannot create the token store key".into()))?;
+        Ok(Self {
+            key: LessSafeKey::new(unbound),
+            rng: SystemRandom::new(),
+        })
+    }
+
+    /// `plain` encrypted, as the envelope's JSON; `None` when the system
+    /// random generator failed.
+    fn seal(&self, plain: &[u8], aad: &[u8]) -> Option<Vec<u8>> {
+        let mut data = plain.to_vec();
+        let mut nonce = [0u8; NONCE_LEN];
+        self.rng.fill(&mut nonce).ok()?;
+        self.key
+            .seal_in_place_append_tag(
+                Nonce::assume_unique_for_key(nonce),
+                Aad::from(aad),
+                &mut data,
+            )
+            .ok()?;
+        serde_json::to_vec(&Envelope {
+            v: 1,
+            nonce: STANDARD.encode(nonce),
+            data: STANDARD.encode(data),
+        })
+        .ok()
+    }
+
+    /// The plain text of an envelope; `None` when it does not open.
+    fn open(&self, sealed: &[u8], aad: &[u8]) -> Option<Vec<u8>> {
+        let envelope: Envelope = serde_json::from_slice(sealed).ok()?;
+        if envelope.v != 1 {
+            return None;
+        }
+        let nonce = STANDARD.decode(envelope.nonce).ok()?;
+        let mut data = STANDARD.decode(envelope.data).ok()?;
+        let nonce = Nonce::try_assume_unique_for_key(&nonce).ok()?;
+        let plain = self
+            .key
+            .open_in_place(nonce, Aad::from(aad), &mut data)
+            .ok()?;
+        Some(plain.to_vec())
+    }
 }
 
 /// The default store: one encrypted file.
 pub struct FileStore {
     path: PathBuf,
-    key: LessSafeKey,
-    rng: SystemRandom,
+    cipher: Cipher,
     /// Serializes this process's read-modify-write cycles.
     writing: Mutex<()>,
     /// The entries as last read or written, with the file's modification
@@ -137,18 +215,9 @@ impl FileStore {
     /// A store in `path` keyed by SHA-256 of `secret` (at least 32
     /// characters).
     pub fn with_secret(path: &Path, secret: &str) -> Result<Self, StoreError> {
-        if secret.trim().chars().count() < MIN_KEY_CHARS {
-            return Err(StoreError::Key(format!(
-                "tokens obtained by logging in are stored encrypted: set {TOKEN_KEY_ENV} to a secret of at least {MIN_KEY_CHARS} characters (e.g. `export {TOKEN_KEY_ENV}=$(openssl rand -hex 32)`) and keep it"
-            )));
-        }
-        let key = digest::digest(&digest::SHA256, secret.trim().as_bytes());
-        let unbound = UnboundKey::new(&AES_256_GCM, key.as_ref())
-            .map_err(|_| StoreError::Key("cannot create the token store key".into()))?;
         Ok(Self {
             path: path.to_path_buf(),
-            key: LessSafeKey::new(unbound),
-            rng: SystemRandom::new(),
+            cipher: Cipher::with_secret(secret)?,
             writing: Mutex::new(()),
             cached: Mutex::new(None),
         })
@@ -202,54 +271,28 @@ impl FileStore {
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(BTreeMap::new()),
             Err(e) => return Err(self.io(e)),
         };
-        let undecryptable = || StoreError::Undecryptable {
-            path: self.path.display().to_string(),
-        };
-        let envelope: Envelope = serde_json::from_slice(&text).map_err(|_| undecryptable())?;
-        if envelope.v != 1 {
-            return Err(undecryptable());
-        }
-        let nonce = STANDARD
-            .decode(envelope.nonce)
-            .map_err(|_| undecryptable())?;
-        let mut data = STANDARD
-            .decode(envelope.data)
-            .map_err(|_| undecryptable())?;
-        let nonce = Nonce::try_assume_unique_for_key(&nonce).map_err(|_| undecryptable())?;
         let plain = self
-            .key
-            .open_in_place(nonce, Aad::from(FILE_AAD), &mut data)
-            .map_err(|_| undecryptable())?;
-        serde_json::from_slice(plain).map_err(|_| undecryptable())
+            .cipher
+            .open(&text, FILE_AAD)
+            .ok_or_else(|| StoreError::Undecryptable {
+                path: self.path.display().to_string(),
+            })?;
+        serde_json::from_slice(&plain).map_err(|_| StoreError::Undecryptable {
+            path: self.path.display().to_string(),
+        })
     }
 
     fn save(&self, entries: &BTreeMap<String, StoredTokens>) -> Result<(), StoreError> {
-        let mut data = serde_json::to_vec(entries).map_err(|e| self.io(e))?;
-        let mut nonce = [0u8; NONCE_LEN];
-        self.rng
-            .fill(&mut nonce)
-            .map_err(|_| self.io("the system random generator failed"))?;
-        self.key
-            .seal_in_place_append_tag(
-                Nonce::assume_unique_for_key(nonce),
-                Aad::from(FILE_AAD),
-                &mut data,
-            )
-            .map_err(|_| self.io("encryption failed"))?;
-        let envelope = Envelope {
-            v: 1,
-            nonce: STANDARD.encode(nonce),
-            data: STANDARD.encode(data),
-        };
+        let plain = serde_json::to_vec(entries).map_err(|e| self.io(e))?;
+        let sealed = self
+            .cipher
+            .seal(&plain, FILE_AAD)
+            .ok_or_else(|| self.io("encryption failed (the system random generator)"))?;
         if let Some(dir) = self.path.parent().filter(|d| !d.as_os_str().is_empty()) {
             std::fs::create_dir_all(dir).map_err(|e| self.io(e))?;
         }
         let temporary = self.path.with_extension("tmp");
-        write_private(
-            &temporary,
-            &serde_json::to_vec(&envelope).unwrap_or_default(),
-        )
-        .map_err(|e| self.io(e))?;
+        write_private(&temporary, &sealed).map_err(|e| self.io(e))?;
         std::fs::rename(&temporary, &self.path).map_err(|e| self.io(e))?;
         if let Some((modified, len)) = self.version()? {
             *self
@@ -277,12 +320,12 @@ fn write_private(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     file.sync_all()
 }
 
-impl TokenStore for FileStore {
-    fn get(&self, key: &str) -> Result<Option<StoredTokens>, StoreError> {
+impl FileStore {
+    fn get_now(&self, key: &str) -> Result<Option<StoredTokens>, StoreError> {
         Ok(self.load()?.remove(key))
     }
 
-    fn put(&self, key: &str, tokens: &StoredTokens) -> Result<(), StoreError> {
+    fn put_now(&self, key: &str, tokens: &StoredTokens) -> Result<(), StoreError> {
         let _writing = self
             .writing
             .lock()
@@ -292,7 +335,7 @@ impl TokenStore for FileStore {
         self.save(&entries)
     }
 
-    fn remove(&self, key: &str) -> Result<Option<StoredTokens>, StoreError> {
+    fn remove_now(&self, key: &str) -> Result<Option<StoredTokens>, StoreError> {
         let _writing = self
             .writing
             .lock()
@@ -303,5 +346,160 @@ impl TokenStore for FileStore {
             self.save(&entries)?;
         }
         Ok(removed)
+    }
+}
+
+impl TokenStore for FileStore {
+    fn get<'a>(&'a self, key: &'a str) -> StoreFuture<'a, Option<StoredTokens>> {
+        Box::pin(async move { self.get_now(key) })
+    }
+
+    fn put<'a>(&'a self, key: &'a str, tokens: &'a StoredTokens) -> StoreFuture<'a, ()> {
+        Box::pin(async move { self.put_now(key, tokens) })
+    }
+
+    fn remove<'a>(&'a self, key: &'a str) -> StoreFuture<'a, Option<StoredTokens>> {
+        Box::pin(async move { self.remove_now(key) })
+    }
+}
+
+/// Prefix of this store's Redis keys.
+const REDIS_PREFIX: &str = "openapi2mcp:tokens:";
+
+/// A store shared by instances on several machines: one Redis entry per
+/// key, named by the key's SHA-256 (the names say nobody's identity), its
+/// value encrypted like the file and bound to its key (an entry copied
+/// under another key does not open).
+pub struct RedisStore {
+    url: String,
+    client: redis::Client,
+    connection: tokio::sync::OnceCell<redis::aio::ConnectionManager>,
+    cipher: Cipher,
+}
+
+impl std::fmt::Debug for RedisStore {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RedisStore")
+            .field("url", &self.url)
+            .finish_non_exhaustive()
+    }
+}
+
+impl RedisStore {
+    /// The store at `url` (`redis://[user:password@]host:port[/db]`),
+    /// encrypted with the key in [`TOKEN_KEY_ENV`]; it connects on first
+    /// use and reconnects by itself.
+    pub fn from_env(url: &str) -> Result<Self, StoreError> {
+        let secret = std::env::var(TOKEN_KEY_ENV).unwrap_or_default();
+        let shown = redacted_url(url);
+        let client = redis::Client::open(url).map_err(|e| StoreError::Io {
+            path: shown.clone(),
+            reason: format!("not a Redis URL: {e}"),
+        })?;
+        Ok(Self {
+            url: shown,
+            client,
+            connection: tokio::sync::OnceCell::new(),
+            cipher: Cipher::with_secret(&secret)?,
+        })
+    }
+
+    fn io(&self, reason: impl std::fmt::Display) -> StoreError {
+        StoreError::Io {
+            path: self.url.clone(),
+            reason: reason.to_string(),
+        }
+    }
+
+    async fn connection(&self) -> Result<redis::aio::ConnectionManager, StoreError> {
+        self.connection
+            .get_or_try_init(|| async {
+                let config = redis::aio::ConnectionManagerConfig::new()
+                    .set_connection_timeout(Some(std::time::Duration::from_secs(5)))
+                    .set_response_timeout(Some(std::time::Duration::from_secs(5)))
+                    .set_number_of_retries(2);
+                redis::aio::ConnectionManager::new_with_config(self.client.clone(), config)
+                    .await
+                    .map_err(|e| self.io(format!("cannot connect: {e}")))
+            })
+            .await
+            .cloned()
+    }
+
+    fn entry(key: &str) -> String {
+        let digest = digest::digest(&digest::SHA256, key.as_bytes());
+        let hex: String = digest.as_ref().iter().map(|b| format!("{b:02x}")).collect();
+        format!("{REDIS_PREFIX}{hex}")
+    }
+
+    fn aad(key: &str) -> Vec<u8> {
+        format!("openapi2mcp/tokens/redis/v1|{key}").into_bytes()
+    }
+
+    fn decode(&self, key: &str, sealed: &[u8]) -> Result<StoredTokens, StoreError> {
+        let undecryptable = || StoreError::Undecryptable {
+            path: self.url.clone(),
+        };
+        let plain = self
+            .cipher
+            .open(sealed, &Self::aad(key))
+            .ok_or_else(undecryptable)?;
+        serde_json::from_slice(&plain).map_err(|_| undecryptable())
+    }
+}
+
+/// `url` without its password.
+fn redacted_url(url: &str) -> String {
+    match url::Url::parse(url) {
+        Ok(mut parsed) => {
+            if parsed.password().is_some() {
+                let _ = parsed.set_password(Some("***"));
+            }
+            parsed.to_string()
+        }
+        Err(_) => "the Redis URL".to_string(),
+    }
+}
+
+impl TokenStore for RedisStore {
+    fn get<'a>(&'a self, key: &'a str) -> StoreFuture<'a, Option<StoredTokens>> {
+        Box::pin(async move {
+            let mut connection = self.connection().await?;
+            let value: Option<Vec<u8>> = redis::cmd("GET")
+                .arg(Self::entry(key))
+                .query_async(&mut connection)
+                .await
+                .map_err(|e| self.io(e))?;
+            value.map(|v| self.decode(key, &v)).transpose()
+        })
+    }
+
+    fn put<'a>(&'a self, key: &'a str, tokens: &'a StoredTokens) -> StoreFuture<'a, ()> {
+        Box::pin(async move {
+            let plain = serde_json::to_vec(tokens).map_err(|e| self.io(e))?;
+            let sealed = self
+                .cipher
+                .seal(&plain, &Self::aad(key))
+                .ok_or_else(|| self.io("encryption failed (the system random generator)"))?;
+            let mut connection = self.connection().await?;
+            redis::cmd("SET")
+                .arg(Self::entry(key))
+                .arg(sealed)
+                .query_async::<()>(&mut connection)
+                .await
+                .map_err(|e| self.io(e))
+        })
+    }
+
+    fn remove<'a>(&'a self, key: &'a str) -> StoreFuture<'a, Option<StoredTokens>> {
+        Box::pin(async move {
+            let mut connection = self.connection().await?;
+            let value: Option<Vec<u8>> = redis::cmd("GETDEL")
+                .arg(Self::entry(key))
+                .query_async(&mut connection)
+                .await
+                .map_err(|e| self.io(e))?;
+            value.map(|v| self.decode(key, &v)).transpose()
+        })
     }
 }

@@ -69,8 +69,10 @@ impl AuthzOptions {
     }
 }
 
-/// Looks up the scope rule of a tool by name (empty: none needed).
-pub type ToolScopes = Arc<dyn Fn(&str) -> scopes::ScopeRule + Send + Sync>;
+/// Looks up the scope rule of a `tools/call` by the tool's name and the
+/// `name` among its arguments (a call meta-tool's target); empty: none
+/// needed.
+pub type ToolScopes = Arc<dyn Fn(&str, Option<&str>) -> scopes::ScopeRule + Send + Sync>;
 
 /// Checks requests; shared by every connection.
 pub struct Authorizer {
@@ -192,6 +194,43 @@ impl Authorizer {
         Ok(principal)
     }
 
+    /// The authorization server whose tokens count.
+    pub fn issuer(&self) -> &str {
+        &self.options.issuer
+    }
+
+    /// Checks an OpenID Connect ID token from this issuer, issued to
+    /// `client_id` for the sign-in that sent `nonce`: who opened a login
+    /// link of this server ([`super::connect`]).
+    pub async fn check_id_token(
+        &self,
+        token: &str,
+        client_id: &str,
+        nonce: &str,
+    ) -> Result<Principal, String> {
+        let expect = Expectations {
+            issuer: self.options.issuer.clone(),
+            audiences: vec![client_id.to_string()],
+            leeway: self.options.leeway.as_secs(),
+        };
+        let keys = self.jwks.keys().await.map_err(|e| e.0)?;
+        let principal = match token::validate(token, &keys, &expect) {
+            Err(TokenError::UnknownKey(kid)) => {
+                let fresh = self
+                    .jwks
+                    .refresh_for_unknown_key(&keys)
+                    .await
+                    .ok_or_else(|| TokenError::UnknownKey(kid).to_string())?;
+                token::validate(token, &fresh, &expect).map_err(|e| e.to_string())?
+            }
+            other => other.map_err(|e| e.to_string())?,
+        };
+        if principal.nonce.as_deref() != Some(nonce) {
+            return Err("the ID token is not the answer to this sign-in (nonce)".into());
+        }
+        Ok(principal)
+    }
+
     /// The challenge and status for a refusal.
     pub fn refuse(&self, refusal: Refusal) -> Response {
         let mut params = Vec::new();
@@ -309,8 +348,9 @@ pub async fn guard(
                 return (StatusCode::PAYLOAD_TOO_LARGE, "request body too large\n").into_response();
             }
         };
-        for name in called_tools(&bytes) {
-            if let Err(needed) = scopes::check(&lookup(&name), &principal.scopes) {
+        for (name, target) in called_tools(&bytes) {
+            if let Err(needed) = scopes::check(&lookup(&name, target.as_deref()), &principal.scopes)
+            {
                 crate::server::ops::record_auth_refusal("insufficient_scope");
                 return authz.refuse(Refusal::InsufficientScope(needed));
             }
@@ -321,8 +361,9 @@ pub async fn guard(
     next.run(req).await
 }
 
-/// Names of the tools a JSON-RPC body calls (`tools/call`), single or batch.
-fn called_tools(body: &[u8]) -> Vec<String> {
+/// The tools a JSON-RPC body calls (`tools/call`), single or batch: each
+/// name, with the `name` among its arguments (what a call meta-tool calls).
+fn called_tools(body: &[u8]) -> Vec<(String, Option<String>)> {
     let Ok(value) = serde_json::from_slice::<Value>(body) else {
         return Vec::new();
     };
@@ -330,7 +371,13 @@ fn called_tools(body: &[u8]) -> Vec<String> {
         (m.get("method").and_then(Value::as_str) == Some("tools/call"))
             .then(|| m.pointer("/params/name").and_then(Value::as_str))
             .flatten()
-            .map(str::to_string)
+            .map(|name| {
+                let target = m
+                    .pointer("/params/arguments/name")
+                    .and_then(Value::as_str)
+                    .map(str::to_string);
+                (name.to_string(), target)
+            })
     };
     match &value {
         Value::Array(list) => list.iter().filter_map(one).collect(),

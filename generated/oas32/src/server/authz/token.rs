@@ -31,6 +31,9 @@ pub struct Principal {
     pub subject: Option<String>,
     /// Granted scopes (`scope`, space-separated, and/or `scp`).
     pub scopes: BTreeSet<String>,
+    /// `nonce` (an OpenID Connect ID token's tie to the sign-in that asked
+    /// for it).
+    pub nonce: Option<String>,
 }
 
 /// Why a token was not accepted.
@@ -54,6 +57,8 @@ struct Claims {
     scope: Option<String>,
     #[serde(default)]
     scp: Option<Value>,
+    #[serde(default)]
+    nonce: Option<String>,
 }
 
 /// Algorithms a resource server may accept: asymmetric only (a shared
@@ -131,6 +136,7 @@ fn principal(claims: Claims) -> Principal {
         issuer: claims.iss,
         subject: claims.sub,
         scopes,
+        nonce: claims.nonce,
     }
 }
 

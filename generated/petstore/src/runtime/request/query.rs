@@ -1,12 +1,14 @@
 //! The query string: `form`, `spaceDelimited`, `pipeDelimited` and
-//! `deepObject` styles, with `allowReserved`.
+//! `deepObject` styles, with `allowReserved`; or, for OpenAPI 3.2's
+//! `in: querystring`, one argument that is the whole query string.
 
 use percent_encoding::{AsciiSet, utf8_percent_encode};
 use serde_json::{Map, Value};
 
-use super::super::binding::{Location, ParamBinding, Style};
+use super::super::binding::{BodyBinding, BodyShape, Location, MediaKind, ParamBinding, Style};
 use super::RequestError;
 use super::STRICT;
+use super::args::invalid;
 use super::args::param_value;
 use super::shape::{Shape, atom, content_text};
 
@@ -38,12 +40,52 @@ pub(super) fn build_query(
     args: &Map<String, Value>,
 ) -> Result<Vec<String>, RequestError> {
     let mut pieces = Vec::new();
-    for p in params.iter().filter(|p| p.location == Location::Query) {
-        if let Some(value) = param_value(args, p)? {
-            pieces.extend(query_pieces(p, value));
+    for p in params {
+        let Some(value) = param_value(args, p)? else {
+            continue;
+        };
+        match p.location {
+            Location::Query => pieces.extend(query_pieces(p, value)),
+            Location::Querystring => pieces.extend(querystring(p, value)?),
+            _ => {}
         }
     }
     Ok(pieces)
+}
+
+/// The whole query string from an `in: querystring` argument, as its
+/// media type says: `application/x-www-form-urlencoded` pairs from an
+/// object (a member's array repeats its name, as a form body does), else
+/// the media type's text (compact JSON, a string as is) percent-encoded
+/// as one piece (OpenAPI 3.2's `?%7B%22numbers%22…`). `None` for an
+/// empty form.
+fn querystring(p: &ParamBinding, value: &Value) -> Result<Option<String>, RequestError> {
+    let media_type = p
+        .content_type
+        .as_deref()
+        .unwrap_or("application/x-www-form-urlencoded");
+    if MediaKind::of(media_type) != MediaKind::Form {
+        return Ok(Some(encode_strict(&content_text(media_type, value))));
+    }
+    if !value.is_object() {
+        return Err(invalid(
+            &p.arg,
+            "the query string is form pairs: give an object whose members become `name=value` pairs",
+        ));
+    }
+    let form = BodyBinding {
+        media_type: media_type.to_string(),
+        required: true,
+        shape: BodyShape::Whole {
+            arg: p.arg.clone(),
+            binary: false,
+        },
+    };
+    let args = Map::from_iter([(p.arg.clone(), value.clone())]);
+    let text = super::body::build_body(&form, &args)?
+        .map(|(_, bytes)| String::from_utf8_lossy(&bytes).into_owned())
+        .unwrap_or_default();
+    Ok((!text.is_empty()).then_some(text))
 }
 
 /// Names are always strictly encoded; values keep reserved characters only

@@ -8,6 +8,7 @@ use serde_json::{Map, Value};
 
 use super::super::binding::OutputShape;
 use super::super::jsoncut;
+use super::items::{ItemReader, Sequence};
 use super::kind::Kind;
 use super::lines::resource_uri;
 use super::{Content, HttpResponse, ResponseLimits};
@@ -16,6 +17,9 @@ use super::{Content, HttpResponse, ResponseLimits};
 pub(super) struct Body<'a> {
     pub(super) bytes: &'a [u8],
     pub(super) truncated: bool,
+    /// A stream still open at the call's time limit (see
+    /// [`HttpResponse::stream_open`]).
+    pub(super) stream_open: bool,
 }
 
 impl<'a> Body<'a> {
@@ -26,6 +30,7 @@ impl<'a> Body<'a> {
         Body {
             bytes: &resp.body[..end],
             truncated: resp.truncated || over,
+            stream_open: resp.stream_open,
         }
     }
 
@@ -86,6 +91,7 @@ pub(super) fn render_body(
     request_line: &str,
 ) -> Rendered {
     match kind {
+        Kind::Items(sequence) => render_items(body, *sequence, limits),
         Kind::Json if !body.truncated => render_json(body, limits),
         Kind::Json => render_cut_json(body, limits),
         Kind::Text => non_json(Content::Text(capped_text(body, limits))),
@@ -135,6 +141,52 @@ fn render_json(body: &Body<'_>, limits: &ResponseLimits) -> Rendered {
             json: None,
             problem: Some(format!("its JSON body is not valid JSON ({e})")),
         },
+    }
+}
+
+/// A streaming body (a sequential media type) as the JSON array of its
+/// items, as OpenAPI 3.2 maps sequential media types into the JSON data
+/// model: an item cut by the size cap or by the call's time limit is
+/// dropped, and a note says what was kept and why, and how many items
+/// were not JSON.
+fn render_items(body: &Body<'_>, sequence: Sequence, limits: &ResponseLimits) -> Rendered {
+    let mut reader = ItemReader::new(sequence);
+    let mut items = reader.push(body.bytes);
+    if !body.truncated && !body.stream_open {
+        items.extend(reader.finish());
+    }
+    let count = items.len();
+    let value = Value::Array(items);
+    let mut text = match serde_json::to_string_pretty(&value) {
+        Ok(pretty) if pretty.len() <= limits.max_body_bytes => pretty,
+        _ => value.to_string(),
+    };
+    let plural = |n: usize| if n == 1 { "" } else { "s" };
+    if body.truncated {
+        text.push_str(&format!(
+            "\n\n[truncated: the {} exceeded the {}-byte limit; its first {count} item{} were kept. {FETCH_LESS}]",
+            sequence.describe(),
+            limits.max_body_bytes,
+            plural(count)
+        ));
+    } else if body.stream_open {
+        text.push_str(&format!(
+            "\n\n[the {} was still open when the call's time limit came; the {count} item{} that arrived by then are the result]",
+            sequence.describe(),
+            plural(count)
+        ));
+    }
+    if let Some((bad, why)) = reader.problems() {
+        text.push_str(&format!(
+            "\n\n[{bad} item{} could not be read and {} left out: {why}]",
+            plural(bad),
+            if bad == 1 { "was" } else { "were" }
+        ));
+    }
+    Rendered {
+        content: Content::Text(text),
+        json: Some(value),
+        problem: None,
     }
 }
 

@@ -15,6 +15,8 @@
 
 mod body;
 pub use body::FETCH_LESS;
+mod items;
+pub use items::{ItemReader, Sequence};
 mod kind;
 mod lines;
 mod status;
@@ -42,6 +44,9 @@ pub struct HttpResponse {
     pub body: Vec<u8>,
     /// The caller stopped reading at the cap: more bytes existed.
     pub truncated: bool,
+    /// A streaming response (a sequential media type) was still open when
+    /// the call's time limit came: the body is what arrived by then.
+    pub stream_open: bool,
 }
 
 /// Limits on what a response may put into the model's context.
