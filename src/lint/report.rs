@@ -102,6 +102,7 @@ pub fn sarif(report: &Report) -> Value {
                 "full": report.footprint.full,
                 "discovery": report.footprint.discovery,
                 "toolsets": report.footprint.toolsets,
+                "code": report.footprint.code,
             }},
         }],
     })
