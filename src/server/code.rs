@@ -121,6 +121,7 @@ impl Bridge {
                 continue;
             };
             let input = Value::Object((*shown.tool.input_schema).clone());
+            let wrapped = self.inner.api.find(&head.name).ok().and_then(|t| self.wrapped_key(t));
             let output = shown
                 .tool
                 .output_schema
@@ -135,6 +136,8 @@ impl Bridge {
                 read_only: head.annotations.read_only_hint,
                 input: &input,
                 output: output.as_ref(),
+                // A script gets a wrapped body (an array) unwrapped.
+                output_key: wrapped.as_deref(),
             });
             if !declarations.is_empty() && size + text.len() > MAX_SEARCH_CHARS {
                 left_out += 1;
@@ -325,6 +328,11 @@ impl Bridge {
                 Err(e) => return failed(e.message.to_string()),
             }
         }
+        let wrapped = if select.is_none() {
+            self.wrapped_key(tool)
+        } else {
+            None
+        };
         let mut env = CallEnv::of(context, &self.shared.options);
         // One progress sequence per request: the script's calls send none.
         env.without_progress();
@@ -333,7 +341,7 @@ impl Bridge {
             .await
         {
             Ok(result) if result.is_error == Some(true) => failed(text_of(&result)),
-            Ok(result) => HostAnswer::Ok(value_of(result)),
+            Ok(result) => HostAnswer::Ok(value_of(result, wrapped.as_deref())),
             Err(e) => failed(e.message.to_string()),
         }
     }
@@ -349,10 +357,29 @@ fn text_of(result: &CallToolResult) -> String {
         .join("\n")
 }
 
-/// What a script gets from a successful call: the structured content,
-/// else the text as JSON, else the text.
-fn value_of(result: CallToolResult) -> Value {
-    if let Some(structured) = result.structured_content {
+impl Bridge {
+    /// The property a tool's structured content wraps a non-object body
+    /// in (an array is `{"items": [...]}` there), if it does.
+    fn wrapped_key(&self, tool: crate::runtime::call::ToolId) -> Option<String> {
+        match &self.inner.api.tool(tool).http.output {
+            Some(crate::runtime::binding::OutputShape::Wrapped { key }) => Some(key.clone()),
+            _ => None,
+        }
+    }
+}
+
+/// What a script gets from a successful call: the body as the API sent
+/// it (structured content, unwrapped when `wrapped` names the property a
+/// non-object body is wrapped in), else the text as JSON, else the text.
+fn value_of(result: CallToolResult, wrapped: Option<&str>) -> Value {
+    if let Some(mut structured) = result.structured_content {
+        if let Some(key) = wrapped
+            && let Some(map) = structured.as_object_mut()
+            && map.len() == 1
+            && let Some(body) = map.remove(key)
+        {
+            return body;
+        }
         return structured;
     }
     let text = text_of(&result);

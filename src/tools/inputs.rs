@@ -394,6 +394,7 @@ fn body(
     let description = rb.description().map(str::trim);
     let schema = media.schema();
     let kind = MediaKind::of(&media_type);
+    let examples = body_examples(&media);
 
     if (flatten || kind != MediaKind::Json)
         && matches!(
@@ -416,6 +417,9 @@ fn body(
             if let Value::Bool(true) = converted {
                 converted = json!({});
             }
+            // The body's examples, property by property (issue 25 item 3).
+            let values: Vec<&Value> = examples.iter().filter_map(|e| e.get(&name)).collect();
+            add_examples(&mut converted, values);
             let version = op.document().version;
             let encoding = prop_encoding(&media, &name, kind, version, binary, warnings);
             args.push(Arg {
@@ -454,6 +458,7 @@ fn body(
             _ => what,
         };
         map.insert("description".into(), json!(text));
+        add_examples(&mut converted, examples.iter().collect());
     } else {
         converted = json!({});
     }
@@ -466,6 +471,39 @@ fn body(
         binding: ArgBinding::WholeBody { binary },
     });
     Ok(Some((media_type, required)))
+}
+
+/// Most examples of a body (or body property) carried into its schema.
+const MAX_BODY_EXAMPLES: usize = 2;
+/// Largest example carried, as compact JSON; bigger ones are left out.
+const MAX_EXAMPLE_BYTES: usize = 1024;
+
+/// The media type's documented examples that are small enough to show.
+fn body_examples(media: &MediaType<'_>) -> Vec<Value> {
+    media
+        .examples()
+        .into_iter()
+        .map(|(_, value)| value)
+        .filter(|v| super::bundle::json_size(v) <= MAX_EXAMPLE_BYTES)
+        .take(MAX_BODY_EXAMPLES)
+        .collect()
+}
+
+/// Adds `values` (distinct, bounded) as the schema's `examples` when it
+/// has none of its own: models fill complex arguments better with one.
+fn add_examples(schema: &mut Value, values: Vec<&Value>) {
+    let Value::Object(map) = schema else { return };
+    if values.is_empty() || map.contains_key("examples") {
+        return;
+    }
+    let mut kept: Vec<Value> = Vec::new();
+    for v in values {
+        if !kept.contains(v) && super::bundle::json_size(v) <= MAX_EXAMPLE_BYTES {
+            kept.push(v.clone());
+        }
+    }
+    kept.truncate(MAX_BODY_EXAMPLES);
+    map.insert("examples".into(), Value::Array(kept));
 }
 
 /// Prefers JSON, then form, multipart, text, and anything else in order.

@@ -211,6 +211,7 @@ const PRELUDE: &str = r#"(function (names, call, log) {
     get(t, p) {
       if (typeof p !== "string" || p in t) return t[p];
       if (p === "then" || p === "toJSON") return undefined;
+      if (p in Object.prototype) return Object.prototype[p];
       throw new TypeError("api." + p + " is not an operation of this API (search finds them)");
     },
   });

@@ -48,6 +48,9 @@ pub struct Operation<'a> {
     pub input: &'a Value,
     /// The output schema, when the tool has one.
     pub output: Option<&'a Value>,
+    /// The property of the output schema that holds the result a script
+    /// gets (a non-object body wrapped as `{key: body}`), if any.
+    pub output_key: Option<&'a str>,
 }
 
 /// How much of a schema is rendered.
@@ -133,7 +136,13 @@ fn render(op: &Operation<'_>, input: Detail, output: Detail) -> String {
         .and_then(Value::as_array)
         .is_none_or(Vec::is_empty);
     let result = match op.output {
-        Some(schema) => render_type(schema, &Root(schema), output, 0, &mut Vec::new()),
+        Some(schema) => {
+            let shown = op
+                .output_key
+                .and_then(|k| schema.get("properties")?.get(k))
+                .unwrap_or(schema);
+            render_type(shown, &Root(schema), output, 0, &mut Vec::new())
+        }
         None => "unknown".to_string(),
     };
     out.push_str(&format!(
@@ -210,7 +219,15 @@ fn render_type(
             }
             return rendered
                 .iter()
-                .map(|t| if t.contains(' ') && !t.starts_with('{') { format!("({t})") } else { t.clone() })
+                .map(|t| {
+                    // `&` binds tighter than `|`: a union inside an
+                    // intersection needs parentheses.
+                    if joiner == " & " && t.contains(" | ") {
+                        format!("({t})")
+                    } else {
+                        t.clone()
+                    }
+                })
                 .collect::<Vec<_>>()
                 .join(joiner);
         }

@@ -12,6 +12,7 @@ fn op<'a>(input: &'a Value, output: Option<&'a Value>) -> Operation<'a> {
         read_only: true,
         input,
         output,
+        output_key: None,
     }
 }
 
@@ -66,6 +67,20 @@ fn no_required_arguments_make_args_optional_and_unions_render() {
     assert!(text.contains("function list_pulls(args?: {"), "{text}");
     assert!(text.contains("body?: string | {\n    a?: 1;\n  };"), "{text}");
     assert!(text.ends_with("}): Promise<unknown>;\n"), "{text}");
+}
+
+#[test]
+fn a_wrapped_result_is_declared_unwrapped_with_its_refs_resolved() {
+    let input = json!({"type": "object", "properties": {}});
+    let output = json!({
+        "type": "object",
+        "properties": {"items": {"type": "array", "items": {"$ref": "#/$defs/pet"}}},
+        "$defs": {"pet": {"type": "object", "properties": {"id": {"type": "integer"}}, "required": ["id"]}}
+    });
+    let mut operation = op(&input, Some(&output));
+    operation.output_key = Some("items");
+    let text = declare(&operation);
+    assert!(text.ends_with("Promise<{\n  id: number;\n}[]>;\n"), "{text}");
 }
 
 #[test]
