@@ -62,11 +62,7 @@ struct ChannelHost {
 impl Host for ChannelHost {
     fn call(&self, name: &str, args: Value, remaining: Duration) -> HostAnswer {
         let (reply, answer) = std::sync::mpsc::channel();
-        if self
-            .requests
-            .send((name.to_string(), args, reply))
-            .is_err()
-        {
+        if self.requests.send((name.to_string(), args, reply)).is_err() {
             return HostAnswer::Cancelled;
         }
         match answer.recv_timeout(remaining) {
@@ -121,7 +117,12 @@ impl Bridge {
                 continue;
             };
             let input = Value::Object((*shown.tool.input_schema).clone());
-            let wrapped = self.inner.api.find(&head.name).ok().and_then(|t| self.wrapped_key(t));
+            let wrapped = self
+                .inner
+                .api
+                .find(&head.name)
+                .ok()
+                .and_then(|t| self.wrapped_key(t));
             let output = shown
                 .tool
                 .output_schema

@@ -21,6 +21,9 @@ fn a_result_gives_the_script_its_structured_content_else_its_json_else_its_text(
 
 #[test]
 fn a_failure_carries_every_text_block() {
-    let result = CallToolResult::error(vec![ContentBlock::text("HTTP 404"), ContentBlock::text("no pet 7")]);
+    let result = CallToolResult::error(vec![
+        ContentBlock::text("HTTP 404"),
+        ContentBlock::text("no pet 7"),
+    ]);
     assert_eq!(text_of(&result), "HTTP 404\nno pet 7");
 }

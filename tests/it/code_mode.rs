@@ -7,14 +7,14 @@
 
 use std::sync::{Arc, OnceLock};
 
-use openapi2mcp::mock::{self, MockOptions};
 use openapi2mcp::document::LoadOptions;
+use openapi2mcp::mock::{self, MockOptions};
 use openapi2mcp::pipeline::{self, PipelineOptions};
 use openapi2mcp::runtime::auth::Credentials;
+use openapi2mcp::server::ServeOptions;
 use openapi2mcp::server::code::CodeBudgets;
 use openapi2mcp::server::confirm::ConfirmPolicy;
 use openapi2mcp::server::listing::{ListingOptions, ToolsMode};
-use openapi2mcp::server::ServeOptions;
 use openapi2mcp::tools::Catalog;
 use rmcp::model::CallToolResult;
 use serde_json::json;
@@ -105,11 +105,14 @@ fn wire(r: &Recorded) -> (String, String, Vec<(String, String)>, Vec<u8>) {
 #[tokio::test]
 async fn code_mode_lists_three_tools_within_a_thousand_tokens_on_big_apis() {
     let mut checked = 0;
-    for catalog in [github().cloned(), large("graph.json").map(|p| {
-        pipeline::load_catalog(p.to_str().unwrap(), &PipelineOptions::default())
-            .expect("Graph loads")
-            .catalog
-    })]
+    for catalog in [
+        github().cloned(),
+        large("graph.json").map(|p| {
+            pipeline::load_catalog(p.to_str().unwrap(), &PipelineOptions::default())
+                .expect("Graph loads")
+                .catalog
+        }),
+    ]
     .into_iter()
     .flatten()
     {
@@ -232,7 +235,10 @@ async fn scripts_run_against_the_petstore_mock() {
     .await;
     assert_eq!(result.is_error, Some(false), "{}", text_of(&result));
     let value = &result.structured_content.unwrap()["result"];
-    assert!(value["names"].as_array().is_some_and(|n| !n.is_empty()), "{value}");
+    assert!(
+        value["names"].as_array().is_some_and(|n| !n.is_empty()),
+        "{value}"
+    );
     assert!(value["first"].is_string(), "{value}");
     client.cancel().await.unwrap();
 }
@@ -244,7 +250,12 @@ async fn search_api_returns_typescript_declarations_with_examples() {
         options(ToolsMode::Code, "http://127.0.0.1:9".into()),
     )
     .await;
-    let found = call(&client, "search_api", json!({"query": "show one pet by id"})).await;
+    let found = call(
+        &client,
+        "search_api",
+        json!({"query": "show one pet by id"}),
+    )
+    .await;
     assert_eq!(found.is_error, Some(false), "{}", text_of(&found));
     let text = text_of(&found);
     assert!(text.starts_with("declare namespace api {\n"), "{text}");
@@ -253,13 +264,23 @@ async fn search_api_returns_typescript_declarations_with_examples() {
     assert!(text.contains("GET /pets/{petId} (read-only)"), "{text}");
     // A list's result is declared as the array a script gets, its items'
     // `$ref` followed.
-    let list = call(&client, "search_api", json!({"query": "list pets", "limit": 1})).await;
+    let list = call(
+        &client,
+        "search_api",
+        json!({"query": "list pets", "limit": 1}),
+    )
+    .await;
     let list = text_of(&list);
     assert!(list.contains("}): Promise<Array<({\n"), "{list}");
     assert!(list.contains("    name?: string | null;"), "{list}");
     assert!(list.contains("} | null) & ({\n"), "{list}");
     // The document's body example (createPet's) is shown (issue 25 item 3).
-    let create = call(&client, "search_api", json!({"query": "add a pet", "limit": 1})).await;
+    let create = call(
+        &client,
+        "search_api",
+        json!({"query": "add a pet", "limit": 1}),
+    )
+    .await;
     let text = text_of(&create);
     assert!(text.contains("function create_pet(args: {"), "{text}");
     assert!(text.contains("@example [\"dog\"]"), "{text}");
@@ -287,10 +308,7 @@ async fn failures_and_budgets_are_clear_errors_and_the_server_keeps_serving() {
             "for (let i = 0; i < 10; i++) { try { await api.get_pet({petId: i}); } catch (e) {} }",
             &["budget of 3 API calls"],
         ),
-        (
-            "return 'x'.repeat(5000);",
-            &["output budget of 2000 bytes"],
-        ),
+        ("return 'x'.repeat(5000);", &["output budget of 2000 bytes"]),
         (
             "const pets = await api.list_pets({});\nthrow new Error('no pet called ' + pets.length);",
             &["line 2", "Error: no pet called 2"],
@@ -299,12 +317,27 @@ async fn failures_and_budgets_are_clear_errors_and_the_server_keeps_serving() {
             "\nawait api.get_pet({petId: 'not a number'});",
             &["line 2", "api.get_pet failed", "petId"],
         ),
-        ("return await fetch('http://127.0.0.1:1/');", &["ReferenceError", "fetch"]),
-        ("return require('child_process');", &["ReferenceError", "require"]),
-        ("return process.env.OPENAPI2MCP_BEARER_TOKEN;", &["ReferenceError", "process"]),
+        (
+            "return await fetch('http://127.0.0.1:1/');",
+            &["ReferenceError", "fetch"],
+        ),
+        (
+            "return require('child_process');",
+            &["ReferenceError", "require"],
+        ),
+        (
+            "return process.env.OPENAPI2MCP_BEARER_TOKEN;",
+            &["ReferenceError", "process"],
+        ),
         ("return Date.now();", &["ReferenceError", "Date"]),
-        ("return eval('fetch')('http://127.0.0.1:1/');", &["ReferenceError", "fetch"]),
-        ("return await api.no_such_operation({});", &["not an operation"]),
+        (
+            "return eval('fetch')('http://127.0.0.1:1/');",
+            &["ReferenceError", "fetch"],
+        ),
+        (
+            "return await api.no_such_operation({});",
+            &["not an operation"],
+        ),
     ];
     for (script, expected) in cases {
         let result = execute(&client, script).await;
@@ -316,7 +349,12 @@ async fn failures_and_budgets_are_clear_errors_and_the_server_keeps_serving() {
         assert!(!text.contains(SECRET), "{script}: {text}");
         // The server goes on serving.
         let after = execute(&client, "return 1 + 1;").await;
-        assert_eq!(after.is_error, Some(false), "after {script}: {}", text_of(&after));
+        assert_eq!(
+            after.is_error,
+            Some(false),
+            "after {script}: {}",
+            text_of(&after)
+        );
         assert_eq!(after.structured_content.unwrap()["result"], 2);
     }
     client.cancel().await.unwrap();
@@ -333,7 +371,11 @@ async fn failures_and_budgets_are_clear_errors_and_the_server_keeps_serving() {
     .await;
     assert_eq!(reach.is_error, Some(false), "{}", text_of(&reach));
     assert!(!text_of(&reach).contains(SECRET));
-    assert!(!text_of(&reach).to_lowercase().contains("bearer"), "{}", text_of(&reach));
+    assert!(
+        !text_of(&reach).to_lowercase().contains("bearer"),
+        "{}",
+        text_of(&reach)
+    );
     client.cancel().await.unwrap();
 }
 
@@ -349,7 +391,10 @@ async fn read_only_scripts_refuse_writes_and_confirmation_is_not_skipped() {
     .await;
     assert_eq!(refused.is_error, Some(true));
     let text = text_of(&refused);
-    assert!(text.contains("line 2") && text.contains("api.delete_pet") && text.contains("execute"), "{text}");
+    assert!(
+        text.contains("line 2") && text.contains("api.delete_pet") && text.contains("execute"),
+        "{text}"
+    );
     let seen = backend.take();
     assert_eq!(seen.len(), 1, "only the read was sent");
     assert_eq!(seen[0].method, "GET");
@@ -366,8 +411,16 @@ async fn read_only_scripts_refuse_writes_and_confirmation_is_not_skipped() {
     let client = connect(petstore(), opts).await;
     let refused = execute(&client, "return await api.delete_pet({petId: 1});").await;
     assert_eq!(refused.is_error, Some(true));
-    assert!(text_of(&refused).contains("api.delete_pet"), "{}", text_of(&refused));
-    assert!(text_of(&refused).contains("confirm"), "{}", text_of(&refused));
+    assert!(
+        text_of(&refused).contains("api.delete_pet"),
+        "{}",
+        text_of(&refused)
+    );
+    assert!(
+        text_of(&refused).contains("confirm"),
+        "{}",
+        text_of(&refused)
+    );
     assert!(backend.take().is_empty());
     client.cancel().await.unwrap();
 }
@@ -415,9 +468,18 @@ async fn a_github_chain_matches_the_direct_calls_request_for_request() {
     opts.listing.mode = ToolsMode::Full;
     let full = connect(gh.clone(), opts).await;
     for (name, args) in [
-        ("list_pull_requests", json!({"owner": "octo", "repo": "hello", "state": "open"})),
-        ("list_checks_for_ref", json!({"owner": "octo", "repo": "hello", "ref": "def456"})),
-        ("list_reviews", json!({"owner": "octo", "repo": "hello", "pull_number": 8})),
+        (
+            "list_pull_requests",
+            json!({"owner": "octo", "repo": "hello", "state": "open"}),
+        ),
+        (
+            "list_checks_for_ref",
+            json!({"owner": "octo", "repo": "hello", "ref": "def456"}),
+        ),
+        (
+            "list_reviews",
+            json!({"owner": "octo", "repo": "hello", "pull_number": 8}),
+        ),
     ] {
         let direct = call(&full, name, args).await;
         assert_eq!(direct.is_error, Some(false), "{name}: {}", text_of(&direct));
@@ -429,5 +491,29 @@ async fn a_github_chain_matches_the_direct_calls_request_for_request() {
         scripted.iter().map(wire).collect::<Vec<_>>(),
         direct.iter().map(wire).collect::<Vec<_>>()
     );
-    assert_eq!(scripted[1].target, "/repos/octo/hello/commits/def456/check-runs");
+    assert_eq!(
+        scripted[1].target,
+        "/repos/octo/hello/commits/def456/check-runs"
+    );
+}
+
+#[tokio::test]
+async fn describe_tools_shows_the_documents_body_examples() {
+    let client = connect(
+        petstore(),
+        options(ToolsMode::Discovery, "http://127.0.0.1:9".into()),
+    )
+    .await;
+    let described = call(&client, "describe_tools", json!({"names": ["create_pet"]})).await;
+    let tool = &described.structured_content.unwrap()["tools"][0];
+    // createPet's request body example: {name: Rex, status: available, tags: [dog]}.
+    assert_eq!(
+        tool["inputSchema"]["properties"]["tags"]["examples"],
+        json!([["dog"]])
+    );
+    assert_eq!(
+        tool["inputSchema"]["properties"]["status"]["examples"],
+        json!(["available"])
+    );
+    client.cancel().await.unwrap();
 }

@@ -265,7 +265,15 @@ pub fn run(
     );
     let context = Context::custom::<Intrinsics>(&runtime).map_err(engine)?;
     let outcome = context.with(|ctx| -> Result<String, ScriptError> {
-        install(&ctx, names, host, Rc::clone(&state), budgets, deadline, &cancel)?;
+        install(
+            &ctx,
+            names,
+            host,
+            Rc::clone(&state),
+            budgets,
+            deadline,
+            &cancel,
+        )?;
         let wrapped = format!("(async function main() {{{script}\n}})()");
         let mut options = rquickjs::context::EvalOptions::default();
         options.strict = true;
@@ -363,53 +371,50 @@ fn install<'js>(
     let engine = |e: rquickjs::Error| ScriptError::Engine(e.to_string());
     let call_state = Rc::clone(&state);
     let cancel = Arc::clone(cancel);
-    let call = Function::new(
-        ctx.clone(),
-        move |name: String, args: String| -> String {
-            let answer = |key: &str, value: Value| {
-                let mut map = serde_json::Map::new();
-                map.insert(key.to_string(), value);
-                Value::Object(map).to_string()
-            };
-            {
-                let mut state = call_state.borrow_mut();
-                if state.stop.is_some() {
-                    return answer("error", Value::from("the script was stopped"));
-                }
-                if state.calls >= budgets.calls {
-                    state.stop = Some(Stop::Calls);
-                    return answer(
-                        "error",
-                        Value::from(format!(
-                            "over the budget of {} API calls per script",
-                            budgets.calls
-                        )),
-                    );
-                }
-                state.calls += 1;
-                state.last = Some(name.clone());
+    let call = Function::new(ctx.clone(), move |name: String, args: String| -> String {
+        let answer = |key: &str, value: Value| {
+            let mut map = serde_json::Map::new();
+            map.insert(key.to_string(), value);
+            Value::Object(map).to_string()
+        };
+        {
+            let mut state = call_state.borrow_mut();
+            if state.stop.is_some() {
+                return answer("error", Value::from("the script was stopped"));
             }
-            let remaining = deadline.saturating_duration_since(Instant::now());
-            if remaining.is_zero() {
+            if state.calls >= budgets.calls {
+                state.stop = Some(Stop::Calls);
+                return answer(
+                    "error",
+                    Value::from(format!(
+                        "over the budget of {} API calls per script",
+                        budgets.calls
+                    )),
+                );
+            }
+            state.calls += 1;
+            state.last = Some(name.clone());
+        }
+        let remaining = deadline.saturating_duration_since(Instant::now());
+        if remaining.is_zero() {
+            call_state.borrow_mut().stop = Some(Stop::WallTime);
+            return answer("error", Value::from("out of wall time"));
+        }
+        let args: Value = serde_json::from_str(&args).unwrap_or(Value::Null);
+        match host.call(&name, args, remaining) {
+            HostAnswer::Ok(value) => answer("ok", value),
+            HostAnswer::Failed(why) => answer("error", Value::from(why)),
+            HostAnswer::TimedOut => {
                 call_state.borrow_mut().stop = Some(Stop::WallTime);
-                return answer("error", Value::from("out of wall time"));
+                answer("error", Value::from("out of wall time"))
             }
-            let args: Value = serde_json::from_str(&args).unwrap_or(Value::Null);
-            match host.call(&name, args, remaining) {
-                HostAnswer::Ok(value) => answer("ok", value),
-                HostAnswer::Failed(why) => answer("error", Value::from(why)),
-                HostAnswer::TimedOut => {
-                    call_state.borrow_mut().stop = Some(Stop::WallTime);
-                    answer("error", Value::from("out of wall time"))
-                }
-                HostAnswer::Cancelled => {
-                    cancel.store(true, Ordering::Relaxed);
-                    call_state.borrow_mut().stop = Some(Stop::Cancelled);
-                    answer("error", Value::from("cancelled"))
-                }
+            HostAnswer::Cancelled => {
+                cancel.store(true, Ordering::Relaxed);
+                call_state.borrow_mut().stop = Some(Stop::Cancelled);
+                answer("error", Value::from("cancelled"))
             }
-        },
-    )
+        }
+    })
     .map_err(engine)?;
     let log_state = state;
     let log = Function::new(ctx.clone(), move |line: String| {

@@ -34,7 +34,13 @@ fn names() -> Vec<String> {
 }
 
 fn go(script: &str, host: Rc<Fake>, budgets: Budgets) -> Result<Finished, ScriptError> {
-    run(script, &names(), host, budgets, Arc::new(AtomicBool::new(false)))
+    run(
+        script,
+        &names(),
+        host,
+        budgets,
+        Arc::new(AtomicBool::new(false)),
+    )
 }
 
 fn pets() -> Rc<Fake> {
@@ -94,7 +100,10 @@ fn a_caught_failure_lets_the_script_go_on() {
         Budgets::default(),
     )
     .unwrap();
-    assert_eq!(done.value, json!({"failed": "get_pet", "why": "HTTP 404 Not Found"}));
+    assert_eq!(
+        done.value,
+        json!({"failed": "get_pet", "why": "HTTP 404 Not Found"})
+    );
 }
 
 #[test]
@@ -139,14 +148,27 @@ fn no_clock_network_modules_or_environment() {
 
 #[test]
 fn unknown_operations_say_so() {
-    let err = go("return await api.drop_database({});", pets(), Budgets::default()).unwrap_err();
-    assert!(err.to_string().contains("api.drop_database is not an operation"), "{err}");
+    let err = go(
+        "return await api.drop_database({});",
+        pets(),
+        Budgets::default(),
+    )
+    .unwrap_err();
+    assert!(
+        err.to_string()
+            .contains("api.drop_database is not an operation"),
+        "{err}"
+    );
 }
 
 #[test]
 fn arguments_must_be_an_object() {
     let err = go("return await api.get_pet(5);", pets(), Budgets::default()).unwrap_err();
-    assert!(err.to_string().contains("takes one object of arguments, not number"), "{err}");
+    assert!(
+        err.to_string()
+            .contains("takes one object of arguments, not number"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -159,9 +181,17 @@ fn an_endless_loop_ends_at_the_wall_time_budget() {
     let err = go("while (true) {}", pets(), budgets).unwrap_err();
     assert!(started.elapsed() < Duration::from_secs(5));
     assert!(matches!(err, ScriptError::WallTime(..)), "{err:?}");
-    assert!(err.to_string().contains("wall-time budget of 200 ms"), "{err}");
+    assert!(
+        err.to_string().contains("wall-time budget of 200 ms"),
+        "{err}"
+    );
     // Catching the interruption does not help.
-    let err = go("for (;;) { try { while (true) {} } catch (e) {} }", pets(), budgets).unwrap_err();
+    let err = go(
+        "for (;;) { try { while (true) {} } catch (e) {} }",
+        pets(),
+        budgets,
+    )
+    .unwrap_err();
     assert!(matches!(err, ScriptError::WallTime(..)), "{err:?}");
 }
 
@@ -171,8 +201,12 @@ fn a_runaway_allocation_ends_at_the_memory_budget() {
         memory_bytes: 8 * 1024 * 1024,
         ..Budgets::default()
     };
-    let err = go("const a = []; while (true) a.push('x'.repeat(1000) + a.length);", pets(), budgets)
-        .unwrap_err();
+    let err = go(
+        "const a = []; while (true) a.push('x'.repeat(1000) + a.length);",
+        pets(),
+        budgets,
+    )
+    .unwrap_err();
     assert!(matches!(err, ScriptError::Memory(..)), "{err:?}");
     assert!(err.to_string().contains("memory budget of 8 MiB"), "{err}");
 }
@@ -207,33 +241,64 @@ fn results_over_the_output_budget_are_an_error_with_a_cut_preview() {
         budgets,
     )
     .unwrap_err();
-    let ScriptError::Output { size, limit, preview } = &err else {
+    let ScriptError::Output {
+        size,
+        limit,
+        preview,
+    } = &err
+    else {
         panic!("{err:?}")
     };
     assert_eq!(*limit, 100);
     assert!(*size > 100);
     let preview: Value = serde_json::from_str(preview.as_deref().unwrap()).unwrap();
-    assert!(preview.as_array().is_some_and(|a| !a.is_empty() && a.len() < 50));
-    assert!(err.to_string().contains("output budget of 100 bytes"), "{err}");
+    assert!(
+        preview
+            .as_array()
+            .is_some_and(|a| !a.is_empty() && a.len() < 50)
+    );
+    assert!(
+        err.to_string().contains("output budget of 100 bytes"),
+        "{err}"
+    );
 }
 
 #[test]
 fn a_promise_nothing_resolves_is_reported() {
-    let err = go("await new Promise(() => {}); return 1;", pets(), Budgets::default()).unwrap_err();
+    let err = go(
+        "await new Promise(() => {}); return 1;",
+        pets(),
+        Budgets::default(),
+    )
+    .unwrap_err();
     assert_eq!(err, ScriptError::Unsettled);
 }
 
 #[test]
 fn cancellation_stops_the_script() {
     let cancel = Arc::new(AtomicBool::new(true));
-    let err = run("while (true) {}", &names(), pets(), Budgets::default(), cancel).unwrap_err();
+    let err = run(
+        "while (true) {}",
+        &names(),
+        pets(),
+        Budgets::default(),
+        cancel,
+    )
+    .unwrap_err();
     assert_eq!(err, ScriptError::Cancelled);
 }
 
 #[test]
 fn undefined_is_null_and_deep_recursion_is_an_error() {
-    assert_eq!(go("", pets(), Budgets::default()).unwrap().value, Value::Null);
-    let err = go("function f(n) { return f(n + 1) + 1; }\nreturn f(0);", pets(), Budgets::default())
-        .unwrap_err();
+    assert_eq!(
+        go("", pets(), Budgets::default()).unwrap().value,
+        Value::Null
+    );
+    let err = go(
+        "function f(n) { return f(n + 1) + 1; }\nreturn f(0);",
+        pets(),
+        Budgets::default(),
+    )
+    .unwrap_err();
     assert!(err.to_string().to_lowercase().contains("stack"), "{err}");
 }

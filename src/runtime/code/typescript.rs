@@ -81,12 +81,36 @@ pub fn namespace<'a>(ops: impl IntoIterator<Item = Operation<'a>>) -> String {
 /// The declaration of one operation, within [`MAX_DECLARATION_CHARS`].
 pub fn declare(op: &Operation<'_>) -> String {
     let levels = [
-        Detail { depth: 4, props: 40, docs: true },
-        Detail { depth: 3, props: 25, docs: true },
-        Detail { depth: 2, props: 20, docs: true },
-        Detail { depth: 2, props: 12, docs: false },
-        Detail { depth: 1, props: 12, docs: false },
-        Detail { depth: 1, props: 6, docs: false },
+        Detail {
+            depth: 4,
+            props: 40,
+            docs: true,
+        },
+        Detail {
+            depth: 3,
+            props: 25,
+            docs: true,
+        },
+        Detail {
+            depth: 2,
+            props: 20,
+            docs: true,
+        },
+        Detail {
+            depth: 2,
+            props: 12,
+            docs: false,
+        },
+        Detail {
+            depth: 1,
+            props: 12,
+            docs: false,
+        },
+        Detail {
+            depth: 1,
+            props: 6,
+            docs: false,
+        },
     ];
     let mut last = String::new();
     for (i, input_detail) in levels.iter().enumerate() {
@@ -250,9 +274,9 @@ fn render_type(
             "boolean" => "boolean".to_string(),
             "null" => "null".to_string(),
             "array" => {
-                let item = map
-                    .get("items")
-                    .map_or("unknown".to_string(), |i| render_type(i, root, detail, indent, seen));
+                let item = map.get("items").map_or("unknown".to_string(), |i| {
+                    render_type(i, root, detail, indent, seen)
+                });
                 if item.contains(' ') && !item.starts_with('{') || item.contains('|') {
                     format!("Array<{item}>")
                 } else {
@@ -322,7 +346,11 @@ fn object(
         out.push_str(&format!(
             "{pad}{}{}: {t};\n",
             property_name(key),
-            if required.contains(&key.as_str()) { "" } else { "?" }
+            if required.contains(&key.as_str()) {
+                ""
+            } else {
+                "?"
+            }
         ));
     }
     if ordered.len() > detail.props {
@@ -408,7 +436,9 @@ fn union(mut items: Vec<String>) -> String {
 fn property_name(key: &str) -> String {
     let ident = !key.is_empty()
         && !key.starts_with(|c: char| c.is_ascii_digit())
-        && key.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$');
+        && key
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$');
     if ident {
         key.to_string()
     } else {
@@ -428,7 +458,9 @@ fn first_paragraph(text: &str) -> String {
 }
 
 fn first_sentence(text: &str) -> String {
-    let line = one_line(&strip_links(text.trim().split("\n\n").next().unwrap_or_default()));
+    let line = one_line(&strip_links(
+        text.trim().split("\n\n").next().unwrap_or_default(),
+    ));
     match line.find(". ") {
         Some(i) => line[..=i].to_string(),
         None => line,

@@ -65,7 +65,10 @@ fn no_required_arguments_make_args_optional_and_unions_render() {
     });
     let text = declare(&op(&input, None));
     assert!(text.contains("function list_pulls(args?: {"), "{text}");
-    assert!(text.contains("body?: string | {\n    a?: 1;\n  };"), "{text}");
+    assert!(
+        text.contains("body?: string | {\n    a?: 1;\n  };"),
+        "{text}"
+    );
     assert!(text.ends_with("}): Promise<unknown>;\n"), "{text}");
 }
 
@@ -80,7 +83,10 @@ fn a_wrapped_result_is_declared_unwrapped_with_its_refs_resolved() {
     let mut operation = op(&input, Some(&output));
     operation.output_key = Some("items");
     let text = declare(&operation);
-    assert!(text.ends_with("Promise<{\n  id: number;\n}[]>;\n"), "{text}");
+    assert!(
+        text.ends_with("Promise<{\n  id: number;\n}[]>;\n"),
+        "{text}"
+    );
 }
 
 #[test]
@@ -104,6 +110,12 @@ fn declarations_stay_within_their_bound() {
 fn namespace_indents_declarations() {
     let input = json!({"type": "object", "properties": {}});
     let text = namespace([op(&input, None)]);
-    assert!(text.starts_with("declare namespace api {\n  /**\n"), "{text}");
-    assert!(text.ends_with("  function list_pulls(args?: object): Promise<unknown>;\n}"), "{text}");
+    assert!(
+        text.starts_with("declare namespace api {\n  /**\n"),
+        "{text}"
+    );
+    assert!(
+        text.ends_with("  function list_pulls(args?: object): Promise<unknown>;\n}"),
+        "{text}"
+    );
 }
