@@ -517,3 +517,189 @@ async fn describe_tools_shows_the_documents_body_examples() {
     );
     client.cancel().await.unwrap();
 }
+
+/// One mode's cost of the benchmark task.
+#[derive(Debug, Default)]
+struct Cost {
+    listing: usize,
+    round_trips: usize,
+    requests: usize,
+    results: usize,
+    /// Each call's name and the tokens of its result.
+    each: Vec<(String, usize)>,
+}
+
+impl Cost {
+    /// Records one `tools/call`: the arguments the model wrote and the
+    /// text it reads back (the content blocks, as clients show a model).
+    async fn call(
+        &mut self,
+        client: &rmcp::service::RunningService<rmcp::RoleClient, ()>,
+        name: &str,
+        args: serde_json::Value,
+    ) -> CallToolResult {
+        self.round_trips += 1;
+        self.requests += tokens(&json!({"name": name, "arguments": args}).to_string());
+        let result = call(client, name, args).await;
+        assert_eq!(result.is_error, Some(false), "{name}: {}", text_of(&result));
+        let read = tokens(&text_of(&result));
+        self.results += read;
+        self.each.push((name.to_string(), read));
+        result
+    }
+}
+
+/// The benchmark of bench/README.md ("Code mode"): on GitHub's document
+/// with the mock answering from its examples, a model lists the open pull
+/// requests of a repository, picks one, and reads its check runs and its
+/// reviews, in full, discovery and code modes. Counts round trips and the
+/// o200k_base tokens of the tool list, of what the model sends and of
+/// what it reads back. `bench/code-mode.sh` runs it.
+#[tokio::test]
+#[ignore = "a benchmark: bench/code-mode.sh runs it and prints the table"]
+async fn bench_github_multi_step_task() {
+    let Some(path) = external(GITHUB) else { return };
+    let gh = github().unwrap();
+    let mocked = pipeline::load_mock(
+        path.to_str().unwrap(),
+        &LoadOptions::default(),
+        MockOptions::default(),
+    )
+    .unwrap();
+    let bound = mock::bind(Arc::new(mocked.server), ([127, 0, 0, 1], 0).into())
+        .await
+        .unwrap();
+    let base = bound.base_url();
+    tokio::spawn(bound.run(std::future::pending()));
+    let repo = json!({"owner": "octocat", "repo": "hello-world"});
+    let with = |extra: serde_json::Value| {
+        let mut args = repo.clone();
+        args.as_object_mut()
+            .unwrap()
+            .extend(extra.as_object().unwrap().clone());
+        args
+    };
+    let listing = |tools: &[rmcp::model::Tool]| tokens(&json!({"tools": tools}).to_string());
+    let mut table = Vec::new();
+
+    // Full: every tool listed; three direct calls.
+    let client = connect(gh.clone(), options(ToolsMode::Full, base.clone())).await;
+    let mut full = Cost {
+        listing: listing(&client.list_all_tools().await.unwrap()),
+        ..Cost::default()
+    };
+    let pulls = full
+        .call(&client, "list_pull_requests", with(json!({"state": "open"})))
+        .await;
+    let structured = pulls.structured_content.unwrap();
+    // The array body, wrapped in the structured content's one property.
+    let pull = structured
+        .as_object()
+        .and_then(|o| o.values().next())
+        .map(|items| items[0].clone())
+        .unwrap_or_else(|| panic!("{structured}"));
+    assert!(pull["number"].is_number(), "{structured}");
+    let (number, sha) = (pull["number"].clone(), pull["head"]["sha"].clone());
+    full.call(&client, "list_checks_for_ref", with(json!({"ref": sha})))
+        .await;
+    full.call(&client, "list_reviews", with(json!({"pull_number": number})))
+        .await;
+    client.cancel().await.unwrap();
+    table.push(("full", full));
+
+    // Discovery: a search per operation, one describe, three calls.
+    let client = connect(gh.clone(), options(ToolsMode::Discovery, base.clone())).await;
+    let mut discovery = Cost {
+        listing: listing(&client.list_all_tools().await.unwrap()),
+        ..Cost::default()
+    };
+    for (query, name) in [
+        ("list pull requests of a repository", "list_pull_requests"),
+        ("list check runs for a commit ref", "list_checks_for_ref"),
+        ("list reviews on a pull request", "list_reviews"),
+    ] {
+        let found = discovery
+            .call(&client, "search_tools", json!({"query": query, "limit": 5}))
+            .await;
+        assert!(text_of(&found).contains(name), "{query}: {}", text_of(&found));
+    }
+    discovery
+        .call(
+            &client,
+            "describe_tools",
+            json!({"names": ["list_pull_requests", "list_checks_for_ref", "list_reviews"]}),
+        )
+        .await;
+    for (name, args) in [
+        ("list_pull_requests", with(json!({"state": "open"}))),
+        ("list_checks_for_ref", with(json!({"ref": sha}))),
+        ("list_reviews", with(json!({"pull_number": number}))),
+    ] {
+        discovery
+            .call(
+                &client,
+                "call_read_only_tool",
+                json!({"name": name, "arguments": args}),
+            )
+            .await;
+    }
+    client.cancel().await.unwrap();
+    table.push(("discovery", discovery));
+
+    // Code: a search per operation, then one script.
+    let client = connect(gh.clone(), options(ToolsMode::Code, base.clone())).await;
+    let mut code = Cost {
+        listing: listing(&client.list_all_tools().await.unwrap()),
+        ..Cost::default()
+    };
+    for (query, name) in [
+        ("list pull requests of a repository", "list_pull_requests"),
+        ("list check runs for a commit ref", "list_checks_for_ref"),
+        ("list reviews on a pull request", "list_reviews"),
+    ] {
+        let found = code
+            .call(&client, "search_api", json!({"query": query, "limit": 3}))
+            .await;
+        assert!(text_of(&found).contains(&format!("function {name}(")), "{query}");
+    }
+    let script = "const repo = {owner: 'octocat', repo: 'hello-world'};\n\
+                  const pulls = await api.list_pull_requests({...repo, state: 'open'});\n\
+                  const pr = pulls[0];\n\
+                  const checks = await api.list_checks_for_ref({...repo, ref: pr.head.sha});\n\
+                  const reviews = await api.list_reviews({...repo, pull_number: pr.number});\n\
+                  return {pr: pr.number, title: pr.title,\n\
+                    checks: checks.check_runs.map(c => ({name: c.name, status: c.status, conclusion: c.conclusion})),\n\
+                    reviews: reviews.map(r => ({user: r.user && r.user.login, state: r.state}))};";
+    let done = code
+        .call(&client, "execute_read_only", json!({"script": script}))
+        .await;
+    assert_eq!(done.structured_content.unwrap()["result"]["pr"], number);
+    client.cancel().await.unwrap();
+    table.push(("code", code));
+
+    println!("| mode | tools/list tokens | round trips | tokens sent (arguments, scripts) | tokens read (results) | results + sent |");
+    println!("|---|---:|---:|---:|---:|---:|");
+    for (mode, c) in &table {
+        println!(
+            "| {mode} | {} | {} | {} | {} | {} |",
+            c.listing,
+            c.round_trips,
+            c.requests,
+            c.results,
+            c.requests + c.results
+        );
+    }
+    for (mode, c) in &table {
+        let each: Vec<String> = c.each.iter().map(|(n, t)| format!("{n} {t}")).collect();
+        println!("| {mode}, tokens read per call | {} |", each.join(", "));
+    }
+    let (full, discovery, code) = (&table[0].1, &table[1].1, &table[2].1);
+    println!(
+        "ratios: results read: full/code {:.1}x, discovery/code {:.1}x; round trips: full {} / discovery {} / code {}",
+        full.results as f64 / code.results as f64,
+        discovery.results as f64 / code.results as f64,
+        full.round_trips,
+        discovery.round_trips,
+        code.round_trips
+    );
+}
