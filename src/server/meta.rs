@@ -1,4 +1,4 @@
-//! The meta-tools of the `discovery` and `toolsets` listing modes: their
+//! The meta-tools of the `discovery`, `toolsets` and `code` listing modes: their
 //! definitions (short: together they must cost a model under 1,000
 //! tokens, whatever the API's size) and what they do.
 //!

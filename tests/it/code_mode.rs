@@ -589,7 +589,11 @@ async fn bench_github_multi_step_task() {
         ..Cost::default()
     };
     let pulls = full
-        .call(&client, "list_pull_requests", with(json!({"state": "open"})))
+        .call(
+            &client,
+            "list_pull_requests",
+            with(json!({"state": "open"})),
+        )
         .await;
     let structured = pulls.structured_content.unwrap();
     // The array body, wrapped in the structured content's one property.
@@ -602,8 +606,12 @@ async fn bench_github_multi_step_task() {
     let (number, sha) = (pull["number"].clone(), pull["head"]["sha"].clone());
     full.call(&client, "list_checks_for_ref", with(json!({"ref": sha})))
         .await;
-    full.call(&client, "list_reviews", with(json!({"pull_number": number})))
-        .await;
+    full.call(
+        &client,
+        "list_reviews",
+        with(json!({"pull_number": number})),
+    )
+    .await;
     client.cancel().await.unwrap();
     table.push(("full", full));
 
@@ -621,7 +629,11 @@ async fn bench_github_multi_step_task() {
         let found = discovery
             .call(&client, "search_tools", json!({"query": query, "limit": 5}))
             .await;
-        assert!(text_of(&found).contains(name), "{query}: {}", text_of(&found));
+        assert!(
+            text_of(&found).contains(name),
+            "{query}: {}",
+            text_of(&found)
+        );
     }
     discovery
         .call(
@@ -660,7 +672,10 @@ async fn bench_github_multi_step_task() {
         let found = code
             .call(&client, "search_api", json!({"query": query, "limit": 3}))
             .await;
-        assert!(text_of(&found).contains(&format!("function {name}(")), "{query}");
+        assert!(
+            text_of(&found).contains(&format!("function {name}(")),
+            "{query}"
+        );
     }
     let script = "const repo = {owner: 'octocat', repo: 'hello-world'};\n\
                   const pulls = await api.list_pull_requests({...repo, state: 'open'});\n\
@@ -677,7 +692,9 @@ async fn bench_github_multi_step_task() {
     client.cancel().await.unwrap();
     table.push(("code", code));
 
-    println!("| mode | tools/list tokens | round trips | tokens sent (arguments, scripts) | tokens read (results) | results + sent |");
+    println!(
+        "| mode | tools/list tokens | round trips | tokens sent (arguments, scripts) | tokens read (results) | results + sent |"
+    );
     println!("|---|---:|---:|---:|---:|---:|");
     for (mode, c) in &table {
         println!(

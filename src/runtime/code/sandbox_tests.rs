@@ -8,10 +8,13 @@ use serde_json::{Value, json};
 
 use super::*;
 
+/// How a fake host answers a call.
+type Answer = Box<dyn Fn(&str, &Value) -> HostAnswer>;
+
 /// A host that records calls and answers from a function.
 struct Fake {
     calls: RefCell<Vec<(String, Value)>>,
-    answer: Box<dyn Fn(&str, &Value) -> HostAnswer>,
+    answer: Answer,
 }
 
 fn fake(answer: impl Fn(&str, &Value) -> HostAnswer + 'static) -> Rc<Fake> {
