@@ -710,6 +710,21 @@ mod tests {
     }
 
     #[test]
+    fn body_examples_are_bounded_and_never_replace_the_schemas_own() {
+        let big = json!("x".repeat(MAX_EXAMPLE_BYTES + 10));
+        let (a, b, c) = (json!(1), json!(2), json!(3));
+        let mut schema = json!({"type": "integer"});
+        add_examples(&mut schema, vec![&a, &a, &big, &b, &c]);
+        assert_eq!(schema["examples"], json!([1, 2]), "distinct, small, at most two");
+        let mut own = json!({"type": "integer", "examples": [9]});
+        add_examples(&mut own, vec![&a]);
+        assert_eq!(own["examples"], json!([9]));
+        let mut none = json!({"type": "integer"});
+        add_examples(&mut none, Vec::new());
+        assert!(none.get("examples").is_none());
+    }
+
+    #[test]
     fn arg_names_are_safe() {
         assert_eq!(arg_name("X-Request-ID"), "X-Request-ID");
         assert_eq!(arg_name("labels[]"), "labels");
