@@ -300,6 +300,9 @@ impl Bridge {
                 head.origin.method, head.origin.path
             ));
         }
+        if let Some(refusal) = self.scope_refusal(name, context) {
+            return failed(refusal);
+        }
         let mut select = None;
         if self.selectable(tool) {
             match args.remove(SELECT_ARG) {
@@ -359,6 +362,32 @@ fn text_of(result: &CallToolResult) -> String {
 }
 
 impl Bridge {
+    /// Why the request's OAuth token may not call tool `name` (its scope
+    /// rule, `--scope-read`/`--scope-write`/`--tool-scopes-from-document`),
+    /// for calls made behind another tool (a script's, a call meta-tool's):
+    /// the HTTP guard checks the scopes of the tool a `tools/call` names,
+    /// which there is `execute` or `call_tool`, so each call behind it is
+    /// checked here. `None`: allowed.
+    pub(super) fn scope_refusal(
+        &self,
+        name: &str,
+        context: &RequestContext<RoleServer>,
+    ) -> Option<String> {
+        let rule = self.inner.scopes.get(name)?;
+        let granted = context
+            .extensions
+            .get::<axum::http::request::Parts>()
+            .and_then(|parts| parts.extensions.get::<super::authz::Principal>())
+            .map(|p| p.scopes.clone())
+            .unwrap_or_default();
+        super::authz::scopes::check(rule, &granted).err().map(|needed| {
+            format!(
+                "`{name}` needs the OAuth scope {}, which this request's access token does not carry; nothing was sent",
+                needed.join(" ")
+            )
+        })
+    }
+
     /// The property a tool's structured content wraps a non-object body
     /// in (an array is `{"items": [...]}` there), if it does.
     fn wrapped_key(&self, tool: crate::runtime::call::ToolId) -> Option<String> {

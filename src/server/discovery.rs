@@ -378,6 +378,9 @@ impl Bridge {
             ))
             .into());
         }
+        if let Some(why) = self.scope_refusal(&name, context) {
+            return Ok(refuse(format!("{}: {why}", m.name())).into());
+        }
         let tool = match self.inner.api.find(&name) {
             Ok(tool) => tool,
             Err(Missing::Broken(why)) => {

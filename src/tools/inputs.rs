@@ -715,7 +715,11 @@ mod tests {
         let (a, b, c) = (json!(1), json!(2), json!(3));
         let mut schema = json!({"type": "integer"});
         add_examples(&mut schema, vec![&a, &a, &big, &b, &c]);
-        assert_eq!(schema["examples"], json!([1, 2]), "distinct, small, at most two");
+        assert_eq!(
+            schema["examples"],
+            json!([1, 2]),
+            "distinct, small, at most two"
+        );
         let mut own = json!({"type": "integer", "examples": [9]});
         add_examples(&mut own, vec![&a]);
         assert_eq!(own["examples"], json!([9]));

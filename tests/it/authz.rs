@@ -14,6 +14,7 @@ use jsonwebtoken::jwk::Jwk;
 use jsonwebtoken::{Algorithm, EncodingKey, Header};
 use openapi2mcp::server::authz::AuthzOptions;
 use openapi2mcp::server::authz::scopes::ToolScopePolicy;
+use openapi2mcp::server::listing::{ListingOptions, ToolsMode};
 use openapi2mcp::server::transport::{HttpTransportOptions, bind_http};
 use openapi2mcp::server::{Bridge, ServeOptions};
 use serde_json::{Value, json};
@@ -138,6 +139,16 @@ struct Protected {
 }
 
 async fn protected_server(issuer: &Issuer, stateless: bool, min_refresh_secs: u64) -> Protected {
+    protected_server_listing(issuer, stateless, min_refresh_secs, ToolsMode::Full).await
+}
+
+/// [`protected_server`] in listing mode `mode`.
+async fn protected_server_listing(
+    issuer: &Issuer,
+    stateless: bool,
+    min_refresh_secs: u64,
+    mode: ToolsMode,
+) -> Protected {
     let backend = Backend::start(pet_reply).await;
     let port = free_port();
     let origin = format!("http://127.0.0.1:{port}");
@@ -147,6 +158,10 @@ async fn protected_server(issuer: &Issuer, stateless: bool, min_refresh_secs: u6
         tool_scopes: ToolScopePolicy::ReadWrite {
             read: Some("pets:read".into()),
             write: Some("pets:write".into()),
+        },
+        listing: ListingOptions {
+            mode,
+            ..ListingOptions::default()
         },
         ..ServeOptions::default()
     };
@@ -403,4 +418,51 @@ async fn a_rotated_key_is_fetched_when_a_token_names_it() {
     assert_eq!(issuer.fetches.load(Ordering::SeqCst), 2);
     client.cancel().await.unwrap();
     server.shutdown.cancel();
+}
+
+/// A call behind another tool (a code-mode script's `api.update_pet`, or
+/// discovery's `call_tool`) needs the scope of the tool it calls: the guard
+/// only sees `execute` / `call_tool`.
+#[tokio::test]
+async fn calls_behind_scripts_and_meta_tools_need_their_own_scopes() {
+    let rsa = SigningKey::load("rsa.pem", "rsa-1", Algorithm::RS256);
+    let issuer = Issuer::start(vec![rsa.jwk()]).await;
+    for (mode, tool, args) in [
+        (
+            ToolsMode::Code,
+            "execute",
+            json!({"script": "await api.get_pet({petId: 1});\nreturn await api.update_pet({petId: 1, name: 'x'});"}),
+        ),
+        (
+            ToolsMode::Discovery,
+            "call_tool",
+            json!({"name": "update_pet", "arguments": {"petId": 1, "name": "x"}}),
+        ),
+    ] {
+        let server = protected_server_listing(&issuer, true, 3600, mode).await;
+        let aud = server.resource.clone();
+        let call = |token: String| {
+            let body = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+                "params": {"name": tool, "arguments": args}});
+            let server = &server;
+            async move { rpc(server, Some(&token), body).await.text().await.unwrap() }
+        };
+        let reader = rsa.sign(&claims(&issuer, &aud, "mcp pets:read"), None);
+        let body = call(reader).await;
+        assert!(body.contains(r#""isError":true"#), "{tool}: {body}");
+        assert!(body.contains("pets:write"), "{tool}: {body}");
+        assert!(
+            server.backend.take().iter().all(|r| r.method == "GET"),
+            "{tool}: no write was sent"
+        );
+        let writer = rsa.sign(&claims(&issuer, &aud, "mcp pets:read pets:write"), None);
+        let body = call(writer).await;
+        // (The test backend answers a PATCH with text, an error of its own.)
+        assert!(!body.contains("pets:write"), "{tool}: {body}");
+        assert!(
+            server.backend.take().iter().any(|r| r.method == "PATCH"),
+            "{tool}: the write was sent"
+        );
+        server.shutdown.cancel();
+    }
 }
