@@ -50,6 +50,15 @@ const MAX_SEARCH_CHARS: usize = 24_000;
 /// memory budget); more wait.
 static RUNNING: tokio::sync::Semaphore = tokio::sync::Semaphore::const_new(8);
 
+/// Sets the script's cancellation flag when dropped.
+struct StopOnDrop(Arc<AtomicBool>);
+
+impl Drop for StopOnDrop {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+}
+
 /// One operation call a script asks for, with where its answer goes.
 type Request = (String, Value, std::sync::mpsc::Sender<HostAnswer>);
 
@@ -204,6 +213,9 @@ impl Bridge {
         let names: Vec<String> = self.inner.heads.iter().map(|h| h.name.clone()).collect();
         let (requests, mut incoming) = tokio::sync::mpsc::unbounded_channel::<Request>();
         let cancel = Arc::new(AtomicBool::new(false));
+        // If this request is dropped (the client went away), the script
+        // stops at once rather than at its wall-time budget.
+        let _stop_when_dropped = StopOnDrop(Arc::clone(&cancel));
         let run_cancel = Arc::clone(&cancel);
         let mut running = tokio::task::spawn_blocking(move || {
             let host: Rc<dyn Host> = Rc::new(ChannelHost { requests });
@@ -223,6 +235,12 @@ impl Bridge {
                 }
                 () = context.ct.cancelled() => {
                     cancel.store(true, Ordering::Relaxed);
+                    // A call the script is waiting for is answered now,
+                    // and any later one fails at once.
+                    incoming.close();
+                    while let Ok((_, _, reply)) = incoming.try_recv() {
+                        let _ = reply.send(HostAnswer::Cancelled);
+                    }
                     break (&mut running).await;
                 }
             }

@@ -720,3 +720,40 @@ async fn bench_github_multi_step_task() {
         code.round_trips
     );
 }
+
+#[tokio::test]
+async fn cancelling_execute_stops_the_script() {
+    let backend = Backend::start(pet_reply).await;
+    let mut opts = options(ToolsMode::Code, backend.url());
+    opts.code = CodeBudgets {
+        wall: std::time::Duration::from_secs(60),
+        calls: 10_000,
+        ..CodeBudgets::default()
+    };
+    let client = connect(petstore(), opts).await;
+    let params = rmcp::model::CallToolRequestParams::new("execute").with_arguments(
+        json!({"script": "for (;;) { await api.get_pet({petId: 1}); }"})
+            .as_object()
+            .cloned()
+            .unwrap(),
+    );
+    let request =
+        rmcp::model::ClientRequest::CallToolRequest(rmcp::model::CallToolRequest::new(params));
+    let handle = client
+        .send_cancellable_request(request, rmcp::service::PeerRequestOptions::no_options())
+        .await
+        .unwrap();
+    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    assert!(!backend.take().is_empty(), "the script was calling the API");
+    handle.cancel(Some("stop".into())).await.unwrap();
+    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    backend.take();
+    tokio::time::sleep(std::time::Duration::from_millis(700)).await;
+    assert!(
+        backend.take().is_empty(),
+        "the script stopped calling the API"
+    );
+    let after = execute(&client, "return 'still serving';").await;
+    assert_eq!(after.is_error, Some(false), "{}", text_of(&after));
+    client.cancel().await.unwrap();
+}
