@@ -339,12 +339,16 @@ fn with_param_docs(schema: Value, param: &Parameter<'_>) -> Value {
     if param.deprecated() {
         map.insert("deprecated".into(), json!(true));
     }
-    let examples = param.example_values();
+    // Bounded like a body's: at most two, each up to 1 KiB.
+    let examples: Vec<Value> = param
+        .example_values()
+        .into_iter()
+        .filter(|v| super::bundle::json_size(*v) <= MAX_EXAMPLE_BYTES)
+        .take(MAX_EXAMPLES)
+        .cloned()
+        .collect();
     if !examples.is_empty() {
-        map.insert(
-            "examples".into(),
-            Value::Array(examples.into_iter().cloned().collect()),
-        );
+        map.insert("examples".into(), Value::Array(examples));
     }
     Value::Object(map)
 }
@@ -473,8 +477,8 @@ fn body(
     Ok(Some((media_type, required)))
 }
 
-/// Most examples of a body (or body property) carried into its schema.
-const MAX_BODY_EXAMPLES: usize = 2;
+/// Most examples of a parameter, body or body property carried into its schema.
+const MAX_EXAMPLES: usize = 2;
 /// Largest example carried, as compact JSON; bigger ones are left out.
 const MAX_EXAMPLE_BYTES: usize = 1024;
 
@@ -485,7 +489,7 @@ fn body_examples(media: &MediaType<'_>) -> Vec<Value> {
         .into_iter()
         .map(|(_, value)| value)
         .filter(|v| super::bundle::json_size(v) <= MAX_EXAMPLE_BYTES)
-        .take(MAX_BODY_EXAMPLES)
+        .take(MAX_EXAMPLES)
         .collect()
 }
 
@@ -502,7 +506,7 @@ fn add_examples(schema: &mut Value, values: Vec<&Value>) {
             kept.push(v.clone());
         }
     }
-    kept.truncate(MAX_BODY_EXAMPLES);
+    kept.truncate(MAX_EXAMPLES);
     map.insert("examples".into(), Value::Array(kept));
 }
 
