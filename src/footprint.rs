@@ -19,6 +19,9 @@ pub struct Footprint {
     pub discovery: usize,
     /// The three toolset meta-tools (enabled toolsets add their tools).
     pub toolsets: usize,
+    /// The three tools of code mode (`search_api`, `execute_read_only`,
+    /// `execute`).
+    pub code: usize,
     /// The largest single tool and its tokens.
     pub largest: Option<(String, usize)>,
 }
@@ -52,6 +55,7 @@ pub fn measure(catalog: &Catalog) -> Result<Footprint, FootprintError> {
         full,
         discovery: metas(meta::DISCOVERY),
         toolsets: metas(meta::TOOLSETS),
+        code: metas(meta::CODE),
         largest,
     })
 }

@@ -314,6 +314,20 @@ else
   fail "petstore-toolsets: the server did not start"
 fi
 
+# --- (a) code mode: scripts through the Python SDK ---------------------------------
+say "(a) code mode with the MCP Python SDK: script chains equal to direct calls, budgets and errors"
+# code_mode.py runs its own recording backend and prints PASS/FAIL lines.
+if timeout "$CLIENT_LIMIT" "$python" "$here/code_mode.py" "$bin" "$petstore" "$github" \
+    > "$work/code-mode.txt" 2> "$work/code-mode.stderr"; then :; fi
+while IFS= read -r line; do
+  case "$line" in
+    PASS\ *) pass "${line#PASS }" ;;
+    FAIL\ *) fail "${line#FAIL }" ;;
+  esac
+done < "$work/code-mode.txt"
+grep -q '^code-mode: .* 0 failed' "$work/code-mode.txt" \
+  || fail "code-mode: did not finish cleanly, see $work/code-mode.txt and code-mode.stderr"
+
 # --- (b) the conformance suite against the petstore ----------------------------
 say "(b) conformance suite $("$node22" "$suite" --version) (Node $("$node22" --version)) against specs/petstore.yaml"
 if start_http petstore-http --quiet "$petstore" --base-url "$backend"; then

@@ -53,6 +53,18 @@ pub const SOURCES: &[(&str, &str)] = &[
         "src/runtime/catalog.rs",
         include_str!("../runtime/catalog.rs"),
     ),
+    (
+        "src/runtime/code/mod.rs",
+        include_str!("../runtime/code/mod.rs"),
+    ),
+    (
+        "src/runtime/code/sandbox.rs",
+        include_str!("../runtime/code/sandbox.rs"),
+    ),
+    (
+        "src/runtime/code/typescript.rs",
+        include_str!("../runtime/code/typescript.rs"),
+    ),
     ("src/runtime/http.rs", include_str!("../runtime/http.rs")),
     (
         "src/runtime/progress.rs",
@@ -206,6 +218,7 @@ pub const SOURCES: &[(&str, &str)] = &[
     ),
     ("src/server/mod.rs", include_str!("../server/mod.rs")),
     ("src/server/cli.rs", include_str!("../server/cli.rs")),
+    ("src/server/code.rs", include_str!("../server/code.rs")),
     (
         "src/server/discovery.rs",
         include_str!("../server/discovery.rs"),
@@ -354,6 +367,7 @@ pub const DEPENDENCIES: &[&str] = &[
     "redis",
     "reqwest",
     "rmcp",
+    "rquickjs",
     "serde",
     "serde_json",
     "thiserror",

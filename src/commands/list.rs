@@ -42,8 +42,8 @@ pub fn write(
             let f = footprint::measure(catalog)?;
             writeln!(
                 out,
-                "tokens of tools/list (o200k_base): full {}; discovery {} (4 meta-tools); toolsets {} (3 meta-tools, plus each enabled toolset's tools)",
-                f.full, f.discovery, f.toolsets
+                "tokens of tools/list (o200k_base): full {}; discovery {} (4 meta-tools); toolsets {} (3 meta-tools, plus each enabled toolset's tools); code {} (search_api, execute_read_only, execute)",
+                f.full, f.discovery, f.toolsets, f.code
             )?;
             if let Some((name, n)) = f.largest {
                 writeln!(out, "largest tool: {name}, {n} tokens")?;

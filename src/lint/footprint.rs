@@ -35,6 +35,8 @@ pub struct Footprint {
     pub discovery: usize,
     /// `--tools toolsets`: the meta-tools that switch groups on (before any is).
     pub toolsets: usize,
+    /// `--tools code`: search_api, execute_read_only, execute.
+    pub code: usize,
 }
 
 fn bpe() -> &'static CoreBPE {
@@ -72,5 +74,6 @@ pub fn measure(catalog: &Catalog) -> Footprint {
         full,
         discovery: meta(DISCOVERY),
         toolsets: meta(TOOLSETS),
+        code: meta(crate::server::meta::CODE),
     }
 }

@@ -31,12 +31,13 @@ pub fn text(report: &Report, top: usize) -> String {
     ));
     let fp = &report.footprint;
     out.push_str(&format!(
-        "context footprint ({} tokens): full {} ({} tools), discovery {}, toolsets {} before any set is enabled\n",
+        "context footprint ({} tokens): full {} ({} tools), discovery {}, toolsets {} before any set is enabled, code {}\n",
         fp.tokenizer,
         fp.full,
         fp.tools.len(),
         fp.discovery,
-        fp.toolsets
+        fp.toolsets,
+        fp.code
     ));
     for t in fp.tools.iter().take(top) {
         out.push_str(&format!("  {:>7}  {}\n", t.tokens, t.name));
@@ -102,6 +103,7 @@ pub fn sarif(report: &Report) -> Value {
                 "full": report.footprint.full,
                 "discovery": report.footprint.discovery,
                 "toolsets": report.footprint.toolsets,
+                "code": report.footprint.code,
             }},
         }],
     })

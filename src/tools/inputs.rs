@@ -385,12 +385,16 @@ fn with_param_docs(schema: Value, param: &Parameter<'_>) -> Value {
     if param.deprecated() {
         map.insert("deprecated".into(), json!(true));
     }
-    let examples = param.example_values();
+    // Bounded like a body's: at most two, each up to 1 KiB.
+    let examples: Vec<Value> = param
+        .example_values()
+        .into_iter()
+        .filter(|v| super::bundle::json_size(*v) <= MAX_EXAMPLE_BYTES)
+        .take(MAX_EXAMPLES)
+        .cloned()
+        .collect();
     if !examples.is_empty() {
-        map.insert(
-            "examples".into(),
-            Value::Array(examples.into_iter().cloned().collect()),
-        );
+        map.insert("examples".into(), Value::Array(examples));
     }
     Value::Object(map)
 }
@@ -441,6 +445,7 @@ fn body(
     let description = rb.description().map(str::trim);
     let schema = media.schema();
     let kind = MediaKind::of(&media_type);
+    let examples = body_examples(&media);
 
     if (flatten || kind != MediaKind::Json)
         && matches!(
@@ -463,6 +468,9 @@ fn body(
             if let Value::Bool(true) = converted {
                 converted = json!({});
             }
+            // The body's examples, property by property (issue 25 item 3).
+            let values: Vec<&Value> = examples.iter().filter_map(|e| e.get(&name)).collect();
+            add_examples(&mut converted, values);
             let version = op.document().version;
             let encoding = prop_encoding(&media, &name, kind, version, binary, warnings);
             args.push(Arg {
@@ -501,6 +509,7 @@ fn body(
             _ => what,
         };
         map.insert("description".into(), json!(text));
+        add_examples(&mut converted, examples.iter().collect());
     } else {
         converted = json!({});
     }
@@ -513,6 +522,39 @@ fn body(
         binding: ArgBinding::WholeBody { binary },
     });
     Ok(Some((media_type, required)))
+}
+
+/// Most examples of a parameter, body or body property carried into its schema.
+const MAX_EXAMPLES: usize = 2;
+/// Largest example carried, as compact JSON; bigger ones are left out.
+const MAX_EXAMPLE_BYTES: usize = 1024;
+
+/// The media type's documented examples that are small enough to show.
+fn body_examples(media: &MediaType<'_>) -> Vec<Value> {
+    media
+        .examples()
+        .into_iter()
+        .map(|(_, value)| value)
+        .filter(|v| super::bundle::json_size(v) <= MAX_EXAMPLE_BYTES)
+        .take(MAX_EXAMPLES)
+        .collect()
+}
+
+/// Adds `values` (distinct, bounded) as the schema's `examples` when it
+/// has none of its own: models fill complex arguments better with one.
+fn add_examples(schema: &mut Value, values: Vec<&Value>) {
+    let Value::Object(map) = schema else { return };
+    if values.is_empty() || map.contains_key("examples") {
+        return;
+    }
+    let mut kept: Vec<Value> = Vec::new();
+    for v in values {
+        if !kept.contains(v) && super::bundle::json_size(v) <= MAX_EXAMPLE_BYTES {
+            kept.push(v.clone());
+        }
+    }
+    kept.truncate(MAX_EXAMPLES);
+    map.insert("examples".into(), Value::Array(kept));
 }
 
 /// Prefers JSON, then form, multipart, text, and anything else in order.
@@ -716,6 +758,25 @@ mod tests {
         let names: BTreeSet<&str> = args.iter().map(|a| a.wire.as_str()).collect();
         assert_eq!(names.len(), 5, "{names:?}");
         assert!(names.iter().all(|n| n.len() <= MAX_ARG_LEN));
+    }
+
+    #[test]
+    fn body_examples_are_bounded_and_never_replace_the_schemas_own() {
+        let big = json!("x".repeat(MAX_EXAMPLE_BYTES + 10));
+        let (a, b, c) = (json!(1), json!(2), json!(3));
+        let mut schema = json!({"type": "integer"});
+        add_examples(&mut schema, vec![&a, &a, &big, &b, &c]);
+        assert_eq!(
+            schema["examples"],
+            json!([1, 2]),
+            "distinct, small, at most two"
+        );
+        let mut own = json!({"type": "integer", "examples": [9]});
+        add_examples(&mut own, vec![&a]);
+        assert_eq!(own["examples"], json!([9]));
+        let mut none = json!({"type": "integer"});
+        add_examples(&mut none, Vec::new());
+        assert!(none.get("examples").is_none());
     }
 
     #[test]

@@ -142,6 +142,7 @@ async fn protected_server(issuer: &Issuer, stateless: bool, min_refresh_secs: u6
     protected_server_in(issuer, stateless, min_refresh_secs, ToolsMode::Auto).await
 }
 
+/// [`protected_server`] in listing mode `mode`.
 async fn protected_server_in(
     issuer: &Issuer,
     stateless: bool,
@@ -489,4 +490,56 @@ async fn each_caller_sees_and_calls_only_what_their_scopes_allow() {
     let text = found["result"].to_string();
     assert!(!text.contains("delete_pet"), "{text}");
     assert!(text.contains("_pet"), "other pet tools are found: {text}");
+}
+
+/// A call behind another tool (a code-mode script's `api.update_pet`, or
+/// discovery's `call_tool`) needs the scope of the tool it calls: the guard
+/// only sees `execute` / `call_tool`.
+#[tokio::test]
+async fn calls_behind_scripts_and_meta_tools_need_their_own_scopes() {
+    let rsa = SigningKey::load("rsa.pem", "rsa-1", Algorithm::RS256);
+    let issuer = Issuer::start(vec![rsa.jwk()]).await;
+    for (mode, tool, args) in [
+        (
+            ToolsMode::Code,
+            "execute",
+            json!({"script": "await api.get_pet({petId: 1});\nreturn await api.update_pet({petId: 1, name: 'x'});"}),
+        ),
+        (
+            ToolsMode::Discovery,
+            "call_tool",
+            json!({"name": "update_pet", "arguments": {"petId": 1, "name": "x"}}),
+        ),
+    ] {
+        let server = protected_server_in(&issuer, true, 3600, mode).await;
+        let aud = server.resource.clone();
+        let call = |token: String| {
+            let body = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+                "params": {"name": tool, "arguments": args}});
+            let server = &server;
+            async move { rpc(server, Some(&token), body).await.text().await.unwrap() }
+        };
+        let reader = rsa.sign(&claims(&issuer, &aud, "mcp pets:read"), None);
+        let body = call(reader).await;
+        // Refused by the call (a script's sub-call) or already by the HTTP
+        // guard (call_tool names its target: 403, step-up), naming the scope.
+        assert!(
+            body.contains(r#""isError":true"#) || body.contains("lacks a scope"),
+            "{tool}: {body}"
+        );
+        assert!(body.contains("pets:write"), "{tool}: {body}");
+        assert!(
+            server.backend.take().iter().all(|r| r.method == "GET"),
+            "{tool}: no write was sent"
+        );
+        let writer = rsa.sign(&claims(&issuer, &aud, "mcp pets:read pets:write"), None);
+        let body = call(writer).await;
+        // (The test backend answers a PATCH with text, an error of its own.)
+        assert!(!body.contains("pets:write"), "{tool}: {body}");
+        assert!(
+            server.backend.take().iter().any(|r| r.method == "PATCH"),
+            "{tool}: the write was sent"
+        );
+        server.shutdown.cancel();
+    }
 }

@@ -27,7 +27,7 @@ fn list_prints_a_table() {
     assert!(text.contains("\n7 tools from Petstore 1.0.0\n"), "{text}");
     assert!(
         text.trim_end().ends_with(
-            "serve --tools auto lists full: the full list is about 2021 tokens (budget 20000)"
+            "serve --tools auto lists full: the full list is about 2035 tokens (budget 20000)"
         ),
         "{text}"
     );

@@ -5,6 +5,7 @@ mod authz;
 mod backend;
 mod budget;
 mod cli;
+mod code_mode;
 mod corpus;
 mod discovery;
 mod generate;
