@@ -106,7 +106,15 @@ impl Bridge {
                 }
             },
         };
-        let hits = index.search(query, limit, None);
+        // Operations the caller's scopes do not allow are not found.
+        let hits = if self.caller_scopes.is_some() {
+            let mut hits = index.search(query, MAX_LIMIT.max(limit * 4), None);
+            hits.retain(|h| self.allowed(h.index));
+            hits.truncate(limit);
+            hits
+        } else {
+            index.search(query, limit, None)
+        };
         if hits.is_empty() {
             return ok(
                 json!({"query": query, "operations": []}),

@@ -490,6 +490,24 @@ async fn each_caller_sees_and_calls_only_what_their_scopes_allow() {
     let text = found["result"].to_string();
     assert!(!text.contains("delete_pet"), "{text}");
     assert!(text.contains("_pet"), "other pet tools are found: {text}");
+
+    // Code mode's search declares only what the caller may call.
+    let server = protected_server_in(&issuer, true, 10, ToolsMode::Code).await;
+    let aud = server.resource.clone();
+    let reader = rsa.sign(&claims(&issuer, &aud, "mcp pets:read"), None);
+    let found = message(
+        rpc(
+            &server,
+            Some(&reader),
+            json!({"jsonrpc": "2.0", "id": 4, "method": "tools/call",
+            "params": {"name": "search_api", "arguments": {"query": "delete a pet"}}}),
+        )
+        .await,
+    )
+    .await;
+    let text = found["result"].to_string();
+    assert!(!text.contains("delete_pet"), "{text}");
+    assert!(text.contains("get_pet"), "{text}");
 }
 
 /// A call behind another tool (a code-mode script's `api.update_pet`, or

@@ -98,6 +98,21 @@ pub struct ServeFlags {
     /// A toolset enabled when a session starts, with --tools toolsets (repeatable).
     #[arg(long = "toolset", value_name = "NAME")]
     pub toolsets: Vec<String>,
+    /// Seconds a code-mode script may run, its API calls included (--tools code).
+    #[arg(long, value_name = "SECS", default_value_t = 30.0, value_parser = parse_timeout, help_heading = "Code mode")]
+    pub code_timeout: f64,
+    /// Memory a code-mode script may allocate, in MiB.
+    #[arg(long, value_name = "MIB", default_value_t = 64, help_heading = "Code mode",
+          value_parser = RangedU64ValueParser::<usize>::new().range(1..=4096))]
+    pub code_memory: usize,
+    /// API calls a code-mode script may make.
+    #[arg(long, value_name = "N", default_value_t = 50, help_heading = "Code mode",
+          value_parser = RangedU64ValueParser::<usize>::new().range(1..=10_000))]
+    pub code_calls: usize,
+    /// Largest result of a code-mode script, in bytes of JSON.
+    #[arg(long, value_name = "BYTES", default_value_t = 65_536, help_heading = "Code mode",
+          value_parser = RangedU64ValueParser::<usize>::new().range(256..=16 * 1024 * 1024))]
+    pub code_output: usize,
     /// Give every tool with a JSON result an optional `response_filter`
     /// argument: a jq expression applied to the result before it is returned.
     #[arg(long)]
@@ -300,6 +315,8 @@ impl ServeFlags {
         parse_timeout(&self.timeout.to_string()).map_err(|e| format!("--timeout: {e}"))?;
         parse_lro_timeout(&self.lro_timeout.to_string())
             .map_err(|e| format!("--lro-timeout: {e}"))?;
+        parse_timeout(&self.code_timeout.to_string())
+            .map_err(|e| format!("--code-timeout: {e}"))?;
         if !self.toolsets.is_empty() && self.tools != ToolsMode::Toolsets {
             return Err("--toolset only applies with --tools toolsets".into());
         }
@@ -376,6 +393,12 @@ impl ServeFlags {
                 )?),
             },
             task_after: Duration::from_secs_f64(self.task_after),
+            code: super::code::CodeBudgets {
+                wall: Duration::from_secs_f64(self.code_timeout),
+                memory_bytes: self.code_memory * 1024 * 1024,
+                calls: self.code_calls,
+                output_bytes: self.code_output,
+            },
             tool_scopes: if self.tool_scopes_from_document {
                 ToolScopePolicy::Document
             } else if self.scope_read.is_some() || self.scope_write.is_some() {

@@ -1,4 +1,4 @@
-//! The meta-tools of the `discovery` and `toolsets` listing modes: their
+//! The meta-tools of the `discovery`, `toolsets` and `code` listing modes: their
 //! definitions (short: together they must cost a model under 1,000
 //! tokens, whatever the API's size) and what they do.
 //!
@@ -29,6 +29,12 @@ pub enum MetaTool {
     EnableToolset,
     /// Switches toolsets off.
     DisableToolset,
+    /// Code mode: TypeScript declarations of the operations for a task.
+    CodeSearch,
+    /// Code mode: runs a script that calls read-only operations only.
+    ExecuteReadOnly,
+    /// Code mode: runs a script that may call any operation.
+    Execute,
 }
 
 /// The meta-tools of discovery mode, in listing order.
@@ -37,6 +43,13 @@ pub const DISCOVERY: &[MetaTool] = &[
     MetaTool::Describe,
     MetaTool::CallReadOnly,
     MetaTool::Call,
+];
+
+/// The tools of code mode, in listing order.
+pub const CODE: &[MetaTool] = &[
+    MetaTool::CodeSearch,
+    MetaTool::ExecuteReadOnly,
+    MetaTool::Execute,
 ];
 
 /// The meta-tools of toolsets mode, in listing order.
@@ -57,6 +70,9 @@ impl MetaTool {
             MetaTool::ListToolsets => "list_toolsets",
             MetaTool::EnableToolset => "enable_toolset",
             MetaTool::DisableToolset => "disable_toolset",
+            MetaTool::CodeSearch => "search_api",
+            MetaTool::ExecuteReadOnly => "execute_read_only",
+            MetaTool::Execute => "execute",
         }
     }
 
@@ -85,6 +101,15 @@ impl MetaTool {
                     "names": {"type": "array", "items": {"type": "string"}, "minItems": 1, "maxItems": max, "description": what}
                 },
                 "required": ["names"]
+            })
+        };
+        let script_arg = || {
+            json!({
+                "type": "object",
+                "properties": {
+                    "script": {"type": "string", "description": "Body of an async JavaScript function: `const p = await api.get_x({id: 1}); return {name: p.name};`. Return only what you need (JSON)."}
+                },
+                "required": ["script"]
             })
         };
         let (title, description, input, annotations) = match self {
@@ -135,6 +160,33 @@ impl MetaTool {
                 "Add the tools of one or more toolsets to the tool list.".to_string(),
                 names_arg("Toolset names from list_toolsets.", 50),
                 json!({"readOnlyHint": false, "destructiveHint": false, "idempotentHint": true, "openWorldHint": false}),
+            ),
+            MetaTool::CodeSearch => (
+                "Search the API",
+                format!(
+                    "Find {api_title} API operations for a task: TypeScript declarations of the best matches (arguments, result, docs, examples), each callable in a script as api.NAME(args)."
+                ),
+                json!({
+                    "type": "object",
+                    "properties": {
+                        "query": {"type": "string", "description": "The task in words, e.g. \"list open pull requests\"."},
+                        "limit": {"type": "integer", "minimum": 1, "maximum": 20, "default": 5}
+                    },
+                    "required": ["query"]
+                }),
+                json!({"readOnlyHint": true, "openWorldHint": false}),
+            ),
+            MetaTool::ExecuteReadOnly => (
+                "Run a read-only script",
+                "Run a script that calls read-only API operations (search_api marks them) and returns a result. No network, clock or timers; limited time, memory and calls. Other operations fail: use execute.".to_string(),
+                script_arg(),
+                json!({"readOnlyHint": true}),
+            ),
+            MetaTool::Execute => (
+                "Run a script",
+                "Run a script that may call any API operation, including ones that create, change or delete data, and returns a result.".to_string(),
+                script_arg(),
+                json!({"readOnlyHint": false, "destructiveHint": true, "idempotentHint": false}),
             ),
             MetaTool::DisableToolset => (
                 "Disable toolsets",

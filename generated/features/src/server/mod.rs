@@ -10,6 +10,7 @@
 mod ask;
 pub mod authz;
 pub mod cli;
+pub mod code;
 pub mod confirm;
 pub mod connect;
 mod discovery;
@@ -320,6 +321,7 @@ impl Bridge {
         let meta_set: &[MetaTool] = match mode {
             ToolsMode::Discovery => meta::DISCOVERY,
             ToolsMode::Toolsets => meta::TOOLSETS,
+            ToolsMode::Code => meta::CODE,
             _ => &[],
         };
         let meta: Vec<(MetaTool, Tool, usize)> = meta_set
@@ -331,7 +333,8 @@ impl Bridge {
             })
             .collect();
         let heads = Arc::new(heads);
-        let index = (mode == ToolsMode::Discovery).then(|| search_index(Arc::clone(&heads)));
+        let index = matches!(mode, ToolsMode::Discovery | ToolsMode::Code)
+            .then(|| search_index(Arc::clone(&heads)));
         let full = if mode == ToolsMode::Full {
             let started = Instant::now();
             let serialized = serialized
@@ -702,7 +705,7 @@ impl ServerHandler for Bridge {
     /// tools (built once, then shared with listing and calls).
     fn get_tool(&self, name: &str) -> Option<Tool> {
         let inner = self.shared.current.load();
-        if inner.mode == ToolsMode::Discovery {
+        if matches!(inner.mode, ToolsMode::Discovery | ToolsMode::Code) {
             return None;
         }
         let index = inner.api.index_of(name)?;

@@ -72,6 +72,12 @@ pub(super) fn person_id(principal: &super::authz::Principal) -> Option<String> {
 }
 
 impl CallEnv {
+    /// Sends no progress for this call (a script's calls: the request
+    /// that runs the script has one progress sequence, not one per call).
+    pub(super) fn without_progress(&mut self) {
+        self.progress = None;
+    }
+
     /// The environment of a call made within `context` under `options`
     /// (where spans are exported, whether people's logins are used).
     pub(super) fn of(context: &RequestContext<RoleServer>, options: &super::ServeOptions) -> Self {

@@ -17,6 +17,7 @@ pub mod auth;
 pub mod binding;
 pub mod call;
 pub mod catalog;
+pub mod code;
 pub mod conform;
 pub mod http;
 pub mod jsoncut;

@@ -162,6 +162,10 @@ impl Bridge {
                 return self.call_through(m, args, retry, context).await;
             }
             MetaTool::ListToolsets => self.list_toolsets().into(),
+            MetaTool::CodeSearch => self.search_api(&args).await.into(),
+            MetaTool::ExecuteReadOnly | MetaTool::Execute => {
+                return self.execute(m, &args, context).await;
+            }
             MetaTool::EnableToolset | MetaTool::DisableToolset => {
                 return Ok(self.switch_toolsets(m, &args, context).await?.into());
             }
@@ -169,7 +173,7 @@ impl Bridge {
     }
 
     /// The search index, waiting for it while it is being built.
-    async fn index(&self) -> Result<Arc<ToolIndex>, &'static str> {
+    pub(super) async fn index(&self) -> Result<Arc<ToolIndex>, &'static str> {
         let Some(index) = &self.inner.index else {
             return Err("search_tools is not available in this listing mode");
         };
@@ -392,6 +396,9 @@ impl Bridge {
                 head.origin.method, head.origin.path
             ))
             .into());
+        }
+        if let Some(why) = self.scope_refusal(&name, context) {
+            return Ok(refuse(format!("{}: {why}", m.name())).into());
         }
         let tool = match self.inner.api.find(&name) {
             Ok(tool) => tool,

@@ -25,6 +25,10 @@ pub enum ToolsMode {
     Discovery,
     /// One toolset per tag, switched on by `enable_toolset`.
     Toolsets,
+    /// `search_api` (TypeScript declarations of matching operations),
+    /// `execute_read_only` and `execute` (a script calling operations as
+    /// async functions, run in a sandbox).
+    Code,
     /// `full` while the whole list fits the token budget, else `discovery`.
     #[default]
     Auto,
@@ -37,6 +41,7 @@ impl ToolsMode {
             ToolsMode::Full => "full",
             ToolsMode::Discovery => "discovery",
             ToolsMode::Toolsets => "toolsets",
+            ToolsMode::Code => "code",
             ToolsMode::Auto => "auto",
         }
     }

@@ -57,6 +57,8 @@ pub struct ServeOptions {
     /// How long a call of a client that declared the tasks extension runs
     /// before it becomes a task (`--task-after`).
     pub task_after: std::time::Duration,
+    /// Budgets of code mode's scripts (`--code-*`).
+    pub code: super::code::CodeBudgets,
 }
 
 impl Default for ServeOptions {
@@ -80,6 +82,7 @@ impl Default for ServeOptions {
             spans: None,
             token_store: None,
             task_after: tasks::DEFAULT_TASK_AFTER,
+            code: super::code::CodeBudgets::default(),
         }
     }
 }

@@ -113,6 +113,9 @@ pub(super) fn server_info(
         ToolsMode::Discovery => format!(
             "Tools for the {title} API{version}: {tool_count} operations, reached through meta-tools. Find operations with search_tools, read their arguments with describe_tools, then run read-only ones with call_read_only_tool and any other with call_tool."
         ),
+        ToolsMode::Code => format!(
+            "Tools for the {title} API{version}: {tool_count} operations, reached from scripts. search_api returns TypeScript declarations of the operations for a task; execute_read_only (read-only operations) and execute run a short JavaScript async function body in which each operation is `await api.NAME({{...}})`, and return what it returns."
+        ),
         ToolsMode::Toolsets => format!(
             "Tools for the {title} API{version}: {tool_count} operations in {toolset_count} toolsets. list_toolsets shows them; enable_toolset adds a toolset's tools to the tool list, disable_toolset removes them."
         ),
