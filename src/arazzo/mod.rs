@@ -14,7 +14,7 @@
 //! `retry` with `retryAfter`/`retryLimit`, `criteria`, or a `reference`
 //! to `components.successActions`/`failureActions`) and `$ref`s to
 //! `components.inputs`. A workflow this cannot run (a step naming no
-//! operation, a `regex`/`jsonpath` criterion, a `goto` to another
+//! operation, an `xpath` criterion, a `goto` to another
 //! workflow) is left out with a warning naming the workflow and the step.
 //!
 //! Annotations are the most dangerous of the steps': read-only only when
@@ -28,7 +28,9 @@ use crate::document::Diagnostic;
 use crate::document::model::pointers::path_and_method;
 use crate::runtime::binding::HttpBinding;
 use crate::runtime::catalog::{Origin, ToolAnnotations, ToolDef};
-use crate::runtime::workflow::{Action, ActionKind, Criterion, StepBinding, WorkflowBinding};
+use crate::runtime::workflow::{
+    Action, ActionKind, Criterion, CriterionKind, StepBinding, WorkflowBinding,
+};
 
 /// The method a workflow tool reports (it sends no request of its own).
 pub const WORKFLOW_METHOD: &str = "WORKFLOW";
@@ -421,27 +423,64 @@ impl Reader<'_> {
                 .get("condition")
                 .and_then(Value::as_str)
                 .ok_or("has a criterion without a `condition`")?;
-            match c.get("type") {
-                None => {}
-                Some(Value::String(t)) if t == "simple" => {}
+            // `type` is a name, or (Arazzo 1.0.1) an object naming it and
+            // the version of its language.
+            let kind = match c.get("type") {
+                None => "simple".to_string(),
+                Some(Value::String(t)) => t.clone(),
+                Some(Value::Object(o)) => o
+                    .get("type")
+                    .and_then(Value::as_str)
+                    .unwrap_or_default()
+                    .to_string(),
                 Some(other) => {
                     return Err(format!(
-                        "has a criterion of type {other} (`{condition}`); only simple conditions are supported"
+                        "has a criterion whose type is {other} (`{condition}`)"
+                    ));
+                }
+            };
+            let context = c.get("context").and_then(Value::as_str);
+            match kind.as_str() {
+                "simple" => {}
+                "regex" | "jsonpath" => {
+                    let context = context.ok_or_else(|| {
+                        format!("has a {kind} criterion (`{condition}`) without the `context` it applies to")
+                    })?;
+                    let kind = if kind == "regex" {
+                        CriterionKind::Regex {
+                            context: context.to_string(),
+                        }
+                    } else {
+                        CriterionKind::JsonPath {
+                            context: context.to_string(),
+                        }
+                    };
+                    out.push(Criterion {
+                        condition: condition.to_string(),
+                        kind,
+                    });
+                    continue;
+                }
+                other => {
+                    return Err(format!(
+                        "has a criterion of type `{other}` (`{condition}`); simple, regex and jsonpath criteria are supported"
                     ));
                 }
             }
-            if let Some(context) = c.get("context").and_then(Value::as_str) {
+            if let Some(context) = context {
                 // A simple condition with a context reads it as its left side
                 // when the condition does not name one itself.
                 if !condition.trim_start().starts_with('$') {
                     out.push(Criterion {
                         condition: format!("{context} {condition}"),
+                        kind: CriterionKind::Simple,
                     });
                     continue;
                 }
             }
             out.push(Criterion {
                 condition: condition.to_string(),
+                kind: CriterionKind::Simple,
             });
         }
         Ok(out)

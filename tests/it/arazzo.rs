@@ -243,9 +243,9 @@ fn a_workflow_that_cannot_run_is_left_out_naming_its_step() {
             {"workflowId": "ghost", "steps": [
                 {"stepId": "one", "operationId": "getPet"},
                 {"stepId": "two", "operationId": "noSuchOperation"}]},
-            {"workflowId": "regex", "steps": [
+            {"workflowId": "xml", "steps": [
                 {"stepId": "only", "operationId": "getPet",
-                 "successCriteria": [{"context": "$statusCode", "condition": "^200$", "type": "regex"}]}]},
+                 "successCriteria": [{"context": "$response.body", "condition": "/pet/name", "type": "xpath"}]}]},
             {"workflowId": "cleanup", "steps": [
                 {"stepId": "look", "operationId": "getPet"},
                 {"stepId": "remove", "operationId": "deletePet"}]}
@@ -264,7 +264,7 @@ fn a_workflow_that_cannot_run_is_left_out_naming_its_step() {
         warnings[0]
     );
     assert!(
-        warnings[1].contains("step `only`") && warnings[1].contains("simple"),
+        warnings[1].contains("step `only`") && warnings[1].contains("xpath"),
         "{}",
         warnings[1]
     );
@@ -488,5 +488,53 @@ async fn a_workflow_with_a_destructive_step_is_confirmed_before_any_step_runs() 
         .map(|r| format!("{} {}", r.method, r.target))
         .collect();
     assert_eq!(sent, ["GET /v1/pets/1", "DELETE /v1/pets/1"]);
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn regex_and_jsonpath_criteria_decide_a_steps_success() {
+    let mock = Mock::start("specs/petstore.yaml").await;
+    let dir = std::env::temp_dir().join(format!(
+        "openapi2mcp-arazzo-criteria-{}",
+        std::process::id()
+    ));
+    std::fs::create_dir_all(&dir).unwrap();
+    let step = |id: &str, query: &str| {
+        json!({"stepId": id, "operationId": "getPet",
+            "parameters": [{"name": "petId", "in": "path", "value": "$inputs.pet_id"}],
+            "successCriteria": [
+                {"context": "$statusCode", "condition": "^2\\d\\d$", "type": "regex"},
+                {"context": "$response.body#/name", "condition": "^R", "type": "regex"},
+                {"context": "$response.body", "condition": query,
+                 "type": {"type": "jsonpath", "version": "draft-goessner-dispatch-jsonpath-00"}}],
+            "outputs": {"name": "$response.body#/name"}})
+    };
+    let doc = json!({
+        "arazzo": "1.0.1",
+        "info": {"title": "criteria", "version": "1"},
+        "sourceDescriptions": [{"name": "petstore", "url": root().join("specs/petstore.yaml").to_str().unwrap(), "type": "openapi"}],
+        "workflows": [
+            {"workflowId": "named_pet",
+             "inputs": {"type": "object", "properties": {"pet_id": {"type": "integer"}}, "required": ["pet_id"]},
+             "steps": [step("look", "$.name")],
+             "outputs": {"name": "$steps.look.outputs.name"}},
+            {"workflowId": "nicknamed_pet",
+             "inputs": {"type": "object", "properties": {"pet_id": {"type": "integer"}}, "required": ["pet_id"]},
+             "steps": [step("look-nickname", "$.nickname")]}
+        ]
+    });
+    let file = dir.join("criteria.arazzo.json");
+    std::fs::write(&file, doc.to_string()).unwrap();
+    let client = serve("specs/petstore.yaml", file.to_str().unwrap(), &mock).await;
+    let found = call(&client, "named_pet", json!({"pet_id": 1})).await;
+    assert_eq!(structured(&found), json!({"name": "Rex"}));
+    let missing = call(&client, "nicknamed_pet", json!({"pet_id": 1})).await;
+    assert_eq!(missing.is_error, Some(true));
+    let text = text_of(&missing);
+    assert!(
+        text.contains("look-nickname"),
+        "the failing step is named: {text}"
+    );
+    assert_eq!(mock.requests().await, ["GET /v1/pets/1", "GET /v1/pets/1"]);
     client.cancel().await.unwrap();
 }

@@ -83,18 +83,83 @@ pub struct StepBinding {
     pub outputs: Vec<(String, String)>,
 }
 
-/// A criterion: a simple condition (see [`expr`]); `crate::arazzo`
-/// refuses the other types, and writes a simple one with a `context` as
-/// `<context> <condition>`.
+/// A criterion: a simple condition (see [`expr`]; `crate::arazzo` writes
+/// a simple one with a `context` as `<context> <condition>`), or a regular
+/// expression or JSONPath query applied to the value of its `context`.
+/// (`xpath` criteria are refused by `crate::arazzo`.)
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Criterion {
     /// The condition as written.
     pub condition: String,
+    /// How the condition is read.
+    #[serde(default, skip_serializing_if = "CriterionKind::is_simple")]
+    pub kind: CriterionKind,
+}
+
+/// The Arazzo criterion types this runtime evaluates.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "lowercase")]
+pub enum CriterionKind {
+    /// A simple condition.
+    #[default]
+    Simple,
+    /// The condition is a regular expression that must match (anywhere)
+    /// the context's value (its text; other values as JSON).
+    Regex {
+        /// The runtime expression giving the value.
+        context: String,
+    },
+    /// The condition is a JSONPath query (RFC 9535) that must select at
+    /// least one node of the context's value.
+    JsonPath {
+        /// The runtime expression giving the value.
+        context: String,
+    },
+}
+
+impl CriterionKind {
+    fn is_simple(&self) -> bool {
+        *self == CriterionKind::Simple
+    }
 }
 
 impl Criterion {
     fn holds(&self, scope: &Scope) -> Result<bool, String> {
-        scope.holds(&self.condition)
+        let context = |expr: &str| {
+            scope.eval(expr).ok_or_else(|| {
+                format!(
+                    "criterion `{}`: its context `{expr}` has no value",
+                    self.condition
+                )
+            })
+        };
+        match &self.kind {
+            CriterionKind::Simple => scope.holds(&self.condition),
+            CriterionKind::Regex { context: expr } => {
+                let value = context(expr)?;
+                let text = match &value {
+                    serde_json::Value::String(s) => s.clone(),
+                    other => other.to_string(),
+                };
+                let pattern = regex::Regex::new(&self.condition).map_err(|e| {
+                    format!(
+                        "criterion `{}` is not a regular expression: {e}",
+                        self.condition
+                    )
+                })?;
+                Ok(pattern.is_match(&text))
+            }
+            CriterionKind::JsonPath { context: expr } => {
+                let value = context(expr)?;
+                let path = serde_json_path::JsonPath::parse(&self.condition).map_err(|e| {
+                    format!(
+                        "criterion `{}` is not a JSONPath query: {e}",
+                        self.condition
+                    )
+                })?;
+                Ok(!path.query(&value).all().is_empty())
+            }
+        }
     }
 }
 
