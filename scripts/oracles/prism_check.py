@@ -118,6 +118,13 @@ TWO_AUTHORIZATION_SCHEMES = (
     "outcome (it used to send the API key and the last Authorization, which Prism answered `Invalid "
     "security scheme used`).",
 )
+EXAMPLE_NOT_ITS_SCHEMA = (
+    "not-sent",
+    "document: the body's examples (`cat`, `dog`) are strings holding JSON text, while the body's schema "
+    "is an array; the checker fills arguments from the tool's examples, so it sends the string, and "
+    "openapi2mcp's argument validation refuses it before anything is sent (`is not of type \"array\"`), "
+    "which is the right outcome.",
+)
 KNOWN: dict[tuple[str, str], tuple[str, str]] = {}
 for version in ("3.0", "3.1"):
     for tool in (
@@ -156,6 +163,7 @@ for tool in ("get_form_data_space_delimited_non_exploded", "create_form_data_pip
     KNOWN[("3.1/parameters-style.json", tool)] = PRISM_DELIMITED_OBJECT_CRASH
 KNOWN[("3.0/file-uploads.json", "replace_anything_multipart_formdata")] = PRISM_REPEATED_PARTS
 KNOWN[("3.0/security-multiple.json", "create_anything_and")] = TWO_AUTHORIZATION_SCHEMES
+KNOWN[("3.0/request-examples.json", "replace_request_body_primitive_example")] = EXAMPLE_NOT_ITS_SCHEMA
 
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
 RECEIVED = re.compile(r"\[HTTP SERVER\] (\w+) (\S+) .*Request received")
