@@ -337,12 +337,14 @@ async fn start_signin(
             "The sign-in cannot start.",
         );
     };
-    match signin.authorization_url(
-        &state.pages.signed_in(),
-        sealed,
-        &verifier,
-        &[("nonce", &nonce)],
-    ) {
+    // A logout asks the person to sign in again (`prompt=login`), so a
+    // link or page that sends someone's browser here cannot end their
+    // logins silently through a remembered sign-in.
+    let mut extra = vec![("nonce", nonce.as_str())];
+    if logout {
+        extra.push(("prompt", "login"));
+    }
+    match signin.authorization_url(&state.pages.signed_in(), sealed, &verifier, &extra) {
         Ok(url) => redirect(&url, None),
         Err(e) => {
             tracing::warn!("login pages: {e}");

@@ -445,6 +445,19 @@ async fn each_person_logs_in_through_the_server_and_calls_as_themself() {
         introspect(&api.issuer, &api_tokens[1].1).await["active"],
         false
     );
+    // Bob's browser now holds a sign-in at the MCP authorization server;
+    // a second logout still asks him to sign in (`prompt=login`), so a
+    // link that sends his browser here cannot log him out silently.
+    let again = bobs
+        .get(format!("{base}/oauth/disconnect"))
+        .send()
+        .await
+        .unwrap();
+    assert!(
+        again.url().path().contains("/interaction/"),
+        "asked to sign in again: {}",
+        again.url()
+    );
     login_question(&call(&server.url, &api_tokens[1].0, None).await);
     let result = call(&server.url, &api_tokens[0].0, None).await;
     assert_ne!(result["isError"], true, "{result}");
