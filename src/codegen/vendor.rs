@@ -21,6 +21,10 @@ pub const SOURCES: &[(&str, &str)] = &[
         include_str!("../runtime/auth/credentials.rs"),
     ),
     (
+        "src/runtime/auth/fixed.rs",
+        include_str!("../runtime/auth/fixed.rs"),
+    ),
+    (
         "src/runtime/auth/login.rs",
         include_str!("../runtime/auth/login.rs"),
     ),

@@ -17,6 +17,7 @@ use super::listing::{AUTO_TOKEN_BUDGET, ListingOptions, ToolsMode};
 use super::transport::{self, HttpTransportOptions};
 use super::{Bridge, ServeError, ServeOptions};
 use crate::runtime::auth::Credentials;
+use crate::runtime::auth::fixed::FixedHeaders;
 use crate::runtime::http::HttpOptions;
 use crate::runtime::lro::LroOptions;
 use crate::runtime::response::ResponseLimits;
@@ -199,6 +200,14 @@ pub struct ServeFlags {
     /// Seconds shutdown (SIGTERM) waits for calls in flight.
     #[arg(long, value_name = "SECS", default_value_t = 10.0, value_parser = parse_shutdown_grace)]
     pub shutdown_grace: f64,
+    /// A header sent on every API request, as `Name: value` (repeatable);
+    /// `${VAR}` in the value reads the environment variable VAR, so a key
+    /// need not be written into a client's configuration. For documents
+    /// that declare no security scheme, or headers an API wants of every
+    /// caller. Replaces a header of the same name; never logged; a tool
+    /// argument for that header is taken out of the tool.
+    #[arg(long = "header", value_name = "'NAME: VALUE'")]
+    pub headers: Vec<String>,
 }
 
 /// Why --forward-authorization cannot go with --auth-token or --oauth-issuer.
@@ -399,6 +408,9 @@ impl ServeFlags {
                 calls: self.code_calls,
                 output_bytes: self.code_output,
             },
+            headers: std::sync::Arc::new(
+                FixedHeaders::from_env(&self.headers).map_err(|e| format!("--header: {e}"))?,
+            ),
             tool_scopes: if self.tool_scopes_from_document {
                 ToolScopePolicy::Document
             } else if self.scope_read.is_some() || self.scope_write.is_some() {

@@ -7,6 +7,7 @@ use super::confirm;
 use super::listing::ListingOptions;
 use super::{authz, protocol, tasks};
 use crate::runtime::auth::Credentials;
+use crate::runtime::auth::fixed::FixedHeaders;
 use crate::runtime::http::HttpOptions;
 use crate::runtime::schemas::Schemas;
 
@@ -59,6 +60,9 @@ pub struct ServeOptions {
     pub task_after: std::time::Duration,
     /// Budgets of code mode's scripts (`--code-*`).
     pub code: super::code::CodeBudgets,
+    /// Headers added to every API request (`--header`); the arguments
+    /// they would fill are taken out of the tools.
+    pub headers: std::sync::Arc<FixedHeaders>,
 }
 
 impl Default for ServeOptions {
@@ -83,6 +87,7 @@ impl Default for ServeOptions {
             token_store: None,
             task_after: tasks::DEFAULT_TASK_AFTER,
             code: super::code::CodeBudgets::default(),
+            headers: std::sync::Arc::default(),
         }
     }
 }

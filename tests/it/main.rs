@@ -11,6 +11,7 @@ mod discovery;
 mod generate;
 mod github;
 mod hardening;
+mod headers;
 mod identity;
 mod identity_http;
 mod lazy;

@@ -22,6 +22,7 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
+use super::auth::fixed::FixedHeaders;
 use super::auth::{self, Authenticator, Credentials};
 use super::binding::{HttpBinding, Location, SecurityScheme};
 use super::http::{HttpClient, HttpOptions};
@@ -54,6 +55,8 @@ pub struct ApiOptions {
     /// People's tokens from logging in (`login`): OAuth2 schemes with a
     /// login flow use them (see [`super::auth::login`]).
     pub token_store: Option<TokenStoreHandle>,
+    /// Headers the operator adds to every request (`--header`).
+    pub headers: Arc<FixedHeaders>,
 }
 
 /// A shared [`super::auth::store::TokenStore`] (printed by name only).
@@ -221,6 +224,7 @@ impl Api {
                 limiter: options
                     .rate_limit
                     .map(|(rate, burst)| Arc::new(RateLimiter::new(rate, burst))),
+                headers: Arc::clone(&options.headers),
             },
             options,
         })
@@ -239,7 +243,11 @@ impl Api {
     /// One line per security scheme: whether credentials are configured and
     /// which variables are read. Never contains secrets.
     pub fn describe_auth(&self) -> Vec<String> {
-        self.channel.auth.describe()
+        let mut lines = self.channel.auth.describe();
+        for name in self.channel.headers.names() {
+            lines.push(format!("header {name}: set on every request (--header)"));
+        }
+        lines
     }
 
     /// What authenticates the calls (people's logins included).
@@ -552,7 +560,8 @@ impl Api {
     /// secret inside a value with a `pattern`, say) is repaired like any
     /// other unfit value, so masking never turns a success into an error.
     pub fn redact(&self, tool: ToolId, mut outcome: ToolOutcome) -> ToolOutcome {
-        let secrets = self.channel.auth.secret_values();
+        let mut secrets = self.channel.auth.secret_values();
+        secrets.extend(self.channel.headers.secret_values().map(str::to_string));
         if secrets.is_empty() {
             return outcome;
         }

@@ -10,6 +10,7 @@ use std::sync::{Arc, OnceLock};
 use rmcp::model::Tool;
 
 use super::shape::{add_selector, into_tool};
+use crate::runtime::auth::fixed::FixedHeaders;
 use crate::runtime::call::{EndpointSource, ToolEndpoint};
 use crate::runtime::catalog::{ToolDef, ToolHead, ToolSource};
 
@@ -35,15 +36,24 @@ pub(super) struct Shown {
 pub(super) struct Prepared {
     source: Arc<dyn ToolSource>,
     response_filter: bool,
+    /// The operator's `--header`s: the arguments they fill are taken out.
+    headers: Arc<FixedHeaders>,
     slots: Vec<OnceLock<Result<Shown, String>>>,
 }
 
 impl Prepared {
-    /// Tools of `heads`, built by `source` when first needed.
-    pub fn new(heads: &[ToolHead], source: Arc<dyn ToolSource>, response_filter: bool) -> Self {
+    /// Tools of `heads`, built by `source` when first needed; arguments
+    /// that `headers` fill are not shown.
+    pub fn new(
+        heads: &[ToolHead],
+        source: Arc<dyn ToolSource>,
+        response_filter: bool,
+        headers: Arc<FixedHeaders>,
+    ) -> Self {
         Self {
             source,
             response_filter,
+            headers,
             slots: heads.iter().map(|_| OnceLock::new()).collect(),
         }
     }
@@ -66,7 +76,8 @@ impl Prepared {
     }
 
     /// A built tool as shown, and its serialized form when `keep_bytes`.
-    fn show(&self, def: ToolDef, keep_bytes: bool) -> Result<(Shown, Option<Vec<u8>>), String> {
+    fn show(&self, mut def: ToolDef, keep_bytes: bool) -> Result<(Shown, Option<Vec<u8>>), String> {
+        self.headers.strip_from(&mut def);
         let name = def.name.clone();
         let (mut tool, endpoint) = into_tool(def).map_err(|e| e.to_string())?;
         let selectable = self.response_filter && add_selector(&mut tool);

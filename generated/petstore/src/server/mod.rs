@@ -291,7 +291,12 @@ impl Bridge {
             source,
         } = catalog;
         let scopes = authz::scopes::for_tools(&heads, &security_schemes, &options.tool_scopes);
-        let prepared = Arc::new(Prepared::new(&heads, source, options.response_filter));
+        let prepared = Arc::new(Prepared::new(
+            &heads,
+            source,
+            options.response_filter,
+            Arc::clone(&options.headers),
+        ));
         let listing = options.listing.clone();
         let (mode, full_tokens, serialized) = Self::resolve_mode(&heads, &prepared, &listing);
         tracing::info!(
@@ -383,6 +388,7 @@ impl Bridge {
             forward_authorization: options.forward_authorization,
             schemas: options.schemas,
             token_store: options.token_store,
+            headers: options.headers,
         };
         let names = heads.iter().map(|h| h.name.clone()).collect();
         let endpoints: Arc<dyn crate::runtime::call::EndpointSource> = prepared.clone();

@@ -71,6 +71,7 @@
 //! request, and `oauth2` fetches and caches client-credentials tokens.
 
 mod credentials;
+pub mod fixed;
 pub mod login;
 mod oauth2;
 mod placement;

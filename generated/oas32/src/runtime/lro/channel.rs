@@ -7,6 +7,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
+use super::super::auth::fixed::FixedHeaders;
 use super::super::auth::{self, AuthError, Authenticator};
 use super::super::binding::SecurityRequirement;
 use super::super::http::HttpClient;
@@ -22,12 +23,16 @@ pub(crate) struct Channel {
     pub(crate) auth: Arc<Authenticator>,
     /// `--rate-limit`, when set.
     pub(crate) limiter: Option<Arc<RateLimiter>>,
+    /// The operator's headers (`--header`), on every request after the
+    /// credentials.
+    pub(crate) headers: Arc<FixedHeaders>,
 }
 
 impl Channel {
     /// Adds credentials to `draft`: the MCP client's forwarded
     /// `Authorization` when `forwarded` holds one, else the configured
-    /// credentials of the first satisfiable requirement of `security`.
+    /// credentials of the first satisfiable requirement of `security`;
+    /// then the operator's `--header`s.
     /// `Ok(Some(hint))` when no configured credentials fit (the request is
     /// sent anyway: documents often declare security on endpoints that
     /// also answer anonymously) and `hint` says what to configure.
@@ -41,6 +46,9 @@ impl Channel {
             Some(value) => auth::apply_passthrough(value, draft),
             None => self.auth.apply(security, draft).await,
         };
+        // The operator's headers replace whatever a scheme put under the
+        // same name: they were given for this API explicitly.
+        self.headers.apply(draft);
         match applied {
             Ok(()) => Ok(None),
             Err(e @ AuthError::MissingCredentials { .. }) => Ok(Some(e.to_string())),
