@@ -50,6 +50,10 @@ pub const SOURCES: &[(&str, &str)] = &[
     ),
     ("src/runtime/call.rs", include_str!("../runtime/call.rs")),
     (
+        "src/runtime/call_members.rs",
+        include_str!("../runtime/call_members.rs"),
+    ),
+    (
         "src/runtime/conform.rs",
         include_str!("../runtime/conform.rs"),
     ),

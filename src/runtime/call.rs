@@ -23,16 +23,19 @@ use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
 use super::auth::fixed::FixedHeaders;
-use super::auth::{self, Authenticator, Credentials};
+use super::auth::{self, Credentials};
 use super::binding::{HttpBinding, Location, SecurityScheme};
-use super::http::{HttpClient, HttpOptions};
-use super::lro::{self, Channel, LroMode, Monitor};
-use super::ratelimit::RateLimiter;
+use super::http::HttpOptions;
+use super::lro::{self, LroMode, Monitor};
 use super::request;
 use super::response::{self, Content, HttpResponse, ToolOutcome};
 use super::schemas::{SchemaSide, SchemaSource, Schemas, with_closure};
 
 pub use super::conform::conform;
+pub use members::ApiMember;
+
+#[path = "call_members.rs"]
+mod members;
 
 /// How calls reach the API.
 #[derive(Debug, Clone, Default)]
@@ -170,10 +173,10 @@ pub struct Api {
     slots: Vec<OnceLock<Result<Prepared, String>>>,
     source: Arc<dyn EndpointSource>,
     by_name: HashMap<String, usize>,
-    /// The client, credentials and rate limit, shared with the monitors
-    /// of long-running operations.
-    channel: Channel,
-    options: ApiOptions,
+    /// The APIs the tools call (one, or several under `serve --config`),
+    /// each with its client, credentials, rate limit and options; in tool
+    /// order (see [`members`]).
+    members: Vec<members::Member>,
 }
 
 struct Prepared {
@@ -196,40 +199,6 @@ pub enum Missing {
 }
 
 impl Api {
-    /// Prepares the HTTP client and the authenticator for the tools called
-    /// `names` (in tool order), whose endpoints come from `source` when
-    /// first needed.
-    pub fn new(
-        security_schemes: &BTreeMap<String, SecurityScheme>,
-        names: Vec<String>,
-        source: Arc<dyn EndpointSource>,
-        options: ApiOptions,
-    ) -> Result<Self, String> {
-        let client = HttpClient::new(options.http.clone())?;
-        let auth = Arc::new(Authenticator::with_store(
-            security_schemes,
-            &options.credentials,
-            client.reqwest().clone(),
-            options.token_store.as_ref().map(|s| Arc::clone(&s.0)),
-        ));
-        let slots = names.iter().map(|_| OnceLock::new()).collect();
-        let by_name = names.into_iter().enumerate().map(|(i, n)| (n, i)).collect();
-        Ok(Self {
-            slots,
-            source,
-            by_name,
-            channel: Channel {
-                client,
-                auth,
-                limiter: options
-                    .rate_limit
-                    .map(|(rate, burst)| Arc::new(RateLimiter::new(rate, burst))),
-                headers: Arc::clone(&options.headers),
-            },
-            options,
-        })
-    }
-
     /// [`Api::new`] for endpoints known up front.
     pub fn with_endpoints(
         security_schemes: &BTreeMap<String, SecurityScheme>,
@@ -238,21 +207,6 @@ impl Api {
     ) -> Result<Self, String> {
         let names = endpoints.iter().map(|e| e.name.clone()).collect();
         Self::new(security_schemes, names, Arc::new(endpoints), options)
-    }
-
-    /// One line per security scheme: whether credentials are configured and
-    /// which variables are read. Never contains secrets.
-    pub fn describe_auth(&self) -> Vec<String> {
-        let mut lines = self.channel.auth.describe();
-        for name in self.channel.headers.names() {
-            lines.push(format!("header {name}: set on every request (--header)"));
-        }
-        lines
-    }
-
-    /// What authenticates the calls (people's logins included).
-    pub fn authenticator(&self) -> &Authenticator {
-        &self.channel.auth
     }
 
     /// Number of tools.
@@ -305,11 +259,6 @@ impl Api {
         &self.prepared(tool).endpoint
     }
 
-    /// Where the full schemas come from.
-    pub fn schemas(&self) -> &dyn SchemaSource {
-        &*self.options.schemas.0
-    }
-
     /// The tool's full input (or output) schema, self-contained: what the
     /// listed schema summarizes, or the listed schema itself.
     pub fn full_schema(&self, tool: ToolId, output: bool) -> Option<Value> {
@@ -328,7 +277,7 @@ impl Api {
             )
         };
         match full {
-            Some(top) => Some(with_closure(top, side, self.schemas())),
+            Some(top) => Some(with_closure(top, side, self.schemas_of(tool))),
             None => listed.map(|m| Value::Object((**m).clone())),
         }
     }
@@ -342,10 +291,10 @@ impl Api {
     ) -> Result<Map<String, Value>, Refused> {
         let prepared = self.prepared(tool);
         let args = Value::Object(args);
-        if let Some(message) = validate(prepared, &args, self.schemas()) {
+        if let Some(message) = validate(prepared, &args, self.schemas_of(tool)) {
             return Err(Refused::Invalid(response::invalid_arguments(&message)));
         }
-        if let Err(wait) = self.channel.try_acquire() {
+        if let Err(wait) = self.member(tool).channel.try_acquire() {
             return Err(Refused::RateLimited(response::rate_limited(
                 wait.as_secs_f64(),
             )));
@@ -406,7 +355,8 @@ impl Api {
     ) -> (CallReport, Option<HttpResponse>) {
         let called = self.prepared(tool);
         let http = &called.endpoint.http;
-        let options = &self.options;
+        let member = self.member(tool);
+        let options = &member.options;
         let mut draft = match request::draft_at(
             http,
             args,
@@ -421,7 +371,7 @@ impl Api {
         // No configured credentials fit: send anyway (documents often declare
         // security on endpoints that also answer anonymously) and explain
         // what to configure if the API refuses.
-        let missing_credentials = match self
+        let missing_credentials = match member
             .channel
             .authenticate(&http.security, forwarded, &mut draft)
             .await
@@ -431,7 +381,7 @@ impl Api {
         };
         let prepared = draft.finish();
         let request_line = format!("{} {}", prepared.method, without_query(&prepared.url));
-        let resp = match self.channel.client.send(&prepared).await {
+        let resp = match member.channel.client.send(&prepared).await {
             Ok(resp) => resp,
             Err(failure) => {
                 return (
@@ -443,7 +393,7 @@ impl Api {
         let mut outcome = response::from_response(
             &resp,
             http.output.as_ref(),
-            &self.channel.client.options().limits,
+            &member.channel.client.options().limits,
             &request_line,
         );
         if let Some(advice) = &called.fetch_less {
@@ -467,14 +417,14 @@ impl Api {
         ) else {
             return (report, Some(resp));
         };
-        let http_options = self.channel.client.options();
+        let http_options = member.channel.client.options();
         let accept = prepared
             .headers
             .iter()
             .find(|(name, _)| name.eq_ignore_ascii_case("accept"))
             .map(|(_, value)| value.clone());
         let started = lro::start(lro::Start {
-            channel: self.channel.clone(),
+            channel: member.channel.clone(),
             binding: http,
             args,
             detected,
@@ -515,14 +465,16 @@ impl Api {
         args: &Map<String, Value>,
     ) -> Result<super::preview::RequestPreview, String> {
         let prepared = self.prepared(tool);
-        if let Some(message) = validate(prepared, &Value::Object(args.clone()), self.schemas()) {
+        let schemas = self.schemas_of(tool);
+        if let Some(message) = validate(prepared, &Value::Object(args.clone()), schemas) {
             return Err(message);
         }
+        let options = &self.member(tool).options;
         super::preview::preview(
             &prepared.endpoint.http,
             args,
-            &self.options.server_variables,
-            self.options.base_url.as_deref(),
+            &options.server_variables,
+            options.base_url.as_deref(),
         )
     }
 
@@ -532,7 +484,7 @@ impl Api {
     /// mend.
     pub fn lacks_only_required(&self, tool: ToolId, args: &Map<String, Value>) -> bool {
         let prepared = self.prepared(tool);
-        let Some(validator) = input_validator(prepared, self.schemas()) else {
+        let Some(validator) = input_validator(prepared, self.schemas_of(tool)) else {
             return false;
         };
         let args = Value::Object(args.clone());
@@ -560,8 +512,9 @@ impl Api {
     /// secret inside a value with a `pattern`, say) is repaired like any
     /// other unfit value, so masking never turns a success into an error.
     pub fn redact(&self, tool: ToolId, mut outcome: ToolOutcome) -> ToolOutcome {
-        let mut secrets = self.channel.auth.secret_values();
-        secrets.extend(self.channel.headers.secret_values().map(str::to_string));
+        let channel = &self.member(tool).channel;
+        let mut secrets = channel.auth.secret_values();
+        secrets.extend(channel.headers.secret_values().map(str::to_string));
         if secrets.is_empty() {
             return outcome;
         }

@@ -359,9 +359,13 @@ async fn start_signin(
 /// Removes and revokes every login of `person` to the API.
 async fn log_out(state: &LoginState, person: &str) -> Response {
     let inner = state.bridge.shared.current.load_full();
-    let auth = inner.api.authenticator();
     let (mut removed, mut unrevoked) = (0, 0);
-    for scheme in auth.login_schemes() {
+    // Every API's logins (`serve --config` may serve several).
+    let schemes = inner
+        .api
+        .authenticators()
+        .flat_map(|(_, auth)| auth.login_schemes().into_iter().map(move |s| (auth, s)));
+    for (auth, scheme) in schemes {
         let Some(Ok((client, store))) = auth.login_client(&scheme).await else {
             continue;
         };

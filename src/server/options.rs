@@ -63,6 +63,11 @@ pub struct ServeOptions {
     /// Headers added to every API request (`--header`); the arguments
     /// they would fill are taken out of the tools.
     pub headers: std::sync::Arc<FixedHeaders>,
+    /// The APIs of a server of several (`serve --config`), in tool order;
+    /// empty: the catalog's one API, reached as the fields above say.
+    /// Each member's options replace the per-API fields above
+    /// (`base_url` … `headers`) for its tools.
+    pub members: Vec<crate::runtime::call::ApiMember>,
 }
 
 impl Default for ServeOptions {
@@ -88,6 +93,7 @@ impl Default for ServeOptions {
             task_after: tasks::DEFAULT_TASK_AFTER,
             code: super::code::CodeBudgets::default(),
             headers: std::sync::Arc::default(),
+            members: Vec::new(),
         }
     }
 }

@@ -24,10 +24,9 @@ impl Bridge {
     ) -> Result<ListResourcesResult, McpError> {
         let this = self.fresh();
         const PAGE: usize = 500;
-        let source = this.inner.api.schemas();
-        let names = source.components();
+        let names = this.inner.api.components();
         // Entry 0 is the document (when there is one), then the components.
-        let document = source.document_json().is_some();
+        let document = this.inner.api.document_json().is_some();
         let total = names.len() + usize::from(document);
         let start = match request.and_then(|r| r.cursor) {
             None => 0,
@@ -117,7 +116,7 @@ impl Bridge {
         let api = &this.inner.api;
         let not_found = |why: String| McpError::resource_not_found(why, Some(json!({"uri": uri})));
         let (text, mime) = match SchemaResource::parse(&uri) {
-            Some(SchemaResource::Document) => match api.schemas().document_json() {
+            Some(SchemaResource::Document) => match api.document_json() {
                 Some(text) => (text.to_string(), "application/json"),
                 None => {
                     return Err(not_found(
@@ -126,7 +125,10 @@ impl Bridge {
                 }
             },
             Some(SchemaResource::Component(key)) => {
-                let schema = component_schema(&key, api.schemas()).ok_or_else(|| {
+                let found = api
+                    .component_source(&key)
+                    .and_then(|(source, own)| component_schema(own, source));
+                let schema = found.ok_or_else(|| {
                     not_found(format!(
                         "no component schema `{key}`; resources/list names them all"
                     ))

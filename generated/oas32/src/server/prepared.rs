@@ -36,8 +36,9 @@ pub(super) struct Shown {
 pub(super) struct Prepared {
     source: Arc<dyn ToolSource>,
     response_filter: bool,
-    /// The operator's `--header`s: the arguments they fill are taken out.
-    headers: Arc<FixedHeaders>,
+    /// The operator's `--header`s of each API (from its first tool on):
+    /// the arguments they fill are taken out.
+    headers: Vec<(usize, Arc<FixedHeaders>)>,
     slots: Vec<OnceLock<Result<Shown, String>>>,
 }
 
@@ -48,7 +49,7 @@ impl Prepared {
         heads: &[ToolHead],
         source: Arc<dyn ToolSource>,
         response_filter: bool,
-        headers: Arc<FixedHeaders>,
+        headers: Vec<(usize, Arc<FixedHeaders>)>,
     ) -> Self {
         Self {
             source,
@@ -71,13 +72,26 @@ impl Prepared {
 
     fn build(&self, index: usize) -> Result<Shown, String> {
         let def = self.source.build(index)?;
-        let (shown, _) = self.show(def, false)?;
+        let (shown, _) = self.show(index, def, false)?;
         Ok(shown)
     }
 
+    /// The `--header`s of the API tool `index` calls.
+    fn headers_of(&self, index: usize) -> Option<&FixedHeaders> {
+        let after = self.headers.partition_point(|(first, _)| *first <= index);
+        after.checked_sub(1).map(|at| &*self.headers[at].1)
+    }
+
     /// A built tool as shown, and its serialized form when `keep_bytes`.
-    fn show(&self, mut def: ToolDef, keep_bytes: bool) -> Result<(Shown, Option<Vec<u8>>), String> {
-        self.headers.strip_from(&mut def);
+    fn show(
+        &self,
+        index: usize,
+        mut def: ToolDef,
+        keep_bytes: bool,
+    ) -> Result<(Shown, Option<Vec<u8>>), String> {
+        if let Some(headers) = self.headers_of(index) {
+            headers.strip_from(&mut def);
+        }
         let name = def.name.clone();
         let (mut tool, endpoint) = into_tool(def).map_err(|e| e.to_string())?;
         let selectable = self.response_filter && add_selector(&mut tool);
@@ -116,7 +130,7 @@ impl Prepared {
             let Some(&at) = position.get(&index) else {
                 return;
             };
-            let shown = def.and_then(|def| self.show(def, true));
+            let shown = def.and_then(|def| self.show(index, def, true));
             let listed = match shown {
                 Ok((shown, bytes)) => {
                     let bytes = bytes.unwrap_or_default();

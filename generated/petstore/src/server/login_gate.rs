@@ -48,12 +48,16 @@ impl Bridge {
         String,
     > {
         let inner = self.shared.current.load_full();
-        match inner.api.authenticator().login_client(scheme).await {
-            Some(r) => r.map_err(|e| e.to_string()),
-            None => Err(format!(
-                "security scheme `{scheme}` is not served with people's logins"
-            )),
+        // Several APIs (`serve --config`): the one whose document has the
+        // scheme (their login schemes have distinct names).
+        for (_, auth) in inner.api.authenticators() {
+            if let Some(r) = auth.login_client(scheme).await {
+                return r.map_err(|e| e.to_string());
+            }
         }
+        Err(format!(
+            "security scheme `{scheme}` is not served with people's logins"
+        ))
     }
 
     /// The login `tool` needs of `person`, when they have none (or one
@@ -64,7 +68,7 @@ impl Bridge {
         person: &str,
     ) -> Option<crate::runtime::auth::LoginNeed> {
         let security = &self.inner.api.tool(tool).http.security;
-        let auth = self.inner.api.authenticator();
+        let auth = self.inner.api.authenticator_of(tool);
         as_user(Some(person.to_string()), auth.login_needed(security))
             .await
             .ok()

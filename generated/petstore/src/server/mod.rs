@@ -47,7 +47,7 @@ use rmcp::{ErrorData as McpError, RoleServer, ServerHandler};
 use serde_json::{Map, Value};
 
 use crate::runtime::call::{
-    Api, ApiOptions, Call, CallReport, Handlers, Missing, Refused, SendAsIs, ToolId,
+    Api, ApiMember, ApiOptions, Call, CallReport, Handlers, Missing, Refused, SendAsIs, ToolId,
 };
 use crate::runtime::catalog::{LazyCatalog, ToolHead};
 use crate::runtime::lro::LroMode;
@@ -176,6 +176,40 @@ struct Session {
     enabled: Mutex<BTreeSet<String>>,
 }
 
+/// The APIs the tools call: those `options.members` lists (`serve
+/// --config`), each with the server's token store unless it has its own;
+/// else the one API of the catalog, reached as the top-level options say.
+fn api_members(
+    options: &ServeOptions,
+    security_schemes: &std::collections::BTreeMap<String, crate::runtime::binding::SecurityScheme>,
+) -> Vec<ApiMember> {
+    if !options.members.is_empty() {
+        let mut members = options.members.clone();
+        for m in &mut members {
+            if m.options.token_store.is_none() {
+                m.options.token_store = options.token_store.clone();
+            }
+        }
+        return members;
+    }
+    vec![ApiMember {
+        label: String::new(),
+        first: 0,
+        security_schemes: security_schemes.clone(),
+        options: ApiOptions {
+            base_url: options.base_url.clone(),
+            server_variables: options.server_variables.clone(),
+            http: options.http.clone(),
+            rate_limit: options.rate_limit,
+            credentials: options.credentials.clone(),
+            forward_authorization: options.forward_authorization,
+            schemas: options.schemas.clone(),
+            token_store: options.token_store.clone(),
+            headers: Arc::clone(&options.headers),
+        },
+    }]
+}
+
 impl Bridge {
     /// Prepares everything `tools/list` and `tools/call` need; calls send
     /// their arguments to the API as they are.
@@ -265,7 +299,12 @@ impl Bridge {
     /// login (a token store is configured and the scheme has a login flow
     /// and a client id).
     pub fn serves_logins(&self) -> bool {
-        self.shared.current.load().api.authenticator().has_logins()
+        self.shared
+            .current
+            .load()
+            .api
+            .authenticators()
+            .any(|(_, auth)| auth.has_logins())
     }
 
     /// Every scope some tool needs.
@@ -291,11 +330,16 @@ impl Bridge {
             source,
         } = catalog;
         let scopes = authz::scopes::for_tools(&heads, &security_schemes, &options.tool_scopes);
+        let select_cap = options.http.limits.max_body_bytes;
+        let members = api_members(&options, &security_schemes);
         let prepared = Arc::new(Prepared::new(
             &heads,
             source,
             options.response_filter,
-            Arc::clone(&options.headers),
+            members
+                .iter()
+                .map(|m| (m.first, Arc::clone(&m.options.headers)))
+                .collect(),
         ));
         let listing = options.listing.clone();
         let (mode, full_tokens, serialized) = Self::resolve_mode(&heads, &prepared, &listing);
@@ -378,22 +422,9 @@ impl Bridge {
             mode,
             toolsets.names.len(),
         );
-        let select_cap = options.http.limits.max_body_bytes;
-        let api_options = ApiOptions {
-            base_url: options.base_url,
-            server_variables: options.server_variables,
-            http: options.http,
-            rate_limit: options.rate_limit,
-            credentials: options.credentials,
-            forward_authorization: options.forward_authorization,
-            schemas: options.schemas,
-            token_store: options.token_store,
-            headers: options.headers,
-        };
         let names = heads.iter().map(|h| h.name.clone()).collect();
         let endpoints: Arc<dyn crate::runtime::call::EndpointSource> = prepared.clone();
-        let api = Api::new(&security_schemes, names, endpoints, api_options)
-            .map_err(ServeError::Client)?;
+        let api = Api::with_members(names, endpoints, members).map_err(ServeError::Client)?;
         for line in api.describe_auth() {
             tracing::info!("auth: {line}");
         }
