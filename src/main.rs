@@ -589,8 +589,8 @@ fn mock(args: MockArgs) -> Result<ExitCode> {
             };
             eprintln!(
                 "openapi2mcp: stateful: {collections} collections, {kept}; POST {}{}/reset restores the examples",
-                url.split_once("://")
-                    .and_then(|(scheme, rest)| rest.split_once('/').map(|(host, _)| format!("{scheme}://{host}")).or(Some(format!("{scheme}://{rest}"))))
+                url::Url::parse(url)
+                    .map(|u| u.origin().ascii_serialization())
                     .unwrap_or_default(),
                 openapi2mcp::mock::CONTROL_PREFIX
             );

@@ -492,6 +492,7 @@ fn synthesized_values_are_deterministic_and_follow_the_seed() {
             MockOptions {
                 seed,
                 examples: true,
+                ..MockOptions::default()
             },
         );
         assert_eq!(server.prefix(), "/api/v2");
@@ -672,6 +673,7 @@ fn github_synthesized_responses_validate_against_the_documented_schemas() {
         MockOptions {
             seed: 0,
             examples: false,
+            ..MockOptions::default()
         },
     );
     eprintln!("github mock built in {:?}", started.elapsed());
