@@ -55,7 +55,12 @@ pub struct ServeMockArgs {
     pub mock_stateless: bool,
     /// With --mock: keep the mock's state in this JSON file (read at
     /// start, rewritten after each change).
-    #[arg(long, value_name = "FILE", requires = "mock", conflicts_with = "mock_stateless")]
+    #[arg(
+        long,
+        value_name = "FILE",
+        requires = "mock",
+        conflicts_with = "mock_stateless"
+    )]
     pub mock_state: Option<PathBuf>,
     /// With --mock: most items kept per collection (ten times as many in all).
     #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_ITEMS,
@@ -113,7 +118,10 @@ pub fn with_state(
 }
 
 /// `serve --mock`'s in-process mock of `doc`.
-pub fn in_process(doc: &Document, state: Option<&StateOptions>) -> Result<MockServer, CommandError> {
+pub fn in_process(
+    doc: &Document,
+    state: Option<&StateOptions>,
+) -> Result<MockServer, CommandError> {
     // The mock's diagnostics repeat what planning the catalog reported.
     let (server, _) = MockServer::new(doc, options(MockOptions::default(), state));
     with_state(server, state)

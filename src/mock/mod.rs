@@ -265,9 +265,8 @@ impl MockServer {
             headers: vec![("content-type".into(), "application/json".into())],
             body: serde_json::to_vec(&body).unwrap_or_default(),
         };
-        let problem = |status: u16, detail: String| {
-            problem_response(&Problem { status, detail }, Vec::new())
-        };
+        let problem =
+            |status: u16, detail: String| problem_response(&Problem { status, detail }, Vec::new());
         Some(match (req.method.as_str(), what) {
             ("POST", "/reset") => match state.store.reset() {
                 Ok(()) => {
@@ -279,7 +278,10 @@ impl MockServer {
             ("GET", "/state") => json(200, state.store.snapshot()),
             (_, "/reset" | "/state") => problem(
                 405,
-                format!("{} {}: use POST /__mock/reset or GET /__mock/state", req.method, req.path),
+                format!(
+                    "{} {}: use POST /__mock/reset or GET /__mock/state",
+                    req.method, req.path
+                ),
             ),
             _ => return None,
         })

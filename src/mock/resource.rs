@@ -129,7 +129,9 @@ impl Resource {
 pub fn number_of(id: &Value, kind: &IdKind) -> Option<u64> {
     match (kind, id) {
         (IdKind::Integer, Value::Number(n)) => n.as_u64(),
-        (IdKind::Prefixed(prefix), Value::String(s)) => s.strip_prefix(prefix.as_str())?.parse().ok(),
+        (IdKind::Prefixed(prefix), Value::String(s)) => {
+            s.strip_prefix(prefix.as_str())?.parse().ok()
+        }
         _ => None,
     }
 }
@@ -467,9 +469,23 @@ fn list_wrap(defs: &Defs, schema: &Value, collection: &str) -> Option<Wrap> {
 }
 
 const LIMIT: &[&str] = &[
-    "limit", "per_page", "perPage", "page_size", "pageSize", "max_results", "maxResults", "$top",
+    "limit",
+    "per_page",
+    "perPage",
+    "page_size",
+    "pageSize",
+    "max_results",
+    "maxResults",
+    "$top",
 ];
-const OFFSET: &[&str] = &["offset", "skip", "$skip", "start", "start_index", "startIndex"];
+const OFFSET: &[&str] = &[
+    "offset",
+    "skip",
+    "$skip",
+    "start",
+    "start_index",
+    "startIndex",
+];
 const PAGE: &[&str] = &["page", "page_number", "pageNumber"];
 const AFTER: &[&str] = &[
     "starting_after",
@@ -506,8 +522,11 @@ const NEXT: &[&str] = &[
 ];
 
 fn list_spec_of(route: &Route, defs: &Defs, wrap: Option<Wrap>, item: &ObjectShape) -> ListSpec {
-    let query: Vec<&super::table::Param> =
-        route.params.iter().filter(|p| p.loc == Loc::Query).collect();
+    let query: Vec<&super::table::Param> = route
+        .params
+        .iter()
+        .filter(|p| p.loc == Loc::Query)
+        .collect();
     let named = |names: &[&str]| {
         names
             .iter()
@@ -580,7 +599,11 @@ fn list_spec_of(route: &Route, defs: &Defs, wrap: Option<Wrap>, item: &ObjectSha
 /// `application/x-www-form-urlencoded` pairs (`a[b]=c` one level deep,
 /// `a[]=x` arrays) coerced by the item's property types. `None` when the
 /// body is not an object (then the documented example answers).
-pub fn body_object(content_type: Option<&str>, body: &[u8], shape: &ObjectShape) -> Option<Map<String, Value>> {
+pub fn body_object(
+    content_type: Option<&str>,
+    body: &[u8],
+    shape: &ObjectShape,
+) -> Option<Map<String, Value>> {
     let ct = content_type.map(crate::runtime::wire::media::essence);
     match ct.as_deref() {
         Some("application/x-www-form-urlencoded") => Some(form_object(body, shape)),
@@ -604,7 +627,9 @@ fn form_object(body: &[u8], shape: &ObjectShape) -> Map<String, Value> {
         let prop = shape.prop(&name);
         let scalar = |ty: Option<&str>, text: &str| -> Value {
             match ty {
-                Some("integer") => text.parse::<i64>().map_or_else(|_| Value::from(text), Value::from),
+                Some("integer") => text
+                    .parse::<i64>()
+                    .map_or_else(|_| Value::from(text), Value::from),
                 Some("number") => text
                     .parse::<f64>()
                     .ok()
@@ -629,14 +654,12 @@ fn form_object(body: &[u8], shape: &ObjectShape) -> Map<String, Value> {
                     other => *other = Value::Array(vec![v]),
                 }
             }
-            Some(sub) => {
-                match out.entry(name).or_insert_with(|| Value::Object(Map::new())) {
-                    Value::Object(m) => {
-                        m.insert(sub, Value::String(value));
-                    }
-                    other => *other = Value::Object(Map::from_iter([(sub, Value::String(value))])),
+            Some(sub) => match out.entry(name).or_insert_with(|| Value::Object(Map::new())) {
+                Value::Object(m) => {
+                    m.insert(sub, Value::String(value));
                 }
-            }
+                other => *other = Value::Object(Map::from_iter([(sub, Value::String(value))])),
+            },
         }
     }
     out

@@ -182,14 +182,24 @@ fn collect(defs: &Defs, schema: &Value, shape: &mut ObjectShape, depth: usize) {
             shape.schemas.push(resolved.clone());
         }
     }
-    for r in s.get("required").and_then(Value::as_array).into_iter().flatten() {
+    for r in s
+        .get("required")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
         if let Some(r) = r.as_str()
             && !shape.required.iter().any(|x| x == r)
         {
             shape.required.push(r.to_string());
         }
     }
-    for branch in s.get("allOf").and_then(Value::as_array).into_iter().flatten() {
+    for branch in s
+        .get("allOf")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
         collect(defs, branch, shape, depth + 1);
     }
     if shape.props.is_empty() {

@@ -54,12 +54,7 @@ pub struct Stateful {
 impl Stateful {
     /// Recognizes the resources of `routes`; `examples: false` starts every
     /// collection empty (nothing documented is used).
-    pub fn new(
-        routes: &[Route],
-        defs: Defs,
-        store: std::sync::Arc<Store>,
-        examples: bool,
-    ) -> Self {
+    pub fn new(routes: &[Route], defs: Defs, store: std::sync::Arc<Store>, examples: bool) -> Self {
         let mut resources = resource::recognize(routes, &defs);
         if !examples {
             for r in &mut resources.list {
@@ -477,7 +472,11 @@ impl Ctx<'_> {
         Some(match outcome {
             Ok(Some((item, created))) => {
                 let status = if created { 201 } else { self.status(200) };
-                let status = if !created && status == 201 { 200 } else { status };
+                let status = if !created && status == 201 {
+                    200
+                } else {
+                    status
+                };
                 Ok(self.respond(status, Some(self.shaped(item)), None))
             }
             Ok(None) => self.not_found(),
@@ -486,10 +485,9 @@ impl Ctx<'_> {
     }
 
     fn merge(&self, key: &ScopeKey, seed: &Scope) -> Option<Result<MockResponse, Problem>> {
-        if self
-            .header("content-type")
-            .is_some_and(|ct| crate::runtime::wire::media::essence(ct) == "application/json-patch+json")
-        {
+        if self.header("content-type").is_some_and(|ct| {
+            crate::runtime::wire::media::essence(ct) == "application/json-patch+json"
+        }) {
             return None;
         }
         let patch = self.body()?;
@@ -544,7 +542,12 @@ impl Ctx<'_> {
                     .filter(|v| !v.is_empty())
                     .collect();
             }
-            if let Some(allowed) = self.res.shape.prop(name).and_then(|p| p.enumeration.as_ref()) {
+            if let Some(allowed) = self
+                .res
+                .shape
+                .prop(name)
+                .and_then(|p| p.enumeration.as_ref())
+            {
                 wanted.retain(|w| allowed.iter().any(|a| text_of(a).as_deref() == Some(w)));
             }
             if !wanted.is_empty() {
@@ -610,7 +613,8 @@ impl Ctx<'_> {
         if let (Some((name, first_page)), Some(limit)) = (&spec.page, limit)
             && let Some(p) = number(&Some(name.clone()))
         {
-            start = start.saturating_add((p.saturating_sub(*first_page) as usize).saturating_mul(limit));
+            start = start
+                .saturating_add((p.saturating_sub(*first_page) as usize).saturating_mul(limit));
         }
         let before_end = end;
         if spec.before.is_some() && first(&spec.before).is_some() {
@@ -623,9 +627,12 @@ impl Ctx<'_> {
         }
         let start = start.min(end);
         let page: Vec<Value> = kept[start..end].to_vec();
-        let has_more = end < before_end || (spec.before.is_some() && start > 0 && first(&spec.before).is_some());
+        let has_more = end < before_end
+            || (spec.before.is_some() && start > 0 && first(&spec.before).is_some());
         let next = if end < before_end {
-            page.last().and_then(|it| it.get(&self.res.id)).and_then(text_of)
+            page.last()
+                .and_then(|it| it.get(&self.res.id))
+                .and_then(text_of)
         } else {
             None
         };

@@ -57,7 +57,13 @@ struct Got {
 }
 
 async fn send(method: &str, url: &str, body: Option<Value>) -> Got {
-    send_with(method, url, &[], body.map(|b| ("application/json", b.to_string()))).await
+    send_with(
+        method,
+        url,
+        &[],
+        body.map(|b| ("application/json", b.to_string())),
+    )
+    .await
 }
 
 async fn send_with(
@@ -97,7 +103,10 @@ async fn petstore_round_trip_create_get_update_list_delete_over_http() {
     let base = start("specs/petstore.yaml", None).await;
     // The seed: the list example's pets.
     let got = send("GET", &format!("{base}/pets"), None).await;
-    assert_eq!((got.status, ids(&got.body)), (200, vec![json!(1), json!(2)]));
+    assert_eq!(
+        (got.status, ids(&got.body)),
+        (200, vec![json!(1), json!(2)])
+    );
 
     // Create Bob: Bob comes back (not the example's Rex), with the next id.
     let got = send(
@@ -157,7 +166,12 @@ async fn petstore_round_trip_create_get_update_list_delete_over_http() {
     assert_eq!(ids(&got.body), vec![json!(1), json!(2)]);
 
     // Ids are not reused; PUT is not documented for pets (405 as before).
-    let got = send("POST", &format!("{base}/pets"), Some(json!({"name": "Kit"}))).await;
+    let got = send(
+        "POST",
+        &format!("{base}/pets"),
+        Some(json!({"name": "Kit"})),
+    )
+    .await;
     assert_eq!(got.body, json!({"id": 4, "name": "Kit"}));
 
     // The example seed answers GET /pets/1 as the stateless mock did.
@@ -172,7 +186,12 @@ async fn petstore_round_trip_create_get_update_list_delete_over_http() {
 async fn validation_prefer_and_action_endpoints_are_unchanged_when_stateful() {
     let base = start("specs/petstore.yaml", None).await;
     // Validation comes first, exactly as without state.
-    let got = send("POST", &format!("{base}/pets"), Some(json!({"tags": ["dog"]}))).await;
+    let got = send(
+        "POST",
+        &format!("{base}/pets"),
+        Some(json!({"tags": ["dog"]})),
+    )
+    .await;
     assert_eq!(got.status, 400);
     assert!(got.body["detail"].as_str().unwrap().contains("\"name\""));
     let got = send("GET", &format!("{base}/pets/abc"), None).await;
@@ -213,7 +232,13 @@ async fn nested_collections_are_scoped_by_their_parents() {
     // Every repository starts from the documented issues.
     for repo in ["hello", "world"] {
         let got = send("GET", &issues(repo), None).await;
-        let numbers: Vec<&Value> = got.body.as_array().unwrap().iter().map(|i| &i["number"]).collect();
+        let numbers: Vec<&Value> = got
+            .body
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|i| &i["number"])
+            .collect();
         assert_eq!(numbers, [&json!(1), &json!(2)], "{repo}");
     }
     // The item example (with its body) replaced the list entry of issue 1.
@@ -238,12 +263,18 @@ async fn nested_collections_are_scoped_by_their_parents() {
         "/api/repos/octo/hello/issues/3"
     );
     let got = send("GET", &format!("{}/3", issues("hello")), None).await;
-    assert_eq!((got.status, got.body["title"].clone()), (200, json!("Crash on start")));
+    assert_eq!(
+        (got.status, got.body["title"].clone()),
+        (200, json!("Crash on start"))
+    );
     // Another repository does not see it; its 404 is problem JSON (none documented).
     let got = send("GET", &format!("{}/3", issues("world")), None).await;
     assert_eq!(got.status, 404);
     assert!(
-        got.body["detail"].as_str().unwrap().contains("issue_number `3`"),
+        got.body["detail"]
+            .as_str()
+            .unwrap()
+            .contains("issue_number `3`"),
         "{}",
         got.body
     );
@@ -271,7 +302,12 @@ async fn nested_collections_are_scoped_by_their_parents() {
     assert_eq!(numbers(&got.body), [1, 2, 3]);
     let got = send("GET", &format!("{}?labels=bug", issues("hello")), None).await;
     assert_eq!(numbers(&got.body), [1, 3]);
-    let got = send("GET", &format!("{}?per_page=2&page=2", issues("hello")), None).await;
+    let got = send(
+        "GET",
+        &format!("{}?per_page=2&page=2", issues("hello")),
+        None,
+    )
+    .await;
     assert_eq!(numbers(&got.body), [3]);
 
     // An action under an item keeps its documented answer.
@@ -289,7 +325,9 @@ async fn stripe_like_form_bodies_wrappers_cursors_and_post_updates() {
             "POST",
             &format!("{base}/v1/customers"),
             &[],
-            form(&format!("name={name}&email={name}%40example.com&balance=5&metadata[tier]=gold")),
+            form(&format!(
+                "name={name}&email={name}%40example.com&balance=5&metadata[tier]=gold"
+            )),
         )
         .await;
         assert_eq!(got.status, 200, "{}", got.body);
@@ -306,7 +344,12 @@ async fn stripe_like_form_bodies_wrappers_cursors_and_post_updates() {
     let got = send("GET", &format!("{base}/v1/customers?limit=2"), None).await;
     assert_eq!(got.body["object"], "list");
     assert_eq!(got.body["has_more"], true);
-    let page: Vec<&Value> = got.body["data"].as_array().unwrap().iter().map(|c| &c["id"]).collect();
+    let page: Vec<&Value> = got.body["data"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| &c["id"])
+        .collect();
     assert_eq!(page, [&json!(made[0]), &json!(made[1])]);
     let got = send(
         "GET",
@@ -316,11 +359,26 @@ async fn stripe_like_form_bodies_wrappers_cursors_and_post_updates() {
     .await;
     assert_eq!(got.body["has_more"], false);
     assert_eq!(got.body["data"][0]["id"], made[2]);
-    let got = send("GET", &format!("{base}/v1/customers?email=Bea%40example.com"), None).await;
+    let got = send(
+        "GET",
+        &format!("{base}/v1/customers?email=Bea%40example.com"),
+        None,
+    )
+    .await;
     assert_eq!(got.body["data"].as_array().unwrap().len(), 1);
-    let got = send("GET", &format!("{base}/v1/customers?starting_after=cus_nope"), None).await;
+    let got = send(
+        "GET",
+        &format!("{base}/v1/customers?starting_after=cus_nope"),
+        None,
+    )
+    .await;
     assert_eq!(got.status, 400);
-    assert!(got.body["detail"].as_str().unwrap().contains("starting_after"));
+    assert!(
+        got.body["detail"]
+            .as_str()
+            .unwrap()
+            .contains("starting_after")
+    );
 
     // POST on the item updates (its response is the item schema).
     let got = send_with(
@@ -330,7 +388,10 @@ async fn stripe_like_form_bodies_wrappers_cursors_and_post_updates() {
         form("name=Ada+L"),
     )
     .await;
-    assert_eq!((got.body["name"].clone(), got.body["email"].clone()), (json!("Ada L"), json!("Ada@example.com")));
+    assert_eq!(
+        (got.body["name"].clone(), got.body["email"].clone()),
+        (json!("Ada L"), json!("Ada@example.com"))
+    );
 
     // DELETE answers the documented marker with the id.
     let got = send("DELETE", &format!("{base}/v1/customers/{}", made[0]), None).await;
@@ -343,17 +404,27 @@ async fn stripe_like_form_bodies_wrappers_cursors_and_post_updates() {
 
 #[tokio::test]
 async fn reset_restores_the_seed_and_caps_refuse_with_507() {
-    let base = start(
-        "specs/petstore.yaml",
-        Some(Arc::new(Store::in_memory(3))),
+    let base = start("specs/petstore.yaml", Some(Arc::new(Store::in_memory(3)))).await;
+    let root_url = base.trim_end_matches("/v1");
+    let got = send(
+        "POST",
+        &format!("{base}/pets"),
+        Some(json!({"name": "Bob"})),
     )
     .await;
-    let root_url = base.trim_end_matches("/v1");
-    let got = send("POST", &format!("{base}/pets"), Some(json!({"name": "Bob"}))).await;
     assert_eq!(got.status, 201);
-    let got = send("POST", &format!("{base}/pets"), Some(json!({"name": "Max"}))).await;
+    let got = send(
+        "POST",
+        &format!("{base}/pets"),
+        Some(json!({"name": "Max"})),
+    )
+    .await;
     assert_eq!(got.status, 507);
-    assert!(got.body["detail"].as_str().unwrap().contains("3 items"), "{}", got.body);
+    assert!(
+        got.body["detail"].as_str().unwrap().contains("3 items"),
+        "{}",
+        got.body
+    );
     let got = send("DELETE", &format!("{base}/pets/1"), None).await;
     assert_eq!(got.status, 204);
 
@@ -407,7 +478,12 @@ async fn the_state_file_survives_a_restart_of_the_process() {
     let file_arg = file.to_str().unwrap();
 
     let mut first = mock_process(&["specs/petstore.yaml", "--state", file_arg]).await;
-    let got = send("POST", &format!("{}/pets", first.url), Some(json!({"name": "Bob"}))).await;
+    let got = send(
+        "POST",
+        &format!("{}/pets", first.url),
+        Some(json!({"name": "Bob"})),
+    )
+    .await;
     assert_eq!(got.body["id"], 3);
     let got = send("DELETE", &format!("{}/pets/2", first.url), None).await;
     assert_eq!(got.status, 204);
@@ -420,7 +496,12 @@ async fn the_state_file_survives_a_restart_of_the_process() {
     assert_eq!(ids(&got.body), vec![json!(1), json!(3)]);
     let got = send("GET", &format!("{}/pets/3", second.url), None).await;
     assert_eq!(got.body["name"], "Bob");
-    let got = send("POST", &format!("{}/pets", second.url), Some(json!({"name": "Max"}))).await;
+    let got = send(
+        "POST",
+        &format!("{}/pets", second.url),
+        Some(json!({"name": "Max"})),
+    )
+    .await;
     assert_eq!(got.body["id"], 4, "the id sequence survives too");
     // Reset empties the file too.
     let origin = second.url.trim_end_matches("/v1").to_string();
@@ -431,7 +512,12 @@ async fn the_state_file_survives_a_restart_of_the_process() {
 
     // Without --stateful or --state: the documented example, as before.
     let mut plain = mock_process(&["specs/petstore.yaml"]).await;
-    let got = send("POST", &format!("{}/pets", plain.url), Some(json!({"name": "Bob"}))).await;
+    let got = send(
+        "POST",
+        &format!("{}/pets", plain.url),
+        Some(json!({"name": "Bob"})),
+    )
+    .await;
     assert_eq!(got.body["name"], "Rex");
     plain.child.kill().await.unwrap();
 }
@@ -440,9 +526,19 @@ async fn the_state_file_survives_a_restart_of_the_process() {
 fn a_broken_state_file_is_an_error_naming_it() {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("broken-state.json");
-    std::fs::write(&file, "{\"format\": \"openapi2mcp-mock-state\", \"version\": 1, \"collections\": [").unwrap();
+    std::fs::write(
+        &file,
+        "{\"format\": \"openapi2mcp-mock-state\", \"version\": 1, \"collections\": [",
+    )
+    .unwrap();
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_openapi2mcp"))
-        .args(["mock", "specs/petstore.yaml", "--listen", "127.0.0.1:0", "--state"])
+        .args([
+            "mock",
+            "specs/petstore.yaml",
+            "--listen",
+            "127.0.0.1:0",
+            "--state",
+        ])
         .arg(&file)
         .current_dir(root())
         .output()
@@ -482,9 +578,17 @@ async fn serve_mock_remembers_what_the_tools_create_change_and_delete() {
         .arg("--mock")
         .env_remove("OPENAPI2MCP_BASE_URL");
     let client = ().serve(rmcp::transport::TokioChildProcess::new(cmd).unwrap()).await.unwrap();
-    let got = call(&client, "create_pet", json!({"name": "Bob", "tags": ["cat"]})).await;
+    let got = call(
+        &client,
+        "create_pet",
+        json!({"name": "Bob", "tags": ["cat"]}),
+    )
+    .await;
     assert_eq!(got.is_error, Some(false), "{got:?}");
-    assert_eq!(got.structured_content, Some(json!({"id": 3, "name": "Bob", "tags": ["cat"]})));
+    assert_eq!(
+        got.structured_content,
+        Some(json!({"id": 3, "name": "Bob", "tags": ["cat"]}))
+    );
     let got = call(&client, "get_pet", json!({"petId": 3})).await;
     assert_eq!(got.structured_content.unwrap()["name"], "Bob");
     let got = call(&client, "update_pet", json!({"petId": 3, "status": "sold"})).await;
@@ -495,7 +599,11 @@ async fn serve_mock_remembers_what_the_tools_create_change_and_delete() {
     let got = call(&client, "delete_pet", json!({"petId": 3})).await;
     assert_eq!(got.is_error, Some(false));
     let got = call(&client, "get_pet", json!({"petId": 3})).await;
-    assert_eq!(got.is_error, Some(true), "deleted: the API's 404 is an error result");
+    assert_eq!(
+        got.is_error,
+        Some(true),
+        "deleted: the API's 404 is an error result"
+    );
     // The seed answers as the documented example (the README's main command).
     let got = call(&client, "get_pet", json!({"petId": 1})).await;
     assert_eq!(got.structured_content.unwrap()["name"], "Rex");
@@ -532,9 +640,18 @@ fn github_collections_are_recognized() {
     };
     let found = recognized(&path);
     let has = |c: &str, id: &str| found.iter().any(|(col, _, i)| col == c && i == id);
-    assert!(has("/repos/{owner}/{repo}/issues", "number"), "issues by number");
-    assert!(has("/repos/{owner}/{repo}/pulls", "number"), "pulls by number");
-    assert!(has("/repos/{owner}/{repo}/issues/comments", "id"), "comments by id");
+    assert!(
+        has("/repos/{owner}/{repo}/issues", "number"),
+        "issues by number"
+    );
+    assert!(
+        has("/repos/{owner}/{repo}/pulls", "number"),
+        "pulls by number"
+    );
+    assert!(
+        has("/repos/{owner}/{repo}/issues/comments", "id"),
+        "comments by id"
+    );
     assert!(has("/repos/{owner}/{repo}/hooks", "id"), "hooks by id");
     // A path whose slot names no property of the item is left alone.
     assert!(
@@ -571,13 +688,21 @@ fn stripe_collections_are_recognized_with_post_updates() {
         &mock::MockRequest::new("POST", "/v1/customers")
             .header("content-type", "application/x-www-form-urlencoded"),
     );
-    assert_eq!(created.status, 200, "{}", String::from_utf8_lossy(&created.body));
+    assert_eq!(
+        created.status,
+        200,
+        "{}",
+        String::from_utf8_lossy(&created.body)
+    );
     let id = created.json().unwrap()["id"].as_str().unwrap().to_string();
     let mut update = mock::MockRequest::new("POST", &format!("/v1/customers/{id}"))
         .header("content-type", "application/x-www-form-urlencoded");
     update.body = b"name=Ada".to_vec();
     let updated = server.respond(&update);
     assert_eq!(updated.json().unwrap()["name"], "Ada");
-    let got = server.respond(&mock::MockRequest::new("GET", &format!("/v1/customers/{id}")));
+    let got = server.respond(&mock::MockRequest::new(
+        "GET",
+        &format!("/v1/customers/{id}"),
+    ));
     assert_eq!(got.json().unwrap()["name"], "Ada");
 }
