@@ -385,10 +385,11 @@ pub fn id_property(slot: &str, collection: &str, shape: &ObjectShape) -> Option<
             .find(|p| words(&p.name) == wanted)
             .map(|p| p.name.clone())
     };
-    if slot_words.len() > singular_words.len() && slot_words.starts_with(&singular_words) {
-        if let Some(p) = find_words(&slot_words[singular_words.len()..]) {
-            return Some(p);
-        }
+    if slot_words.len() > singular_words.len()
+        && slot_words.starts_with(&singular_words)
+        && let Some(p) = find_words(&slot_words[singular_words.len()..])
+    {
+        return Some(p);
     }
     if slot_words.last().is_some_and(|w| w == "id") && has("id") {
         return Some("id".into());
