@@ -114,13 +114,18 @@ impl Store {
     }
 
     /// A store persisted to `path`: read when it exists (a file that is
-    /// not a state file is an error naming it), created on first change.
+    /// not a state file is an error naming it), else created empty.
     pub fn open(path: &Path, max_items: usize) -> Result<Self, StoreError> {
         let mut store = Self::in_memory(max_items);
         store.file = Some(path.to_path_buf());
         let text = match std::fs::read(path) {
             Ok(text) => text,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(store),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                // Written now, so a path that cannot be written is an
+                // error at start rather than at the first change.
+                store.save(&BTreeMap::new())?;
+                return Ok(store);
+            }
             Err(source) => {
                 return Err(StoreError::Read {
                     path: path.to_path_buf(),

@@ -88,7 +88,8 @@ fn the_file_round_trips_and_is_rewritten_after_each_change() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("state.json");
     let store = Store::open(&path, 10).unwrap();
-    assert!(!path.exists(), "nothing written before a change");
+    let text: Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+    assert_eq!(text["collections"], json!([]), "created empty at start");
     let k = key(&[("owner", "o"), ("repo", "r")]);
     push(&store, &k, 2).unwrap();
     let again = Store::open(&path, 10).unwrap();
@@ -142,10 +143,20 @@ fn broken_files_are_errors_naming_the_file() {
 }
 
 #[test]
-fn a_file_that_cannot_be_written_refuses_the_change() {
+fn a_file_that_cannot_be_written_is_an_error_at_start_and_refuses_changes() {
     let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("missing-dir").join("state.json");
-    let store = Store::open(&path, 10).unwrap();
+    let e = Store::open(&dir.path().join("missing-dir").join("state.json"), 10)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("cannot write") && e.contains("state.json"),
+        "{e}"
+    );
+
+    let sub = dir.path().join("sub");
+    std::fs::create_dir(&sub).unwrap();
+    let store = Store::open(&sub.join("state.json"), 10).unwrap();
+    std::fs::remove_dir_all(&sub).unwrap();
     let k = key(&[]);
     let refused = push(&store, &k, 2).unwrap_err();
     assert_eq!(refused.status, 500);

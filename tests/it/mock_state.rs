@@ -706,3 +706,34 @@ fn stripe_collections_are_recognized_with_post_updates() {
     ));
     assert_eq!(got.json().unwrap()["name"], "Ada");
 }
+
+/// `serve --mock --watch` rebuilds the mock from each new document: the
+/// rebuilt mock shares the store, its options and its path.
+#[test]
+fn a_rebuilt_mock_keeps_the_store() {
+    let spec = local("specs/petstore.yaml");
+    let (doc, _) = openapi2mcp::document::load(
+        spec.to_str().unwrap(),
+        &LoadOptions {
+            keep_examples: true,
+            ..LoadOptions::default()
+        },
+    )
+    .unwrap();
+    let (server, _) = mock::MockServer::new(&doc, stateful());
+    let server = server.with_prefix("/old".into());
+    let created =
+        server.respond(&mock::MockRequest::new("POST", "/old/pets").json(&json!({"name": "Bob"})));
+    assert_eq!(created.status, 201);
+    let (rebuilt, _) = server.rebuild(&doc);
+    assert_eq!(rebuilt.prefix(), "/old");
+    let got = rebuilt.respond(&mock::MockRequest::new("GET", "/old/pets/3"));
+    assert_eq!(
+        (got.status, got.json().unwrap()["name"].clone()),
+        (200, json!("Bob"))
+    );
+    let head = rebuilt.respond(&mock::MockRequest::new("HEAD", "/old/pets/3"));
+    assert_eq!((head.status, head.body.len()), (200, 0));
+    let head = rebuilt.respond(&mock::MockRequest::new("HEAD", "/old/pets/9"));
+    assert_eq!((head.status, head.body.len()), (404, 0));
+}
