@@ -7,7 +7,8 @@
 //!   parameters that name item properties (exact match on the text of the
 //!   value; several values of an array parameter: any of them for a scalar
 //!   property, all of them for an array property; a value outside the
-//!   property's `enum`, like GitHub's `state=all`, does not filter), then
+//!   property's `enum`, or `all`/`any` when it has none, like GitHub's
+//!   `state=all`, does not filter), then
 //!   paged: `starting_after`/`ending_before`-like cursors (an item's id),
 //!   `offset`-like, `page`-like (times the page size) and `limit`-like
 //!   parameters (default: the parameter's documented default, else every
@@ -542,13 +543,17 @@ impl Ctx<'_> {
                     .filter(|v| !v.is_empty())
                     .collect();
             }
-            if let Some(allowed) = self
+            match self
                 .res
                 .shape
                 .prop(name)
                 .and_then(|p| p.enumeration.as_ref())
             {
-                wanted.retain(|w| allowed.iter().any(|a| text_of(a).as_deref() == Some(w)));
+                Some(allowed) => {
+                    wanted.retain(|w| allowed.iter().any(|a| text_of(a).as_deref() == Some(w)))
+                }
+                // GitHub's `state=all`: "every state", not a state.
+                None => wanted.retain(|w| !matches!(w.as_str(), "all" | "any")),
             }
             if !wanted.is_empty() {
                 filters.push((name, wanted));

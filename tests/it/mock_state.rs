@@ -300,6 +300,11 @@ async fn nested_collections_are_scoped_by_their_parents() {
     assert_eq!(numbers(&got.body), [1, 2]);
     let got = send("GET", &format!("{}?state=all", issues("hello")), None).await;
     assert_eq!(numbers(&got.body), [1, 2, 3]);
+    // `all` on a property without an enum (GitHub's `state`): no filter.
+    let got = send("GET", &format!("{}?kind=all", issues("hello")), None).await;
+    assert_eq!(numbers(&got.body), [1, 2, 3]);
+    let got = send("GET", &format!("{}?kind=task", issues("hello")), None).await;
+    assert_eq!(numbers(&got.body), [2]);
     let got = send("GET", &format!("{}?labels=bug", issues("hello")), None).await;
     assert_eq!(numbers(&got.body), [1, 3]);
     let got = send(
