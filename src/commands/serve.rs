@@ -67,7 +67,9 @@ pub fn run(served: Served, command: ServeCommand) -> Result<(), CommandError> {
                     options.confirm = crate::server::confirm::ConfirmPolicy::None;
                 }
             }
-            tracing::info!(url = %bound.base_url(), "mock API serving");
+            // Under the mock's target, shown by default: the address is
+            // where `POST /__mock/reset` goes.
+            tracing::info!(target: "openapi2mcp::mock", url = %bound.base_url(), "mock API serving");
             tokio::spawn(async move {
                 if let Err(e) = bound.run(std::future::pending()).await {
                     tracing::error!("mock API stopped: {e}");

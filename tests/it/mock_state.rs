@@ -742,3 +742,22 @@ fn a_rebuilt_mock_keeps_the_store() {
     let head = rebuilt.respond(&mock::MockRequest::new("HEAD", "/old/pets/9"));
     assert_eq!((head.status, head.body.len()), (404, 0));
 }
+
+/// `serve --mock` says where its mock listens by default (where
+/// `POST /__mock/reset` goes), even with the default log filter.
+#[test]
+fn serve_mock_logs_where_its_mock_listens() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_openapi2mcp"))
+        .args(["serve", "specs/petstore.yaml", "--mock"])
+        .env_remove("OPENAPI2MCP_BASE_URL")
+        .env_remove("RUST_LOG")
+        .current_dir(root())
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("mock API serving") && stderr.contains("http://127.0.0.1:"),
+        "{stderr}"
+    );
+}
