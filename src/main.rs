@@ -136,6 +136,8 @@ struct MockArgs {
     /// Ignore documented examples: always synthesize responses from the schemas.
     #[arg(long)]
     no_examples: bool,
+    #[command(flatten)]
+    state: commands::mock::StatefulArgs,
     /// Do not print warnings about the document.
     #[arg(long, short)]
     quiet: bool,
@@ -151,6 +153,8 @@ struct ServeArgs {
     /// instead of the real API, unless --base-url is given.
     #[arg(long)]
     mock: bool,
+    #[command(flatten)]
+    mock_state: commands::mock::ServeMockArgs,
     /// Reload the document when it changes (a file: on change; a URL:
     /// polled with If-None-Match/If-Modified-Since). SIGHUP always reloads.
     #[arg(long)]
@@ -484,6 +488,7 @@ fn serve(args: ServeArgs) -> Result<ExitCode> {
         pipeline: options,
         flags: args.flags,
         mock: args.mock,
+        mock_state: args.mock_state.state(),
         watch: args.watch.then_some(args.watch_interval),
     };
     commands::serve::run(served, command)?;
@@ -560,16 +565,36 @@ fn mock(args: MockArgs) -> Result<ExitCode> {
         overlays: args.overlays,
         ..LoadOptions::default()
     };
-    let options = MockOptions {
-        seed: args.seed,
-        examples: !args.no_examples,
-    };
+    let state = args.state.state();
+    let options = commands::mock::options(
+        MockOptions {
+            seed: args.seed,
+            examples: !args.no_examples,
+            ..MockOptions::default()
+        },
+        state.as_ref(),
+    );
     let mocked = match loaded(pipeline::load_mock(&args.spec, &load, options), args.quiet) {
         Ok(mocked) => mocked,
         Err(code) => return Ok(code),
     };
-    commands::mock::run(mocked.server, args.listen, |operations, url| {
+    let server = commands::mock::with_state(mocked.server, state.as_ref())?;
+    let collections = server.resources().len();
+    commands::mock::run(server, args.listen, |operations, url| {
         eprintln!("openapi2mcp: mock of {operations} operations at {url}");
+        if let Some(state) = &state {
+            let kept = match &state.file {
+                Some(f) => format!("kept in {}", f.display()),
+                None => "kept in memory".into(),
+            };
+            eprintln!(
+                "openapi2mcp: stateful: {collections} collections, {kept}; POST {}{}/reset restores the examples",
+                url::Url::parse(url)
+                    .map(|u| u.origin().ascii_serialization())
+                    .unwrap_or_default(),
+                openapi2mcp::mock::CONTROL_PREFIX
+            );
+        }
     })?;
     Ok(ExitCode::SUCCESS)
 }

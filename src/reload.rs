@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
-use crate::mock::{MockOptions, MockServer, MockSlot};
+use crate::mock::MockSlot;
 use crate::pipeline::{self, PipelineError, PipelineOptions};
 use crate::runtime::http::{BoundedReadError, read_bounded};
 use crate::runtime::schemas::Schemas;
@@ -85,20 +85,22 @@ impl Reloader {
         tracing::info!(document = %self.shown, "reloading ({why})");
         let location = self.location.clone();
         let options = self.options.clone();
-        // The tools' base URL names the path the mock started under.
-        let mock_prefix = self.mock.as_ref().map(|m| m.current().prefix().to_string());
+        // The new mock answers under the path the tools' base URL names,
+        // with the same options and the same store (see `rebuild`).
+        let current = self.mock.as_ref().map(MockSlot::current);
         let loaded = tokio::task::spawn_blocking(move || {
             pipeline::load_served(&location, &options).map(|served| {
-                let mock = mock_prefix.map(|prefix| {
-                    let (mock, _) =
-                        MockServer::new(served.schemas.document(), MockOptions::default());
-                    if mock.prefix() != prefix {
+                let mock = current.map(|current| {
+                    let document = served.schemas.document();
+                    let now = crate::mock::server_prefix(document);
+                    if now != current.prefix() {
                         tracing::warn!(
-                            "reload: the document's server path is now `{}`; the mock keeps answering under `{prefix}`, the path the tools call",
-                            mock.prefix()
+                            "reload: the document's server path is now `{now}`; the mock keeps answering under `{}`, the path the tools call",
+                            current.prefix()
                         );
                     }
-                    Arc::new(mock.with_prefix(prefix))
+                    let (mock, _) = current.rebuild(document);
+                    Arc::new(mock)
                 });
                 (served, mock)
             })

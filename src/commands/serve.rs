@@ -6,7 +6,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use super::CommandError;
-use crate::mock::{self, MockOptions, MockServer};
+use crate::mock;
 use crate::pipeline::{PipelineOptions, Served};
 use crate::reload::Reloader;
 use crate::runtime::schemas::Schemas;
@@ -25,6 +25,8 @@ pub struct ServeCommand {
     /// Answer API calls from an in-process mock of the document, unless
     /// the flags name a base URL.
     pub mock: bool,
+    /// What the mock remembers (`None`: stateless; see `commands::mock`).
+    pub mock_state: Option<super::mock::StateOptions>,
     /// Reload when the document changes: a file on change, a URL polled
     /// every this many seconds. `None`: only on SIGHUP.
     pub watch: Option<f64>,
@@ -41,11 +43,13 @@ pub fn run(served: Served, command: ServeCommand) -> Result<(), CommandError> {
         ));
     }
     let live = served.schemas;
-    // The mock's diagnostics repeat what planning the catalog reported.
-    let mock = command.mock.then(|| {
-        let (server, _) = MockServer::new(live.document(), MockOptions::default());
-        Arc::new(server)
-    });
+    let mock = match command.mock {
+        true => Some(Arc::new(super::mock::in_process(
+            live.document(),
+            command.mock_state.as_ref(),
+        )?)),
+        false => None,
+    };
     let mut options = command.flags.options().map_err(CommandError::Invalid)?;
     options.schemas = Schemas(live);
     let runtime = command.flags.runtime().map_err(CommandError::Runtime)?;
@@ -63,7 +67,9 @@ pub fn run(served: Served, command: ServeCommand) -> Result<(), CommandError> {
                     options.confirm = crate::server::confirm::ConfirmPolicy::None;
                 }
             }
-            tracing::info!(url = %bound.base_url(), "mock API serving");
+            // Under the mock's target, shown by default: the address is
+            // where `POST /__mock/reset` goes.
+            tracing::info!(target: "openapi2mcp::mock", url = %bound.base_url(), "mock API serving");
             tokio::spawn(async move {
                 if let Err(e) = bound.run(std::future::pending()).await {
                     tracing::error!("mock API stopped: {e}");

@@ -9,10 +9,21 @@
 //! in [`validate`], choose and render the response in [`respond`], from
 //! documented examples or values [`synth`]esized from the schema); [`bind`]
 //! serves it over HTTP with axum.
+//!
+//! Stateful ([`MockOptions::stateful`]): collections and items recognized
+//! in the paths and schemas ([`resource`]) answer from a [`store`] of what
+//! was created, seeded from the examples ([`stateful`]); `POST
+//! /__mock/reset` puts the seed back and `GET /__mock/state` shows the
+//! store.
 
+pub mod item;
 pub mod pattern;
+pub mod resource;
 pub mod respond;
 pub mod routes;
+pub mod shape;
+pub mod stateful;
+pub mod store;
 pub mod synth;
 pub mod table;
 pub mod validate;
@@ -37,6 +48,9 @@ pub struct MockOptions {
     /// Answer with documented examples when there are some (the default);
     /// `false` always synthesizes from the schema.
     pub examples: bool,
+    /// Remember what is created, changed and deleted (see [`stateful`]);
+    /// the store is in memory unless [`MockServer::with_store`] gives one.
+    pub stateful: bool,
 }
 
 impl Default for MockOptions {
@@ -44,9 +58,14 @@ impl Default for MockOptions {
         Self {
             seed: 0,
             examples: true,
+            stateful: false,
         }
     }
 }
+
+/// Where the control endpoints of a stateful mock live (outside any
+/// server prefix): `POST /__mock/reset`, `GET /__mock/state`.
+pub const CONTROL_PREFIX: &str = "/__mock";
 
 /// Why the mock could not serve.
 #[derive(Debug, thiserror::Error)]
@@ -62,6 +81,9 @@ pub enum MockError {
     /// Serving failed.
     #[error("mock server error: {0}")]
     Serve(std::io::Error),
+    /// The state file of a stateful mock cannot be used.
+    #[error(transparent)]
+    State(#[from] store::StoreError),
 }
 
 /// One HTTP request, as the mock sees it.
@@ -134,11 +156,13 @@ impl MockResponse {
     }
 }
 
-/// The mock backend of one document: an owned route table.
+/// The mock backend of one document: an owned route table, and the store
+/// of a stateful mock.
 pub struct MockServer {
     routes: Vec<Route>,
     prefix: String,
     options: MockOptions,
+    state: Option<stateful::Stateful>,
 }
 
 impl MockServer {
@@ -146,13 +170,65 @@ impl MockServer {
     /// with `keep_examples: true`, so shared `components.examples` are
     /// there). Diagnostics are problems found along the way.
     pub fn new(doc: &Document, options: MockOptions) -> (Self, Vec<Diagnostic>) {
-        let (routes, diags) = table::build(doc, options.seed);
+        let store = Arc::new(store::Store::in_memory(store::DEFAULT_MAX_ITEMS));
+        Self::build(doc, options, store)
+    }
+
+    fn build(
+        doc: &Document,
+        options: MockOptions,
+        store: Arc<store::Store>,
+    ) -> (Self, Vec<Diagnostic>) {
+        let (table, diags) = table::build(doc, options.seed, options.stateful);
+        let state = options
+            .stateful
+            .then(|| stateful::Stateful::new(&table.routes, table.defs, store, options.examples));
         let server = Self {
-            routes,
+            routes: table.routes,
             prefix: server_prefix(doc),
             options,
+            state,
         };
         (server, diags)
+    }
+
+    /// The same mock keeping its items in `store` (a persisted one, or the
+    /// one a reloaded document's mock shares); no effect unless stateful.
+    pub fn with_store(mut self, store: Arc<store::Store>) -> Self {
+        if let Some(state) = &mut self.state {
+            state.store = store;
+        }
+        self
+    }
+
+    /// The store of a stateful mock.
+    pub fn store(&self) -> Option<&Arc<store::Store>> {
+        self.state.as_ref().map(|s| &s.store)
+    }
+
+    /// The recognized collections of a stateful mock (empty otherwise).
+    pub fn resources(&self) -> &[resource::Resource] {
+        self.state
+            .as_ref()
+            .map_or(&[][..], |s| s.resources.list.as_slice())
+    }
+
+    /// A mock of `doc` (a reloaded document) with these options, answering
+    /// under this mock's prefix and sharing its store, so what was created
+    /// survives the reload.
+    pub fn rebuild(&self, doc: &Document) -> (Self, Vec<Diagnostic>) {
+        let store = self
+            .store()
+            .cloned()
+            .unwrap_or_else(|| Arc::new(store::Store::in_memory(store::DEFAULT_MAX_ITEMS)));
+        let (server, diags) = Self::build(doc, self.options.clone(), store);
+        (server.with_prefix(self.prefix.clone()), diags)
+    }
+
+    /// Whether answering may write a file (then it is better done off the
+    /// async workers).
+    pub fn persists(&self) -> bool {
+        self.store().is_some_and(|s| s.file().is_some())
     }
 
     /// The path prefix the API lives under (`/v1`), from the first server
@@ -181,7 +257,41 @@ impl MockServer {
         }
     }
 
+    /// `POST /__mock/reset` and `GET /__mock/state` of a stateful mock.
+    fn control(&self, req: &MockRequest) -> Option<MockResponse> {
+        let state = self.state.as_ref()?;
+        let what = req.path.strip_prefix(CONTROL_PREFIX)?;
+        let json = |status: u16, body: Value| MockResponse {
+            status,
+            headers: vec![("content-type".into(), "application/json".into())],
+            body: serde_json::to_vec(&body).unwrap_or_default(),
+        };
+        let problem =
+            |status: u16, detail: String| problem_response(&Problem { status, detail }, Vec::new());
+        Some(match (req.method.as_str(), what) {
+            ("POST", "/reset") => match state.store.reset() {
+                Ok(()) => {
+                    tracing::info!(target: "openapi2mcp::mock", "state reset to the document's examples");
+                    json(200, json!({"reset": true}))
+                }
+                Err(e) => problem(500, e.to_string()),
+            },
+            ("GET", "/state") => json(200, state.store.snapshot()),
+            (_, "/reset" | "/state") => problem(
+                405,
+                format!(
+                    "{} {}: use POST /__mock/reset or GET /__mock/state",
+                    req.method, req.path
+                ),
+            ),
+            _ => return None,
+        })
+    }
+
     fn answer(&self, req: &MockRequest) -> Result<MockResponse, (Problem, Vec<(String, String)>)> {
+        if let Some(r) = self.control(req) {
+            return Ok(r);
+        }
         let not_found = || {
             (
                 Problem {
@@ -204,6 +314,12 @@ impl MockServer {
             .iter()
             .filter_map(|r| r.template.matches(path).map(|slots| (r, slots)))
             .collect();
+        let index_of = |route: &Route| {
+            self.routes
+                .iter()
+                .position(|r| std::ptr::eq(r, route))
+                .unwrap_or(usize::MAX)
+        };
         if candidates.is_empty() {
             return Err(not_found());
         }
@@ -247,6 +363,25 @@ impl MockServer {
                 .filter(|(k, _)| k.eq_ignore_ascii_case("prefer"))
                 .map(|(_, v)| v.as_str()),
         );
+        // An explicit `Prefer: code=…`/`example=…` wins over the state.
+        if let Some(state) = &self.state
+            && prefer == Prefer::default()
+        {
+            let call = stateful::Call {
+                route,
+                index: index_of(route),
+                req,
+                slots,
+                examples: self.options.examples,
+            };
+            if let Some(answered) = stateful::answer(state, &call) {
+                let mut r = answered.map_err(|p| (p, Vec::new()))?;
+                if head {
+                    r.body.clear();
+                }
+                return Ok(r);
+            }
+        }
         let rendered = respond::render(
             route,
             &prefer,
@@ -417,7 +552,23 @@ async fn handle(
                     .collect(),
                 body: bytes.to_vec(),
             };
-            server.respond(&req)
+            if server.persists() {
+                // Saving the state writes a file: off the async workers.
+                let server = Arc::clone(&server);
+                tokio::task::spawn_blocking(move || server.respond(&req))
+                    .await
+                    .unwrap_or_else(|e| {
+                        problem_response(
+                            &Problem {
+                                status: 500,
+                                detail: format!("the mock failed answering: {e}"),
+                            },
+                            Vec::new(),
+                        )
+                    })
+            } else {
+                server.respond(&req)
+            }
         }
         Err(_) => problem_response(
             &Problem {

@@ -319,7 +319,7 @@ fn pick_media<'m>(media: &'m [Media], accept: Option<&str>) -> Option<&'m Media>
 }
 
 /// A media type to send: wildcards made concrete.
-fn concrete(media_type: &str) -> String {
+pub(crate) fn concrete(media_type: &str) -> String {
     let e = essence(media_type);
     match e.as_str() {
         "*/*" | "application/*" => "application/json".into(),

@@ -42,6 +42,21 @@ pub fn synthesize(
     synth.value(&converted)
 }
 
+/// [`synthesize`], also handing back the converted schema (as documented,
+/// `readOnly`/`writeOnly` kept; its `$ref`s name entries of
+/// [`Synth::defs`]): the stateful mock reads item shapes from it.
+pub fn synthesize_keeping_schema(
+    synth: &mut Synth,
+    bundler: &mut SchemaBundler<'_>,
+    schema: &Schema<'_>,
+) -> (Value, Value) {
+    let mut deps = BTreeSet::new();
+    let converted = bundler.convert(schema, Direction::Document, &mut deps);
+    synth.load(deps, bundler);
+    let value = synth.value(&converted);
+    (value, converted)
+}
+
 /// The schema is already being generated higher up (or nesting ran out).
 #[derive(Debug)]
 struct Recursion;
@@ -63,6 +78,12 @@ impl Synth {
             defs: HashMap::new(),
             dangling: HashSet::new(),
         }
+    }
+
+    /// The converted `$defs` entries loaded so far, by key (what the
+    /// `#/$defs/<key>` references of converted schemas name).
+    pub fn defs(&self) -> HashMap<String, Arc<Value>> {
+        self.defs.clone()
     }
 
     /// Loads the entries `deps` name and everything they reference.

@@ -106,6 +106,19 @@ pub struct Media {
     /// A stream's item (OpenAPI 3.2 `itemSchema` of a sequential media
     /// type): its example, else a value synthesized from it.
     pub item: Option<Value>,
+    /// The schema as documented (`readOnly`/`writeOnly` kept, `$ref`s to
+    /// `#/$defs/<key>` of [`Table::defs`]); kept only for the success
+    /// responses of a stateful mock, which reads item shapes from it.
+    pub schema: Option<Value>,
+}
+
+/// The route table and what the stateful mock reads with it.
+pub struct Table {
+    /// Every operation.
+    pub routes: Vec<Route>,
+    /// The converted `$defs` entries the kept response schemas name
+    /// (empty unless schemas were kept).
+    pub defs: std::collections::HashMap<String, std::sync::Arc<Value>>,
 }
 
 /// A self-contained JSON Schema 2020-12 with its validator compiled on
@@ -185,8 +198,9 @@ fn types_of(root: &Value, schema: &Value, out: &mut Vec<String>, depth: usize) {
     }
 }
 
-/// Builds the route table of every operation of `doc`.
-pub fn build(doc: &Document, seed: u64) -> (Vec<Route>, Vec<Diagnostic>) {
+/// Builds the route table of every operation of `doc`; `keep_schemas`
+/// keeps the success responses' schemas (for the stateful mock).
+pub fn build(doc: &Document, seed: u64, keep_schemas: bool) -> (Table, Vec<Diagnostic>) {
     let mut diags = Vec::new();
     let ops = doc.operations(&mut diags);
     let mut bundler = SchemaBundler::new(doc);
@@ -197,10 +211,15 @@ pub fn build(doc: &Document, seed: u64) -> (Vec<Route>, Vec<Diagnostic>) {
     let mut synth = Synth::new(seed);
     let routes = ops
         .iter()
-        .map(|op| route(op, &mut bundler, &mut documented, &mut synth))
+        .map(|op| route(op, &mut bundler, &mut documented, &mut synth, keep_schemas))
         .collect();
     diags.extend(bundler.take_diagnostics());
-    (routes, diags)
+    let defs = if keep_schemas {
+        synth.defs()
+    } else {
+        Default::default()
+    };
+    (Table { routes, defs }, diags)
 }
 
 fn route(
@@ -208,6 +227,7 @@ fn route(
     bundler: &mut SchemaBundler<'_>,
     documented: &mut SchemaBundler<'_>,
     synth: &mut Synth,
+    keep_schemas: bool,
 ) -> Route {
     let params = op.params.iter().filter_map(|p| param(p, bundler)).collect();
     let body = op.request_body().ok().flatten().map(|b| body(&b, bundler));
@@ -217,7 +237,7 @@ fn route(
         template: Template::parse(op.path),
         params,
         body,
-        responses: responses(op, documented, synth),
+        responses: responses(op, documented, synth, keep_schemas),
     }
 }
 
@@ -296,22 +316,36 @@ fn responses(
     op: &Operation<'_>,
     documented: &mut SchemaBundler<'_>,
     synth: &mut Synth,
+    keep_schemas: bool,
 ) -> Vec<Response> {
     let mut out = Vec::new();
     for code in op.response_codes() {
         let Some(r) = op.response(code) else {
             continue;
         };
+        let keep = keep_schemas && code.starts_with('2');
         let media = r
             .media_types()
             .into_iter()
-            .map(|m| Media {
-                media_type: m.name.to_string(),
-                examples: m.examples(),
-                synthesized: m.schema().map(|s| synth::synthesize(synth, documented, &s)),
-                item: m
-                    .item_schema()
-                    .map(|s| synth::synthesize(synth, documented, &s)),
+            .map(|m| {
+                let (synthesized, schema) = match m.schema() {
+                    Some(s) if keep && is_json(m.name) => {
+                        let (value, schema) =
+                            synth::synthesize_keeping_schema(synth, documented, &s);
+                        (Some(value), Some(schema))
+                    }
+                    Some(s) => (Some(synth::synthesize(synth, documented, &s)), None),
+                    None => (None, None),
+                };
+                Media {
+                    media_type: m.name.to_string(),
+                    examples: m.examples(),
+                    synthesized,
+                    item: m
+                        .item_schema()
+                        .map(|s| synth::synthesize(synth, documented, &s)),
+                    schema,
+                }
             })
             .collect();
         out.push(Response {

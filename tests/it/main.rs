@@ -19,6 +19,7 @@ mod lint;
 mod lro;
 mod mcp_headers;
 mod mock;
+mod mock_state;
 mod model;
 mod names_corpus;
 mod naming;
