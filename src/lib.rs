@@ -35,6 +35,7 @@
 //!   generated crate's templates render (like every `*View` there).
 #![deny(missing_docs)]
 
+pub mod apis;
 pub mod arazzo;
 pub mod client_config;
 pub mod codegen;

@@ -217,7 +217,13 @@ struct ListArgs {
 #[derive(Args)]
 struct SpecArgs {
     /// OpenAPI document: a file path or an http(s) URL; JSON or YAML.
-    spec: String,
+    #[arg(required_unless_present = "config")]
+    spec: Option<String>,
+    /// `serve` only: several APIs through one endpoint, from a YAML or
+    /// TOML file (documents, base URLs, credentials, headers, overlays,
+    /// filters and a tool-name prefix per API; see README).
+    #[arg(long, value_name = "FILE", conflicts_with = "spec")]
+    config: Option<std::path::PathBuf>,
     /// OpenAPI Overlay 1.0 document applied to the document before anything
     /// else (rename, describe, exclude, annotate); repeatable, in order.
     #[arg(long = "overlay", value_name = "FILE")]
@@ -291,10 +297,17 @@ struct SpecArgs {
 }
 
 impl SpecArgs {
+    /// The document (clap requires it unless `--config` is given, which
+    /// only `serve` reads).
+    fn location(&self) -> &str {
+        self.spec.as_deref().unwrap_or_default()
+    }
+
     /// Defaults for a document, as if given alone on the command line.
     fn for_document(spec: &str) -> Self {
         Self {
-            spec: spec.to_string(),
+            spec: Some(spec.to_string()),
+            config: None,
             overlays: Vec::new(),
             arazzo: Vec::new(),
             allow_remote_refs: false,
@@ -398,6 +411,15 @@ fn main() -> ExitCode {
 }
 
 fn run(cli: Cli) -> Result<ExitCode> {
+    let config_given = match &cli.command {
+        Command::List(a) => a.spec.config.is_some(),
+        Command::Generate(a) => a.spec.config.is_some(),
+        Command::Lint(a) => a.spec.config.is_some(),
+        _ => false,
+    };
+    if config_given {
+        anyhow::bail!("--config applies to `serve` only; give this command one document");
+    }
     match cli.command {
         Command::List(args) => list(args),
         Command::Serve(args) => serve(*args),
@@ -448,6 +470,7 @@ fn pipeline_options(args: &SpecArgs, keep_examples: bool) -> Result<PipelineOpti
             ),
             descriptions: args.descriptions,
             mcp_headers: args.mcp_headers,
+            name_prefix: String::new(),
         },
     })
 }
@@ -469,22 +492,54 @@ fn selection(args: &SpecArgs) -> Result<Selection> {
 fn load_catalog(args: &SpecArgs) -> Result<Result<pipeline::Loaded, ExitCode>> {
     let options = pipeline_options(args, false)?;
     Ok(loaded(
-        pipeline::load_catalog(&args.spec, &options),
+        pipeline::load_catalog(args.location(), &options),
         args.quiet,
     ))
 }
 
 fn serve(args: ServeArgs) -> Result<ExitCode> {
+    if let Some(file) = &args.spec.config {
+        let per_api = [
+            ("--mock", args.mock),
+            ("--overlay", !args.spec.overlays.is_empty()),
+            ("--arazzo", !args.spec.arazzo.is_empty()),
+            (
+                "--tag/--exclude-tag",
+                !(args.spec.tags.is_empty() && args.spec.exclude_tags.is_empty()),
+            ),
+            (
+                "--operation/--exclude-operation",
+                !(args.spec.operations.is_empty() && args.spec.exclude_operations.is_empty()),
+            ),
+            (
+                "--path/--exclude-path/--method",
+                !(args.spec.paths.is_empty()
+                    && args.spec.exclude_paths.is_empty()
+                    && args.spec.methods.is_empty()),
+            ),
+            ("--read-only", args.spec.read_only),
+        ];
+        if let Some((flag, _)) = per_api.iter().find(|(_, on)| *on) {
+            anyhow::bail!("{flag} applies to one API: with --config, give it in that API's entry");
+        }
+        let config = openapi2mcp::apis::load(file)?;
+        openapi2mcp::apis::run(
+            config,
+            args.flags,
+            args.watch.then_some(args.watch_interval),
+        )?;
+        return Ok(ExitCode::SUCCESS);
+    }
     let options = pipeline_options(&args.spec, args.mock)?;
     let served = match loaded(
-        pipeline::load_served(&args.spec.spec, &options),
+        pipeline::load_served(args.spec.location(), &options),
         args.spec.quiet,
     ) {
         Ok(served) => served,
         Err(code) => return Ok(code),
     };
     let command = ServeCommand {
-        location: args.spec.spec,
+        location: args.spec.location().to_string(),
         pipeline: options,
         flags: args.flags,
         mock: args.mock,
@@ -541,7 +596,7 @@ fn generate(args: GenerateArgs) -> Result<ExitCode> {
             eprintln!(
                 "openapi2mcp: {out} is stale ({} of {files} files differ); regenerate with `openapi2mcp generate {} --out {out}` and the same options",
                 differences.len(),
-                openapi2mcp::document::shown_location(&args.spec.spec)
+                openapi2mcp::document::shown_location(args.spec.location())
             );
             ExitCode::FAILURE
         }
@@ -708,7 +763,7 @@ fn lint(args: LintArgs) -> Result<ExitCode> {
         },
         schema_budget: args.spec.schema_budget,
     };
-    let linted = commands::lint::run(&loaded, &args.spec.spec, &command)?;
+    let linted = commands::lint::run(&loaded, args.spec.location(), &command)?;
     write_stdout(|out| out.write_all(linted.output.as_bytes()))?;
     for failure in &linted.failures {
         eprintln!("{failure}");

@@ -10,17 +10,21 @@
 //! the server started with, so selection flags, budgets and any other
 //! pipeline step apply to the new document exactly as to the first.
 
+use std::future::Future;
 use std::path::{Path, PathBuf};
+use std::pin::Pin;
 use std::sync::Arc;
 use std::time::Duration;
 
 use crate::mock::MockSlot;
 use crate::pipeline::{self, PipelineError, PipelineOptions};
+use crate::runtime::catalog::LazyCatalog;
 use crate::runtime::http::{BoundedReadError, read_bounded};
 use crate::runtime::schemas::Schemas;
 use crate::runtime::wire::error_chain;
 use crate::server::Bridge;
 use crate::server::ops;
+use crate::tools::live::LiveSchemas;
 
 /// What a reload did.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -31,14 +35,40 @@ pub enum ReloadOutcome {
     Kept(String),
 }
 
-/// Reloads one document into one bridge; reloads never overlap.
+/// Where a reloaded catalog goes: a server's [`Bridge`], or one API of
+/// a server of several (`crate::apis`).
+pub trait ReloadTarget: Send + Sync {
+    /// Serves `catalog` (with `schemas`) in place of the old one; the
+    /// number of tools now served, or why the old catalog stays.
+    fn replace(
+        &self,
+        catalog: LazyCatalog,
+        schemas: Arc<LiveSchemas>,
+    ) -> Pin<Box<dyn Future<Output = Result<usize, String>> + Send + '_>>;
+}
+
+impl ReloadTarget for Bridge {
+    fn replace(
+        &self,
+        catalog: LazyCatalog,
+        schemas: Arc<LiveSchemas>,
+    ) -> Pin<Box<dyn Future<Output = Result<usize, String>> + Send + '_>> {
+        Box::pin(async move {
+            self.reload(catalog, Schemas(schemas))
+                .await
+                .map_err(|e| e.to_string())
+        })
+    }
+}
+
+/// Reloads one document into one target; reloads never overlap.
 pub struct Reloader {
     location: String,
     /// How logs name the document: `location` without the credentials a
     /// URL may carry.
     shown: String,
     options: PipelineOptions,
-    bridge: Bridge,
+    target: Arc<dyn ReloadTarget>,
     /// The in-process mock the tools call (`serve --mock`), rebuilt from
     /// each new document so it answers the routes the new tools call.
     mock: Option<MockSlot>,
@@ -48,7 +78,7 @@ pub struct Reloader {
 impl Reloader {
     /// A reloader of `location` (path or URL) loaded with `options`.
     pub fn new(location: &str, options: PipelineOptions, bridge: Bridge) -> Arc<Self> {
-        Self::with(location, options, bridge, None)
+        Self::with(location, options, Arc::new(bridge), None)
     }
 
     /// A reloader that also rebuilds the mock in `slot` from every
@@ -60,20 +90,22 @@ impl Reloader {
         bridge: Bridge,
         slot: MockSlot,
     ) -> Arc<Self> {
-        Self::with(location, options, bridge, Some(slot))
+        Self::with(location, options, Arc::new(bridge), Some(slot))
     }
 
-    fn with(
+    /// A reloader of `location` into `target`, rebuilding the mock in
+    /// `mock` (if any) from every document it serves.
+    pub fn with(
         location: &str,
         options: PipelineOptions,
-        bridge: Bridge,
+        target: Arc<dyn ReloadTarget>,
         mock: Option<MockSlot>,
     ) -> Arc<Self> {
         Arc::new(Self {
             location: location.to_string(),
             shown: crate::document::shown_location(location),
             options,
-            bridge,
+            target,
             mock,
             serial: tokio::sync::Mutex::new(()),
         })
@@ -116,18 +148,14 @@ impl Reloader {
                 {
                     tracing::warn!("reload: {d}");
                 }
-                match self
-                    .bridge
-                    .reload(loaded.catalog, Schemas(loaded.schemas))
-                    .await
-                {
+                match self.target.replace(loaded.catalog, loaded.schemas).await {
                     Ok(n) => {
                         if let (Some(slot), Some(mock)) = (&self.mock, mock) {
                             slot.replace(mock);
                         }
                         ReloadOutcome::Replaced(n)
                     }
-                    Err(e) => ReloadOutcome::Kept(e.to_string()),
+                    Err(e) => ReloadOutcome::Kept(e),
                 }
             }
             Ok(Err(PipelineError::Load(d))) => ReloadOutcome::Kept(d.to_string()),

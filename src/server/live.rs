@@ -98,8 +98,27 @@ impl Bridge {
     ) -> Result<usize, ServeError> {
         let mut options = self.shared.options.clone();
         options.schemas = schemas;
+        self.replace(catalog.into(), options).await
+    }
+
+    /// [`Bridge::reload`] for a server of several APIs: the merged
+    /// catalog and its APIs (each with its schemas), in tool order.
+    pub async fn reload_apis(
+        &self,
+        catalog: LazyCatalog,
+        members: Vec<crate::runtime::call::ApiMember>,
+    ) -> Result<usize, ServeError> {
+        let mut options = self.shared.options.clone();
+        options.members = members;
+        self.replace(catalog, options).await
+    }
+
+    async fn replace(
+        &self,
+        catalog: LazyCatalog,
+        options: super::ServeOptions,
+    ) -> Result<usize, ServeError> {
         let handlers = Arc::clone(&self.shared.handlers);
-        let catalog = catalog.into();
         // Building may mean building every tool (`full` mode): off the
         // async threads.
         let inner =

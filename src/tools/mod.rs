@@ -96,6 +96,10 @@ pub struct BuildOptions {
     /// Which arguments MCP clients mirror into `Mcp-Param-*` headers
     /// (see [`mcp_headers`]).
     pub mcp_headers: McpHeaderMode,
+    /// Put before every tool name, with `_` (`github_list_pulls`): one
+    /// API's namespace in a server of several (`serve --config`); empty
+    /// for none.
+    pub name_prefix: String,
 }
 
 impl BuildOptions {
@@ -114,6 +118,7 @@ impl Default for BuildOptions {
             output_schema_budget: default_output_budget(DEFAULT_SCHEMA_BUDGET),
             descriptions: descriptions::DescriptionMode::default(),
             mcp_headers: McpHeaderMode::default(),
+            name_prefix: String::new(),
         }
     }
 }
@@ -313,7 +318,7 @@ pub fn plan(doc: &Document, options: &BuildOptions) -> Plan {
             }
         }
     }
-    let named = assign_names(drafts);
+    let named = assign_names(drafts, &options.name_prefix);
     let before = named.len();
     let mut tools: Vec<Planned> = named
         .into_iter()
@@ -521,7 +526,7 @@ fn draft(op: &Operation<'_>) -> Result<Option<Draft>, Diagnostic> {
 
 /// Unique names (see [`naming::assign`]): explicit `x-mcp` names claimed
 /// first, so adding an override never renames another tool.
-fn assign_names(drafts: Vec<Draft>) -> Vec<Planned> {
+fn assign_names(drafts: Vec<Draft>, prefix: &str) -> Vec<Planned> {
     let requests: Vec<NameRequest> = drafts.iter().map(|d| d.name.clone()).collect();
     let names = naming::assign(&requests);
     drafts
@@ -533,7 +538,7 @@ fn assign_names(drafts: Vec<Draft>) -> Vec<Planned> {
                 head.title = humanize(&name);
                 head.annotations.title = head.title.clone();
             }
-            head.name = name;
+            head.name = naming::prefixed(prefix, &name);
             d.planned
         })
         .collect()

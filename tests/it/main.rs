@@ -1,5 +1,6 @@
 //! The one integration-test binary (one link step keeps CI fast on 2 cores).
 
+mod apis;
 mod arazzo;
 mod authz;
 mod backend;

@@ -60,15 +60,15 @@ pub enum FixedHeaderError {
     #[error("`{0}` is set by the HTTP client (message framing); it cannot be given")]
     Framing(String),
     /// A `${VAR}` the environment does not have (or has empty).
-    #[error("header `{header}`: environment variable `{var}` is not set")]
+    #[error("{what}: environment variable `{var}` is not set")]
     Unset {
-        /// The header.
-        header: String,
+        /// What the value is of (``header `X-Key` ``).
+        what: String,
         /// The variable.
         var: String,
     },
     /// `${` without its `}`, or an empty variable name.
-    #[error("header `{0}`: a `${{` has no matching `}}` or names no variable")]
+    #[error("{0}: a `${{` has no matching `}}` or names no variable")]
     Placeholder(String),
     /// The value (after substitution) has characters a header value
     /// cannot carry (line breaks, other control characters).
@@ -103,7 +103,7 @@ impl FixedHeaders {
             if headers.iter().any(|(n, _)| n.eq_ignore_ascii_case(name)) {
                 return Err(FixedHeaderError::Duplicate(name.to_string()));
             }
-            let value = substitute(name, raw.trim(), &lookup)?;
+            let value = expand_vars(&format!("header `{name}`"), raw.trim(), &lookup)?;
             if reqwest::header::HeaderValue::from_str(&value).is_err() {
                 return Err(FixedHeaderError::Value(name.to_string()));
             }
@@ -198,8 +198,11 @@ fn remove_properties(schema: &mut serde_json::Value, args: &[String]) {
     }
 }
 
-/// `raw` with each `${VAR}` replaced and each `$$` made `$`.
-fn substitute<F>(header: &str, raw: &str, lookup: &F) -> Result<String, FixedHeaderError>
+/// `raw` with each `${VAR}` replaced by `lookup(VAR)` and each `$$` made
+/// `$`; errors say `what` the value is of (``header `X-Key` ``) and name
+/// the variable, never a value. Also used for other values an operator
+/// writes with variables (a configuration file's credentials).
+pub fn expand_vars<F>(what: &str, raw: &str, lookup: &F) -> Result<String, FixedHeaderError>
 where
     F: Fn(&str) -> Option<String>,
 {
@@ -213,17 +216,17 @@ where
             rest = tail;
         } else if let Some(tail) = after.strip_prefix('{') {
             let Some(end) = tail.find('}') else {
-                return Err(FixedHeaderError::Placeholder(header.to_string()));
+                return Err(FixedHeaderError::Placeholder(what.to_string()));
             };
             let var = &tail[..end];
             if var.is_empty() {
-                return Err(FixedHeaderError::Placeholder(header.to_string()));
+                return Err(FixedHeaderError::Placeholder(what.to_string()));
             }
             match lookup(var).filter(|v| !v.is_empty()) {
                 Some(value) => out.push_str(&value),
                 None => {
                     return Err(FixedHeaderError::Unset {
-                        header: header.to_string(),
+                        what: what.to_string(),
                         var: var.to_string(),
                     });
                 }

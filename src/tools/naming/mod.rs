@@ -89,6 +89,22 @@ pub fn sanitize(name: &str) -> String {
     fit(snake_case(name).split('_').map(str::to_string).collect())
 }
 
+/// `name` in the namespace `prefix` (`github` + `list_pulls` →
+/// `github_list_pulls`), still at most [`MAX_LEN`]: a longer one keeps its
+/// head and ends in a hash of the whole, so names that were distinct stay
+/// distinct. An empty prefix leaves the name as it is.
+pub fn prefixed(prefix: &str, name: &str) -> String {
+    if prefix.is_empty() {
+        return name.to_string();
+    }
+    let full = format!("{prefix}_{name}");
+    if full.len() <= MAX_LEN {
+        full
+    } else {
+        hashed(&full)
+    }
+}
+
 /// The last resort of [`fit`]: the head of `name` and an 8-digit hash of
 /// all of it.
 fn hashed(name: &str) -> String {
