@@ -185,7 +185,11 @@ struct GenerateArgs {
 #[derive(Args)]
 struct ConfigArgs {
     /// OpenAPI document: a file path or an http(s) URL.
-    spec: String,
+    #[arg(required_unless_present = "config")]
+    spec: Option<String>,
+    /// The entry for `serve --config FILE` (several APIs) instead of a document.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["spec", "overlays", "mock", "base_url"])]
+    config: Option<std::path::PathBuf>,
     /// OpenAPI Overlay 1.0 document applied to the document before anything
     /// else (rename, describe, exclude, annotate); repeatable, in order.
     #[arg(long = "overlay", value_name = "FILE")]
@@ -692,16 +696,24 @@ fn closed_pipe(e: &anyhow::Error) -> bool {
 }
 
 fn config(args: ConfigArgs) -> Result<ExitCode> {
+    if let Some(file) = &args.config {
+        let config = openapi2mcp::apis::load(file)?;
+        let entry = openapi2mcp::apis::client_entry(&config, file, args.name.as_deref())?;
+        let entry = serde_json::to_string_pretty(&entry)?;
+        write_stdout(|out| writeln!(out, "{entry}"))?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    let spec = args.spec.clone().unwrap_or_default();
     let spec_args = SpecArgs {
         overlays: args.overlays.clone(),
-        ..SpecArgs::for_document(&args.spec)
+        ..SpecArgs::for_document(&spec)
     };
     let loaded = match load_catalog(&spec_args)? {
         Ok(loaded) => loaded,
         Err(code) => return Ok(code),
     };
     let command = ConfigCommand {
-        location: args.spec,
+        location: spec,
         overlays: args.overlays,
         name: args.name,
         mock: args.mock,

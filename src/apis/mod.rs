@@ -342,3 +342,64 @@ pub fn run(config: Config, flags: ServeFlags, watch: Option<f64>) -> Result<(), 
 pub fn load(path: &std::path::Path) -> Result<Config, CommandError> {
     Config::load(path).map_err(|e| CommandError::Invalid(e.to_string()))
 }
+
+/// The `mcpServers` entry that starts `serve --config FILE` (the file
+/// made absolute), with a placeholder for every environment variable the
+/// file's credentials and headers read (`${VAR}`). `name` is the entry's
+/// key (default: the APIs' names joined with `-`).
+pub fn client_entry(
+    config: &Config,
+    file: &std::path::Path,
+    name: Option<&str>,
+) -> Result<serde_json::Value, CommandError> {
+    let program = std::env::current_exe()
+        .ok()
+        .and_then(|p| p.canonicalize().ok())
+        .map_or_else(|| "openapi2mcp".to_string(), |p| p.display().to_string());
+    let file = std::path::absolute(file).map_err(|source| CommandError::Resolve {
+        location: file.display().to_string(),
+        source,
+    })?;
+    let mut env = serde_json::Map::new();
+    for api in &config.apis {
+        let values = api.credentials.values().chain(api.headers.iter());
+        for value in values {
+            for var in variables(value) {
+                env.entry(var).or_insert_with(|| {
+                    serde_json::Value::String(format!("<read by the `{}` API>", api.name))
+                });
+            }
+        }
+    }
+    let key = name.map_or_else(
+        || {
+            config
+                .apis
+                .iter()
+                .map(|a| a.name.as_str())
+                .collect::<Vec<_>>()
+                .join("-")
+        },
+        str::to_string,
+    );
+    let mut server = serde_json::Map::new();
+    server.insert("command".into(), program.into());
+    server.insert(
+        "args".into(),
+        serde_json::json!(["serve", "--config", file.display().to_string()]),
+    );
+    if !env.is_empty() {
+        server.insert("env".into(), serde_json::Value::Object(env));
+    }
+    Ok(serde_json::json!({ "mcpServers": { key: server } }))
+}
+
+/// The `${VAR}` names in `value`, as expanding it would read them.
+fn variables(value: &str) -> Vec<String> {
+    let seen = std::cell::RefCell::new(Vec::new());
+    let _ = crate::runtime::auth::fixed::expand_vars("", value, &|var: &str| {
+        seen.borrow_mut().push(var.to_string());
+        Some("x".to_string())
+    });
+    seen.into_inner()
+}

@@ -177,6 +177,60 @@ async fn three_apis_serve_through_one_endpoint_each_with_its_own_credentials() {
         "{text}"
     );
     client.cancel().await.unwrap();
+
+    // Code mode: one script chains operations of two APIs.
+    let client = start(&config, &["--tools", "code"]).await;
+    let found = call(&client, "search_api", json!({"query": "get a repository"})).await;
+    assert!(found.to_string().contains("gh_get_repo"), "{found}");
+    let ran = call(
+        &client,
+        "execute_read_only",
+        json!({"script": "const repo = await api.gh_get_repo({owner: 'octocat', repo: 'hello'});\nconst pet = await api.pets_get_pet({petId: 9});\nconst demo = await api.demo_get_pet({petId: 1});\nreturn [repo.full_name, pet.name, typeof demo.name];"}),
+    )
+    .await;
+    assert_ne!(ran["isError"], true, "{ran}");
+    assert!(ran.to_string().contains("octocat/hello"), "{ran}");
+    assert_eq!(
+        gh_backend.take()[0].header("authorization"),
+        Some("token gh-t0ken")
+    );
+    assert_eq!(pets_backend.take()[0].target, "/v1/pets/9");
+    client.cancel().await.unwrap();
+
+    // Toolsets: one per API, its tags nested under it.
+    let client = start(&config, &["--tools", "toolsets"]).await;
+    let sets = call(&client, "list_toolsets", json!({})).await.to_string();
+    assert!(
+        sets.contains("github.repos") && sets.contains("demo.pets"),
+        "{sets}"
+    );
+    let enabled = call(&client, "enable_toolset", json!({"names": ["github"]})).await;
+    assert_ne!(enabled["isError"], true, "{enabled}");
+    let listed = names(&client).await;
+    assert!(listed.contains(&"gh_get_repo".to_string()), "{listed:?}");
+    assert!(!listed.iter().any(|n| n.starts_with("demo_")), "{listed:?}");
+    // Component schemas of each API, named apart.
+    let resources = client.list_all_resources().await.unwrap();
+    let uris: Vec<String> = resources.iter().map(|r| r.uri.to_string()).collect();
+    assert!(
+        uris.iter().any(|u| u == "openapi2mcp://schemas/demo:Pet"),
+        "{uris:?}"
+    );
+    assert!(
+        uris.iter().any(|u| u == "openapi2mcp://schemas/pets:Pet"),
+        "{uris:?}"
+    );
+    let pet = client
+        .read_resource(rmcp::model::ReadResourceRequestParams::new(
+            "openapi2mcp://schemas/pets:Pet",
+        ))
+        .await
+        .unwrap();
+    assert!(
+        serde_json::to_string(&pet).unwrap().contains("name"),
+        "{pet:?}"
+    );
+    client.cancel().await.unwrap();
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -334,5 +388,40 @@ async fn one_api_reloads_while_the_others_keep_serving() {
     tokio::time::sleep(Duration::from_millis(1500)).await;
     assert_eq!(names(&client).await, after);
     client.cancel().await.unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn config_prints_the_client_entry_for_a_configuration() {
+    let dir = scratch("entry");
+    let file = dir.join("apis.yaml");
+    std::fs::write(
+        &file,
+        format!(
+            "apis:\n  - name: demo\n    spec: {}\n    mock: true\n  - name: github\n    spec: https://example.invalid/gh.json\n    headers: ['Authorization: token ${{GITHUB_TOKEN}}']\n    credentials: {{OPENAPI2MCP_X_TOKEN: '${{X_TOKEN}}-$${{literal}}'}}\n",
+            root().join("specs/petstore.yaml").display()
+        ),
+    )
+    .unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_openapi2mcp"))
+        .arg("config")
+        .arg("--config")
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let entry: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let server = &entry["mcpServers"]["demo-github"];
+    assert_eq!(
+        server["args"],
+        json!(["serve", "--config", file.display().to_string()])
+    );
+    let mut env: Vec<&String> = server["env"].as_object().unwrap().keys().collect();
+    env.sort();
+    assert_eq!(env, ["GITHUB_TOKEN", "X_TOKEN"]);
     let _ = std::fs::remove_dir_all(&dir);
 }
