@@ -36,6 +36,9 @@ pub struct ApiEntry {
     /// remembers what is created), unless `base_url` is given.
     #[serde(default)]
     pub mock: bool,
+    /// Where the mock keeps what is created, across restarts (a JSON
+    /// file, relative to this file); in memory when absent.
+    pub mock_state: Option<String>,
     /// Base URL overriding the document's `servers`.
     pub base_url: Option<String>,
     /// Values for `{variables}` in server URLs.
@@ -162,6 +165,9 @@ impl Config {
                 api.spec = beside(dir, &api.spec);
                 for overlay in &mut api.overlays {
                     *overlay = beside(dir, overlay);
+                }
+                if let Some(state) = &mut api.mock_state {
+                    *state = beside(dir, state);
                 }
             }
         }

@@ -274,7 +274,7 @@ pub fn run(config: Config, flags: ServeFlags, watch: Option<f64>) -> Result<(), 
             let mut slot: Option<MockSlot> = None;
             if mock {
                 let state = StateOptions {
-                    file: None,
+                    file: api.mock_state.as_ref().map(std::path::PathBuf::from),
                     max_items: crate::mock::store::DEFAULT_MAX_ITEMS,
                 };
                 let server = crate::commands::mock::in_process(served.schemas.document(), Some(&state))?;

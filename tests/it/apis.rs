@@ -425,3 +425,30 @@ fn config_prints_the_client_entry_for_a_configuration() {
     assert_eq!(env, ["GITHUB_TOKEN", "X_TOKEN"]);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_mocked_api_remembers_across_restarts_when_given_a_state_file() {
+    let dir = scratch("state");
+    let config = dir.join("apis.toml");
+    std::fs::write(
+        &config,
+        format!(
+            "[[apis]]\nname = \"demo\"\nspec = \"{}\"\nmock = true\nmock_state = \"demo-state.json\"\n",
+            root().join("specs/petstore.yaml").display()
+        ),
+    )
+    .unwrap();
+    let client = start(&config, &[]).await;
+    let created = call(&client, "demo_create_pet", json!({"name": "Bob"})).await;
+    assert_ne!(created["isError"], true, "{created}");
+    client.cancel().await.unwrap();
+    assert!(
+        dir.join("demo-state.json").exists(),
+        "the state file is beside the configuration"
+    );
+    let client = start(&config, &[]).await;
+    let listed = call(&client, "demo_list_pets", json!({})).await;
+    assert!(listed.to_string().contains("Bob"), "{listed}");
+    client.cancel().await.unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+}
