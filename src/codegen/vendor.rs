@@ -113,6 +113,14 @@ pub const SOURCES: &[(&str, &str)] = &[
         include_str!("../runtime/search.rs"),
     ),
     (
+        "src/runtime/search/lexicon.rs",
+        include_str!("../runtime/search/lexicon.rs"),
+    ),
+    (
+        "src/runtime/search/words.txt",
+        include_str!("../runtime/search/words.txt"),
+    ),
+    (
         "src/runtime/select.rs",
         include_str!("../runtime/select.rs"),
     ),

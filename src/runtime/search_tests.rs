@@ -35,7 +35,7 @@ fn words_split_at_case_and_punctuation() {
     );
     let one = |w: &str| {
         let mut s = w.to_string();
-        singular(&mut s);
+        lexicon::singular(&mut s);
         s
     };
     assert_eq!(
