@@ -439,7 +439,7 @@ fn expand(query: &str) -> Vec<Group> {
             .filter(|c| c.is_alphanumeric())
             .flat_map(char::to_lowercase)
             .collect();
-        let parts = split_words(&map_words(chunk, ABBREVIATIONS));
+        let parts = split_words(&map_words(chunk, &[ABBREVIATIONS]));
         for (i, word) in parts.iter().enumerate() {
             if FILLER.contains(&word.as_str()) {
                 continue;
@@ -540,12 +540,13 @@ impl ToolTokenizer {
     }
 }
 
-/// `text` with words of `vocabulary` replaced.
-fn map_words(text: &str, vocabulary: &[(&str, &str)]) -> String {
+/// `text` as its words, those of the `tables` replaced.
+fn map_words(text: &str, tables: &[&[(&str, &str)]]) -> String {
     let mut out = String::with_capacity(text.len() + 16);
     for word in split_words(text) {
-        let mapped = vocabulary
+        let mapped = tables
             .iter()
+            .flat_map(|t| t.iter())
             .find(|(from, _)| *from == word)
             .map_or(word.as_str(), |(_, to)| to);
         out.push_str(mapped);
@@ -556,11 +557,11 @@ fn map_words(text: &str, vocabulary: &[(&str, &str)]) -> String {
 
 impl Tokenizer for ToolTokenizer {
     fn tokenize(&self, input_text: &str) -> Vec<String> {
-        let text = map_words(&map_words(input_text, ABBREVIATIONS), FIRST_PERSON);
+        let text = map_words(input_text, &[ABBREVIATIONS, FIRST_PERSON]);
         let mut tokens = Vec::new();
         for token in self.inner.tokenize(&text) {
             if let Some((head, tail)) = self.compound(&token) {
-                let parts = map_words(&format!("{head} {tail}"), FIRST_PERSON);
+                let parts = map_words(&format!("{head} {tail}"), &[FIRST_PERSON]);
                 tokens.extend(self.inner.tokenize(&parts));
             }
             tokens.push(token);
