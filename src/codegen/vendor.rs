@@ -121,6 +121,14 @@ pub const SOURCES: &[(&str, &str)] = &[
         include_str!("../runtime/search.rs"),
     ),
     (
+        "src/runtime/search/lexicon.rs",
+        include_str!("../runtime/search/lexicon.rs"),
+    ),
+    (
+        "src/runtime/search/words.txt",
+        include_str!("../runtime/search/words.txt"),
+    ),
+    (
         "src/runtime/select.rs",
         include_str!("../runtime/select.rs"),
     ),
@@ -465,14 +473,15 @@ fn parse_lock(text: &str) -> Vec<LockedPackage> {
 mod tests {
     use super::*;
 
-    /// Every `.rs` file below `dir`, as paths relative to the crate root.
-    fn rust_files(root: &str, dir: &str, out: &mut Vec<String>) {
+    /// Every file below `dir` (sources, and data they include such as the
+    /// search's word list), as paths relative to the crate root.
+    fn source_files(root: &str, dir: &str, out: &mut Vec<String>) {
         for entry in std::fs::read_dir(format!("{root}/{dir}")).unwrap() {
             let entry = entry.unwrap();
             let path = format!("{dir}/{}", entry.file_name().into_string().unwrap());
             if entry.file_type().unwrap().is_dir() {
-                rust_files(root, &path, out);
-            } else if path.ends_with(".rs") {
+                source_files(root, &path, out);
+            } else {
                 out.push(path);
             }
         }
@@ -487,7 +496,7 @@ mod tests {
         let root = env!("CARGO_MANIFEST_DIR");
         let mut paths = Vec::new();
         for dir in ["src/runtime", "src/server"] {
-            rust_files(root, dir, &mut paths);
+            source_files(root, dir, &mut paths);
         }
         for path in &paths {
             let listed = SOURCES.iter().any(|(p, _)| p == path);

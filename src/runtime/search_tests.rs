@@ -35,7 +35,7 @@ fn words_split_at_case_and_punctuation() {
     );
     let one = |w: &str| {
         let mut s = w.to_string();
-        singular(&mut s);
+        lexicon::singular(&mut s);
         s
     };
     assert_eq!(
@@ -123,4 +123,139 @@ fn ties_keep_document_order() {
     ]);
     let hits = index.search("thing", 5, None);
     assert_eq!(hits.iter().map(|h| h.index).collect::<Vec<_>>(), [0, 1]);
+}
+
+fn words(groups: &[Group]) -> Vec<Vec<&str>> {
+    groups
+        .iter()
+        .map(|g| g.words.iter().map(|(w, _)| w.as_str()).collect())
+        .collect()
+}
+
+#[test]
+fn a_request_s_words_come_with_what_may_stand_for_them() {
+    // Derived words (WordNet) and inflections, each below the word itself.
+    let groups = expand("who follows me");
+    let follows = &groups[1];
+    assert_eq!(follows.words[0], ("follows".to_string(), 1.0));
+    assert!(follows.words.contains(&("follow".to_string(), 1.0)));
+    assert!(follows.words.contains(&("follower".to_string(), DERIVED)));
+    assert!(follows.words.contains(&("followed".to_string(), INFLECTED)));
+    // The first person favours the authenticated user without requiring it.
+    let me = groups.last().unwrap();
+    assert!(me.bonus);
+    assert_eq!(words(&groups[2..]), [["authenticated"]]);
+    // The method's verb for a request's verb.
+    assert!(
+        expand("remove a label")[0]
+            .words
+            .contains(&("delete".to_string(), METHOD_VERB))
+    );
+    // Filler and stop words name nothing; abbreviations are spelled out.
+    assert_eq!(words(&expand("repo details"))[0][0], "repository");
+    assert_eq!(expand("repo details").len(), 1);
+}
+
+#[test]
+fn reversals_questions_and_hyphens_expand_by_rule() {
+    // "unassign": the action undone, and a bonus for removing.
+    let groups = expand("unassign people");
+    assert!(words(&groups)[0].contains(&"assignee"));
+    assert!(groups[1].bonus);
+    assert_eq!(words(&groups)[1], ["delete", "remove"]);
+    // A yes-or-no question favours "check" operations.
+    let groups = expand("did I star this repository");
+    assert_eq!(words(&groups)[0], ["check"]);
+    assert!(groups[0].bonus);
+    assert!(words(&groups).iter().any(|g| g.contains(&"starred")));
+    // "to-do": the joined word joins the first part's group.
+    assert!(words(&expand("my to-do lists"))[0].contains(&"todo"));
+}
+
+#[test]
+fn compounds_split_into_words_the_documents_use() {
+    let vocabulary: HashSet<String> = ["work", "log", "my", "permission", "star"]
+        .map(String::from)
+        .into();
+    let tokenizer = ToolTokenizer::new(Arc::new(vocabulary));
+    assert_eq!(tokenizer.tokenize("worklog"), ["work", "log", "worklog"]);
+    // The first person inside a compound reads as it does alone.
+    assert_eq!(
+        tokenizer.tokenize("mypermissions"),
+        ["authenticate", "user", "permission", "mypermission"]
+    );
+    // Parts the documents never use alone are no split.
+    assert_eq!(tokenizer.tokenize("stargazers"), ["stargazer"]);
+}
+
+#[test]
+fn requests_worded_unlike_the_api_find_its_operations() {
+    let none: Vec<String> = Vec::new();
+    let index = ToolIndex::new([
+        entry(
+            "issues_add_assignees",
+            "Add assignees to an issue",
+            "POST",
+            "/repos/{owner}/{repo}/issues/{issue_number}/assignees",
+            &none,
+        ),
+        entry(
+            "issues_remove_assignees",
+            "Remove assignees from an issue",
+            "DELETE",
+            "/repos/{owner}/{repo}/issues/{issue_number}/assignees",
+            &none,
+        ),
+        entry(
+            "activity_star_repo",
+            "Star a repository for the authenticated user",
+            "PUT",
+            "/user/starred/{owner}/{repo}",
+            &none,
+        ),
+        entry(
+            "activity_check_repo_is_starred",
+            "Check if a repository is starred by the authenticated user",
+            "GET",
+            "/user/starred/{owner}/{repo}",
+            &none,
+        ),
+        entry(
+            "users_list_followers",
+            "List followers of the authenticated user",
+            "GET",
+            "/user/followers",
+            &none,
+        ),
+        entry(
+            "users_list_following",
+            "List the people the authenticated user follows",
+            "GET",
+            "/user/following",
+            &none,
+        ),
+        entry(
+            "issues_add_worklog",
+            "Add worklog",
+            "POST",
+            "/issue/{id}/worklog",
+            &none,
+        ),
+        entry(
+            "issues_get_changelogs",
+            "Get changelogs",
+            "GET",
+            "/issue/{id}/changelog",
+            &none,
+        ),
+        entry("misc_work", "Work items", "GET", "/work", &none),
+        entry("misc_log", "Audit log", "GET", "/log", &none),
+    ]);
+    let top = |q: &str| index.search(q, 1, None).first().map(|h| h.index);
+    assert_eq!(top("unassign people from an issue"), Some(1));
+    assert_eq!(top("assign someone to an issue"), Some(0));
+    assert_eq!(top("did I star this repository"), Some(3));
+    assert_eq!(top("star this repository"), Some(2));
+    assert_eq!(top("who are my followers"), Some(4));
+    assert_eq!(top("log work on an issue"), Some(6));
 }
