@@ -5,15 +5,23 @@
 //!
 //! Ranking is the crate's; what this module adds is what BM25 cannot know:
 //! how an API's words are written (`snake_case`, `camelCase`, `/paths/{id}`
-//! are split into words) and the vocabulary a model uses for them (a model
-//! says "remove" where the API says "delete", "PR" for "pull request",
-//! "fetch" for "get"), applied to documents and queries alike.
+//! are split into words, compounds like `worklog` into the words the
+//! documents use alone) and the words a model may use instead of an API's.
+//! Each word of a request stands with its alternatives, weighted below it:
+//! its base form and other inflections (`starred` → `star`, `assign` →
+//! `assigned`), the words WordNet derives from it (`follows` → `follower`,
+//! `unassign` → `assignee`; see [`lexicon`]), and the HTTP method's verb it
+//! asks for ("remove" → `delete`). A tool scores the best alternative of
+//! each word, so an exact match always counts more.
 //!
 //! Self-contained: no imports from the rest of the crate.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
 
 use bm25::{DefaultTokenizer, Embedder, EmbedderBuilder, Embedding, Language, Scorer, Tokenizer};
+
+mod lexicon;
 
 /// What the index reads of one tool.
 #[derive(Debug, Clone, Copy)]
@@ -65,10 +73,10 @@ struct Field {
 }
 
 impl Field {
-    fn new(weight: f32, texts: &[String]) -> Self {
+    fn new(weight: f32, texts: &[String], vocabulary: &Arc<HashSet<String>>) -> Self {
         let corpus: Vec<&str> = texts.iter().map(String::as_str).collect();
         let embedder = EmbedderBuilder::<u32, ToolTokenizer>::with_tokenizer_and_fit_to_corpus(
-            ToolTokenizer::new(),
+            ToolTokenizer::new(Arc::clone(vocabulary)),
             &corpus,
         )
         .build();
@@ -115,7 +123,12 @@ impl ToolIndex {
         let mut names = Vec::new();
         let mut tags = Vec::new();
         let mut prior = Vec::new();
+        let mut vocabulary = HashSet::new();
         for entry in entries {
+            for mut word in split_words(entry.description) {
+                lexicon::singular(&mut word);
+                vocabulary.insert(word);
+            }
             let depth = static_segments(entry.path).count().max(1);
             prior.push(1.0 / (1.0 + DEPTH_PENALTY * (depth - 1) as f32));
             for (field, text) in texts.iter_mut().zip(field_texts(&entry)) {
@@ -124,10 +137,17 @@ impl ToolIndex {
             names.push(entry.name.to_string());
             tags.push(entry.tags.iter().map(|t| t.to_lowercase()).collect());
         }
+        // Every word of the documents, in the singular, for splitting
+        // compounds: the indexed texts and the whole descriptions.
+        for mut word in texts.iter().flatten().flat_map(|t| split_words(t)) {
+            lexicon::singular(&mut word);
+            vocabulary.insert(word);
+        }
+        let vocabulary = Arc::new(vocabulary);
         let fields = texts
             .iter()
             .zip(WEIGHTS)
-            .map(|(t, w)| Field::new(w, t))
+            .map(|(t, w)| Field::new(w, t, &vocabulary))
             .collect();
         Self {
             fields,
@@ -165,34 +185,53 @@ impl ToolIndex {
     pub fn search(&self, query: &str, limit: usize, tag: Option<&str>) -> Vec<Hit> {
         let tag = tag.map(str::to_lowercase);
         let allowed = |i: usize| tag.as_ref().is_none_or(|t| self.tags[i].contains(t));
-        // Per tool: the weighted BM25 sum, and which query words matched
-        // in any field (a tool matching every word of the request beats
-        // one matching a single rare word many times).
-        let mut scores: HashMap<u32, (f32, u64)> = HashMap::new();
-        let mut words = 0;
-        let expanded = map_words(query, VOCABULARY);
+        // Per tool: the weighted BM25 sum, and how well each word of the
+        // request matched (1 for the word itself, less for an alternative):
+        // a tool matching every word of the request beats one matching a
+        // single rare word many times.
+        let groups = expand(query);
+        let mut slots: HashMap<u32, usize> = HashMap::new();
+        let mut tools: Vec<(u32, f32, Vec<f32>)> = Vec::new();
+        let mut scored = vec![false; groups.len()];
         for field in &self.fields {
-            let query = field.embedder.embed(&expanded);
-            let mut seen = Vec::new();
-            for token in query.iter() {
-                if seen.contains(&token.index) {
-                    continue;
+            for (g, group) in groups.iter().enumerate() {
+                // The group's tokens in this field, each with its best weight.
+                let mut tokens: Vec<(bm25::TokenEmbedding<u32>, f32)> = Vec::new();
+                for (word, weight) in &group.words {
+                    for token in field.embedder.embed(word).0 {
+                        match tokens.iter_mut().find(|(t, _)| t.index == token.index) {
+                            Some((_, w)) => *w = w.max(*weight),
+                            None => tokens.push((token, *weight)),
+                        }
+                    }
                 }
-                let bit = 1u64 << (seen.len() % 64);
-                seen.push(token.index);
-                let single = Embedding(vec![token.clone()]);
-                for d in field.scorer.matches(&single) {
-                    let entry = scores.entry(d.id).or_default();
-                    entry.0 += field.weight * d.score;
-                    entry.1 |= bit;
+                scored[g] |= !tokens.is_empty() && !group.bonus;
+                let mut best: HashMap<u32, (f32, f32)> = HashMap::new();
+                for (token, weight) in tokens {
+                    for d in field.scorer.matches(&Embedding(vec![token])) {
+                        let b = best.entry(d.id).or_default();
+                        b.0 = b.0.max(weight * d.score);
+                        b.1 = b.1.max(weight);
+                    }
+                }
+                for (id, (score, weight)) in best {
+                    let slot = *slots.entry(id).or_insert_with(|| {
+                        tools.push((id, 0.0, vec![0.0; groups.len()]));
+                        tools.len() - 1
+                    });
+                    let tool = &mut tools[slot];
+                    tool.1 += field.weight * score;
+                    if !group.bonus {
+                        tool.2[g] = tool.2[g].max(weight);
+                    }
                 }
             }
-            words = words.max(seen.len());
         }
-        let mut hits: Vec<Hit> = scores
+        let words = scored.iter().filter(|s| **s).count().max(1) as f32;
+        let mut hits: Vec<Hit> = tools
             .into_iter()
-            .map(|(id, (score, matched))| {
-                let coverage = matched.count_ones() as f32 / words.max(1) as f32;
+            .map(|(id, score, matched)| {
+                let coverage = matched.iter().sum::<f32>() / words;
                 Hit {
                     index: id as usize,
                     score: score * coverage.powf(COVERAGE_POWER) * self.prior[id as usize],
@@ -261,105 +300,217 @@ fn first_paragraph(text: &str) -> &str {
     text.find("\n\n").map_or(text, |i| &text[..i])
 }
 
-/// Words of an API that the stop-word list would drop although they name
-/// a resource (Microsoft Graph's `/me`), mapped for documents and queries
-/// alike.
-const API_WORDS: &[(&str, &str)] = &[
-    ("me", "authenticated user"),
-    // abbreviations, as paths and requests both write them
+/// Abbreviations an API's paths and a model's requests both write
+/// (`/repos`, "PR"), mapped for documents and requests alike. General
+/// usage, kept small; everything else a request may say differently comes
+/// from the [`lexicon`].
+const ABBREVIATIONS: &[(&str, &str)] = &[
     ("pr", "pull request"),
     ("prs", "pull requests"),
     ("repo", "repository"),
     ("repos", "repositories"),
     ("org", "organization"),
     ("orgs", "organizations"),
-    ("todo", "todo task"),
+    ("env", "environment"),
+    ("config", "configuration"),
+    ("auth", "authentication"),
 ];
 
-/// Words as a model writes them, mapped to the words APIs use (keeping
-/// the model's word where an API may use it too). Applied to queries only:
-/// expanding the documents' words as well would let every document that
-/// merely mentions a word match its synonyms.
-const VOCABULARY: &[(&str, &str)] = &[
-    // get
+/// The first person, which the stop-word list would drop although APIs
+/// name a resource after it (Microsoft Graph's `/me`, Jira's `/myself`,
+/// `/mypermissions`): in documents it reads as GitHub's "the authenticated
+/// user"; in a request it favours tools about the authenticated user
+/// without requiring them ("list the teams in my organization" is about
+/// an organization).
+const FIRST_PERSON: &[(&str, &str)] = &[
+    ("i", "authenticated user"),
+    ("me", "authenticated user"),
+    ("my", "authenticated user"),
+    ("mine", "authenticated user"),
+    ("myself", "authenticated user"),
+];
+
+/// Verbs a request uses for what an operation's HTTP method does, beside
+/// the one the index gives each method (see [`field_texts`]): an English
+/// verb of reading, making, changing or removing maps to the method's
+/// verb. The only hand-written vocabulary: it is about HTTP, not about any
+/// API, and WordNet relates these verbs only loosely (`delete` is a kind
+/// of `remove`, `show` is no kind of `get`).
+const METHOD_VERBS: &[(&str, &str)] = &[
     ("fetch", "get"),
-    ("show", "get"),
-    ("read", "get read"),
     ("retrieve", "get"),
+    ("show", "get"),
     ("view", "get"),
-    ("lookup", "get"),
     ("display", "get"),
+    ("read", "get"),
     ("see", "get"),
-    // delete
-    ("remove", "delete remove"),
+    ("lookup", "get"),
+    ("enumerate", "list"),
+    ("browse", "list"),
+    ("add", "create"),
+    ("new", "create"),
+    ("make", "create"),
+    ("open", "create"),
+    ("register", "create"),
+    ("submit", "create"),
+    ("post", "create"),
+    ("modify", "update"),
+    ("change", "update"),
+    ("edit", "update"),
+    ("set", "update"),
+    ("rename", "update"),
+    ("remove", "delete"),
     ("erase", "delete"),
     ("destroy", "delete"),
     ("drop", "delete"),
     ("purge", "delete"),
-    ("unregister", "delete"),
-    // create
-    ("add", "create add"),
-    ("new", "create"),
-    ("make", "create"),
-    ("open", "create open"),
-    ("register", "create register"),
-    ("start", "create start"),
-    // update
-    ("modify", "update"),
-    ("change", "update"),
-    ("edit", "update"),
-    ("rename", "update name"),
-    ("patch", "update"),
-    // list
-    ("enumerate", "list"),
-    ("browse", "list"),
-    // nouns and abbreviations
-    // filler that names no resource
-    ("details", ""),
-    ("detail", ""),
-    ("info", ""),
-    ("information", ""),
-    ("rerun", "rerun re run"),
-    ("my", "authenticated user"),
-    ("mine", "authenticated user"),
-    ("protect", "protect protection"),
-    ("ticket", "issue"),
-    ("tickets", "issues"),
-    ("email", "mail message email"),
-    ("emails", "mail messages email"),
-    ("mail", "mail message"),
-    ("mailbox", "mail message mailbox"),
-    // verbs a model uses for what APIs call otherwise
-    ("submit", "create submit"),
-    ("post", "create post send"),
-    ("send", "send create"),
-    ("trigger", "dispatch run trigger"),
-    ("store", "create update store"),
-    ("save", "create update save"),
-    ("find", "search find"),
-    ("assign", "assign assignee add"),
-    ("schedule", "create event schedule"),
-    ("contributed", "contributor"),
-    ("profile", "profile user"),
-    ("meeting", "event meeting"),
-    ("meetings", "events meetings"),
-    ("secret", "secret"),
-    ("ci", "actions workflow"),
-    ("gist", "gist"),
-    ("env", "environment"),
-    ("config", "configuration config"),
-    ("settings", "settings configuration"),
 ];
 
+/// Words of a request that name neither an action nor a resource.
+const FILLER: &[&str] = &["details", "detail", "info", "information"];
+
+/// Words that open a yes-or-no question ("did I star this repository",
+/// "is this user a member"): APIs answer those with "check" operations.
+const QUESTION: &[&str] = &[
+    "do", "does", "did", "is", "are", "am", "was", "were", "has", "have", "can",
+];
+
+/// Weight of a word derived from the request's (`follower` for
+/// "follows", `assignee` for "assign"), relative to the request's own
+/// words: exact matches always count more.
+const DERIVED: f32 = 0.8;
+/// Weight of a method's verb for a request's verb ([`METHOD_VERBS`]).
+const METHOD_VERB: f32 = 0.8;
+/// Weight of another inflection of a request's word (`assigned` for
+/// "assign"; the plural is the same word to the index). Below a derived
+/// word: a participle in a document mostly describes a state ("issues
+/// assigned to the authenticated user") rather than the action asked for.
+const INFLECTED: f32 = 0.6;
+/// Weight of the authenticated user for a request in the first person:
+/// a word like any other, but one a tool need not match.
+const FIRST_PERSON_WEIGHT: f32 = 1.0;
+
+/// Most alternatives one word of a request is expanded to.
+const MAX_ALTERNATIVES: usize = 12;
+
+/// Most words of a request that are scored.
+const MAX_WORDS: usize = 32;
+
+/// One word of a request and what may stand for it, with weights.
+#[derive(Debug, Default)]
+struct Group {
+    words: Vec<(String, f32)>,
+    /// Whether the group only adds to a tool's score: a tool not matching
+    /// it is not missing a word of the request.
+    bonus: bool,
+}
+
+impl Group {
+    fn of(words: &[(&str, f32)], bonus: bool) -> Self {
+        Self {
+            words: words.iter().map(|(w, f)| (w.to_string(), *f)).collect(),
+            bonus,
+        }
+    }
+
+    fn push(&mut self, word: &str, weight: f32) {
+        if !self.words.iter().any(|(w, _)| w == word) {
+            self.words.push((word.to_string(), weight));
+        }
+    }
+}
+
+/// A request as groups of alternatives, one group per word: the word
+/// itself (weight 1), then what may stand for it in a document with a
+/// lower weight. A tool is scored on the best alternative of each group.
+fn expand(query: &str) -> Vec<Group> {
+    let lexicon = lexicon::lexicon();
+    let mut groups: Vec<Group> = Vec::new();
+    let first = split_words(query).into_iter().next();
+    if first.is_some_and(|w| QUESTION.contains(&w.as_str())) {
+        groups.push(Group::of(&[("check", 1.0)], true));
+    }
+    let mut first_person = false;
+    for chunk in query.split_whitespace() {
+        // "to-do", "sign-in": the joined word is an alternative of the
+        // first part's group.
+        let joined: String = chunk
+            .chars()
+            .filter(|c| c.is_alphanumeric())
+            .flat_map(char::to_lowercase)
+            .collect();
+        let parts = split_words(&map_words(chunk, &[ABBREVIATIONS]));
+        for (i, word) in parts.iter().enumerate() {
+            if FILLER.contains(&word.as_str()) {
+                continue;
+            }
+            if FIRST_PERSON.iter().any(|(w, _)| w == word) {
+                first_person = true;
+                continue;
+            }
+            let mut group = Group::of(&[(word, 1.0)], false);
+            if i == 0 && parts.len() > 1 && chunk.contains('-') {
+                group.push(&joined, 1.0);
+            }
+            alternatives(lexicon, word, &mut group);
+            // A reversal ("unassign", "unstar"): the action undone, and
+            // what is done to undo it.
+            if let Some(rest) = word.strip_prefix("un")
+                && rest.len() >= 3
+                && !lexicon.knows(word)
+                && lexicon.knows(&lexicon.base(rest))
+            {
+                group.push(rest, DERIVED);
+                alternatives(lexicon, rest, &mut group);
+                groups.push(std::mem::take(&mut group));
+                group = Group::of(&[("delete", DERIVED), ("remove", DERIVED)], true);
+            }
+            groups.push(group);
+        }
+    }
+    if first_person {
+        groups.push(Group::of(&[("authenticated", FIRST_PERSON_WEIGHT)], true));
+    }
+    for group in &mut groups {
+        group.words.truncate(MAX_ALTERNATIVES);
+    }
+    groups.truncate(MAX_WORDS);
+    groups
+}
+
+/// Adds to `group` what may stand for `word`: its base form and other
+/// inflections, the method verb it asks for, the words derived from it.
+fn alternatives(lexicon: &lexicon::Lexicon, word: &str, group: &mut Group) {
+    let base = lexicon.base(word);
+    if base != word {
+        group.push(&base, 1.0);
+    }
+    for form in lexicon::inflections(&base) {
+        group.push(&form, INFLECTED);
+    }
+    for (from, to) in METHOD_VERBS {
+        if *from == base {
+            group.push(to, METHOD_VERB);
+        }
+    }
+    for d in lexicon.derived(&base) {
+        group.push(d, DERIVED);
+    }
+}
+
 /// Splits `snake_case`, `camelCase`, paths and punctuation into lower-case
-/// words, maps the [`VOCABULARY`], then stems and drops stop words (the
-/// crate's English tokenizer).
+/// words, maps the [`ABBREVIATIONS`], drops stop words (the crate's
+/// English tokenizer), brings each word to its base form, and adds the
+/// parts of a compound whose parts the documents also use alone
+/// (`worklog` → `work log`, `mypermissions` → `my permissions`).
 struct ToolTokenizer {
     inner: DefaultTokenizer,
+    /// Every word of the indexed documents, for splitting compounds.
+    vocabulary: Arc<HashSet<String>>,
 }
 
 impl ToolTokenizer {
-    fn new() -> Self {
+    fn new(vocabulary: Arc<HashSet<String>>) -> Self {
         Self {
             inner: DefaultTokenizer::builder()
                 .language_mode(Language::English)
@@ -367,16 +518,35 @@ impl ToolTokenizer {
                 .stemming(false)
                 .stopwords(true)
                 .build(),
+            vocabulary,
         }
+    }
+
+    /// `word` as two words of the vocabulary (in the singular), each of
+    /// three letters or more (or the first person's `my`), if it is one.
+    fn compound<'w>(&self, word: &'w str) -> Option<(&'w str, &'w str)> {
+        if word.len() < 6 || !word.is_ascii() {
+            return None;
+        }
+        (2..=word.len() - 3).find_map(|i| {
+            let (head, tail) = word.split_at(i);
+            let mut singular_tail = tail.to_string();
+            lexicon::singular(&mut singular_tail);
+            ((head.len() >= 3 || head == "my")
+                && self.vocabulary.contains(head)
+                && self.vocabulary.contains(&singular_tail))
+            .then_some((head, tail))
+        })
     }
 }
 
-/// `text` with words of `vocabulary` replaced.
-fn map_words(text: &str, vocabulary: &[(&str, &str)]) -> String {
+/// `text` as its words, those of the `tables` replaced.
+fn map_words(text: &str, tables: &[&[(&str, &str)]]) -> String {
     let mut out = String::with_capacity(text.len() + 16);
     for word in split_words(text) {
-        let mapped = vocabulary
+        let mapped = tables
             .iter()
+            .flat_map(|t| t.iter())
             .find(|(from, _)| *from == word)
             .map_or(word.as_str(), |(_, to)| to);
         out.push_str(mapped);
@@ -387,38 +557,20 @@ fn map_words(text: &str, vocabulary: &[(&str, &str)]) -> String {
 
 impl Tokenizer for ToolTokenizer {
     fn tokenize(&self, input_text: &str) -> Vec<String> {
-        let text = map_words(input_text, API_WORDS);
-        let mut tokens = self.inner.tokenize(&text);
-        for t in &mut tokens {
-            singular(t);
+        let text = map_words(input_text, &[ABBREVIATIONS, FIRST_PERSON]);
+        let mut tokens = Vec::new();
+        for token in self.inner.tokenize(&text) {
+            if let Some((head, tail)) = self.compound(&token) {
+                let parts = map_words(&format!("{head} {tail}"), &[FIRST_PERSON]);
+                tokens.extend(self.inner.tokenize(&parts));
+            }
+            tokens.push(token);
+        }
+        let lexicon = lexicon::lexicon();
+        for token in &mut tokens {
+            *token = lexicon.base(token);
         }
         tokens
-    }
-}
-
-/// Plural to singular, the one inflection API words and requests differ
-/// in most (`repositories`/`repository`, `pulls`/`pull`). Deliberately
-/// lighter than a full stemmer, which merges words an API keeps apart
-/// (`manager`/`managed`, `assignments`/`assign`).
-fn singular(word: &mut String) {
-    let n = word.len();
-    if n > 4 && word.ends_with("ies") {
-        word.truncate(n - 3);
-        word.push('y');
-    } else if n > 4
-        && (word.ends_with("sses")
-            || word.ends_with("xes")
-            || word.ends_with("ches")
-            || word.ends_with("shes"))
-    {
-        word.truncate(n - 2);
-    } else if n > 3
-        && word.ends_with('s')
-        && !word.ends_with("ss")
-        && !word.ends_with("us")
-        && !word.ends_with("is")
-    {
-        word.truncate(n - 1);
     }
 }
 
