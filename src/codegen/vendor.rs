@@ -54,6 +54,10 @@ pub const SOURCES: &[(&str, &str)] = &[
         include_str!("../runtime/call_members.rs"),
     ),
     (
+        "src/runtime/call_advice.rs",
+        include_str!("../runtime/call_advice.rs"),
+    ),
+    (
         "src/runtime/conform.rs",
         include_str!("../runtime/conform.rs"),
     ),
@@ -254,6 +258,10 @@ pub const SOURCES: &[(&str, &str)] = &[
     ),
     ("src/server/run.rs", include_str!("../server/run.rs")),
     ("src/server/ask.rs", include_str!("../server/ask.rs")),
+    (
+        "src/server/assemble.rs",
+        include_str!("../server/assemble.rs"),
+    ),
     ("src/server/otel.rs", include_str!("../server/otel.rs")),
     (
         "src/server/options.rs",

@@ -1,7 +1,7 @@
 //! Unit tests of `call.rs` (kept out of generated crates).
 
 use super::*;
-use crate::runtime::binding::{ParamBinding, Style};
+use crate::runtime::binding::{Location, ParamBinding, Style};
 
 fn query(arg: &str, name: &str) -> ParamBinding {
     ParamBinding {

@@ -120,7 +120,7 @@ pub(super) fn check_content_type(
 /// the body (framing), plus the hop-by-hop ones. A header parameter with
 /// one of these names is refused: a `Host` taken from an argument would
 /// send the request to another virtual host behind the base URL's address.
-const CLIENT_HEADERS: &[&str] = &[
+pub(crate) const CLIENT_HEADERS: &[&str] = &[
     "host",
     "content-length",
     "transfer-encoding",

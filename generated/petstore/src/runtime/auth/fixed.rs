@@ -15,22 +15,9 @@ use std::fmt;
 
 use super::super::binding::Location;
 use super::super::catalog::ToolDef;
+use super::super::request::CLIENT_HEADERS;
 use super::super::request::RequestDraft;
 use super::credentials::Secret;
-
-/// Headers whose value the HTTP client owns (message framing and the
-/// connection): an operator's value would corrupt requests.
-const FRAMING: &[&str] = &[
-    "host",
-    "content-length",
-    "transfer-encoding",
-    "connection",
-    "keep-alive",
-    "upgrade",
-    "te",
-    "trailer",
-    "proxy-connection",
-];
 
 /// The operator's headers, in the order given. `Debug` shows names only.
 #[derive(Clone, Default)]
@@ -97,7 +84,7 @@ impl FixedHeaders {
                 return Err(FixedHeaderError::Name(name.chars().take(64).collect()));
             }
             let lower = name.to_ascii_lowercase();
-            if FRAMING.contains(&lower.as_str()) {
+            if CLIENT_HEADERS.contains(&lower.as_str()) {
                 return Err(FixedHeaderError::Framing(name.to_string()));
             }
             if headers.iter().any(|(n, _)| n.eq_ignore_ascii_case(name)) {

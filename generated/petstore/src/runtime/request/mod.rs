@@ -36,6 +36,7 @@ mod base;
 mod binary;
 mod body;
 mod headers;
+pub(crate) use headers::CLIENT_HEADERS;
 mod multipart;
 mod path;
 mod query;
