@@ -216,6 +216,38 @@ fn api_options(
     })
 }
 
+/// People's logins are stored and looked up by security scheme name: two
+/// APIs offering logins under one name would share them, so that is
+/// refused (an overlay can rename a scheme).
+fn distinct_login_schemes<'a>(
+    config: &Config,
+    catalogs: impl Iterator<Item = &'a LazyCatalog>,
+) -> Result<(), ConfigError> {
+    let mut seen: std::collections::BTreeMap<&str, usize> = std::collections::BTreeMap::new();
+    for (index, catalog) in catalogs.enumerate() {
+        for (name, scheme) in &catalog.security_schemes {
+            let logs_in = matches!(
+                scheme,
+                crate::runtime::binding::SecurityScheme::OAuth2 { login: Some(_), .. }
+            );
+            if !logs_in {
+                continue;
+            }
+            if let Some(first) = seen.insert(name, index) {
+                return Err(config.error(
+                    index,
+                    Some("spec"),
+                    format!(
+                        "security scheme `{name}` offers people's logins here and in apis[{first}] (`{}`): logins are kept by scheme name, so rename one of them with an overlay",
+                        config.apis[first].name
+                    ),
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
 /// Why an API's document cannot be served, located at its `spec` key.
 fn load_error(config: &Config, index: usize, e: PipelineError) -> ConfigError {
     let message = match e {
@@ -257,6 +289,9 @@ pub fn run(config: Config, flags: ServeFlags, watch: Option<f64>) -> Result<(), 
         let member_options =
             api_options(&config, i, &global, Arc::clone(&served.schemas)).map_err(invalid)?;
         planned.push((served, options, member_options, mock));
+    }
+    if global.token_store.is_some() {
+        distinct_login_schemes(&config, planned.iter().map(|p| &p.0.catalog)).map_err(invalid)?;
     }
     if planned.iter().any(|p| p.3) && flags.confirm.is_none() {
         // As `serve --mock`: nothing real can be destroyed on a mock, but

@@ -301,6 +301,34 @@ fn collisions_and_broken_entries_are_refused_naming_file_and_line() {
         err.contains("unset.yaml:5") && err.contains("O2M_TEST_NOT_SET"),
         "{err}"
     );
+    // Two APIs offering people's logins under one scheme name, with a
+    // token store: their logins would be kept under one name.
+    let features = root().join("specs/features.yaml");
+    let twice = write(
+        "logins.yaml",
+        format!(
+            "apis:\n  - name: a\n    spec: {f}\n    mock: true\n  - name: b\n    spec: {f}\n    mock: true\n",
+            f = features.display()
+        ),
+    );
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_openapi2mcp"))
+        .args(["serve", "--config"])
+        .arg(&twice)
+        .arg("--token-store")
+        .arg(dir.join("tokens.enc"))
+        .env(
+            "OPENAPI2MCP_TOKEN_KEY",
+            "0123456789abcdef0123456789abcdef-test",
+        )
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{err}");
+    assert!(
+        err.contains("logins.yaml:6") && err.contains("`userLogin` offers people's logins"),
+        "{err}"
+    );
     // A flag that names one API.
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_openapi2mcp"))
         .args(["serve", "--config"])
