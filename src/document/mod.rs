@@ -17,6 +17,7 @@ pub mod overlay;
 pub mod parse;
 pub mod pointer;
 pub mod refs;
+mod refs_fetch;
 pub mod swagger2;
 
 pub use diag::{Diagnostic, Severity};
