@@ -10,6 +10,7 @@ use std::sync::Arc;
 use crate::runtime::catalog::{LazyCatalog, ToolDef, ToolSource};
 
 /// One API's catalog, with its label.
+#[derive(Clone)]
 pub struct Part {
     /// The API's name.
     pub label: String,

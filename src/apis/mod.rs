@@ -35,17 +35,12 @@ use crate::tools::{BuildOptions, OutputSchemaMode, Selection};
 use config::{ApiEntry, Config, ConfigError};
 use merge::Part;
 
-/// One loaded API.
-struct Loaded {
-    part: Part,
-    member: ApiMember,
-}
-
 /// The APIs being served: what a reload of one of them re-merges with
 /// the others.
 pub struct Apis {
     bridge: Bridge,
-    loaded: tokio::sync::Mutex<Vec<Loaded>>,
+    /// Each API's catalog and how its calls reach it, in tool order.
+    loaded: tokio::sync::Mutex<(Vec<Part>, Vec<ApiMember>)>,
 }
 
 /// One API's reload target.
@@ -62,44 +57,22 @@ impl ReloadTarget for OneApi {
     ) -> Pin<Box<dyn Future<Output = Result<usize, String>> + Send + '_>> {
         Box::pin(async move {
             let mut loaded = self.apis.loaded.lock().await;
-            let mut next: Vec<(Part, ApiMember)> = loaded
-                .iter()
-                .map(|l| {
-                    (
-                        Part {
-                            label: l.part.label.clone(),
-                            catalog: l.part.catalog.clone(),
-                        },
-                        l.member.clone(),
-                    )
-                })
-                .collect();
-            let (part, member) = &mut next[self.index];
+            let (mut parts, mut members) = loaded.clone();
+            let member = &mut members[self.index];
             member.security_schemes = catalog.security_schemes.clone();
             member.options.schemas = Schemas(schemas);
-            part.catalog = catalog;
-            let parts: Vec<Part> = next
-                .iter()
-                .map(|(p, _)| Part {
-                    label: p.label.clone(),
-                    catalog: p.catalog.clone(),
-                })
-                .collect();
+            parts[self.index].catalog = catalog;
             let (merged, firsts) = merge::merge(&parts).map_err(|e| e.to_string())?;
-            for ((_, member), first) in next.iter_mut().zip(&firsts) {
-                member.first = *first;
+            for (member, first) in members.iter_mut().zip(firsts) {
+                member.first = first;
             }
-            let members = next.iter().map(|(_, m)| m.clone()).collect();
             let count = self
                 .apis
                 .bridge
-                .reload_apis(merged, members)
+                .reload_apis(merged, members.clone())
                 .await
                 .map_err(|e| e.to_string())?;
-            *loaded = next
-                .into_iter()
-                .map(|(part, member)| Loaded { part, member })
-                .collect();
+            *loaded = (parts, members);
             Ok(count)
         })
     }
@@ -302,7 +275,8 @@ pub fn run(config: Config, flags: ServeFlags, watch: Option<f64>) -> Result<(), 
     }
     let runtime = flags.runtime().map_err(CommandError::Runtime)?;
     runtime.block_on(async move {
-        let mut loaded = Vec::with_capacity(planned.len());
+        let mut parts = Vec::with_capacity(planned.len());
+        let mut members = Vec::with_capacity(planned.len());
         let mut reload_with = Vec::with_capacity(planned.len());
         for (i, (served, options, mut member_options, mock)) in planned.into_iter().enumerate() {
             let api = &config.apis[i];
@@ -323,37 +297,28 @@ pub fn run(config: Config, flags: ServeFlags, watch: Option<f64>) -> Result<(), 
                     }
                 });
             }
-            loaded.push(Loaded {
-                member: ApiMember {
-                    label: api.name.clone(),
-                    first: 0,
-                    security_schemes: served.catalog.security_schemes.clone(),
-                    options: member_options,
-                },
-                part: Part {
-                    label: api.name.clone(),
-                    catalog: served.catalog,
-                },
+            members.push(ApiMember {
+                label: api.name.clone(),
+                first: 0,
+                security_schemes: served.catalog.security_schemes.clone(),
+                options: member_options,
+            });
+            parts.push(Part {
+                label: api.name.clone(),
+                catalog: served.catalog,
             });
             reload_with.push((api.spec.clone(), options, slot));
         }
-        let parts: Vec<Part> = loaded
-            .iter()
-            .map(|l| Part {
-                label: l.part.label.clone(),
-                catalog: l.part.catalog.clone(),
-            })
-            .collect();
-        let (merged, firsts) =
-            merge::merge(&parts).map_err(|e| CommandError::Invalid(format!("{}: {e}", config.file)))?;
-        for (l, first) in loaded.iter_mut().zip(&firsts) {
-            l.member.first = *first;
+        let (merged, firsts) = merge::merge(&parts)
+            .map_err(|e| CommandError::Invalid(format!("{}: {e}", config.file)))?;
+        for (member, first) in members.iter_mut().zip(firsts) {
+            member.first = first;
         }
-        global.members = loaded.iter().map(|l| l.member.clone()).collect();
+        global.members = members.clone();
         let bridge = Bridge::new(merged, global)?;
         let apis = Arc::new(Apis {
             bridge: bridge.clone(),
-            loaded: tokio::sync::Mutex::new(loaded),
+            loaded: tokio::sync::Mutex::new((parts, members)),
         });
         for (index, (spec, options, slot)) in reload_with.into_iter().enumerate() {
             let target = Arc::new(OneApi {
