@@ -68,7 +68,7 @@ for dir in "${crates[@]}"; do
   step "$dir: cargo test"
   t=$SECONDS
   gcargo test --quiet --manifest-path "$manifest" \
-    || fail "$dir: tests fail (src/runtime/ and src/server/ are vendored verbatim from openapi2mcp's own src/)"
+    || fail "$dir: tests fail (they run openapi2mcp-runtime and openapi2mcp-server from crates/)"
   took "$t"
 done
 

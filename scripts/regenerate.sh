@@ -7,5 +7,5 @@ cargo build --quiet
 for entry in petstore:specs/petstore.yaml features:specs/features.yaml oas32:specs/oas32.yaml; do
   name=${entry%%:*}
   spec=${entry#*:}
-  target/debug/openapi2mcp generate "$spec" --out "generated/$name" --name "$name-mcp" --quiet
+  target/debug/openapi2mcp generate "$spec" --out "generated/$name" --name "$name-mcp" --runtime-path ../../crates --quiet
 done

@@ -7,7 +7,8 @@
 //! [`tools::ToolDef`] (the model both back ends render), [`mock`] and
 //! [`lint`] read the same operation model, [`runtime`] turns a call into an HTTP request and the response into
 //! tool content, [`server`] serves it all over MCP, and [`codegen`] renders it
-//! as a standalone crate that vendors `runtime` and `server`. [`mock`] answers
+//! as a standalone crate that depends on `runtime` and `server` (the
+//! workspace crates `openapi2mcp-runtime` and `openapi2mcp-server`). [`mock`] answers
 //! as the API would, from the document's examples and schemas; [`lint`]
 //! checks the tools against the tool-design rules. [`pipeline`] runs the
 //! load → build → locate sequence every caller needs (one entry each for an
@@ -16,9 +17,9 @@
 //!
 //! # Where the tool model lives
 //!
-//! The model's types are defined in `runtime/catalog.rs` (re-exported by
-//! [`tools`], which builds them), because generated crates vendor
-//! `runtime/` and read their embedded catalog back at start-up. One tool
+//! The model's types are defined in [`runtime::catalog`] (re-exported by
+//! [`tools`], which builds them), because generated crates depend on the
+//! runtime crate and read their embedded catalog back at start-up. One tool
 //! has one name per stage, each a cut of the one before:
 //!
 //! - [`tools::ToolHead`]: what is known before its schemas are built (name,
@@ -46,6 +47,10 @@ pub mod lint;
 pub mod mock;
 pub mod pipeline;
 pub mod reload;
-pub mod runtime;
-pub mod server;
+/// The run time (tool model and one call): the `openapi2mcp-runtime` crate,
+/// shared with generated crates.
+pub use openapi2mcp_runtime as runtime;
+/// The MCP layer (rmcp): the `openapi2mcp-server` crate, shared with generated
+/// crates.
+pub use openapi2mcp_server as server;
 pub mod tools;

@@ -31,6 +31,7 @@ fn main() -> ExitCode {
     if let Some(code) = openapi2mcp::runtime::select::serve_as_worker() {
         return ExitCode::from(code);
     }
+    openapi2mcp::runtime::program::set(env!("CARGO_PKG_NAME"), env!("CARGO_PKG_VERSION"));
     tune_allocator();
     let cli = Cli::parse();
     init_logging(&cli.log);
@@ -163,7 +164,9 @@ fn generate(args: GenerateArgs) -> Result<ExitCode> {
             bar.set_position(done as u64);
         }
     };
+    let runtime = args.runtime_source();
     let command = GenerateCommand {
+        runtime,
         out: args.out,
         package: args.name,
         templates: args.templates,

@@ -172,6 +172,30 @@ pub(crate) struct GenerateArgs {
     /// Compare with the crate in --out instead of writing; exit 1 when it is stale.
     #[arg(long)]
     pub(crate) check: bool,
+    /// Copy the runtime and server crates whole under vendor/ (the default):
+    /// the crate builds with no registry access.
+    #[arg(long, conflicts_with_all = ["runtime_path", "runtime_registry"])]
+    pub(crate) vendor: bool,
+    /// Depend on the runtime and server crates by path: DIR/runtime and
+    /// DIR/server (DIR is openapi2mcp's crates/ folder; relative to --out).
+    #[arg(long, value_name = "DIR", conflicts_with = "runtime_registry")]
+    pub(crate) runtime_path: Option<std::path::PathBuf>,
+    /// Depend on the runtime and server crates by version only, from a
+    /// registry that has them.
+    #[arg(long)]
+    pub(crate) runtime_registry: bool,
+}
+
+impl GenerateArgs {
+    /// Where the generated crate gets the runtime crates from.
+    pub(crate) fn runtime_source(&self) -> openapi2mcp::codegen::RuntimeSource {
+        use openapi2mcp::codegen::RuntimeSource;
+        match (&self.runtime_path, self.runtime_registry) {
+            (Some(dir), _) => RuntimeSource::Path(dir.clone()),
+            (None, true) => RuntimeSource::Registry,
+            (None, false) => RuntimeSource::Vendor,
+        }
+    }
 }
 
 #[derive(Args)]

@@ -9,7 +9,9 @@
 //!   with `prettyplease`;
 //! - `tools.json`, the serialized [`Catalog`], which the crate lists as
 //!   `tools/list` (so the two modes list the same tools by construction);
-//! - the [`vendor`]ed runtime and server sources, byte for byte.
+//! - the dependency on the runtime and server crates (`crates/runtime`,
+//!   `crates/server`), by version, by path, or [`vendor`]ed whole under
+//!   `vendor/` (see [`RuntimeSource`]).
 //!
 //! Output is deterministic: the same catalog and options give the same
 //! bytes, so `generate --check` can tell a stale crate from a fresh one.
@@ -29,6 +31,7 @@ use crate::client_config;
 use crate::runtime::catalog::Catalog;
 use model::{CrateView, CredentialView, GroupView};
 use templates::Templates;
+pub use vendor::RuntimeSource;
 
 /// Why a crate could not be generated or written.
 #[derive(Debug, thiserror::Error)]
@@ -82,6 +85,8 @@ pub struct GenerateOptions {
     /// serves the same resources and checks arguments against the same
     /// full schemas as `serve`.
     pub schemas: crate::runtime::schemas::Schemas,
+    /// Where the crate gets the runtime and server crates from.
+    pub runtime: RuntimeSource,
 }
 
 /// One file of a generated crate.
@@ -104,7 +109,13 @@ pub struct GeneratedCrate {
 
 /// Directories the generator owns: files in them that it did not generate
 /// are stale (a module of a tag that is gone) and are removed on write.
-const OWNED_DIRS: &[&str] = &["src/operations", "src/runtime", "src/server"];
+/// (`src/runtime` and `src/server` held copied sources before the runtime
+/// became a crate: regenerating an older crate removes them.)
+const OWNED_DIRS: &[&str] = &["src/operations", "vendor", "src/runtime", "src/server"];
+
+/// Files that are the user's once written: generated only when missing,
+/// never compared or rewritten (custom code that survives regeneration).
+pub const USER_FILES: &[&str] = &["src/hooks.rs"];
 
 /// Renders the crate for `catalog`. `progress(done, total)` is called as
 /// modules are rendered (for a progress bar).
@@ -134,7 +145,10 @@ pub fn generate(
     );
     let client_config =
         serde_json::to_string_pretty(&config).map_err(|e| CodegenError::Setup(e.to_string()))?;
-    let view = CrateView::new(catalog, &package, deps, credentials, client_config);
+    let mut view = CrateView::new(catalog, &package, deps, credentials, client_config);
+    view.runtime_dependency = options.runtime.dependency("runtime");
+    view.server_dependency = options.runtime.dependency("server");
+    view.vendored = options.runtime == RuntimeSource::Vendor;
 
     let total = view.groups.len() + 6;
     let mut done = 0;
@@ -164,6 +178,7 @@ pub fn generate(
         ("src/lib.rs", "lib.rs.hbs"),
         ("src/main.rs", "main.rs.hbs"),
         ("src/operations/mod.rs", "operations.rs.hbs"),
+        ("src/hooks.rs", "hooks.rs.hbs"),
     ] {
         files.push(rust_file(path, &templates.render(template, &view)?)?);
         step(progress);
@@ -196,10 +211,11 @@ pub fn generate(
         contents: document,
     });
     step(progress);
-    files.extend(vendor::files().map(|(path, contents)| GeneratedFile {
-        path: path.to_string(),
-        contents,
-    }));
+    files.extend(
+        vendor::files(&options.runtime)
+            .into_iter()
+            .map(|(path, contents)| GeneratedFile { path, contents }),
+    );
     step(progress);
     files.sort_by(|a, b| a.path.cmp(&b.path));
     Ok(GeneratedCrate { package, files })
@@ -338,8 +354,9 @@ impl GeneratedCrate {
         let mut out = Vec::new();
         for file in &self.files {
             let path = dir.join(&file.path);
+            let users = USER_FILES.contains(&file.path.as_str());
             match std::fs::read_to_string(&path) {
-                Ok(existing) if existing == file.contents => {}
+                Ok(existing) if users || existing == file.contents => {}
                 Ok(existing) => out.push(Difference::Changed {
                     path: file.path.clone(),
                     line: first_difference(&existing, &file.contents),
@@ -376,30 +393,69 @@ impl GeneratedCrate {
                 }
             }
         }
+        let removed: Vec<&str> = differences
+            .iter()
+            .filter_map(|d| match d {
+                Difference::Extra(p) => Some(p.as_str()),
+                _ => None,
+            })
+            .collect();
+        Self::remove_empty_dirs(dir, &removed);
         Ok(differences)
     }
 
-    /// `.rs` files in generated directories that this crate does not have.
+    /// Files in the directories the generator owns that this crate does not
+    /// have: anywhere below `vendor/` and the old `src/runtime`/`src/server`
+    /// copies, `.rs` files in `src/operations/`.
     fn extra_files(&self, dir: &Path) -> Result<Vec<String>, CodegenError> {
         let ours: BTreeSet<&str> = self.files.iter().map(|f| f.path.as_str()).collect();
         let mut extra = Vec::new();
         for owned in OWNED_DIRS {
-            let path = dir.join(owned);
-            let entries = match std::fs::read_dir(&path) {
-                Ok(e) => e,
-                Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
-                Err(e) => return Err(io_error(&path, e)),
-            };
-            for entry in entries.filter_map(Result::ok) {
-                let name = entry.file_name().to_string_lossy().to_string();
-                let rel = format!("{owned}/{name}");
-                if name.ends_with(".rs") && !ours.contains(rel.as_str()) {
-                    extra.push(rel);
+            let only_rust = *owned == "src/operations";
+            let mut pending = vec![owned.to_string()];
+            // Bounded by the directory tree on disk (no links followed).
+            while let Some(rel_dir) = pending.pop() {
+                let path = dir.join(&rel_dir);
+                let entries = match std::fs::read_dir(&path) {
+                    Ok(e) => e,
+                    Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
+                    Err(e) => return Err(io_error(&path, e)),
+                };
+                for entry in entries.filter_map(Result::ok) {
+                    let name = entry.file_name().to_string_lossy().to_string();
+                    let rel = format!("{rel_dir}/{name}");
+                    let kind = entry.file_type().map_err(|e| io_error(&entry.path(), e))?;
+                    if kind.is_dir() {
+                        if !only_rust {
+                            pending.push(rel);
+                        }
+                    } else if (!only_rust || name.ends_with(".rs")) && !ours.contains(rel.as_str())
+                    {
+                        extra.push(rel);
+                    }
                 }
             }
         }
         extra.sort();
         Ok(extra)
+    }
+
+    /// Removes the directories of `removed` files that are left empty,
+    /// deepest first, up to (not including) `dir`.
+    fn remove_empty_dirs(dir: &Path, removed: &[&str]) {
+        let mut dirs: BTreeSet<&Path> = BTreeSet::new();
+        for rel in removed {
+            let mut parent = Path::new(*rel).parent();
+            while let Some(p) = parent.filter(|p| !p.as_os_str().is_empty()) {
+                dirs.insert(p);
+                parent = p.parent();
+            }
+        }
+        // Deepest first: a path sorts after its ancestors.
+        for rel in dirs.iter().rev() {
+            // Fails (and is left) when the directory still holds files.
+            let _ = std::fs::remove_dir(dir.join(rel));
+        }
     }
 }
 

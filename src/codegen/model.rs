@@ -27,6 +27,13 @@ pub struct CrateView {
     pub api: ApiView,
     /// Dependency versions, keyed by crate name with `_` for `-`.
     pub deps: BTreeMap<String, String>,
+    /// The `Cargo.toml` value of the dependency on the runtime crate
+    /// (version, and path unless from a registry).
+    pub runtime_dependency: String,
+    /// The same for the server crate.
+    pub server_dependency: String,
+    /// Whether the runtime and server crates are copied under `vendor/`.
+    pub vendored: bool,
     /// Credential variables the API's security schemes read.
     pub credentials: Vec<CredentialView>,
     /// The `mcpServers` entry for MCP clients, pretty-printed JSON.
@@ -77,6 +84,9 @@ pub struct ToolView {
     pub name: String,
     /// The handler function's identifier.
     pub fn_name: String,
+    /// The tool's method of the `Hooks` trait: unique across the crate
+    /// (function names are unique only within their module).
+    pub hook_name: String,
     /// The arguments struct's identifier.
     pub args_type: String,
     /// The module the function lives in.
@@ -131,7 +141,17 @@ const RESERVED_TYPES: &[&str] = &[
     "Deserialize",
     "Operations",
 ];
-const RESERVED_MODULES: &[&str] = &["runtime", "server", "operations", "std", "core", "alloc"];
+const RESERVED_MODULES: &[&str] = &[
+    "runtime",
+    "server",
+    "operations",
+    "hooks",
+    "std",
+    "core",
+    "alloc",
+];
+/// Methods of the generated `Hooks` trait that are not a tool's.
+const HOOK_METHODS: &[&str] = &["before_call", "after_call"];
 
 impl CrateView {
     /// Derives the template data from `catalog`.
@@ -147,6 +167,8 @@ impl CrateView {
         let mut groups: Vec<GroupView> = Vec::new();
         let mut types = Scope::with_reserved(RESERVED_TYPES);
         let mut fns: BTreeMap<String, Scope> = BTreeMap::new();
+        // The `Hooks` trait's own methods are taken.
+        let mut hooks = Scope::with_reserved(HOOK_METHODS);
         for tool in &catalog.tools {
             let tag = tool.origin.tags.first().cloned().unwrap_or_default();
             let index = *group_index.entry(tag.clone()).or_insert_with(|| {
@@ -163,9 +185,14 @@ impl CrateView {
             let fn_scope = fns.entry(group.module.clone()).or_default();
             let fn_name = fn_scope.claim(&names::snake(&tool.name, "op"), "_");
             let args_type = types.claim(&format!("{}Args", names::pascal(&tool.name, "Op")), "");
-            group
-                .tools
-                .push(tool_view(tool, fn_name, args_type, group.module.clone()));
+            let hook_name = hooks.claim(&names::snake(&tool.name, "op"), "_");
+            group.tools.push(tool_view(
+                tool,
+                fn_name,
+                hook_name,
+                args_type,
+                group.module.clone(),
+            ));
         }
         Self {
             package: package.to_string(),
@@ -178,6 +205,9 @@ impl CrateView {
                 description: doc_lines(catalog.description.as_deref().unwrap_or_default()),
             },
             deps,
+            runtime_dependency: String::new(),
+            server_dependency: String::new(),
+            vendored: false,
             credentials,
             client_config,
             tool_count: catalog.tools.len(),
@@ -186,10 +216,17 @@ impl CrateView {
     }
 }
 
-fn tool_view(tool: &ToolDef, fn_name: String, args_type: String, module: String) -> ToolView {
+fn tool_view(
+    tool: &ToolDef,
+    fn_name: String,
+    hook_name: String,
+    args_type: String,
+    module: String,
+) -> ToolView {
     ToolView {
         name: tool.name.clone(),
         fn_name,
+        hook_name,
         args_type,
         module,
         title: tool.title.clone(),

@@ -17,6 +17,7 @@ pub const TEMPLATES: &[(&str, &str)] = &[
         "Cargo.toml.hbs",
         include_str!("../../templates/Cargo.toml.hbs"),
     ),
+    ("hooks.rs.hbs", include_str!("../../templates/hooks.rs.hbs")),
     (
         "README.md.hbs",
         include_str!("../../templates/README.md.hbs"),

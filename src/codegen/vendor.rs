@@ -1,328 +1,491 @@
-//! What a generated crate takes from this one as it is: the runtime and
-//! server sources (one source of truth for call behaviour, copied byte for
-//! byte but for the line that declares each file's unit-test module, whose
-//! tests stay here), and the dependency versions this crate is built and
-//! tested with, read from its own `Cargo.lock`.
+//! What a generated crate takes from this one: the runtime and server crates
+//! (`crates/runtime`, `crates/server`) as a dependency, either by version
+//! requirement, by path, or copied whole under the generated crate's
+//! `vendor/` (one source of truth for call behaviour; the copies lose only
+//! the lines that declare unit-test modules, whose tests stay here), and the
+//! versions of the few crates generated code names itself, read from this
+//! crate's own `Cargo.lock`.
 
 use std::collections::BTreeMap;
+use std::path::PathBuf;
 
-/// `(path in the generated crate, contents)` of every vendored file, as it
-/// is in this crate: [`files`] gives them as a generated crate gets them.
-/// Unit tests live in sibling files (`tests.rs`, `*_tests.rs`) that are not
-/// listed here, so generated crates carry only runtime code.
+/// Where a generated crate gets the runtime and server crates from.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub enum RuntimeSource {
+    /// Copied whole under `vendor/runtime` and `vendor/server`, so the
+    /// crate builds with no access to a registry that has them (the
+    /// default: openapi2mcp's crates are not published).
+    #[default]
+    Vendor,
+    /// A version requirement only (`=` this generator's version), for a
+    /// registry that has the crates.
+    Registry,
+    /// Path dependencies on `DIR/runtime` and `DIR/server` (a checkout of
+    /// openapi2mcp: the checked-in examples, tests, monorepos). A relative
+    /// `DIR` is relative to the generated crate, as Cargo reads it.
+    Path(PathBuf),
+}
+
+impl RuntimeSource {
+    /// The `Cargo.toml` value of the dependency on `crate_dir` (`runtime`
+    /// or `server`): an inline table with the version requirement and, but
+    /// for the registry, the path.
+    pub fn dependency(&self, crate_dir: &str) -> String {
+        let version = format!("={}", env!("CARGO_PKG_VERSION"));
+        let path = match self {
+            RuntimeSource::Vendor => Some(format!("vendor/{crate_dir}")),
+            RuntimeSource::Registry => None,
+            RuntimeSource::Path(dir) => {
+                Some(dir.join(crate_dir).to_string_lossy().replace('\\', "/"))
+            }
+        };
+        match path {
+            Some(path) => format!(
+                "{{ version = {}, path = {} }}",
+                toml_string(&version),
+                toml_string(&path)
+            ),
+            None => format!("{{ version = {} }}", toml_string(&version)),
+        }
+    }
+}
+
+/// `text` as a TOML basic string.
+fn toml_string(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 2);
+    out.push('"');
+    for c in text.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            c if c.is_control() => out.push_str(&format!("\\u{:04X}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// `(path below crates/, contents)` of every file of the runtime and server
+/// crates but their unit tests, as they are here: [`files`] gives them as
+/// `--vendor` writes them. Unit tests live in sibling files (`tests.rs`,
+/// `*_tests.rs`) that are not listed, so vendored crates carry only
+/// runtime code.
 pub const SOURCES: &[(&str, &str)] = &[
-    ("src/runtime/mod.rs", include_str!("../runtime/mod.rs")),
     (
-        "src/runtime/auth/mod.rs",
-        include_str!("../runtime/auth/mod.rs"),
+        "runtime/Cargo.toml",
+        include_str!("../../crates/runtime/Cargo.toml"),
     ),
     (
-        "src/runtime/auth/credentials.rs",
-        include_str!("../runtime/auth/credentials.rs"),
+        "runtime/src/auth/credentials.rs",
+        include_str!("../../crates/runtime/src/auth/credentials.rs"),
     ),
     (
-        "src/runtime/auth/fixed.rs",
-        include_str!("../runtime/auth/fixed.rs"),
+        "runtime/src/auth/fixed.rs",
+        include_str!("../../crates/runtime/src/auth/fixed.rs"),
     ),
     (
-        "src/runtime/auth/login.rs",
-        include_str!("../runtime/auth/login.rs"),
+        "runtime/src/auth/login.rs",
+        include_str!("../../crates/runtime/src/auth/login.rs"),
     ),
     (
-        "src/runtime/auth/store.rs",
-        include_str!("../runtime/auth/store.rs"),
+        "runtime/src/auth/mod.rs",
+        include_str!("../../crates/runtime/src/auth/mod.rs"),
     ),
     (
-        "src/runtime/auth/oauth2.rs",
-        include_str!("../runtime/auth/oauth2.rs"),
+        "runtime/src/auth/oauth2.rs",
+        include_str!("../../crates/runtime/src/auth/oauth2.rs"),
     ),
     (
-        "src/runtime/auth/placement.rs",
-        include_str!("../runtime/auth/placement.rs"),
+        "runtime/src/auth/placement.rs",
+        include_str!("../../crates/runtime/src/auth/placement.rs"),
     ),
     (
-        "src/runtime/auth/schemes.rs",
-        include_str!("../runtime/auth/schemes.rs"),
+        "runtime/src/auth/schemes.rs",
+        include_str!("../../crates/runtime/src/auth/schemes.rs"),
     ),
     (
-        "src/runtime/binding.rs",
-        include_str!("../runtime/binding.rs"),
+        "runtime/src/auth/store.rs",
+        include_str!("../../crates/runtime/src/auth/store.rs"),
     ),
-    ("src/runtime/call.rs", include_str!("../runtime/call.rs")),
     (
-        "src/runtime/call_members.rs",
-        include_str!("../runtime/call_members.rs"),
+        "runtime/src/binding.rs",
+        include_str!("../../crates/runtime/src/binding.rs"),
     ),
     (
-        "src/runtime/call_advice.rs",
-        include_str!("../runtime/call_advice.rs"),
+        "runtime/src/call.rs",
+        include_str!("../../crates/runtime/src/call.rs"),
     ),
     (
-        "src/runtime/conform.rs",
-        include_str!("../runtime/conform.rs"),
+        "runtime/src/call_advice.rs",
+        include_str!("../../crates/runtime/src/call_advice.rs"),
     ),
     (
-        "src/runtime/catalog.rs",
-        include_str!("../runtime/catalog.rs"),
+        "runtime/src/call_members.rs",
+        include_str!("../../crates/runtime/src/call_members.rs"),
     ),
     (
-        "src/runtime/code/mod.rs",
-        include_str!("../runtime/code/mod.rs"),
+        "runtime/src/catalog.rs",
+        include_str!("../../crates/runtime/src/catalog.rs"),
     ),
     (
-        "src/runtime/code/sandbox.rs",
-        include_str!("../runtime/code/sandbox.rs"),
+        "runtime/src/code/mod.rs",
+        include_str!("../../crates/runtime/src/code/mod.rs"),
     ),
     (
-        "src/runtime/code/typescript.rs",
-        include_str!("../runtime/code/typescript.rs"),
+        "runtime/src/code/sandbox.rs",
+        include_str!("../../crates/runtime/src/code/sandbox.rs"),
     ),
-    ("src/runtime/http.rs", include_str!("../runtime/http.rs")),
     (
-        "src/runtime/progress.rs",
-        include_str!("../runtime/progress.rs"),
+        "runtime/src/code/typescript.rs",
+        include_str!("../../crates/runtime/src/code/typescript.rs"),
     ),
     (
-        "src/runtime/jsoncut.rs",
-        include_str!("../runtime/jsoncut.rs"),
+        "runtime/src/conform.rs",
+        include_str!("../../crates/runtime/src/conform.rs"),
     ),
-    ("src/runtime/lro.rs", include_str!("../runtime/lro.rs")),
     (
-        "src/runtime/lro/channel.rs",
-        include_str!("../runtime/lro/channel.rs"),
+        "runtime/src/http.rs",
+        include_str!("../../crates/runtime/src/http.rs"),
     ),
     (
-        "src/runtime/lro/expr.rs",
-        include_str!("../runtime/lro/expr.rs"),
+        "runtime/src/jsoncut.rs",
+        include_str!("../../crates/runtime/src/jsoncut.rs"),
     ),
     (
-        "src/runtime/lro/monitor.rs",
-        include_str!("../runtime/lro/monitor.rs"),
+        "runtime/src/lib.rs",
+        include_str!("../../crates/runtime/src/lib.rs"),
     ),
     (
-        "src/runtime/lro/status.rs",
-        include_str!("../runtime/lro/status.rs"),
+        "runtime/src/lro.rs",
+        include_str!("../../crates/runtime/src/lro.rs"),
     ),
     (
-        "src/runtime/preview.rs",
-        include_str!("../runtime/preview.rs"),
+        "runtime/src/lro/channel.rs",
+        include_str!("../../crates/runtime/src/lro/channel.rs"),
     ),
-    ("src/runtime/trace.rs", include_str!("../runtime/trace.rs")),
     (
-        "src/runtime/ratelimit.rs",
-        include_str!("../runtime/ratelimit.rs"),
+        "runtime/src/lro/expr.rs",
+        include_str!("../../crates/runtime/src/lro/expr.rs"),
     ),
     (
-        "src/runtime/redirect.rs",
-        include_str!("../runtime/redirect.rs"),
+        "runtime/src/lro/monitor.rs",
+        include_str!("../../crates/runtime/src/lro/monitor.rs"),
     ),
     (
-        "src/runtime/schemas.rs",
-        include_str!("../runtime/schemas.rs"),
+        "runtime/src/lro/status.rs",
+        include_str!("../../crates/runtime/src/lro/status.rs"),
     ),
     (
-        "src/runtime/search.rs",
-        include_str!("../runtime/search.rs"),
+        "runtime/src/preview.rs",
+        include_str!("../../crates/runtime/src/preview.rs"),
     ),
     (
-        "src/runtime/search/lexicon.rs",
-        include_str!("../runtime/search/lexicon.rs"),
+        "runtime/src/program.rs",
+        include_str!("../../crates/runtime/src/program.rs"),
     ),
     (
-        "src/runtime/search/words.txt",
-        include_str!("../runtime/search/words.txt"),
+        "runtime/src/progress.rs",
+        include_str!("../../crates/runtime/src/progress.rs"),
     ),
     (
-        "src/runtime/select.rs",
-        include_str!("../runtime/select.rs"),
+        "runtime/src/ratelimit.rs",
+        include_str!("../../crates/runtime/src/ratelimit.rs"),
     ),
     (
-        "src/runtime/select/eval.rs",
-        include_str!("../runtime/select/eval.rs"),
+        "runtime/src/redirect.rs",
+        include_str!("../../crates/runtime/src/redirect.rs"),
     ),
     (
-        "src/runtime/select/screen.rs",
-        include_str!("../runtime/select/screen.rs"),
+        "runtime/src/request/accept.rs",
+        include_str!("../../crates/runtime/src/request/accept.rs"),
     ),
     (
-        "src/runtime/select/worker.rs",
-        include_str!("../runtime/select/worker.rs"),
+        "runtime/src/request/args.rs",
+        include_str!("../../crates/runtime/src/request/args.rs"),
     ),
     (
-        "src/runtime/request/mod.rs",
-        include_str!("../runtime/request/mod.rs"),
+        "runtime/src/request/base.rs",
+        include_str!("../../crates/runtime/src/request/base.rs"),
     ),
     (
-        "src/runtime/request/accept.rs",
-        include_str!("../runtime/request/accept.rs"),
+        "runtime/src/request/binary.rs",
+        include_str!("../../crates/runtime/src/request/binary.rs"),
     ),
     (
-        "src/runtime/request/args.rs",
-        include_str!("../runtime/request/args.rs"),
+        "runtime/src/request/body.rs",
+        include_str!("../../crates/runtime/src/request/body.rs"),
     ),
     (
-        "src/runtime/request/base.rs",
-        include_str!("../runtime/request/base.rs"),
+        "runtime/src/request/headers.rs",
+        include_str!("../../crates/runtime/src/request/headers.rs"),
     ),
     (
-        "src/runtime/request/binary.rs",
-        include_str!("../runtime/request/binary.rs"),
+        "runtime/src/request/mod.rs",
+        include_str!("../../crates/runtime/src/request/mod.rs"),
     ),
     (
-        "src/runtime/request/body.rs",
-        include_str!("../runtime/request/body.rs"),
+        "runtime/src/request/multipart.rs",
+        include_str!("../../crates/runtime/src/request/multipart.rs"),
     ),
     (
-        "src/runtime/request/headers.rs",
-        include_str!("../runtime/request/headers.rs"),
+        "runtime/src/request/path.rs",
+        include_str!("../../crates/runtime/src/request/path.rs"),
     ),
     (
-        "src/runtime/request/multipart.rs",
-        include_str!("../runtime/request/multipart.rs"),
+        "runtime/src/request/query.rs",
+        include_str!("../../crates/runtime/src/request/query.rs"),
     ),
     (
-        "src/runtime/request/path.rs",
-        include_str!("../runtime/request/path.rs"),
+        "runtime/src/request/shape.rs",
+        include_str!("../../crates/runtime/src/request/shape.rs"),
     ),
     (
-        "src/runtime/request/query.rs",
-        include_str!("../runtime/request/query.rs"),
+        "runtime/src/response/body.rs",
+        include_str!("../../crates/runtime/src/response/body.rs"),
     ),
     (
-        "src/runtime/request/shape.rs",
-        include_str!("../runtime/request/shape.rs"),
+        "runtime/src/response/items.rs",
+        include_str!("../../crates/runtime/src/response/items.rs"),
     ),
     (
-        "src/runtime/response/mod.rs",
-        include_str!("../runtime/response/mod.rs"),
+        "runtime/src/response/kind.rs",
+        include_str!("../../crates/runtime/src/response/kind.rs"),
     ),
     (
-        "src/runtime/response/body.rs",
-        include_str!("../runtime/response/body.rs"),
+        "runtime/src/response/lines.rs",
+        include_str!("../../crates/runtime/src/response/lines.rs"),
     ),
     (
-        "src/runtime/workflow/mod.rs",
-        include_str!("../runtime/workflow/mod.rs"),
+        "runtime/src/response/mod.rs",
+        include_str!("../../crates/runtime/src/response/mod.rs"),
     ),
     (
-        "src/runtime/workflow/expr.rs",
-        include_str!("../runtime/workflow/expr.rs"),
+        "runtime/src/response/status.rs",
+        include_str!("../../crates/runtime/src/response/status.rs"),
     ),
     (
-        "src/runtime/response/items.rs",
-        include_str!("../runtime/response/items.rs"),
+        "runtime/src/schemas.rs",
+        include_str!("../../crates/runtime/src/schemas.rs"),
     ),
     (
-        "src/runtime/response/kind.rs",
-        include_str!("../runtime/response/kind.rs"),
+        "runtime/src/search.rs",
+        include_str!("../../crates/runtime/src/search.rs"),
     ),
     (
-        "src/runtime/response/lines.rs",
-        include_str!("../runtime/response/lines.rs"),
+        "runtime/src/search/lexicon.rs",
+        include_str!("../../crates/runtime/src/search/lexicon.rs"),
     ),
     (
-        "src/runtime/response/status.rs",
-        include_str!("../runtime/response/status.rs"),
+        "runtime/src/search/words.txt",
+        include_str!("../../crates/runtime/src/search/words.txt"),
     ),
     (
-        "src/runtime/wire/mod.rs",
-        include_str!("../runtime/wire/mod.rs"),
+        "runtime/src/select.rs",
+        include_str!("../../crates/runtime/src/select.rs"),
     ),
     (
-        "src/runtime/wire/header.rs",
-        include_str!("../runtime/wire/header.rs"),
+        "runtime/src/select/eval.rs",
+        include_str!("../../crates/runtime/src/select/eval.rs"),
     ),
     (
-        "src/runtime/wire/media.rs",
-        include_str!("../runtime/wire/media.rs"),
+        "runtime/src/select/screen.rs",
+        include_str!("../../crates/runtime/src/select/screen.rs"),
     ),
-    ("src/server/mod.rs", include_str!("../server/mod.rs")),
-    ("src/server/cli.rs", include_str!("../server/cli.rs")),
-    ("src/server/code.rs", include_str!("../server/code.rs")),
     (
-        "src/server/discovery.rs",
-        include_str!("../server/discovery.rs"),
+        "runtime/src/select/worker.rs",
+        include_str!("../../crates/runtime/src/select/worker.rs"),
     ),
     (
-        "src/server/listing.rs",
-        include_str!("../server/listing.rs"),
+        "runtime/src/trace.rs",
+        include_str!("../../crates/runtime/src/trace.rs"),
     ),
-    ("src/server/meta.rs", include_str!("../server/meta.rs")),
     (
-        "src/server/protocol.rs",
-        include_str!("../server/protocol.rs"),
+        "runtime/src/wire/header.rs",
+        include_str!("../../crates/runtime/src/wire/header.rs"),
     ),
     (
-        "src/server/resources.rs",
-        include_str!("../server/resources.rs"),
+        "runtime/src/wire/media.rs",
+        include_str!("../../crates/runtime/src/wire/media.rs"),
     ),
-    ("src/server/run.rs", include_str!("../server/run.rs")),
-    ("src/server/ask.rs", include_str!("../server/ask.rs")),
     (
-        "src/server/assemble.rs",
-        include_str!("../server/assemble.rs"),
+        "runtime/src/wire/mod.rs",
+        include_str!("../../crates/runtime/src/wire/mod.rs"),
     ),
-    ("src/server/otel.rs", include_str!("../server/otel.rs")),
     (
-        "src/server/options.rs",
-        include_str!("../server/options.rs"),
+        "runtime/src/workflow/expr.rs",
+        include_str!("../../crates/runtime/src/workflow/expr.rs"),
     ),
-    ("src/server/login.rs", include_str!("../server/login.rs")),
     (
-        "src/server/connect.rs",
-        include_str!("../server/connect.rs"),
+        "runtime/src/workflow/mod.rs",
+        include_str!("../../crates/runtime/src/workflow/mod.rs"),
     ),
     (
-        "src/server/login_gate.rs",
-        include_str!("../server/login_gate.rs"),
+        "server/Cargo.toml",
+        include_str!("../../crates/server/Cargo.toml"),
     ),
     (
-        "src/server/confirm.rs",
-        include_str!("../server/confirm.rs"),
+        "server/src/ask.rs",
+        include_str!("../../crates/server/src/ask.rs"),
     ),
-    ("src/server/seal.rs", include_str!("../server/seal.rs")),
     (
-        "src/server/selection.rs",
-        include_str!("../server/selection.rs"),
+        "server/src/assemble.rs",
+        include_str!("../../crates/server/src/assemble.rs"),
     ),
-    ("src/server/tasks.rs", include_str!("../server/tasks.rs")),
     (
-        "src/server/prepared.rs",
-        include_str!("../server/prepared.rs"),
+        "server/src/authz/jwks.rs",
+        include_str!("../../crates/server/src/authz/jwks.rs"),
     ),
-    ("src/server/shape.rs", include_str!("../server/shape.rs")),
     (
-        "src/server/transport.rs",
-        include_str!("../server/transport.rs"),
+        "server/src/authz/metadata.rs",
+        include_str!("../../crates/server/src/authz/metadata.rs"),
     ),
-    ("src/server/live.rs", include_str!("../server/live.rs")),
-    ("src/server/ops.rs", include_str!("../server/ops.rs")),
     (
-        "src/server/authz/mod.rs",
-        include_str!("../server/authz/mod.rs"),
+        "server/src/authz/mod.rs",
+        include_str!("../../crates/server/src/authz/mod.rs"),
     ),
     (
-        "src/server/authz/jwks.rs",
-        include_str!("../server/authz/jwks.rs"),
+        "server/src/authz/scopes.rs",
+        include_str!("../../crates/server/src/authz/scopes.rs"),
     ),
     (
-        "src/server/authz/metadata.rs",
-        include_str!("../server/authz/metadata.rs"),
+        "server/src/authz/token.rs",
+        include_str!("../../crates/server/src/authz/token.rs"),
     ),
     (
-        "src/server/authz/scopes.rs",
-        include_str!("../server/authz/scopes.rs"),
+        "server/src/cli.rs",
+        include_str!("../../crates/server/src/cli.rs"),
     ),
     (
-        "src/server/authz/token.rs",
-        include_str!("../server/authz/token.rs"),
+        "server/src/code.rs",
+        include_str!("../../crates/server/src/code.rs"),
+    ),
+    (
+        "server/src/confirm.rs",
+        include_str!("../../crates/server/src/confirm.rs"),
+    ),
+    (
+        "server/src/connect.rs",
+        include_str!("../../crates/server/src/connect.rs"),
+    ),
+    (
+        "server/src/discovery.rs",
+        include_str!("../../crates/server/src/discovery.rs"),
+    ),
+    (
+        "server/src/lib.rs",
+        include_str!("../../crates/server/src/lib.rs"),
+    ),
+    (
+        "server/src/listing.rs",
+        include_str!("../../crates/server/src/listing.rs"),
+    ),
+    (
+        "server/src/live.rs",
+        include_str!("../../crates/server/src/live.rs"),
+    ),
+    (
+        "server/src/login.rs",
+        include_str!("../../crates/server/src/login.rs"),
+    ),
+    (
+        "server/src/login_gate.rs",
+        include_str!("../../crates/server/src/login_gate.rs"),
+    ),
+    (
+        "server/src/meta.rs",
+        include_str!("../../crates/server/src/meta.rs"),
+    ),
+    (
+        "server/src/ops.rs",
+        include_str!("../../crates/server/src/ops.rs"),
+    ),
+    (
+        "server/src/options.rs",
+        include_str!("../../crates/server/src/options.rs"),
+    ),
+    (
+        "server/src/otel.rs",
+        include_str!("../../crates/server/src/otel.rs"),
+    ),
+    (
+        "server/src/prepared.rs",
+        include_str!("../../crates/server/src/prepared.rs"),
+    ),
+    (
+        "server/src/protocol.rs",
+        include_str!("../../crates/server/src/protocol.rs"),
+    ),
+    (
+        "server/src/resources.rs",
+        include_str!("../../crates/server/src/resources.rs"),
+    ),
+    (
+        "server/src/run.rs",
+        include_str!("../../crates/server/src/run.rs"),
+    ),
+    (
+        "server/src/seal.rs",
+        include_str!("../../crates/server/src/seal.rs"),
+    ),
+    (
+        "server/src/selection.rs",
+        include_str!("../../crates/server/src/selection.rs"),
+    ),
+    (
+        "server/src/shape.rs",
+        include_str!("../../crates/server/src/shape.rs"),
+    ),
+    (
+        "server/src/tasks.rs",
+        include_str!("../../crates/server/src/tasks.rs"),
+    ),
+    (
+        "server/src/transport.rs",
+        include_str!("../../crates/server/src/transport.rs"),
     ),
 ];
 
-/// Every vendored file as a generated crate gets it: [`vendored`] applied
-/// to each of [`SOURCES`].
-pub fn files() -> impl Iterator<Item = (&'static str, String)> {
-    SOURCES.iter().map(|(path, text)| (*path, vendored(text)))
+/// The files `source` adds to a generated crate: with
+/// [`RuntimeSource::Vendor`], every one of [`SOURCES`] under `vendor/`
+/// ([`vendored`] sources, manifests without their dev-dependencies);
+/// otherwise none.
+pub fn files(source: &RuntimeSource) -> Vec<(String, String)> {
+    if *source != RuntimeSource::Vendor {
+        return Vec::new();
+    }
+    SOURCES
+        .iter()
+        .map(|(path, text)| {
+            let contents = if path.ends_with("Cargo.toml") {
+                without_dev_dependencies(text)
+            } else {
+                vendored(text)
+            };
+            (format!("vendor/{path}"), contents)
+        })
+        .collect()
+}
+
+/// A manifest without its `[dev-dependencies]` table: the vendored crates
+/// carry no tests, and Cargo would otherwise resolve their test-only
+/// dependencies for the generated crate's lock file.
+fn without_dev_dependencies(manifest: &str) -> String {
+    let mut out = String::with_capacity(manifest.len());
+    let mut skipping = false;
+    for line in manifest.split_inclusive('\n') {
+        let trimmed = line.trim();
+        if trimmed.starts_with('[') {
+            skipping = trimmed == "[dev-dependencies]";
+        }
+        if !skipping {
+            out.push_str(line);
+        }
+    }
+    while out.ends_with("\n\n") {
+        out.pop();
+    }
+    out
 }
 
 /// A source file without the declaration of its unit-test module
@@ -365,44 +528,10 @@ fn test_module_declaration(lines: &[&str]) -> Option<usize> {
 /// The lock file this crate was built with.
 const CARGO_LOCK: &str = include_str!("../../Cargo.lock");
 
-/// The crates a generated crate depends on directly.
-pub const DEPENDENCIES: &[&str] = &[
-    "arc-swap",
-    "aws-lc-rs",
-    "axum",
-    "base64",
-    "bm25",
-    "clap",
-    "http-body",
-    "httpdate",
-    "jaq-core",
-    "jaq-json",
-    "jaq-std",
-    "jsonschema",
-    "jsonwebtoken",
-    "libc",
-    "metrics",
-    "metrics-exporter-prometheus",
-    "oauth2",
-    "opentelemetry",
-    "opentelemetry-otlp",
-    "opentelemetry_sdk",
-    "percent-encoding",
-    "redis",
-    "regex",
-    "reqwest",
-    "rmcp",
-    "rquickjs",
-    "serde",
-    "serde_json",
-    "serde_json_path",
-    "thiserror",
-    "tokio",
-    "tokio-util",
-    "tracing",
-    "tracing-subscriber",
-    "url",
-];
+/// The crates generated code names itself (besides the runtime and server
+/// crates): the command line (`clap`), the tools' argument structs
+/// (`serde`) and JSON values (`serde_json`).
+pub const DEPENDENCIES: &[&str] = &["clap", "serde", "serde_json"];
 
 /// The version of each of [`DEPENDENCIES`] that this crate resolved, keyed
 /// with `_` for `-` (handlebars paths cannot hold `-`). A dependency missing
@@ -501,9 +630,12 @@ mod tests {
 
     #[test]
     fn every_runtime_and_server_file_is_vendored_and_no_test_file_is() {
-        let root = env!("CARGO_MANIFEST_DIR");
-        let mut paths = Vec::new();
-        for dir in ["src/runtime", "src/server"] {
+        let root = concat!(env!("CARGO_MANIFEST_DIR"), "/crates");
+        let mut paths = vec![
+            "runtime/Cargo.toml".to_string(),
+            "server/Cargo.toml".to_string(),
+        ];
+        for dir in ["runtime/src", "server/src"] {
             source_files(root, dir, &mut paths);
         }
         for path in &paths {
@@ -521,8 +653,44 @@ mod tests {
     }
 
     #[test]
+    fn vendored_manifests_lose_only_their_dev_dependencies() {
+        let manifest = "[package]\nname = \"a\"\n\n[dependencies]\nb = \"1\"\n\n[dev-dependencies]\nc = \"2\"\n\n[features]\nx = []\n";
+        assert_eq!(
+            without_dev_dependencies(manifest),
+            "[package]\nname = \"a\"\n\n[dependencies]\nb = \"1\"\n\n[features]\nx = []\n"
+        );
+        let vendored = files(&RuntimeSource::Vendor);
+        let server = &vendored
+            .iter()
+            .find(|(p, _)| p == "vendor/server/Cargo.toml")
+            .unwrap()
+            .1;
+        assert!(server.contains("path = \"../runtime\""), "{server}");
+        assert!(!server.contains("dev-dependencies"), "{server}");
+        assert!(files(&RuntimeSource::Registry).is_empty());
+    }
+
+    #[test]
+    fn dependencies_name_the_version_and_where_the_crates_are() {
+        let v = env!("CARGO_PKG_VERSION");
+        assert_eq!(
+            RuntimeSource::Registry.dependency("runtime"),
+            format!("{{ version = \"={v}\" }}")
+        );
+        assert_eq!(
+            RuntimeSource::Vendor.dependency("server"),
+            format!("{{ version = \"={v}\", path = \"vendor/server\" }}")
+        );
+        assert_eq!(
+            RuntimeSource::Path("../../crates".into()).dependency("runtime"),
+            format!("{{ version = \"={v}\", path = \"../../crates/runtime\" }}")
+        );
+        assert_eq!(toml_string("a\"b\\c"), "\"a\\\"b\\\\c\"");
+    }
+
+    #[test]
     fn vendored_files_carry_no_unit_tests() {
-        for (path, text) in files() {
+        for (path, text) in files(&RuntimeSource::Vendor) {
             assert!(!text.contains("#[cfg(test)]"), "{path} still carries tests");
             assert!(
                 !text.contains("mod tests"),
@@ -549,8 +717,8 @@ mod tests {
     fn versions_come_from_the_lock_file() {
         let versions = dependency_versions().unwrap();
         assert_eq!(versions.len(), DEPENDENCIES.len());
-        assert!(versions["rmcp"].starts_with("3.9."), "{versions:?}");
-        assert!(versions.contains_key("tokio_util"));
+        assert!(versions["clap"].starts_with("4."), "{versions:?}");
+        assert!(versions.contains_key("serde_json"));
     }
 
     #[test]

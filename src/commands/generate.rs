@@ -21,6 +21,8 @@ pub struct GenerateCommand {
     pub templates: Option<PathBuf>,
     /// Compare with the crate in `out` instead of writing.
     pub check: bool,
+    /// Where the crate gets the runtime and server crates from.
+    pub runtime: codegen::RuntimeSource,
 }
 
 /// What generating did.
@@ -59,6 +61,7 @@ pub fn run(
         package: command.package.clone(),
         templates: command.templates.clone(),
         schemas: Schemas(schemas),
+        runtime: command.runtime.clone(),
     };
     let generated = codegen::generate(catalog, &options, progress)?;
     if command.check {

@@ -3,9 +3,9 @@
 //! Everything the document means is decided here and in [`crate::document`];
 //! nothing downstream looks at the raw document.
 //!
-//! This module builds the model; its types are defined in
-//! `runtime/catalog.rs` (re-exported here) because generated crates vendor
-//! `runtime/`. [`plan`] makes a [`ToolHead`] per selected operation (a
+//! This module builds the model; its types are defined in the runtime
+//! crate's `catalog` (re-exported here) because generated crates depend on
+//! it. [`plan`] makes a [`ToolHead`] per selected operation (a
 //! [`Planned`] tool), [`complete`] turns one into a [`ToolDef`], and
 //! [`build_all`] does both for every operation into a [`Catalog`]. Callers
 //! go through [`crate::pipeline`], which also loads the document and

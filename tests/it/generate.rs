@@ -36,6 +36,7 @@ fn generate(spec: &Path, package: &str) -> GeneratedCrate {
         package: Some(package.to_string()),
         templates: None,
         schemas: openapi2mcp::runtime::schemas::Schemas(loaded.schemas),
+        runtime: codegen::RuntimeSource::Vendor,
     };
     codegen::generate(&loaded.catalog, &options, &mut |_, _| {}).unwrap()
 }
@@ -50,6 +51,8 @@ fn checked_in_crates_are_up_to_date() {
                 "--name",
                 &format!("{name}-mcp"),
                 "--check",
+                "--runtime-path",
+                "../../crates",
                 "-q",
             ])
             .arg("--out")
@@ -71,30 +74,44 @@ fn output_is_deterministic_and_vendors_the_runtime_verbatim() {
     let a = generate(&spec, "features-mcp");
     let b = generate(&spec, "features-mcp");
     assert_eq!(a.files, b.files);
-    for (path, text) in codegen::vendor::SOURCES {
-        let file = a.files.iter().find(|f| f.path == *path).unwrap();
-        assert_eq!(
-            file.contents,
-            codegen::vendor::vendored(text),
-            "{path} is not vendored verbatim"
+    for (path, _) in codegen::vendor::SOURCES {
+        let vendored = format!("vendor/{path}");
+        assert!(
+            a.files.iter().any(|f| f.path == vendored),
+            "{vendored} is not vendored"
         );
     }
     // A file without tests is copied byte for byte; one with tests loses
     // only the line that declares them.
-    let own = std::fs::read_to_string(support::local("src/runtime/request/path.rs")).unwrap();
+    let own =
+        std::fs::read_to_string(support::local("crates/runtime/src/request/path.rs")).unwrap();
     assert!(
         a.files
             .iter()
-            .any(|f| f.path == "src/runtime/request/path.rs" && f.contents == own)
+            .any(|f| f.path == "vendor/runtime/src/request/path.rs" && f.contents == own)
     );
-    let own = std::fs::read_to_string(support::local("src/runtime/request/mod.rs")).unwrap();
+    let own = std::fs::read_to_string(support::local("crates/runtime/src/request/mod.rs")).unwrap();
     let copy = a
         .files
         .iter()
-        .find(|f| f.path == "src/runtime/request/mod.rs")
+        .find(|f| f.path == "vendor/runtime/src/request/mod.rs")
         .unwrap();
     assert!(own.contains("mod tests;") && !copy.contents.contains("mod tests"));
     assert!(own.starts_with(&copy.contents));
+    // The crate depends on its vendored copies; nothing is copied into src/.
+    let manifest = a.files.iter().find(|f| f.path == "Cargo.toml").unwrap();
+    assert!(
+        manifest
+            .contents
+            .contains("openapi2mcp-runtime = { version = \"=0.1.0\", path = \"vendor/runtime\" }"),
+        "{}",
+        manifest.contents
+    );
+    assert!(
+        !a.files
+            .iter()
+            .any(|f| f.path.starts_with("src/runtime") || f.path.starts_with("src/server"))
+    );
 }
 
 #[test]
@@ -120,22 +137,33 @@ fn check_reports_stale_files_and_generate_repairs_them() {
     let files = count_files(&out);
 
     std::fs::write(out.join("src/operations/pets.rs"), "// edited\n").unwrap();
-    std::fs::remove_file(out.join("src/runtime/call.rs")).unwrap();
+    std::fs::remove_file(out.join("vendor/runtime/src/call.rs")).unwrap();
     std::fs::write(out.join("src/operations/old_tag.rs"), "").unwrap();
+    // A crate generated before the runtime became a crate: its copies go.
+    std::fs::create_dir_all(out.join("src/runtime/request")).unwrap();
+    std::fs::write(out.join("src/runtime/request/body.rs"), "").unwrap();
+    std::fs::write(out.join("vendor/runtime/src/stale.txt"), "").unwrap();
     let stale = run(true);
     assert_eq!(stale.status.code(), Some(1));
     let report = String::from_utf8_lossy(&stale.stderr);
     for expected in [
         "changed  src/operations/pets.rs (from line 1)",
-        "missing  src/runtime/call.rs",
+        "missing  vendor/runtime/src/call.rs",
         "extra    src/operations/old_tag.rs",
-        &format!("3 of {files} files differ"),
+        "extra    src/runtime/request/body.rs",
+        "extra    vendor/runtime/src/stale.txt",
+        &format!("5 of {files} files differ"),
     ] {
         assert!(report.contains(expected), "{expected:?} not in:\n{report}");
     }
     assert!(run(false).status.success());
     assert!(run(true).status.success());
     assert!(!out.join("src/operations/old_tag.rs").exists());
+    assert!(
+        !out.join("src/runtime").exists(),
+        "emptied directories are removed"
+    );
+    assert!(out.join("vendor/runtime/src/call.rs").is_file());
 }
 
 #[test]
@@ -262,9 +290,7 @@ fn small_crate_snapshot() {
         "names-mcp",
     );
     for file in &krate.files {
-        let vendored = codegen::vendor::SOURCES
-            .iter()
-            .any(|(p, _)| *p == file.path);
+        let vendored = file.path.starts_with("vendor/");
         // Dependency versions follow Cargo.lock; the rest is the generator's.
         if vendored || file.path == "tools.json" {
             continue;

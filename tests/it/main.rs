@@ -13,6 +13,7 @@ mod generate;
 mod github;
 mod hardening;
 mod headers;
+mod hooks;
 mod identity;
 mod identity_http;
 mod lazy;

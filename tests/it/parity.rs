@@ -37,13 +37,23 @@ pub(crate) fn generated_binary(name: &str) -> PathBuf {
 }
 
 fn build_generated(name: &str) -> Result<PathBuf, String> {
-    let manifest = root().join(format!("generated/{name}/Cargo.toml"));
+    build_crate(
+        &root().join(format!("generated/{name}")),
+        &format!("{name}-mcp"),
+    )
+}
+
+/// Builds the generated crate in `dir` (package `package`) into the shared
+/// target/generated and returns its binary.
+pub(crate) fn build_crate(dir: &Path, package: &str) -> Result<PathBuf, String> {
+    let name = dir.display().to_string();
+    let manifest = dir.join("Cargo.toml");
     let target = root().join("target/generated");
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
     // The versions openapi2mcp is built and tested with (its generated
     // Cargo.toml pins them); cargo trims what the crate does not use. The
     // copy is git-ignored.
-    let lock = root().join(format!("generated/{name}/Cargo.lock"));
+    let lock = dir.join("Cargo.lock");
     if !lock.exists() {
         std::fs::copy(root().join("Cargo.lock"), &lock)
             .map_err(|e| format!("cannot seed {}: {e}", lock.display()))?;
@@ -56,25 +66,25 @@ fn build_generated(name: &str) -> Result<PathBuf, String> {
         .env("CARGO_TARGET_DIR", &target)
         .stdin(Stdio::null())
         .output()
-        .map_err(|e| format!("cannot run cargo to build generated/{name}: {e}"))?;
+        .map_err(|e| format!("cannot run cargo to build {name}: {e}"))?;
     if !out.status.success() {
         return Err(format!(
-            "generated/{name} does not build ({}):\n{}{}",
+            "{name} does not build ({}):\n{}{}",
             out.status,
             String::from_utf8_lossy(&out.stdout),
             String::from_utf8_lossy(&out.stderr)
         ));
     }
     eprintln!(
-        "parity: built generated/{name} in {:.1}s",
+        "parity: built {name} in {:.1}s",
         started.elapsed().as_secs_f64()
     );
     let binary = target
         .join("debug")
-        .join(format!("{name}-mcp{}", std::env::consts::EXE_SUFFIX));
+        .join(format!("{package}{}", std::env::consts::EXE_SUFFIX));
     if !binary.is_file() {
         return Err(format!(
-            "cargo built generated/{name} but {} is not there",
+            "cargo built {name} but {} is not there",
             binary.display()
         ));
     }

@@ -35,6 +35,10 @@ fn main() -> ExitCode {
     if let Some(code) = petstore_mcp::runtime::select::serve_as_worker() {
         return ExitCode::from(code);
     }
+    petstore_mcp::runtime::program::set(
+        env!("CARGO_PKG_NAME"),
+        env!("CARGO_PKG_VERSION"),
+    );
     let cli = Cli::parse();
     init_logging(&cli.log);
     match run(&cli) {
@@ -80,7 +84,11 @@ fn run(cli: &Cli) -> Result<(), String> {
             let bridge = Bridge::with_handlers(
                     catalog,
                     options,
-                    Arc::new(petstore_mcp::operations::Operations),
+                    Arc::new(
+                        petstore_mcp::operations::Operations::new(
+                            petstore_mcp::hooks::hooks(),
+                        ),
+                    ),
                 )
                 .map_err(|e| e.to_string())?;
             cli.flags

@@ -1,0 +1,38 @@
+#![deny(missing_docs)]
+//! Everything a tool call needs at run time, as plain Rust that imports
+//! nothing from the rest of this crate: the generator copies these files
+//! verbatim into generated servers, so live and generated behaviour share one
+//! source of truth.
+//!
+//! `binding` is the data (how arguments map onto HTTP); `request` turns a
+//! call's arguments into an HTTP request; `response` turns the HTTP
+//! response into MCP-neutral tool content; `conform` makes it fit the
+//! tool's output schema; `lro` follows long-running operations (202 +
+//! status URL) to their end; `progress` carries the items of a
+//! streaming response to whoever reports them; `schemas` holds the full
+//! schemas behind budgeted tools and the resources that serve them;
+//! `wire` holds the media-type, header and error helpers they share;
+//! `workflow` runs an Arazzo workflow's steps through the same calls.
+
+pub mod auth;
+pub mod binding;
+pub mod call;
+pub mod catalog;
+pub mod code;
+pub mod conform;
+pub mod http;
+pub mod jsoncut;
+pub mod lro;
+pub mod preview;
+pub mod program;
+pub mod progress;
+pub mod ratelimit;
+pub mod redirect;
+pub mod request;
+pub mod response;
+pub mod schemas;
+pub mod search;
+pub mod select;
+pub mod trace;
+pub mod wire;
+pub mod workflow;
