@@ -38,6 +38,7 @@
 
 pub mod apis;
 pub mod arazzo;
+pub mod build;
 pub mod client_config;
 pub mod codegen;
 pub mod commands;

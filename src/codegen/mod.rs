@@ -17,6 +17,7 @@
 //! bytes, so `generate --check` can tell a stale crate from a fresh one.
 
 pub mod model;
+pub mod module;
 pub mod names;
 pub mod registry;
 pub mod templates;
@@ -124,31 +125,8 @@ pub fn generate(
     options: &GenerateOptions,
     progress: &mut dyn FnMut(usize, usize),
 ) -> Result<GeneratedCrate, CodegenError> {
-    let templates = Templates::load(options.templates.as_deref())?;
-    let package = match &options.package {
-        Some(p) => valid_package_name(p)?,
-        None => format!("{}-mcp", client_config::slug(&catalog.title)),
-    };
-    let deps = vendor::dependency_versions().map_err(CodegenError::Setup)?;
-    let credentials = client_config::credential_placeholders(catalog)
-        .into_iter()
-        .map(|(var, what)| CredentialView {
-            var,
-            what: what.as_str().unwrap_or_default().to_string(),
-        })
-        .collect();
-    let config = client_config::snippet_for_command(
-        catalog,
-        &format!("/path/to/{package}/target/release/{package}"),
-        &[],
-        None,
-    );
-    let client_config =
-        serde_json::to_string_pretty(&config).map_err(|e| CodegenError::Setup(e.to_string()))?;
-    let mut view = CrateView::new(catalog, &package, deps, credentials, client_config);
-    view.runtime_dependency = options.runtime.dependency("runtime");
-    view.server_dependency = options.runtime.dependency("server");
-    view.vendored = options.runtime == RuntimeSource::Vendor;
+    let (templates, view) = prepare(catalog, options)?;
+    let package = view.package.clone();
 
     let total = view.groups.len() + 6;
     let mut done = 0;
@@ -184,32 +162,11 @@ pub fn generate(
         step(progress);
     }
     for group in &view.groups {
-        let data = GroupData {
-            group,
-            package: &view.package,
-            lib: &view.lib,
-            generator: &view.generator,
-        };
         let path = format!("src/operations/{}.rs", group.file);
-        files.push(rust_file(&path, &templates.render("group.rs.hbs", &data)?)?);
+        files.push(rust_file(&path, &render_group(&templates, &view, group)?)?);
         step(progress);
     }
-    let mut json = serde_json::to_string_pretty(catalog)
-        .map_err(|e| CodegenError::Setup(format!("serializing the catalog: {e}")))?;
-    json.push('\n');
-    files.push(GeneratedFile {
-        path: "tools.json".into(),
-        contents: json,
-    });
-    let (schemas, document) = embedded_schemas(catalog, &options.schemas)?;
-    files.push(GeneratedFile {
-        path: "schemas.json".into(),
-        contents: schemas,
-    });
-    files.push(GeneratedFile {
-        path: "document.json".into(),
-        contents: document,
-    });
+    files.extend(json_files(catalog, options)?);
     step(progress);
     files.extend(
         vendor::files(&options.runtime)
@@ -219,6 +176,79 @@ pub fn generate(
     step(progress);
     files.sort_by(|a, b| a.path.cmp(&b.path));
     Ok(GeneratedCrate { package, files })
+}
+
+/// The templates and the view of `catalog` every mode renders.
+fn prepare(
+    catalog: &Catalog,
+    options: &GenerateOptions,
+) -> Result<(Templates, CrateView), CodegenError> {
+    let templates = Templates::load(options.templates.as_deref())?;
+    let package = match &options.package {
+        Some(p) => valid_package_name(p)?,
+        None => format!("{}-mcp", client_config::slug(&catalog.title)),
+    };
+    let deps = vendor::dependency_versions().map_err(CodegenError::Setup)?;
+    let credentials = client_config::credential_placeholders(catalog)
+        .into_iter()
+        .map(|(var, what)| CredentialView {
+            var,
+            what: what.as_str().unwrap_or_default().to_string(),
+        })
+        .collect();
+    let config = client_config::snippet_for_command(
+        catalog,
+        &format!("/path/to/{package}/target/release/{package}"),
+        &[],
+        None,
+    );
+    let client_config =
+        serde_json::to_string_pretty(&config).map_err(|e| CodegenError::Setup(e.to_string()))?;
+    let mut view = CrateView::new(catalog, &package, deps, credentials, client_config);
+    view.runtime_dependency = options.runtime.dependency("runtime");
+    view.server_dependency = options.runtime.dependency("server");
+    view.vendored = options.runtime == RuntimeSource::Vendor;
+    Ok((templates, view))
+}
+
+/// `src/operations/<group>.rs` as rendered (not yet checked as Rust).
+fn render_group(
+    templates: &Templates,
+    view: &CrateView,
+    group: &GroupView,
+) -> Result<String, CodegenError> {
+    let data = GroupData {
+        group,
+        package: &view.package,
+        lib: &view.lib,
+        generator: &view.generator,
+    };
+    templates.render("group.rs.hbs", &data)
+}
+
+/// `tools.json` (the catalog), `schemas.json` and `document.json`.
+fn json_files(
+    catalog: &Catalog,
+    options: &GenerateOptions,
+) -> Result<Vec<GeneratedFile>, CodegenError> {
+    let mut json = serde_json::to_string_pretty(catalog)
+        .map_err(|e| CodegenError::Setup(format!("serializing the catalog: {e}")))?;
+    json.push('\n');
+    let (schemas, document) = embedded_schemas(catalog, &options.schemas)?;
+    Ok(vec![
+        GeneratedFile {
+            path: "tools.json".into(),
+            contents: json,
+        },
+        GeneratedFile {
+            path: "schemas.json".into(),
+            contents: schemas,
+        },
+        GeneratedFile {
+            path: "document.json".into(),
+            contents: document,
+        },
+    ])
 }
 
 /// `schemas.json` (component schemas, and the defs behind budgeted tools)

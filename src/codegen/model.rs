@@ -34,6 +34,11 @@ pub struct CrateView {
     pub server_dependency: String,
     /// Whether the runtime and server crates are copied under `vendor/`.
     pub vendored: bool,
+    /// `build.rs` mode: one module file for a crate to `include!` from
+    /// `OUT_DIR` (no crate-level docs or attributes, no `hooks` module).
+    pub build_mode: bool,
+    /// How `lib.rs` embeds its JSON files (the arguments of `include_str!`).
+    pub embed: EmbedView,
     /// Credential variables the API's security schemes read.
     pub credentials: Vec<CredentialView>,
     /// The `mcpServers` entry for MCP clients, pretty-printed JSON.
@@ -42,6 +47,39 @@ pub struct CrateView {
     pub groups: Vec<GroupView>,
     /// Number of tools.
     pub tool_count: usize,
+}
+
+/// The `include_str!` arguments of the embedded JSON files: relative to
+/// `src/` in a crate, under `OUT_DIR` in `build.rs` mode.
+#[derive(Debug, Serialize)]
+pub struct EmbedView {
+    /// `tools.json`.
+    pub tools: String,
+    /// `schemas.json`.
+    pub schemas: String,
+    /// `document.json`.
+    pub document: String,
+}
+
+impl EmbedView {
+    /// Beside `src/` in a crate.
+    pub fn in_crate() -> Self {
+        Self {
+            tools: "\"../tools.json\"".into(),
+            schemas: "\"../schemas.json\"".into(),
+            document: "\"../document.json\"".into(),
+        }
+    }
+
+    /// In `OUT_DIR/<dir>/` (`dir` is a plain file name).
+    pub fn in_out_dir(dir: &str) -> Self {
+        let at = |file: &str| format!("concat!(env!(\"OUT_DIR\"), \"/{dir}/{file}\")");
+        Self {
+            tools: at("tools.json"),
+            schemas: at("schemas.json"),
+            document: at("document.json"),
+        }
+    }
 }
 
 /// The API the crate serves.
@@ -208,6 +246,8 @@ impl CrateView {
             runtime_dependency: String::new(),
             server_dependency: String::new(),
             vendored: false,
+            build_mode: false,
+            embed: EmbedView::in_crate(),
             credentials,
             client_config,
             tool_count: catalog.tools.len(),

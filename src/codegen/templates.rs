@@ -17,7 +17,6 @@ pub const TEMPLATES: &[(&str, &str)] = &[
         "Cargo.toml.hbs",
         include_str!("../../templates/Cargo.toml.hbs"),
     ),
-    ("hooks.rs.hbs", include_str!("../../templates/hooks.rs.hbs")),
     (
         "README.md.hbs",
         include_str!("../../templates/README.md.hbs"),
@@ -41,6 +40,7 @@ pub const TEMPLATES: &[(&str, &str)] = &[
         include_str!("../../templates/operations.rs.hbs"),
     ),
     ("group.rs.hbs", include_str!("../../templates/group.rs.hbs")),
+    ("hooks.rs.hbs", include_str!("../../templates/hooks.rs.hbs")),
 ];
 
 mod helpers {

@@ -391,3 +391,76 @@ fn the_registry_entry_follows_the_mcp_registry_schema() {
     bad["name"] = serde_json::json!("no-namespace");
     assert!(!validator.is_valid(&bad));
 }
+
+/// The build.rs API writes the module and its JSON into the directory
+/// given, leaves unchanged files alone on the next build (nothing
+/// recompiles), and names a broken document's problem with its line.
+#[test]
+fn the_build_script_api_writes_a_module_and_names_broken_documents() {
+    let dir = tempfile::tempdir().unwrap();
+    let module =
+        openapi2mcp::build::Builder::new(support::local("specs/petstore.yaml").to_str().unwrap())
+            .module_dir("petstore")
+            .out_dir(dir.path())
+            .generate()
+            .unwrap();
+    assert_eq!(module, dir.path().join("petstore/mod.rs"));
+    let text = std::fs::read_to_string(&module).unwrap();
+    for expected in [
+        "pub mod operations {",
+        "pub trait Hooks",
+        "pub fn main_with<H: operations::Hooks>",
+        "concat!(env!(\"OUT_DIR\"), \"/petstore/tools.json\")",
+        "fn list_pets<'a>",
+    ] {
+        assert!(text.contains(expected), "{expected:?} not in the module");
+    }
+    assert!(
+        !text.contains("#!["),
+        "an include!d file has no inner attributes"
+    );
+    assert!(
+        !text.contains("mod hooks"),
+        "the crate's own code holds the hooks"
+    );
+    syn::parse_file(&text).unwrap();
+    let tools: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(dir.path().join("petstore/tools.json")).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(tools["tools"].as_array().unwrap().len(), 7);
+    let written = std::fs::metadata(&module).unwrap().modified().unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(20));
+    openapi2mcp::build::Builder::new(support::local("specs/petstore.yaml").to_str().unwrap())
+        .module_dir("petstore")
+        .out_dir(dir.path())
+        .generate()
+        .unwrap();
+    assert_eq!(
+        std::fs::metadata(&module).unwrap().modified().unwrap(),
+        written
+    );
+
+    let bad = dir.path().join("bad.yaml");
+    std::fs::write(
+        &bad,
+        "openapi: 3.0.3\ninfo:\n  title: t\n  version: '1'\npaths:\n  /a: [unclosed\n",
+    )
+    .unwrap();
+    let err = openapi2mcp::build::Builder::new(bad.to_str().unwrap())
+        .out_dir(dir.path())
+        .generate()
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("bad.yaml:7") && err.contains("invalid YAML"),
+        "{err}"
+    );
+    let err = openapi2mcp::build::Builder::new("specs/petstore.yaml")
+        .module_dir("../escape")
+        .out_dir(dir.path())
+        .generate()
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("\"../escape\""), "{err}");
+}

@@ -158,7 +158,7 @@ async fn user_hooks_survive_regeneration_and_run() {
     let backend = Backend::start(reply).await;
     let mut cmd = tokio::process::Command::new(&binary);
     cmd.args(["--base-url", &format!("{}/v1", backend.url())])
-        .env("OPENAPI2MCP_APIKEY_KEY", "k")
+        .env("OPENAPI2MCP_APIKEY_KEY", "test-api-key-2f9c")
         .env_remove("RUST_LOG");
     let (transport, _) = TokioChildProcess::builder(cmd)
         .stderr(Stdio::null())

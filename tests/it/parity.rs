@@ -677,7 +677,19 @@ async fn run_parity(
     reply: fn(&Recorded) -> Reply,
     sessions: Vec<Session>,
 ) {
-    let binary = generated_binary(name);
+    run_parity_with(name, &generated_binary(name), spec, prefix, reply, sessions).await;
+}
+
+/// [`run_parity`] with the generated server `binary` of `generated/<name>`
+/// or of another crate generated from `spec`.
+async fn run_parity_with(
+    name: &str,
+    binary: &Path,
+    spec: &str,
+    prefix: &str,
+    reply: fn(&Recorded) -> Reply,
+    sessions: Vec<Session>,
+) {
     let started = Instant::now();
     let backend = Backend::start(reply).await;
     let mut failures = Vec::new();
@@ -685,7 +697,7 @@ async fn run_parity(
     let mut reached = BTreeSet::new();
     let mut calls = 0;
     for (i, session) in sessions.into_iter().enumerate() {
-        let mut pair = Pair::start(name, spec, &binary, &backend, prefix, &session).await;
+        let mut pair = Pair::start(name, spec, binary, &backend, prefix, &session).await;
         let tools = pair.compare_listing().await;
         if i == 0 {
             all_tools = tools;
@@ -882,6 +894,50 @@ fn petstore_cases() -> Vec<Case> {
 
 #[tokio::test]
 async fn generated_petstore_matches_serve() {
+    run_parity(
+        "petstore",
+        "specs/petstore.yaml",
+        "/v1",
+        petstore_reply,
+        petstore_sessions(),
+    )
+    .await;
+}
+
+/// The petstore generated with the runtime and server crates copied under
+/// `vendor/` (generate's default) behaves as `serve` too, in every listing
+/// mode of [`petstore_sessions`].
+#[tokio::test]
+async fn vendored_petstore_matches_serve() {
+    let out = root().join("target/vendored-generated/petstore");
+    let generated = Command::new(env!("CARGO_BIN_EXE_openapi2mcp"))
+        .args(["generate", "specs/petstore.yaml", "-q", "--vendor"])
+        .args(["--name", "petstore-vendored-mcp", "--out"])
+        .arg(&out)
+        .current_dir(root())
+        .output()
+        .unwrap();
+    assert!(
+        generated.status.success(),
+        "{}",
+        String::from_utf8_lossy(&generated.stderr)
+    );
+    let manifest = std::fs::read_to_string(out.join("Cargo.toml")).unwrap();
+    assert!(manifest.contains("path = \"vendor/runtime\""), "{manifest}");
+    assert!(out.join("vendor/server/src/lib.rs").is_file());
+    let binary = build_crate(&out, "petstore-vendored-mcp").unwrap_or_else(|e| panic!("{e}"));
+    run_parity_with(
+        "petstore",
+        &binary,
+        "specs/petstore.yaml",
+        "/v1",
+        petstore_reply,
+        petstore_sessions(),
+    )
+    .await;
+}
+
+fn petstore_sessions() -> Vec<Session> {
     use Expect::*;
     let auth_cases = || {
         vec![
@@ -889,92 +945,85 @@ async fn generated_petstore_matches_serve() {
             case("create_pet", json!({"name": "Rex"}), Ok),
         ]
     };
-    run_parity(
-        "petstore",
-        "specs/petstore.yaml",
-        "/v1",
-        petstore_reply,
-        vec![
-            session(
-                "apiKey credentials",
-                &[("OPENAPI2MCP_APIKEY_KEY", "k-123")],
-                petstore_cases(),
-            ),
-            session(
-                "bearer credentials",
-                &[("OPENAPI2MCP_BEARER_TOKEN", "t-456")],
-                auth_cases(),
-            ),
-            session(
-                "both credentials",
-                &[
-                    ("OPENAPI2MCP_BEARER_TOKEN", "t-456"),
-                    ("OPENAPI2MCP_APIKEY_KEY", "k-123"),
-                ],
-                auth_cases(),
-            ),
-            session(
-                "no credentials",
-                &[],
-                vec![
-                    case("get_pet", json!({"petId": 1}), ApiError),
-                    case("list_pets", json!({"limit": 1}), ApiError),
-                ],
-            ),
-            session(
-                "a wrong key the API echoes",
-                &[("OPENAPI2MCP_APIKEY_KEY", "wrong-secret")],
-                vec![case("get_pet", json!({"petId": 1}), ApiError)],
-            ),
-            session_with_flags(
-                "--tools discovery",
-                &[("OPENAPI2MCP_APIKEY_KEY", "k-123")],
-                &["--tools", "discovery"],
-                vec![
-                    case("search_tools", json!({"query": "find a pet by id"}), Local),
-                    case(
-                        "search_tools",
-                        json!({"query": "remove a pet", "limit": 2}),
-                        Local,
-                    ),
-                    case(
-                        "describe_tools",
-                        json!({"names": ["get_pet", "nope"]}),
-                        Local,
-                    ),
-                    case(
-                        "call_read_only_tool",
-                        json!({"name": "get_pet", "arguments": {"petId": 1}}),
-                        Ok,
-                    ),
-                    case(
-                        "call_read_only_tool",
-                        json!({"name": "delete_pet", "arguments": {"petId": 1}}),
-                        Refused("call_tool"),
-                    ),
-                    case(
-                        "call_tool",
-                        json!({"name": "create_pet", "arguments": {"name": "Rex"}}),
-                        Ok,
-                    ),
-                    case("call_tool", json!({"name": "get_pet"}), Refused("petId")),
-                ],
-            ),
-            session_with_flags(
-                "--tools toolsets",
-                &[("OPENAPI2MCP_APIKEY_KEY", "k-123")],
-                &["--tools", "toolsets"],
-                vec![
-                    case("list_toolsets", json!({}), Local),
-                    case("get_pet", json!({"petId": 1}), Refused("enable_toolset")),
-                    case("enable_toolset", json!({"names": ["pets"]}), Local),
-                    case("get_pet", json!({"petId": 1}), Ok),
-                    case("disable_toolset", json!({"names": "pets"}), Local),
-                ],
-            ),
-        ],
-    )
-    .await;
+    vec![
+        session(
+            "apiKey credentials",
+            &[("OPENAPI2MCP_APIKEY_KEY", "k-123")],
+            petstore_cases(),
+        ),
+        session(
+            "bearer credentials",
+            &[("OPENAPI2MCP_BEARER_TOKEN", "t-456")],
+            auth_cases(),
+        ),
+        session(
+            "both credentials",
+            &[
+                ("OPENAPI2MCP_BEARER_TOKEN", "t-456"),
+                ("OPENAPI2MCP_APIKEY_KEY", "k-123"),
+            ],
+            auth_cases(),
+        ),
+        session(
+            "no credentials",
+            &[],
+            vec![
+                case("get_pet", json!({"petId": 1}), ApiError),
+                case("list_pets", json!({"limit": 1}), ApiError),
+            ],
+        ),
+        session(
+            "a wrong key the API echoes",
+            &[("OPENAPI2MCP_APIKEY_KEY", "wrong-secret")],
+            vec![case("get_pet", json!({"petId": 1}), ApiError)],
+        ),
+        session_with_flags(
+            "--tools discovery",
+            &[("OPENAPI2MCP_APIKEY_KEY", "k-123")],
+            &["--tools", "discovery"],
+            vec![
+                case("search_tools", json!({"query": "find a pet by id"}), Local),
+                case(
+                    "search_tools",
+                    json!({"query": "remove a pet", "limit": 2}),
+                    Local,
+                ),
+                case(
+                    "describe_tools",
+                    json!({"names": ["get_pet", "nope"]}),
+                    Local,
+                ),
+                case(
+                    "call_read_only_tool",
+                    json!({"name": "get_pet", "arguments": {"petId": 1}}),
+                    Ok,
+                ),
+                case(
+                    "call_read_only_tool",
+                    json!({"name": "delete_pet", "arguments": {"petId": 1}}),
+                    Refused("call_tool"),
+                ),
+                case(
+                    "call_tool",
+                    json!({"name": "create_pet", "arguments": {"name": "Rex"}}),
+                    Ok,
+                ),
+                case("call_tool", json!({"name": "get_pet"}), Refused("petId")),
+            ],
+        ),
+        session_with_flags(
+            "--tools toolsets",
+            &[("OPENAPI2MCP_APIKEY_KEY", "k-123")],
+            &["--tools", "toolsets"],
+            vec![
+                case("list_toolsets", json!({}), Local),
+                case("get_pet", json!({"petId": 1}), Refused("enable_toolset")),
+                case("enable_toolset", json!({"names": ["pets"]}), Local),
+                case("get_pet", json!({"petId": 1}), Ok),
+                case("disable_toolset", json!({"names": "pets"}), Local),
+            ],
+        ),
+    ]
 }
 
 // ---------------------------------------------------------------------------

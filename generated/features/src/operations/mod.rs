@@ -22,7 +22,7 @@
 )]
 
 use serde_json::{Map, Value};
-use crate::runtime::call::{BoxFuture, Call, CallReport, Handlers};
+use openapi2mcp_runtime::call::{BoxFuture, Call, CallReport, Handlers};
 
 /// Operations without a tag.
 pub mod other;

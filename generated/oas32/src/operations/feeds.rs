@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 
 #[allow(unused_imports)]
 use serde_json::{Number, Value};
-use crate::runtime::call::{Call, CallReport};
+use openapi2mcp_runtime::call::{Call, CallReport};
 
 /// Arguments of `watch_item` (GET `/items/{id}/events`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 
 #[allow(unused_imports)]
 use serde_json::{Number, Value};
-use crate::runtime::call::{Call, CallReport};
+use openapi2mcp_runtime::call::{Call, CallReport};
 
 /// Arguments of `search_items` (QUERY `/items/search`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

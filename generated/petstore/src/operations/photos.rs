@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 
 #[allow(unused_imports)]
 use serde_json::{Number, Value};
-use crate::runtime::call::{Call, CallReport};
+use openapi2mcp_runtime::call::{Call, CallReport};
 
 /// Arguments of `get_pet_photo` (GET `/pets/{petId}/photo`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
