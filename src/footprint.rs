@@ -1,62 +1,100 @@
 //! What a tool list costs a model, in tokens of the `o200k_base` encoding
 //! (GPT-4o's; via `tiktoken-rs`), for each listing mode: reported by
-//! `openapi2mcp list --footprint`, and the ground truth the server's
+//! `openapi2mcp list --footprint` and `lint` (each tool's own count too),
+//! and the ground truth the server's
 //! byte-based estimate (`server::listing::estimate_tokens`) is checked
 //! against.
 
-use serde_json::{Value, json};
+use std::sync::OnceLock;
+
+use serde::Serialize;
+use serde_json::Value;
+use tiktoken_rs::CoreBPE;
 
 use crate::runtime::catalog::Catalog;
 use crate::server::listing::{self, AUTO_TOKEN_BUDGET, ToolsMode};
 use crate::server::meta::{self, MetaTool};
 
-/// Tokens of each listing mode's `tools/list` for one catalog.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// Tokens of one tool's definition.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ToolTokens {
+    /// The tool.
+    pub name: String,
+    /// Tokens of its definition (compact JSON, as `tools/list` carries it).
+    pub tokens: usize,
+}
+
+/// What a catalog's `tools/list` costs a model's context in each mode.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Footprint {
-    /// Every tool with its schemas.
+    /// The tokenizer used.
+    pub tokenizer: &'static str,
+    /// Every tool, largest first (ties by name).
+    pub tools: Vec<ToolTokens>,
+    /// `--tools full`: every definition.
     pub full: usize,
-    /// The four discovery meta-tools.
+    /// `--tools discovery`: the meta-tools that search, describe and call.
     pub discovery: usize,
-    /// The three toolset meta-tools (enabled toolsets add their tools).
+    /// `--tools toolsets`: the meta-tools that switch groups on (enabled
+    /// toolsets add their tools).
     pub toolsets: usize,
-    /// The three tools of code mode (`search_api`, `execute_read_only`,
-    /// `execute`).
+    /// `--tools code`: `search_api`, `execute_read_only`, `execute`.
     pub code: usize,
-    /// The largest single tool and its tokens.
-    pub largest: Option<(String, usize)>,
+}
+
+impl Footprint {
+    /// The largest single tool.
+    pub fn largest(&self) -> Option<&ToolTokens> {
+        self.tools.first()
+    }
 }
 
 /// Why tokens could not be counted.
-#[derive(Debug, thiserror::Error)]
+#[derive(Debug, Clone, thiserror::Error)]
 #[error("cannot count tokens: {0}")]
 pub struct FootprintError(String);
 
-/// Counts the tokens of `catalog`'s list in each mode.
+/// The o200k_base encoder, built once (its tables ship inside
+/// `tiktoken-rs`; building them takes a while).
+fn bpe() -> Result<&'static CoreBPE, FootprintError> {
+    static BPE: OnceLock<Result<CoreBPE, String>> = OnceLock::new();
+    BPE.get_or_init(|| tiktoken_rs::o200k_base().map_err(|e| e.to_string()))
+        .as_ref()
+        .map_err(|e| FootprintError(e.clone()))
+}
+
+/// Tokens of `text` under o200k_base.
+pub fn tokens(text: &str) -> Result<usize, FootprintError> {
+    Ok(bpe()?.encode_ordinary(text).len())
+}
+
+/// Counts the tokens of `catalog`'s list in each mode: `list --footprint`
+/// prints the totals, `lint` each tool's count too.
 pub fn measure(catalog: &Catalog) -> Result<Footprint, FootprintError> {
-    let bpe = tiktoken_rs::o200k_base().map_err(|e| FootprintError(e.to_string()))?;
-    let count = |v: &Value| bpe.encode_ordinary(&v.to_string()).len();
-    let mut full = 0;
-    let mut largest: Option<(String, usize)> = None;
-    for tool in &catalog.tools {
-        let n = count(&tool.to_mcp_json());
-        full += n;
-        if largest.as_ref().is_none_or(|(_, m)| n > *m) {
-            largest = Some((tool.name.clone(), n));
-        }
-    }
+    let bpe = bpe()?;
+    let count = |text: &str| bpe.encode_ordinary(text).len();
+    let mut tools: Vec<ToolTokens> = catalog
+        .tools
+        .iter()
+        .map(|t| ToolTokens {
+            name: t.name.clone(),
+            tokens: count(&t.to_mcp_json().to_string()),
+        })
+        .collect();
+    let full = tools.iter().map(|t| t.tokens).sum();
+    tools.sort_by(|a, b| b.tokens.cmp(&a.tokens).then_with(|| a.name.cmp(&b.name)));
+    // The meta-tools' definitions as one list.
     let metas = |set: &[MetaTool]| {
-        count(&json!(
-            set.iter()
-                .map(|m| m.definition(&catalog.title))
-                .collect::<Vec<_>>()
-        ))
+        let defs: Vec<Value> = set.iter().map(|m| m.definition(&catalog.title)).collect();
+        count(&Value::Array(defs).to_string())
     };
     Ok(Footprint {
+        tokenizer: "o200k_base",
+        tools,
         full,
         discovery: metas(meta::DISCOVERY),
         toolsets: metas(meta::TOOLSETS),
         code: metas(meta::CODE),
-        largest,
     })
 }
 
@@ -105,6 +143,12 @@ mod tests {
             real.toolsets > 0 && real.toolsets < real.discovery,
             "{real:?}"
         );
-        assert!(real.largest.is_some());
+        assert_eq!(real.tools.len(), catalog.tools.len());
+        assert!(real.tools.windows(2).all(|w| w[0].tokens >= w[1].tokens));
+        assert_eq!(real.largest(), real.tools.first());
+        assert_eq!(
+            real.tools.iter().map(|t| t.tokens).sum::<usize>(),
+            real.full
+        );
     }
 }

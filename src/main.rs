@@ -5,25 +5,27 @@
 use std::io::Write;
 use std::process::ExitCode;
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use clap::Parser;
 
 #[path = "cli/alloc.rs"]
 mod alloc;
 #[path = "cli/args.rs"]
 mod args;
+#[path = "cli/output.rs"]
+mod output;
 
 use alloc::tune_allocator;
 use args::*;
 use openapi2mcp::commands::{
-    self, config::ConfigCommand, generate::GenerateCommand, generate::Generated, lint::LintCommand,
-    list::ListOptions, report::HasDiagnostics, serve::ServeCommand,
+    self, config::ConfigCommand, generate::GenerateCommand, generate::Generated, list::ListOptions,
+    report::HasDiagnostics, serve::ServeCommand,
 };
 use openapi2mcp::document::LoadOptions;
-use openapi2mcp::lint::Level;
 use openapi2mcp::mock::MockOptions;
 use openapi2mcp::pipeline;
 use openapi2mcp::server::cli::init_logging;
+use output::write_stdout;
 
 fn main() -> ExitCode {
     // A selector worker (see `runtime::select`): this process was started
@@ -147,23 +149,8 @@ fn generate(args: GenerateArgs) -> Result<ExitCode> {
         Err(code) => return Ok(code),
     };
     let catalog = loaded.catalog;
-    // A bar only where it helps: big documents, and stderr a terminal
-    // (indicatif draws nothing otherwise).
-    let bar = (catalog.tools.len() >= 200).then(|| {
-        let bar =
-            indicatif::ProgressBar::with_draw_target(None, indicatif::ProgressDrawTarget::stderr());
-        bar.set_style(
-            indicatif::ProgressStyle::with_template("generating {bar:30} {pos}/{len} modules")
-                .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
-        );
-        bar
-    });
-    let mut progress = |done: usize, total: usize| {
-        if let Some(bar) = &bar {
-            bar.set_length(total as u64);
-            bar.set_position(done as u64);
-        }
-    };
+    let bar = output::generating_bar(catalog.tools.len());
+    let mut progress = |done: usize, total: usize| output::advance(bar.as_ref(), done, total);
     let runtime = args.runtime_source();
     let command = GenerateCommand {
         runtime,
@@ -247,43 +234,6 @@ fn mock(args: MockArgs) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// Writes a command's output to stdout. A reader that has gone (`| head`)
-/// is not an error: the output was wanted only that far.
-fn write_stdout<E>(
-    write: impl FnOnce(&mut std::io::StdoutLock<'static>) -> std::result::Result<(), E>,
-) -> Result<()>
-where
-    E: Into<anyhow::Error>,
-{
-    let mut out = std::io::stdout().lock();
-    let written = write(&mut out)
-        .map_err(Into::into)
-        .and_then(|()| Ok(out.flush()?));
-    match written {
-        Err(e) if closed_pipe(&e) => Ok(()),
-        other => other.context("writing to standard output"),
-    }
-}
-
-/// Whether `e` comes from writing to a pipe nobody reads any more.
-fn closed_pipe(e: &anyhow::Error) -> bool {
-    let broken = Some(std::io::ErrorKind::BrokenPipe);
-    e.chain().any(|cause| {
-        cause
-            .downcast_ref::<std::io::Error>()
-            .map(std::io::Error::kind)
-            == broken
-            || matches!(
-                cause.downcast_ref::<commands::CommandError>(),
-                Some(commands::CommandError::Io(io)) if Some(io.kind()) == broken
-            )
-            || cause
-                .downcast_ref::<serde_json::Error>()
-                .and_then(serde_json::Error::io_error_kind)
-                == broken
-    })
-}
-
 fn config(args: ConfigArgs) -> Result<ExitCode> {
     if let Some(file) = &args.config {
         let config = openapi2mcp::apis::load(file)?;
@@ -316,32 +266,41 @@ fn config(args: ConfigArgs) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-fn login(args: LoginArgs) -> Result<ExitCode> {
+/// The security schemes of `spec` (with `overlays`), for `login`/`logout`.
+fn schemes_of(
+    spec: &str,
+    overlays: &[String],
+) -> Result<
+    Result<
+        std::collections::BTreeMap<String, openapi2mcp::runtime::binding::SecurityScheme>,
+        ExitCode,
+    >,
+> {
     let spec_args = SpecArgs {
-        overlays: args.overlays.clone(),
-        ..SpecArgs::for_document(&args.spec)
+        overlays: overlays.to_vec(),
+        ..SpecArgs::for_document(spec)
     };
-    let loaded = match load_catalog(&spec_args)? {
-        Ok(loaded) => loaded,
+    Ok(load_catalog(&spec_args)?.map(|loaded| loaded.catalog.security_schemes))
+}
+
+fn login(args: LoginArgs) -> Result<ExitCode> {
+    let schemes = match schemes_of(&args.spec, &args.overlays)? {
+        Ok(schemes) => schemes,
         Err(code) => return Ok(code),
     };
-    let said =
-        openapi2mcp::server::login::login(&loaded.catalog.security_schemes, &args.flags.command())?;
-    eprintln!("{said}");
+    eprintln!(
+        "{}",
+        openapi2mcp::server::login::login(&schemes, &args.flags.command())?
+    );
     Ok(ExitCode::SUCCESS)
 }
 
 fn logout(args: LogoutArgs) -> Result<ExitCode> {
-    let spec_args = SpecArgs {
-        overlays: args.overlays.clone(),
-        ..SpecArgs::for_document(&args.spec)
-    };
-    let loaded = match load_catalog(&spec_args)? {
-        Ok(loaded) => loaded,
+    let schemes = match schemes_of(&args.spec, &args.overlays)? {
+        Ok(schemes) => schemes,
         Err(code) => return Ok(code),
     };
-    let said = args.flags.run(&loaded.catalog.security_schemes)?;
-    eprintln!("{said}");
+    eprintln!("{}", args.flags.run(&schemes)?);
     Ok(ExitCode::SUCCESS)
 }
 
@@ -350,21 +309,7 @@ fn lint(args: LintArgs) -> Result<ExitCode> {
         Ok(loaded) => loaded,
         Err(code) => return Ok(code),
     };
-    let command = LintCommand {
-        format: match args.format {
-            LintFormat::Text => commands::lint::LintFormat::Text,
-            LintFormat::Json => commands::lint::LintFormat::Json,
-            LintFormat::Sarif => commands::lint::LintFormat::Sarif,
-        },
-        max_tokens: args.max_tokens,
-        deny: match args.deny {
-            DenyLevel::Note => Level::Note,
-            DenyLevel::Warning => Level::Warning,
-            DenyLevel::Error => Level::Error,
-        },
-        schema_budget: args.spec.schema_budget,
-    };
-    let linted = commands::lint::run(&loaded, args.spec.location(), &command)?;
+    let linted = commands::lint::run(&loaded, args.spec.location(), &args.command())?;
     write_stdout(|out| out.write_all(linted.output.as_bytes()))?;
     for failure in &linted.failures {
         eprintln!("{failure}");

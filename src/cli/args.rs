@@ -414,3 +414,25 @@ pub(crate) fn selection(args: &SpecArgs) -> Result<Selection> {
         read_only: args.read_only,
     })
 }
+
+impl LintArgs {
+    /// What `lint` does, from its flags.
+    pub(crate) fn command(&self) -> openapi2mcp::commands::lint::LintCommand {
+        use openapi2mcp::commands::lint::LintFormat as Format;
+        use openapi2mcp::lint::Level;
+        openapi2mcp::commands::lint::LintCommand {
+            format: match self.format {
+                LintFormat::Text => Format::Text,
+                LintFormat::Json => Format::Json,
+                LintFormat::Sarif => Format::Sarif,
+            },
+            max_tokens: self.max_tokens,
+            deny: match self.deny {
+                DenyLevel::Note => Level::Note,
+                DenyLevel::Warning => Level::Warning,
+                DenyLevel::Error => Level::Error,
+            },
+            schema_budget: self.spec.schema_budget,
+        }
+    }
+}

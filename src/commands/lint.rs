@@ -49,7 +49,7 @@ pub fn run(loaded: &Loaded, location: &str, command: &LintCommand) -> Result<Lin
     // Findings name the document as diagnostics do: a URL without the
     // credentials it may carry.
     let location = &crate::document::shown_location(location);
-    let found = lint::lint(&loaded.catalog, loaded.document(), location, &options);
+    let found = lint::lint(&loaded.catalog, loaded.document(), location, &options)?;
     let output = match command.format {
         LintFormat::Text => report::text(&found, 10),
         LintFormat::Json => serde_json::to_string_pretty(&report::json(&found))? + "\n",

@@ -45,8 +45,12 @@ pub fn write(
                 "tokens of tools/list (o200k_base): full {}; discovery {} (4 meta-tools); toolsets {} (3 meta-tools, plus each enabled toolset's tools); code {} (search_api, execute_read_only, execute)",
                 f.full, f.discovery, f.toolsets, f.code
             )?;
-            if let Some((name, n)) = f.largest {
-                writeln!(out, "largest tool: {name}, {n} tokens")?;
+            if let Some(largest) = f.largest() {
+                writeln!(
+                    out,
+                    "largest tool: {}, {} tokens",
+                    largest.name, largest.tokens
+                )?;
             }
         }
     }

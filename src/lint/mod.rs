@@ -8,19 +8,19 @@
 //! depends on: clear names that needed no disambiguation, a description for
 //! every tool and argument, enums where values are fixed, typed arguments,
 //! schemas for bodies and responses, no near-duplicate tools, schemas
-//! within budget. The [`footprint`] says what the tool list costs a model's
+//! within budget. The [`crate::footprint`] says what the tool list costs a model's
 //! context, in real tokens, in each listing mode.
 
 mod defects;
-pub mod footprint;
 pub mod report;
 mod rules;
 
 use serde::Serialize;
 
 use crate::document::{Diagnostic, Document};
+pub use crate::footprint::Footprint;
+use crate::footprint::FootprintError;
 use crate::runtime::catalog::Catalog;
-pub use footprint::Footprint;
 pub use rules::RULES;
 
 /// How bad a finding is (SARIF's levels).
@@ -120,8 +120,13 @@ impl Report {
 }
 
 /// Lints the tools built from `doc`; `document` names it as the user did.
-pub fn lint(catalog: &Catalog, doc: &Document, document: &str, options: &LintOptions) -> Report {
-    let footprint = footprint::measure(catalog);
+pub fn lint(
+    catalog: &Catalog,
+    doc: &Document,
+    document: &str,
+    options: &LintOptions,
+) -> Result<Report, FootprintError> {
+    let footprint = crate::footprint::measure(catalog)?;
     // Defects first, then the quality rules, each operation's findings
     // together in document order (a stable sort keeps an operation's
     // errors before its other findings).
@@ -143,9 +148,9 @@ pub fn lint(catalog: &Catalog, doc: &Document, document: &str, options: &LintOpt
     for (f, d) in findings.iter_mut().zip(located) {
         f.line = f.line.or(d.line);
     }
-    Report {
+    Ok(Report {
         document: document.to_string(),
         findings,
         footprint,
-    }
+    })
 }

@@ -4,10 +4,10 @@ use std::collections::HashMap;
 
 use serde_json::Value;
 
-use super::footprint::Footprint;
 use super::{Finding, Level, LintOptions, Rule};
 use crate::document::Document;
 use crate::document::model::pointers;
+use crate::footprint::Footprint;
 use crate::runtime::catalog::{Catalog, ToolDef};
 use crate::tools::bundle::json_size;
 
