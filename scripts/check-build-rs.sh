@@ -21,6 +21,14 @@ answer=$({ printf '%s\n' \
   '{"jsonrpc":"2.0","id":2,"method":"tools/list"}'
   sleep 2
 } | timeout 30 "$bin" --base-url http://127.0.0.1:9/v1) || fail "the server did not answer"
+# Built without the `code` feature: code mode is refused, by name.
+if refused=$(timeout 30 "$bin" --tools code </dev/null 2>&1); then
+  fail "--tools code started although the crate has no script engine"
+fi
+case "$refused" in
+  *"built without code mode's script engine"*) ;;
+  *) fail "--tools code refused without saying why: $refused" ;;
+esac
 python3 - "$answer" <<'PY' || fail "unexpected answer"
 import json, sys
 lines = [json.loads(l) for l in sys.argv[1].splitlines() if l.strip()]

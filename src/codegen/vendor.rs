@@ -129,6 +129,10 @@ pub const SOURCES: &[(&str, &str)] = &[
         include_str!("../../crates/runtime/src/catalog.rs"),
     ),
     (
+        "runtime/src/code/engine.rs",
+        include_str!("../../crates/runtime/src/code/engine.rs"),
+    ),
+    (
         "runtime/src/code/mod.rs",
         include_str!("../../crates/runtime/src/code/mod.rs"),
     ),

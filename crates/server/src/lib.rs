@@ -302,6 +302,11 @@ impl Bridge {
         } else {
             BTreeSet::new()
         };
+        if mode == ToolsMode::Code && !openapi2mcp_runtime::code::sandbox::AVAILABLE {
+            return Err(ServeError::Options(
+                "--tools code: this server was built without code mode's script engine (the `code` feature of openapi2mcp-server); choose --tools full, discovery or toolsets, or build with the feature".into(),
+            ));
+        }
         let meta_set: &[MetaTool] = match mode {
             ToolsMode::Discovery => meta::DISCOVERY,
             ToolsMode::Toolsets => meta::TOOLSETS,
