@@ -332,7 +332,9 @@ fn space_items(code: &str) -> String {
     let mut prev: Option<&str> = None;
     for line in code.lines() {
         if let Some(p) = prev {
+            // A doc line ending in `}` or `;` ends no item.
             let item_ended = !p.starts_with(char::is_whitespace)
+                && !p.starts_with("//")
                 && (p.ends_with('}') || p.ends_with(';') || p == ")]");
             let docs_ended = p.starts_with("//!") && !line.starts_with("//!");
             let attrs_ended = p.starts_with("#![") && p.ends_with(']') && !line.starts_with("#![");
@@ -505,4 +507,16 @@ fn first_difference(a: &str, b: &str) -> usize {
         line += 1;
     }
     line
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn doc_lines_that_end_like_items_end_none() {
+        let code = "/// Returns `{}`;\n/// or `}`\npub fn a() {}\nfn b() {}\n";
+        assert_eq!(
+            super::space_items(code),
+            "/// Returns `{}`;\n/// or `}`\npub fn a() {}\n\nfn b() {}\n"
+        );
+    }
 }
