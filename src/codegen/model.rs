@@ -9,8 +9,8 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::names::{self, Scope};
-pub use super::types::{FieldView, TypeDecl, VariantView};
 use super::types::TypeTable;
+pub use super::types::{FieldView, TypeDecl, VariantView};
 use crate::runtime::binding::{BodyShape, HttpBinding};
 use crate::runtime::catalog::{Catalog, ToolAnnotations, ToolDef};
 use crate::runtime::schemas::{SchemaSide, SchemaSource, with_closure};

@@ -264,7 +264,7 @@ impl TypeTable {
         let mut scope = Scope::default();
         let mut fields = Vec::new();
         for (arg, prop) in props {
-            let ident = scope.claim(&names::snake(arg, "field"), "_");
+            let ident = scope.claim(&names::snake(arg, "arg"), "_");
             let hint = format!("{name}{}", names::pascal(arg, "Field"));
             let origin = format!("The `{arg}` member of [`{name}`].");
             let ty = self.ty(root, prop, &hint, &origin, false, false, sink, depth + 1);
@@ -365,7 +365,10 @@ impl TypeTable {
             ["array"] => match obj.get("items") {
                 Some(items @ Value::Object(_)) => {
                     let item_hint = format!("{hint}Item");
-                    let origin = format!("An item of: {origin}");
+                    let origin = match origin.strip_prefix("The ") {
+                        Some(rest) => format!("An item of the {rest}"),
+                        None => format!("An item of: {origin}"),
+                    };
                     Ty::Vec(Box::new(self.ty(
                         root,
                         items,
@@ -546,7 +549,11 @@ fn field(ident: String, arg: &str, ty: &Ty, optional: bool, doc: Vec<String>) ->
         serde.push("default".into());
     }
     if ty.has_int() {
-        let helper = if optional { "present_integers" } else { "integers" };
+        let helper = if optional {
+            "present_integers"
+        } else {
+            "integers"
+        };
         serde.push(format!(
             "deserialize_with = \"crate::runtime::typed::{helper}\""
         ));

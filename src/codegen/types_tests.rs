@@ -38,14 +38,21 @@ fn scalars_integers_arrays_and_optional_members() {
     assert_eq!(args.extra, None, "closed: no extra map");
     assert_eq!(args.order_field, None, "top level: no member order");
     let pet = field(args, "petId");
-    assert_eq!((pet.ident.as_str(), pet.ty.as_str(), pet.optional), ("pet_id", "i64", false));
+    assert_eq!(
+        (pet.ident.as_str(), pet.ty.as_str(), pet.optional),
+        ("pet_id", "i64", false)
+    );
     assert_eq!(
         pet.serde,
         r#"rename = "petId", deserialize_with = "crate::runtime::typed::integers""#
     );
     assert_eq!(field(args, "small").ty, "i32");
     assert_eq!(field(args, "big").ty, "u64");
-    assert_eq!(field(args, "signed").ty, "i64", "uint64 without minimum >= 0");
+    assert_eq!(
+        field(args, "signed").ty,
+        "i64",
+        "uint64 without minimum >= 0"
+    );
     assert_eq!(field(args, "price").ty, "Number");
     let ids = field(args, "ids");
     assert_eq!((ids.ty.as_str(), ids.optional), ("Vec<i64>", true));
@@ -73,17 +80,32 @@ fn nulls_stay_apart_from_absence() {
     }));
     let args = &decls[0];
     let note = field(args, "note");
-    assert_eq!((note.ty.as_str(), note.optional, note.keep_null), ("Option<String>", true, true));
+    assert_eq!(
+        (note.ty.as_str(), note.optional, note.keep_null),
+        ("Option<String>", true, true)
+    );
     assert!(note.serde.contains("typed::present\""), "{}", note.serde);
     let need = field(args, "need");
     assert_eq!((need.ty.as_str(), need.optional), ("Option<i64>", false));
     assert!(need.serde.contains("typed::integers\""), "{}", need.serde);
     let count = field(args, "count");
-    assert!(count.serde.contains("typed::present_integers\""), "{}", count.serde);
+    assert!(
+        count.serde.contains("typed::present_integers\""),
+        "{}",
+        count.serde
+    );
     let anything = field(args, "anything");
     assert_eq!((anything.ty.as_str(), anything.keep_null), ("Value", true));
-    assert!(anything.serde.contains("typed::present\""), "{}", anything.serde);
-    assert_eq!(args.extra.as_deref(), Some("extra"), "open: unknown members kept");
+    assert!(
+        anything.serde.contains("typed::present\""),
+        "{}",
+        anything.serde
+    );
+    assert_eq!(
+        args.extra.as_deref(),
+        Some("extra"),
+        "open: unknown members kept"
+    );
 }
 
 #[test]
@@ -138,7 +160,13 @@ fn string_enums_become_enums_and_others_stay_values() {
         .collect();
     assert_eq!(
         variants,
-        [("Available", "available"), ("OnHold", "on-hold"), ("V1", "+1"), ("V12", "-1"), ("V", "")]
+        [
+            ("Available", "available"),
+            ("OnHold", "on-hold"),
+            ("V1", "+1"),
+            ("V12", "-1"),
+            ("V", "")
+        ]
     );
     assert_eq!(field(&decls[0], "status").ty, "ArgsStatus");
     assert_eq!(field(&decls[0], "maybe").ty, "Option<ArgsMaybe>");
@@ -168,18 +196,33 @@ fn defs_are_shared_once_and_recursion_is_boxed() {
         s
     };
     let mut table = TypeTable::new(&[]);
-    let first = table.args("A", vec![], &schema(json!({"type": "string"})), &|_| String::new());
-    let second = table.args("B", vec![], &schema(json!({"$ref": "#/$defs/Status"})), &|_| String::new());
+    let first = table.args("A", vec![], &schema(json!({"type": "string"})), &|_| {
+        String::new()
+    });
+    let second = table.args(
+        "B",
+        vec![],
+        &schema(json!({"$ref": "#/$defs/Status"})),
+        &|_| String::new(),
+    );
     assert_eq!(first.len(), 1, "def types are not the tool's");
     assert_eq!(field(&first[0], "status").ty, "Status");
     assert_eq!(field(&first[0], "status").doc, ["", "", "Here."]);
     assert_eq!(field(&second[0], "more").doc, ["", "", "State."]);
     assert_eq!(field(&first[0], "node").ty, "Node");
     assert_eq!(field(&first[0], "name").ty, "String");
-    assert_eq!(field(&first[0], "shaped").ty, "Value", "a $ref reshaped by siblings");
+    assert_eq!(
+        field(&first[0], "shaped").ty,
+        "Value",
+        "a $ref reshaped by siblings"
+    );
     assert_eq!(field(&second[0], "more").ty, "Status");
     let shared: Vec<&str> = table.shared.iter().map(|d| d.name.as_str()).collect();
-    assert_eq!(shared, ["Status", "NodeTag", "Node"], "each def declared once");
+    assert_eq!(
+        shared,
+        ["Status", "NodeTag", "Node"],
+        "each def declared once"
+    );
     let node = table.shared.iter().find(|d| d.name == "Node").unwrap();
     assert_eq!(field(node, "parent").ty, "Box<Node>");
     assert_eq!(field(node, "children").ty, "Vec<Node>");
@@ -226,5 +269,9 @@ fn deep_nesting_stops_at_values() {
     }
     let (decls, _) = build(schema);
     assert!(decls.len() < 30, "{}", decls.len());
-    assert!(decls.iter().any(|d| d.fields.iter().any(|f| f.ty == "Value")));
+    assert!(
+        decls
+            .iter()
+            .any(|d| d.fields.iter().any(|f| f.ty == "Value"))
+    );
 }

@@ -16,7 +16,11 @@ struct Filter {
         skip_serializing_if = "Option::is_none"
     )]
     size: Option<Option<i64>>,
-    #[serde(default, deserialize_with = "present", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "present",
+        skip_serializing_if = "Option::is_none"
+    )]
     note: Option<Option<String>>,
     #[serde(flatten)]
     extra: Map<String, Value>,
@@ -84,7 +88,10 @@ fn a_struct_built_in_code_serializes_in_field_order_with_added_members_last() {
         serde_json::to_string(&built).unwrap(),
         r#"{"color":"c","note":null}"#
     );
-    assert_eq!(built, serde_json::from_value(json!({"note": null, "color": "c"})).unwrap());
+    assert_eq!(
+        built,
+        serde_json::from_value(json!({"note": null, "color": "c"})).unwrap()
+    );
 }
 
 #[test]
@@ -92,16 +99,29 @@ fn integers_read_integral_numbers_and_name_what_does_not_fit() {
     let read = |v: Value| <i64 as Integers>::from_json(v);
     assert_eq!(read(json!(5)), Ok(5));
     assert_eq!(read(json!(5.0)), Ok(5));
-    assert_eq!(read(json!(-9_007_199_254_740_992.0)), Ok(-9_007_199_254_740_992));
+    assert_eq!(
+        read(json!(-9_007_199_254_740_992.0)),
+        Ok(-9_007_199_254_740_992)
+    );
     assert_eq!(read(json!(i64::MAX)), Ok(i64::MAX));
     let err = read(json!(u64::MAX)).unwrap_err();
-    assert!(err.contains("18446744073709551615 does not fit") && err.contains("i64"), "{err}");
+    assert!(
+        err.contains("18446744073709551615 does not fit") && err.contains("i64"),
+        "{err}"
+    );
     let err = read(json!(1e300)).unwrap_err();
     assert!(err.contains("too large to read exactly"), "{err}");
     assert!(read(json!(1.5)).unwrap_err().contains("not an integer"));
-    assert!(read(json!("5")).unwrap_err().contains("expected an integer"));
+    assert!(
+        read(json!("5"))
+            .unwrap_err()
+            .contains("expected an integer")
+    );
     let err = <i32 as Integers>::from_json(json!(3_000_000_000_u64)).unwrap_err();
-    assert!(err.contains("3000000000 does not fit") && err.contains("i32"), "{err}");
+    assert!(
+        err.contains("3000000000 does not fit") && err.contains("i32"),
+        "{err}"
+    );
     assert_eq!(<u64 as Integers>::from_json(json!(u64::MAX)), Ok(u64::MAX));
     assert!(<u64 as Integers>::from_json(json!(-1)).is_err());
     assert_eq!(
@@ -114,6 +134,7 @@ fn integers_read_integral_numbers_and_name_what_does_not_fit() {
 
 #[test]
 fn a_value_that_does_not_fit_is_a_parse_error_naming_it() {
-    let err = serde_json::from_value::<Filter>(json!({"size": 10_000_000_000_000_000_000_u64})).unwrap_err();
+    let err = serde_json::from_value::<Filter>(json!({"size": 10_000_000_000_000_000_000_u64}))
+        .unwrap_err();
     assert!(err.to_string().contains("10000000000000000000"), "{err}");
 }

@@ -9,6 +9,7 @@ use crate::runtime::typed::{self, MemberOrder};
 
 /// The `name` member of [`Plan`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[allow(clippy::enum_variant_names)]
 pub enum PlanName {
     /// "free"
     #[serde(rename = "free")]

@@ -9,6 +9,7 @@ use crate::runtime::typed::{self, MemberOrder};
 
 /// Where the pet is in the sales process.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[allow(clippy::enum_variant_names)]
 pub enum Status {
     /// "available"
     #[serde(rename = "available")]
