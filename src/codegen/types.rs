@@ -38,7 +38,6 @@ const REF_SIBLINGS_KEPT: &[&str] = &[
     "description",
     "title",
     "examples",
-    "example",
     "default",
     "deprecated",
     "readOnly",
