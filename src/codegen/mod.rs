@@ -21,6 +21,7 @@ pub mod module;
 pub mod names;
 pub mod registry;
 pub mod templates;
+pub mod types;
 pub mod vendor;
 
 use std::collections::BTreeSet;
@@ -128,7 +129,7 @@ pub fn generate(
     let (templates, view) = prepare(catalog, options)?;
     let package = view.package.clone();
 
-    let total = view.groups.len() + 6;
+    let total = view.groups.len() + 7;
     let mut done = 0;
     let mut step = |progress: &mut dyn FnMut(usize, usize)| {
         done += 1;
@@ -156,6 +157,7 @@ pub fn generate(
         ("src/lib.rs", "lib.rs.hbs"),
         ("src/main.rs", "main.rs.hbs"),
         ("src/operations/mod.rs", "operations.rs.hbs"),
+        ("src/operations/types.rs", "types.rs.hbs"),
         ("src/hooks.rs", "hooks.rs.hbs"),
     ] {
         files.push(rust_file(path, &templates.render(template, &view)?)?);
@@ -204,7 +206,14 @@ fn prepare(
     );
     let client_config =
         serde_json::to_string_pretty(&config).map_err(|e| CodegenError::Setup(e.to_string()))?;
-    let mut view = CrateView::new(catalog, &package, deps, credentials, client_config);
+    let mut view = CrateView::new(
+        catalog,
+        &*options.schemas.0,
+        &package,
+        deps,
+        credentials,
+        client_config,
+    );
     view.runtime_dependency = options.runtime.dependency("runtime");
     view.server_dependency = options.runtime.dependency("server");
     view.vendored = options.runtime == RuntimeSource::Vendor;

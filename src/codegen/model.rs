@@ -9,8 +9,11 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::names::{self, Scope};
+use super::types::TypeTable;
+pub use super::types::{FieldView, TypeDecl, VariantView};
 use crate::runtime::binding::{BodyShape, HttpBinding};
 use crate::runtime::catalog::{Catalog, ToolAnnotations, ToolDef};
+use crate::runtime::schemas::{SchemaSide, SchemaSource, with_closure};
 
 /// Everything a template can use.
 #[derive(Debug, Serialize)]
@@ -45,6 +48,9 @@ pub struct CrateView {
     pub client_config: String,
     /// Tools grouped by their first tag, one module each.
     pub groups: Vec<GroupView>,
+    /// Types shared by the tools (from the schemas' `$defs`): the
+    /// `operations::types` module.
+    pub types: Vec<TypeDecl>,
     /// Number of tools.
     pub tool_count: usize,
 }
@@ -145,27 +151,8 @@ pub struct ToolView {
     pub http: HttpBinding,
     /// The arguments struct's fields, in input schema order.
     pub fields: Vec<FieldView>,
-}
-
-/// One argument as a struct field.
-#[derive(Debug, Serialize)]
-pub struct FieldView {
-    /// Field identifier.
-    pub ident: String,
-    /// The argument's name in the input schema (serde rename).
-    pub arg: String,
-    /// Rust type, without `Option`.
-    pub ty: String,
-    /// Whether the argument may be left out.
-    pub optional: bool,
-    /// An optional argument that may be `null`: `Option<Value>` that keeps
-    /// an explicit `null` apart from absence.
-    pub keep_null: bool,
-    /// Doc lines: where it goes, then its description.
-    pub doc: Vec<String>,
-    /// The field's serde attribute arguments (rename, default, skip), empty
-    /// when none are needed.
-    pub serde: String,
+    /// The arguments struct, then the types only its arguments use.
+    pub types: Vec<TypeDecl>,
 }
 
 /// Names that generated modules import or declare.
@@ -176,14 +163,58 @@ const RESERVED_TYPES: &[&str] = &[
     "Number",
     "Map",
     "Serialize",
+    "Serializer",
     "Deserialize",
+    "Deserializer",
     "Operations",
+    "Hooks",
+    "MemberOrder",
+    // The prelude's types, traits and variants.
+    "Box",
+    "Option",
+    "Some",
+    "None",
+    "Result",
+    "Ok",
+    "Err",
+    "String",
+    "ToString",
+    "ToOwned",
+    "Vec",
+    "Clone",
+    "Copy",
+    "Debug",
+    "Default",
+    "Drop",
+    "Eq",
+    "PartialEq",
+    "Ord",
+    "PartialOrd",
+    "Hash",
+    "Send",
+    "Sync",
+    "Sized",
+    "Unpin",
+    "Fn",
+    "FnMut",
+    "FnOnce",
+    "From",
+    "Into",
+    "TryFrom",
+    "TryInto",
+    "AsRef",
+    "AsMut",
+    "Iterator",
+    "IntoIterator",
+    "Extend",
+    "FromIterator",
 ];
 const RESERVED_MODULES: &[&str] = &[
     "runtime",
     "server",
     "operations",
     "hooks",
+    "types",
     "std",
     "core",
     "alloc",
@@ -192,9 +223,11 @@ const RESERVED_MODULES: &[&str] = &[
 const HOOK_METHODS: &[&str] = &["before_call", "after_call"];
 
 impl CrateView {
-    /// Derives the template data from `catalog`.
+    /// Derives the template data from `catalog`; the `$defs` of tools
+    /// whose full input schema is not the listed one come from `schemas`.
     pub fn new(
         catalog: &Catalog,
+        schemas: &dyn SchemaSource,
         package: &str,
         deps: BTreeMap<String, String>,
         credentials: Vec<CredentialView>,
@@ -203,7 +236,7 @@ impl CrateView {
         let mut modules = Scope::with_reserved(RESERVED_MODULES);
         let mut group_index: BTreeMap<String, usize> = BTreeMap::new();
         let mut groups: Vec<GroupView> = Vec::new();
-        let mut types = Scope::with_reserved(RESERVED_TYPES);
+        let mut types = TypeTable::new(RESERVED_TYPES);
         let mut fns: BTreeMap<String, Scope> = BTreeMap::new();
         // The `Hooks` trait's own methods are taken.
         let mut hooks = Scope::with_reserved(HOOK_METHODS);
@@ -222,14 +255,16 @@ impl CrateView {
             let group = &mut groups[index];
             let fn_scope = fns.entry(group.module.clone()).or_default();
             let fn_name = fn_scope.claim(&names::snake(&tool.name, "op"), "_");
-            let args_type = types.claim(&format!("{}Args", names::pascal(&tool.name, "Op")), "");
+            let args_type = types.claim(&format!("{}Args", names::pascal(&tool.name, "Op")));
             let hook_name = hooks.claim(&names::snake(&tool.name, "op"), "_");
+            let decls = args_types(tool, schemas, &args_type, &mut types);
             group.tools.push(tool_view(
                 tool,
                 fn_name,
                 hook_name,
                 args_type,
                 group.module.clone(),
+                decls,
             ));
         }
         Self {
@@ -252,6 +287,7 @@ impl CrateView {
             client_config,
             tool_count: catalog.tools.len(),
             groups,
+            types: types.shared,
         }
     }
 }
@@ -262,6 +298,7 @@ fn tool_view(
     hook_name: String,
     args_type: String,
     module: String,
+    types: Vec<TypeDecl>,
 ) -> ToolView {
     ToolView {
         name: tool.name.clone(),
@@ -276,63 +313,29 @@ fn tool_view(
         path: tool.http.path.clone(),
         annotations: tool.annotations.clone(),
         http: tool.http.clone(),
-        fields: fields(tool),
+        fields: types.first().map(|t| t.fields.clone()).unwrap_or_default(),
+        types,
     }
 }
 
-/// One field per input schema property, in schema order.
-fn fields(tool: &ToolDef) -> Vec<FieldView> {
-    let schema = &tool.input_schema;
-    let Some(props) = schema.get("properties").and_then(Value::as_object) else {
-        return Vec::new();
+/// The arguments struct of `tool` (named `args_type`) and the types only
+/// it uses, from the schema its arguments are checked against: the full
+/// one when the listed one is summarized.
+fn args_types(
+    tool: &ToolDef,
+    schemas: &dyn SchemaSource,
+    args_type: &str,
+    types: &mut TypeTable,
+) -> Vec<TypeDecl> {
+    let full = match tool.input_full.as_ref().and_then(Value::as_object) {
+        Some(top) => with_closure(top, SchemaSide::Input, schemas),
+        None => tool.input_schema.clone(),
     };
-    let required: Vec<&str> = schema
-        .get("required")
-        .and_then(Value::as_array)
-        .map(|r| r.iter().filter_map(Value::as_str).collect())
-        .unwrap_or_default();
-    let mut scope = Scope::default();
-    props
-        .iter()
-        .map(|(arg, prop)| {
-            let (ty, nullable) = rust_type(schema, prop, 0);
-            let optional = !required.contains(&arg.as_str());
-            let mut doc = vec![placement(&tool.http, arg)];
-            if let Some(d) = resolve(schema, prop)
-                .get("description")
-                .and_then(Value::as_str)
-            {
-                doc.push(String::new());
-                doc.extend(doc_lines(d));
-            }
-            let ident = scope.claim(&names::snake(arg, "arg"), "_");
-            let keep_null = optional && nullable;
-            let mut serde = Vec::new();
-            if ident.trim_start_matches("r#") != arg {
-                serde.push(format!("rename = {arg:?}"));
-            }
-            if keep_null {
-                serde
-                    .push("default, deserialize_with = \"crate::runtime::call::keep_null\"".into());
-            } else if optional {
-                serde.push("default".into());
-            }
-            if optional {
-                serde.push("skip_serializing_if = \"Option::is_none\"".into());
-            }
-            FieldView {
-                ident,
-                arg: arg.clone(),
-                // Values that may be null stay JSON values, so `null` is
-                // sent exactly as the client gave it.
-                ty: if nullable { "Value".to_string() } else { ty },
-                optional,
-                keep_null,
-                doc,
-                serde: serde.join(", "),
-            }
-        })
-        .collect()
+    let doc = vec![format!(
+        "Arguments of `{}` ({} `{}`).",
+        tool.name, tool.http.method, tool.http.path
+    )];
+    types.args(args_type, doc, &full, &|arg| placement(&tool.http, arg))
 }
 
 /// Where an argument goes on the wire, as a doc line.
@@ -350,55 +353,6 @@ fn placement(http: &HttpBinding, arg: &str) -> String {
         }
         None => "Not sent.".to_string(),
     }
-}
-
-/// Follows a local `#/$defs/...` reference (a few hops at most).
-fn resolve<'a>(root: &'a Value, mut schema: &'a Value) -> &'a Value {
-    for _ in 0..8 {
-        let Some(target) = schema
-            .get("$ref")
-            .and_then(Value::as_str)
-            .and_then(|r| r.strip_prefix('#'))
-            .and_then(|pointer| root.pointer(pointer))
-        else {
-            break;
-        };
-        schema = target;
-    }
-    schema
-}
-
-/// The Rust type for a schema, and whether it admits `null`. Strings,
-/// booleans and numbers get their own types (numbers as `serde_json::Number`,
-/// which keeps `1` and `1.0` apart exactly as the client sent them), arrays
-/// of those `Vec`s; anything else stays a `serde_json::Value`.
-fn rust_type(root: &Value, schema: &Value, depth: usize) -> (String, bool) {
-    let schema = resolve(root, schema);
-    let types: Vec<&str> = match schema.get("type") {
-        Some(Value::String(t)) => vec![t.as_str()],
-        Some(Value::Array(ts)) => ts.iter().filter_map(Value::as_str).collect(),
-        _ => return ("Value".into(), true),
-    };
-    let nullable = types.contains(&"null");
-    let non_null: Vec<&str> = types.into_iter().filter(|t| *t != "null").collect();
-    let combined = ["anyOf", "oneOf", "allOf", "not", "if"]
-        .iter()
-        .any(|k| schema.get(k).is_some());
-    let ty = match non_null.as_slice() {
-        _ if combined => "Value".to_string(),
-        ["string"] => "String".to_string(),
-        ["boolean"] => "bool".to_string(),
-        ["integer"] | ["number"] => "Number".to_string(),
-        ["array"] if depth < 2 => match schema.get("items") {
-            Some(items) => match rust_type(root, items, depth + 1) {
-                (inner, false) if inner != "Value" => format!("Vec<{inner}>"),
-                _ => "Vec<Value>".to_string(),
-            },
-            None => "Vec<Value>".to_string(),
-        },
-        _ => "Value".to_string(),
-    };
-    (ty, nullable)
 }
 
 /// Text as doc-comment lines: control characters made spaces, and code
@@ -429,35 +383,6 @@ pub fn doc_lines(text: &str) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
-
-    #[test]
-    fn types_follow_the_schema() {
-        let root = json!({"$defs": {"Name": {"type": "string"}}});
-        let t = |s: Value| rust_type(&root, &s, 0);
-        assert_eq!(t(json!({"type": "string"})), ("String".into(), false));
-        assert_eq!(
-            t(json!({"type": ["integer", "null"]})),
-            ("Number".into(), true)
-        );
-        assert_eq!(
-            t(json!({"type": "array", "items": {"$ref": "#/$defs/Name"}})),
-            ("Vec<String>".into(), false)
-        );
-        assert_eq!(
-            t(json!({"type": "array", "items": {"type": ["string", "null"]}})),
-            ("Vec<Value>".into(), false)
-        );
-        assert_eq!(t(json!({"type": "object"})), ("Value".into(), false));
-        assert_eq!(
-            t(json!({"anyOf": [{"type": "string"}]})),
-            ("Value".into(), true)
-        );
-        assert_eq!(
-            t(json!({"type": "string", "oneOf": [{}]})),
-            ("Value".into(), false)
-        );
-    }
 
     #[test]
     fn doc_lines_defuse_code_fences() {

@@ -42,6 +42,14 @@ pub fn generate_module(
         let text = render_group(&templates, &view, group)?;
         groups.insert(group.file.clone(), parse(&path, &text)?);
     }
+    // The argument types the tools share.
+    groups.insert(
+        "types".to_string(),
+        parse(
+            "operations/types.rs",
+            &templates.render("types.rs.hbs", &view)?,
+        )?,
+    );
     let mut operations = parse(
         "operations/mod.rs",
         &templates.render("operations.rs.hbs", &view)?,

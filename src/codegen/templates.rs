@@ -40,6 +40,12 @@ pub const TEMPLATES: &[(&str, &str)] = &[
         include_str!("../../templates/operations.rs.hbs"),
     ),
     ("group.rs.hbs", include_str!("../../templates/group.rs.hbs")),
+    ("types.rs.hbs", include_str!("../../templates/types.rs.hbs")),
+    // One struct or enum, a partial of `group.rs.hbs` and `types.rs.hbs`.
+    (
+        "typedecl.rs.hbs",
+        include_str!("../../templates/typedecl.rs.hbs"),
+    ),
     ("hooks.rs.hbs", include_str!("../../templates/hooks.rs.hbs")),
 ];
 

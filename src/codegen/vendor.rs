@@ -305,6 +305,10 @@ pub const SOURCES: &[(&str, &str)] = &[
         include_str!("../../crates/runtime/src/trace.rs"),
     ),
     (
+        "runtime/src/typed.rs",
+        include_str!("../../crates/runtime/src/typed.rs"),
+    ),
+    (
         "runtime/src/wire/header.rs",
         include_str!("../../crates/runtime/src/wire/header.rs"),
     ),

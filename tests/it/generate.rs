@@ -221,7 +221,9 @@ fn template_overrides_are_used_and_bad_ones_are_named() {
     let failed = run();
     let err = String::from_utf8_lossy(&failed.stderr);
     assert!(
-        err.contains("readme.hbs") && err.contains("known: Cargo.toml.hbs, README.md.hbs"),
+        err.contains("readme.hbs")
+            && err.contains("known: Cargo.toml.hbs, ")
+            && err.contains(", README.md.hbs, "),
         "{err}"
     );
 }
@@ -249,7 +251,8 @@ fn awkward_identifiers_make_valid_rust() {
     for expected in [
         "pub async fn r#type(call: Call<'_>, args: TypeArgs) -> CallReport",
         "pub r#type: String,",
-        "rename = \"self\",\n        default,\n        deserialize_with = \"crate::runtime::call::keep_null\",\n        skip_serializing_if = \"Option::is_none\"\n    )]\n    pub self_: Option<Value>,",
+        // `type: [integer, "null"]`, optional: a sent `null` is `Some(None)`.
+        "rename = \"self\",\n        default,\n        deserialize_with = \"openapi2mcp_runtime::typed::present_integers\",\n        skip_serializing_if = \"Option::is_none\"\n    )]\n    pub self_: Option<Option<i64>>,",
         "pub pet_id: Option<String>,",
         "pub pet_id_2: Option<String>,",
         "pub arg_2fa: Option<bool>,",
@@ -264,8 +267,10 @@ fn awkward_identifiers_make_valid_rust() {
     for expected in [
         "pub async fn self_(call: Call<'_>, args: SelfArgs)",
         "pub r#fn: String,",
-        "pub r#async: Option<Value>,",
-        "pub nested: Option<Value>,",
+        "pub r#async: Option<Option<String>>,",
+        "pub nested: Option<SelfArgsNested>,",
+        "pub struct SelfArgsNested {",
+        "pub a: Option<i64>,",
         "#[serde(default, skip_serializing_if = \"Option::is_none\")]\n    pub arg: Option<String>,",
     ] {
         assert!(selfs.contains(expected), "{expected:?} not in:\n{selfs}");
@@ -298,6 +303,30 @@ fn small_crate_snapshot() {
         let name = file.path.replace(['/', '.'], "_");
         insta::assert_snapshot!(format!("generate_names_{name}"), file.contents);
     }
+}
+
+/// The typed layer (src/codegen/types.rs) over nested objects, enums,
+/// integers, `$defs` (recursive too), nullable members and `oneOf`: the
+/// operations modules and the shared types.
+#[test]
+fn typed_arguments_snapshot() {
+    let krate = generate(
+        &support::local("tests/fixtures/codegen-types.yaml"),
+        "typed-mcp",
+    );
+    let mut seen = 0;
+    for file in &krate.files {
+        let Some(module) = file.path.strip_prefix("src/operations/") else {
+            continue;
+        };
+        if module == "mod.rs" {
+            continue;
+        }
+        seen += 1;
+        let name = module.replace('.', "_");
+        insta::assert_snapshot!(format!("generate_types_{name}"), file.contents);
+    }
+    assert_eq!(seen, 3, "orders, inventory and the shared types");
 }
 
 #[test]

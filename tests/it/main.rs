@@ -39,3 +39,4 @@ mod serve;
 mod snapshots;
 mod support;
 mod tolerance;
+mod typed;

@@ -12,7 +12,8 @@
 //! streaming response to whoever reports them; `schemas` holds the full
 //! schemas behind budgeted tools and the resources that serve them;
 //! `wire` holds the media-type, header and error helpers they share;
-//! `workflow` runs an Arazzo workflow's steps through the same calls.
+//! `workflow` runs an Arazzo workflow's steps through the same calls;
+//! `typed` holds the serde helpers of generated crates' typed arguments.
 
 pub mod auth;
 pub mod binding;
@@ -34,5 +35,6 @@ pub mod schemas;
 pub mod search;
 pub mod select;
 pub mod trace;
+pub mod typed;
 pub mod wire;
 pub mod workflow;

@@ -188,6 +188,6 @@ pub fn run(
     }
 }
 
-#[cfg(all(test, feature = "code"))]
+#[cfg(test)]
 #[path = "sandbox_tests.rs"]
 mod tests;

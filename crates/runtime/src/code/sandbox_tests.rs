@@ -1,3 +1,6 @@
+// The engine's tests: only with the `code` feature.
+#![cfg(feature = "code")]
+
 use std::cell::RefCell;
 use std::rc::Rc;
 use std::sync::Arc;

@@ -1,11 +1,12 @@
 //! Operations without a tag.
 
-#[allow(unused_imports)]
-use serde::{Deserialize, Serialize};
+#![allow(unused_imports)]
 
-#[allow(unused_imports)]
-use serde_json::{Number, Value};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use serde_json::{Map, Number, Value};
+use super::types::*;
 use openapi2mcp_runtime::call::{Call, CallReport};
+use openapi2mcp_runtime::typed::{self, MemberOrder};
 
 /// Arguments of `search_items` (GET `/search`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -16,11 +17,15 @@ pub struct SearchItemsArgs {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tags: Option<Vec<String>>,
     /// `ids` query parameter.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub ids: Option<Vec<Number>>,
+    #[serde(
+        default,
+        deserialize_with = "openapi2mcp_runtime::typed::present_integers",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub ids: Option<Vec<i64>>,
     /// `filter` query parameter.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub filter: Option<Value>,
+    pub filter: Option<SearchItemsArgsFilter>,
     /// `sort` query parameter.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sort: Option<Vec<String>>,
@@ -29,16 +34,54 @@ pub struct SearchItemsArgs {
     /// Where the previous page ended; null for the first page.
     #[serde(
         default,
-        deserialize_with = "crate::runtime::call::keep_null",
+        deserialize_with = "openapi2mcp_runtime::typed::present",
         skip_serializing_if = "Option::is_none"
     )]
-    pub cursor: Option<Value>,
+    pub cursor: Option<Option<String>>,
     /// `X-Trace-Id` header parameter.
     #[serde(rename = "X-Trace-Id", default, skip_serializing_if = "Option::is_none")]
     pub x_trace_id: Option<String>,
     /// `session` cookie parameter.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub session: Option<String>,
+}
+
+/// The `filter` member of [`SearchItemsArgs`].
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(remote = "Self")]
+pub struct SearchItemsArgsFilter {
+    /// `color` member.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub color: Option<String>,
+    /// `size` member.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub size: Option<String>,
+    /// Members the schema does not list, kept as they came.
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
+    /// The order the members came in, kept to send them on in it.
+    #[serde(skip)]
+    pub member_order: MemberOrder,
+}
+
+impl Serialize for SearchItemsArgsFilter {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        typed::serialize_in_order(
+            &self.member_order,
+            SearchItemsArgsFilter::serialize(self, serde_json::value::Serializer),
+            s,
+        )
+    }
+}
+
+impl<'de> Deserialize<'de> for SearchItemsArgsFilter {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let (members, order) = typed::members_in_order(d)?;
+        let mut this = SearchItemsArgsFilter::deserialize(members)
+            .map_err(serde::de::Error::custom)?;
+        this.member_order = order;
+        Ok(this)
+    }
 }
 
 /// Search items
@@ -63,7 +106,8 @@ pub async fn list_items(call: Call<'_>, args: ListItemsArgs) -> CallReport {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct PatchItemArgs {
     /// `id` path parameter.
-    pub id: Number,
+    #[serde(deserialize_with = "openapi2mcp_runtime::typed::integers")]
+    pub id: i64,
     /// `id` in the request body (`application/json`).
     ///
     /// A new external id.
@@ -77,10 +121,10 @@ pub struct PatchItemArgs {
     /// A note; null clears it.
     #[serde(
         default,
-        deserialize_with = "crate::runtime::call::keep_null",
+        deserialize_with = "openapi2mcp_runtime::typed::present",
         skip_serializing_if = "Option::is_none"
     )]
-    pub note: Option<Value>,
+    pub note: Option<Option<String>>,
 }
 
 /// Update an item
@@ -94,7 +138,8 @@ pub async fn patch_item(call: Call<'_>, args: PatchItemArgs) -> CallReport {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct DeleteItemArgs {
     /// `id` path parameter.
-    pub id: Number,
+    #[serde(deserialize_with = "openapi2mcp_runtime::typed::integers")]
+    pub id: i64,
 }
 
 /// Delete an item
@@ -198,7 +243,8 @@ pub async fn put_blob(call: Call<'_>, args: PutBlobArgs) -> CallReport {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct GetReportArgs {
     /// `year` path parameter.
-    pub year: Number,
+    #[serde(deserialize_with = "openapi2mcp_runtime::typed::integers")]
+    pub year: i64,
 }
 
 /// A yearly report as CSV
@@ -333,7 +379,7 @@ pub struct PutSettingsArgs {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub setting_23: Option<String>,
     /// `billing` in the request body (`application/json`).
-    pub billing: Value,
+    pub billing: Billing,
 }
 
 /// Replace an organization's settings (a schema over the default budget)

@@ -1,17 +1,19 @@
 //! Operations tagged `admin`.
 
-#[allow(unused_imports)]
-use serde::{Deserialize, Serialize};
+#![allow(unused_imports)]
 
-#[allow(unused_imports)]
-use serde_json::{Number, Value};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use serde_json::{Map, Number, Value};
+use super::types::*;
 use openapi2mcp_runtime::call::{Call, CallReport};
+use openapi2mcp_runtime::typed::{self, MemberOrder};
 
 /// Arguments of `copy_item` (COPY `/items/{id}`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct CopyItemArgs {
     /// `id` path parameter.
-    pub id: Number,
+    #[serde(deserialize_with = "openapi2mcp_runtime::typed::integers")]
+    pub id: i64,
     /// `Destination` header parameter.
     ///
     /// Where the copy goes.

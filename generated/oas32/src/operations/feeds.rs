@@ -1,17 +1,19 @@
 //! Operations tagged `feeds`.
 
-#[allow(unused_imports)]
-use serde::{Deserialize, Serialize};
+#![allow(unused_imports)]
 
-#[allow(unused_imports)]
-use serde_json::{Number, Value};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use serde_json::{Map, Number, Value};
+use super::types::*;
 use openapi2mcp_runtime::call::{Call, CallReport};
+use openapi2mcp_runtime::typed::{self, MemberOrder};
 
 /// Arguments of `watch_item` (GET `/items/{id}/events`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct WatchItemArgs {
     /// `id` path parameter.
-    pub id: Number,
+    #[serde(deserialize_with = "openapi2mcp_runtime::typed::integers")]
+    pub id: i64,
 }
 
 /// Watch an item's changes
@@ -27,8 +29,12 @@ pub async fn watch_item(call: Call<'_>, args: WatchItemArgs) -> CallReport {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct StreamLogsArgs {
     /// `level` query parameter.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub level: Option<Number>,
+    #[serde(
+        default,
+        deserialize_with = "openapi2mcp_runtime::typed::present_integers",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub level: Option<i64>,
 }
 
 /// Stream the log

@@ -36,6 +36,9 @@ pub mod admin;
 /// Operations tagged `feeds`.
 pub mod feeds;
 
+/// Types shared by the tools' arguments (the API's schemas).
+pub mod types;
+
 /// Custom behaviour, implemented in `src/hooks.rs`. Every method's default
 /// does what `openapi2mcp serve` does, so an empty `impl` changes nothing.
 /// One method per tool (named after the tool) gets the tool's typed

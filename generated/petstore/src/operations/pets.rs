@@ -1,11 +1,12 @@
 //! Operations tagged `pets`.
 
-#[allow(unused_imports)]
-use serde::{Deserialize, Serialize};
+#![allow(unused_imports)]
 
-#[allow(unused_imports)]
-use serde_json::{Number, Value};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use serde_json::{Map, Number, Value};
+use super::types::*;
 use openapi2mcp_runtime::call::{Call, CallReport};
+use openapi2mcp_runtime::typed::{self, MemberOrder};
 
 /// Arguments of `list_pets` (GET `/pets`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -13,8 +14,12 @@ pub struct ListPetsArgs {
     /// `limit` query parameter.
     ///
     /// How many pets to return at most.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub limit: Option<Number>,
+    #[serde(
+        default,
+        deserialize_with = "openapi2mcp_runtime::typed::present_integers",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub limit: Option<i64>,
     /// `tags` query parameter.
     ///
     /// Only pets with all of these tags.
@@ -24,7 +29,7 @@ pub struct ListPetsArgs {
     ///
     /// Where the pet is in the sales process.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub status: Option<String>,
+    pub status: Option<Status>,
 }
 
 /// List pets
@@ -45,7 +50,7 @@ pub struct CreatePetArgs {
     ///
     /// Where the pet is in the sales process.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub status: Option<String>,
+    pub status: Option<Status>,
     /// `tags` in the request body (`application/json`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tags: Option<Vec<String>>,
@@ -64,8 +69,8 @@ pub struct GetPetArgs {
     /// `petId` path parameter.
     ///
     /// The pet's id.
-    #[serde(rename = "petId")]
-    pub pet_id: Number,
+    #[serde(rename = "petId", deserialize_with = "openapi2mcp_runtime::typed::integers")]
+    pub pet_id: i64,
 }
 
 /// Get a pet by id
@@ -81,8 +86,8 @@ pub struct UpdatePetArgs {
     /// `petId` path parameter.
     ///
     /// The pet's id.
-    #[serde(rename = "petId")]
-    pub pet_id: Number,
+    #[serde(rename = "petId", deserialize_with = "openapi2mcp_runtime::typed::integers")]
+    pub pet_id: i64,
     /// `name` in the request body (`application/json`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
@@ -90,7 +95,7 @@ pub struct UpdatePetArgs {
     ///
     /// Where the pet is in the sales process.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub status: Option<String>,
+    pub status: Option<Status>,
     /// `tags` in the request body (`application/json`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tags: Option<Vec<String>>,
@@ -111,8 +116,8 @@ pub struct DeletePetArgs {
     /// `petId` path parameter.
     ///
     /// The pet's id.
-    #[serde(rename = "petId")]
-    pub pet_id: Number,
+    #[serde(rename = "petId", deserialize_with = "openapi2mcp_runtime::typed::integers")]
+    pub pet_id: i64,
 }
 
 /// Delete a pet

@@ -1,11 +1,12 @@
 //! Operations tagged `photos`.
 
-#[allow(unused_imports)]
-use serde::{Deserialize, Serialize};
+#![allow(unused_imports)]
 
-#[allow(unused_imports)]
-use serde_json::{Number, Value};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use serde_json::{Map, Number, Value};
+use super::types::*;
 use openapi2mcp_runtime::call::{Call, CallReport};
+use openapi2mcp_runtime::typed::{self, MemberOrder};
 
 /// Arguments of `get_pet_photo` (GET `/pets/{petId}/photo`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -13,8 +14,8 @@ pub struct GetPetPhotoArgs {
     /// `petId` path parameter.
     ///
     /// The pet's id.
-    #[serde(rename = "petId")]
-    pub pet_id: Number,
+    #[serde(rename = "petId", deserialize_with = "openapi2mcp_runtime::typed::integers")]
+    pub pet_id: i64,
 }
 
 /// Get a pet's photo
@@ -30,8 +31,8 @@ pub struct UploadPetPhotoArgs {
     /// `petId` path parameter.
     ///
     /// The pet's id.
-    #[serde(rename = "petId")]
-    pub pet_id: Number,
+    #[serde(rename = "petId", deserialize_with = "openapi2mcp_runtime::typed::integers")]
+    pub pet_id: i64,
     /// `photo` in the request body (`multipart/form-data`).
     ///
     /// The image. File content: base64, or a data: URI (data:<type>;base64,<data>).
