@@ -402,14 +402,20 @@ pub(crate) fn complete_in(
         long_running.as_ref(),
     );
     let head = &planned.head;
+    // Moved out, not cloned: a fitted output schema is one of the larger
+    // values of a tool.
+    let (output_schema, output_full, output_shape) = match output {
+        Some(o) => (Some(o.schema), o.full, Some(o.shape)),
+        None => (None, None, None),
+    };
     let mut tool = ToolDef {
         name: head.name.clone(),
         title: head.title.clone(),
         description: head.description.clone(),
         input_schema: inputs.schema,
         input_full: inputs.full,
-        output_full: output.as_ref().and_then(|o| o.full.clone()),
-        output_schema: output.as_ref().map(|o| o.schema.clone()),
+        output_full,
+        output_schema,
         annotations: head.annotations.clone(),
         origin: head.origin.clone(),
         http: HttpBinding {
@@ -419,7 +425,7 @@ pub(crate) fn complete_in(
             body: inputs.body,
             servers: op.servers(),
             security: head.security.clone(),
-            output: output.map(|o| o.shape),
+            output: output_shape,
             response_media_types: response_media_types(&op),
             lro: long_running.map(|l| l.binding),
             workflow: None,

@@ -23,6 +23,7 @@ use std::sync::Arc;
 
 use serde_json::{Map, Value, json};
 
+mod deepen;
 mod facts;
 
 use facts::*;
@@ -111,38 +112,21 @@ pub fn fit(
         };
     }
     let top_value = Value::Object(top);
-    let chosen = {
-        let mut attempt = |depth: usize, desc_max: Option<usize>| {
-            let mut e = Expander {
-                lookup: &mut *lookup,
-                max_depth: depth,
-                terse: desc_max.is_some(),
-                desc_max: desc_max.unwrap_or(0),
-                side,
-                nodes: 0,
-                node_limit: budget / 3 + 16,
-                stack: Vec::new(),
-                self_uri,
-                inline_summaries: false,
-            };
-            let v = e.expand(&top_value, 0, None).ok()?;
-            let v = e.point_to_self(v);
-            (json_size(&v) <= budget).then_some(v)
-        };
-        let mut best = attempt(1, None);
-        if best.is_some() {
-            for depth in 2..=MAX_DEPTH {
-                match attempt(depth, None) {
-                    Some(v) => best = Some(v),
-                    None => break,
-                }
-            }
-        }
-        best.or_else(|| attempt(1, Some(100)))
-            .or_else(|| attempt(0, Some(100)))
-            .or_else(|| attempt(0, Some(40)))
-            .or_else(|| attempt(0, Some(0)))
-    };
+    let chosen = deepen::deepest(&top_value, &mut *lookup, side, budget, self_uri).or_else(|| {
+        [(1, 100), (0, 100), (0, 40), (0, 0)]
+            .into_iter()
+            .find_map(|(depth, desc_max)| {
+                attempt(
+                    &top_value,
+                    &mut *lookup,
+                    side,
+                    budget,
+                    self_uri,
+                    depth,
+                    Some(desc_max),
+                )
+            })
+    });
     let listed = match chosen {
         Some(v) => v,
         None if side == Side::Output => [true, false]
@@ -159,18 +143,7 @@ pub fn fit(
         None => {
             // The arguments alone exceed the budget: list them summarized
             // anyway (an argument is never dropped); `over` says so.
-            let mut e = Expander {
-                lookup: &mut *lookup,
-                max_depth: 0,
-                terse: true,
-                desc_max: 0,
-                side,
-                nodes: 0,
-                node_limit: usize::MAX,
-                stack: Vec::new(),
-                self_uri,
-                inline_summaries: false,
-            };
+            let mut e = Expander::new(&mut *lookup, side, self_uri, 0, Some(0), usize::MAX);
             match e.expand(&top_value, 0, None) {
                 Ok(v) => e.point_to_self(v),
                 Err(_) => top_value.clone(),
@@ -243,6 +216,43 @@ fn whole_summary(
     json!({"type": "object", "description": text})
 }
 
+/// One try at fitting `top` at inline level `depth`, descriptions cut to
+/// `desc_max` characters when given: the result when it fits `budget`.
+fn attempt(
+    top: &Value,
+    lookup: &mut dyn FnMut(&str) -> Arc<Converted>,
+    side: Side,
+    budget: usize,
+    self_uri: &str,
+    depth: usize,
+    desc_max: Option<usize>,
+) -> Option<Value> {
+    attempt_with(top, lookup, side, budget, self_uri, depth, desc_max, true)
+}
+
+/// [`attempt`], given up as soon as what it copied is over the budget
+/// when `cut_short` (the result is the same: see
+/// [`Expander::size_limit`]).
+#[allow(clippy::too_many_arguments)]
+fn attempt_with(
+    top: &Value,
+    lookup: &mut dyn FnMut(&str) -> Arc<Converted>,
+    side: Side,
+    budget: usize,
+    self_uri: &str,
+    depth: usize,
+    desc_max: Option<usize>,
+    cut_short: bool,
+) -> Option<Value> {
+    let mut e = Expander::new(lookup, side, self_uri, depth, desc_max, budget / 3 + 16);
+    if cut_short {
+        e.size_limit = budget;
+    }
+    let v = e.expand(top, 0, None).ok()?;
+    let v = e.point_to_self(v);
+    (json_size(&v) <= budget).then_some(v)
+}
+
 struct TooBig;
 
 struct Expander<'a> {
@@ -263,6 +273,60 @@ struct Expander<'a> {
     /// Whether an inline schema (not a component) was summarized: the top
     /// level then says once where the tool's full schema is.
     inline_summaries: bool,
+    /// Where the places summarized only for their depth are written down,
+    /// when they are (see [`deepen`]).
+    record: Option<Vec<deepen::Cut>>,
+    /// Whether the schema being expanded (since the last place a value is
+    /// put in its own slot) was summarized for its depth.
+    cut_here: bool,
+    /// Whether a `$ref`'s sibling keyword replaced a keyword of its
+    /// expanded target that may hold a written-down place (see
+    /// [`deepen`]).
+    overlaid: bool,
+    /// At most the bytes of compact JSON the result will have: keywords
+    /// copied below the top (a lower bound of each value's size, see
+    /// [`lower_size`]), but not those a `$ref`'s siblings replace.
+    lower: usize,
+    /// Keywords of the `$ref` sites around the schema expanded next,
+    /// which replace its own: what it has under them is not counted.
+    shadow: Vec<String>,
+    /// Whether counting is paused (inside a keyword a site replaces).
+    paused: usize,
+    /// An expansion whose `lower` passes this is given up ([`TooBig`]):
+    /// its result cannot fit. `usize::MAX` when the result is wanted
+    /// whatever its size.
+    size_limit: usize,
+}
+
+impl<'a> Expander<'a> {
+    fn new(
+        lookup: &'a mut dyn FnMut(&str) -> Arc<Converted>,
+        side: Side,
+        self_uri: &'a str,
+        max_depth: usize,
+        desc_max: Option<usize>,
+        node_limit: usize,
+    ) -> Self {
+        Self {
+            lookup,
+            max_depth,
+            terse: desc_max.is_some(),
+            desc_max: desc_max.unwrap_or(0),
+            side,
+            nodes: 0,
+            node_limit,
+            stack: Vec::new(),
+            self_uri,
+            inline_summaries: false,
+            record: None,
+            cut_here: false,
+            overlaid: false,
+            lower: 0,
+            shadow: Vec::new(),
+            paused: 0,
+            size_limit: usize::MAX,
+        }
+    }
 }
 
 /// Keywords whose value is one subschema one level down.
@@ -283,6 +347,19 @@ const SAME_LIST: &[&str] = &["allOf", "anyOf", "oneOf"];
 const SAME_ONE: &[&str] = &["not", "if", "then", "else"];
 
 impl Expander<'_> {
+    /// Counts `bytes` more of the result (see [`Expander::lower`]).
+    fn grow(&mut self, bytes: usize) -> Result<(), TooBig> {
+        if self.paused > 0 {
+            return Ok(());
+        }
+        self.lower += bytes;
+        if self.lower > self.size_limit {
+            Err(TooBig)
+        } else {
+            Ok(())
+        }
+    }
+
     fn tick(&mut self) -> Result<(), TooBig> {
         self.nodes += 1;
         if self.nodes > self.node_limit {
@@ -290,6 +367,41 @@ impl Expander<'_> {
         } else {
             Ok(())
         }
+    }
+
+    /// [`Expander::expand`] of a schema whose value has a slot of its own
+    /// in the result (a property, an item, a member of `allOf`...): when
+    /// places are written down and this one was summarized for its depth,
+    /// it is written down (see [`deepen`]).
+    fn child(
+        &mut self,
+        schema: &Value,
+        depth: usize,
+        within: Option<&str>,
+    ) -> Result<Value, TooBig> {
+        if self.record.is_none() {
+            return self.expand(schema, depth, within);
+        }
+        let outer_cut = std::mem::replace(&mut self.cut_here, false);
+        let outer_inline = std::mem::replace(&mut self.inline_summaries, false);
+        let before = self.nodes;
+        let value = self.expand(schema, depth, within)?;
+        if self.cut_here
+            && let Some(record) = &mut self.record
+        {
+            record.push(deepen::Cut {
+                schema: schema.clone(),
+                depth,
+                within: within.map(str::to_string),
+                stack: self.stack.clone(),
+                size: json_size(&value),
+                nodes: self.nodes - before,
+                inline: self.inline_summaries,
+            });
+        }
+        self.cut_here = outer_cut;
+        self.inline_summaries |= outer_inline;
+        Ok(value)
     }
 
     /// `schema` at `depth` (the tool schema is depth 0, its properties 1),
@@ -301,6 +413,9 @@ impl Expander<'_> {
         within: Option<&str>,
     ) -> Result<Value, TooBig> {
         self.tick()?;
+        // Keywords of the `$ref` sites around this schema, which replace
+        // its own (see `with_siblings`).
+        let mut shadow = std::mem::take(&mut self.shadow);
         let Value::Object(map) = schema else {
             return Ok(schema.clone());
         };
@@ -309,12 +424,25 @@ impl Expander<'_> {
             let def = (self.lookup)(&key);
             let small = def.deps.is_empty()
                 && (def.size <= SMALL || def.schema.as_object().is_some_and(|m| !is_structural(m)));
-            let target = if small || (depth <= self.max_depth && !self.stack.contains(&key)) {
+            let looped = self.stack.contains(&key);
+            let target = if small || (depth <= self.max_depth && !looped) {
                 self.stack.push(key.clone());
+                if self.size_limit != usize::MAX {
+                    shadow.extend(map.keys().filter(|k| *k != "$ref").cloned());
+                    self.shadow = shadow;
+                }
                 let inner = self.expand(&def.schema, depth, Some(&key));
+                self.shadow.clear();
                 self.stack.pop();
-                inner?
+                let inner = inner?;
+                if self.record.is_some() {
+                    self.overlaid |= overlays_children(&inner, map);
+                }
+                inner
             } else {
+                // Listed inline at a deeper level, unless it refers back
+                // to a schema being expanded.
+                self.cut_here |= !looped;
                 // The site's own description leads the summary.
                 let site = map
                     .get("description")
@@ -343,50 +471,79 @@ impl Expander<'_> {
             return Ok(compact);
         }
         if depth > self.max_depth && is_structural(map) && !is_small(schema) {
+            self.cut_here = true;
             return Ok(self.summary(schema, within));
         }
         let mut out = Map::with_capacity(map.len());
         for (k, v) in map {
-            let k = k.as_str();
-            if DOWN_MAP.contains(&k) {
-                let Value::Object(props) = v else { continue };
-                let mut o = Map::with_capacity(props.len());
-                for (name, prop) in props {
-                    o.insert(name.clone(), self.expand(prop, depth + 1, within)?);
-                }
-                out.insert(k.into(), Value::Object(o));
-            } else if DOWN_ONE.contains(&k) {
-                if self.side == Side::Output && v == &Value::Bool(false) {
-                    continue; // stays open
-                }
-                out.insert(k.into(), self.expand(v, depth + 1, within)?);
-            } else if k == "prefixItems" || SAME_LIST.contains(&k) {
-                let Value::Array(items) = v else { continue };
-                let next = if k == "prefixItems" { depth + 1 } else { depth };
-                let mut o = Vec::with_capacity(items.len());
-                for item in items {
-                    o.push(self.expand(item, next, within)?);
-                }
-                out.insert(k.into(), Value::Array(o));
-            } else if SAME_ONE.contains(&k) || k == "dependentSchemas" {
-                if k == "dependentSchemas" {
-                    continue; // rare; the full schema has it
-                }
-                out.insert(k.into(), self.expand(v, depth, within)?);
-            } else if k == "$defs"
-                || (self.terse && depth >= 1 && matches!(k, "examples" | "title"))
-                || (self.terse && self.desc_max == 0 && depth >= 1 && implied_by_format(k, v, map))
-            {
-                continue;
-            } else if self.terse && depth >= 1 && k == "description" {
-                if let Some(d) = v.as_str().filter(|_| self.desc_max > 0) {
-                    out.insert(k.into(), Value::String(first_sentence(d, self.desc_max)));
-                }
-            } else {
-                out.insert(k.into(), v.clone());
-            }
+            // A keyword a site replaces does not count towards the size.
+            let shadowed = !shadow.is_empty() && shadow.iter().any(|s| s == k);
+            self.paused += usize::from(shadowed);
+            let done = self.keyword(&mut out, k, v, map, depth, within);
+            self.paused -= usize::from(shadowed);
+            done?;
         }
         Ok(Value::Object(out))
+    }
+
+    /// Keyword `k` (value `v`) of the object schema `map` at `depth`,
+    /// expanded into `out`.
+    fn keyword(
+        &mut self,
+        out: &mut Map<String, Value>,
+        k: &str,
+        v: &Value,
+        map: &Map<String, Value>,
+        depth: usize,
+        within: Option<&str>,
+    ) -> Result<(), TooBig> {
+        if DOWN_MAP.contains(&k) {
+            let Value::Object(props) = v else {
+                return Ok(());
+            };
+            let mut o = Map::with_capacity(props.len());
+            for (name, prop) in props {
+                o.insert(name.clone(), self.child(prop, depth + 1, within)?);
+            }
+            out.insert(k.into(), Value::Object(o));
+        } else if DOWN_ONE.contains(&k) {
+            if self.side == Side::Output && v == &Value::Bool(false) {
+                return Ok(()); // stays open
+            }
+            out.insert(k.into(), self.child(v, depth + 1, within)?);
+        } else if k == "prefixItems" || SAME_LIST.contains(&k) {
+            let Value::Array(items) = v else {
+                return Ok(());
+            };
+            let next = if k == "prefixItems" { depth + 1 } else { depth };
+            let mut o = Vec::with_capacity(items.len());
+            for item in items {
+                o.push(self.child(item, next, within)?);
+            }
+            out.insert(k.into(), Value::Array(o));
+        } else if SAME_ONE.contains(&k) || k == "dependentSchemas" {
+            if k == "dependentSchemas" {
+                return Ok(()); // rare; the full schema has it
+            }
+            out.insert(k.into(), self.child(v, depth, within)?);
+        } else if k == "$defs"
+            || (self.terse && depth >= 1 && matches!(k, "examples" | "title"))
+            || (self.terse && self.desc_max == 0 && depth >= 1 && implied_by_format(k, v, map))
+        {
+            return Ok(());
+        } else if self.terse && depth >= 1 && k == "description" {
+            if let Some(d) = v.as_str().filter(|_| self.desc_max > 0) {
+                let d = first_sentence(d, self.desc_max);
+                self.grow(k.len() + 5 + d.len())?;
+                out.insert(k.into(), Value::String(d));
+            }
+        } else {
+            if depth >= 1 && self.size_limit != usize::MAX {
+                self.grow(k.len() + 3 + lower_size(v))?;
+            }
+            out.insert(k.into(), v.clone());
+        }
+        Ok(())
     }
 
     /// An open stand-in for `schema`: its type, enum, const and format,
@@ -469,10 +626,7 @@ impl Expander<'_> {
             return top;
         };
         if self.inline_summaries {
-            let note = format!(
-                "Nested schemas are summarized; full schema: {}",
-                self.self_uri
-            );
+            let note = self_note(self.self_uri);
             let text = match m.get("description").and_then(Value::as_str) {
                 Some(d) if !d.is_empty() => format!("{d}\n\n{note}"),
                 _ => note,
@@ -512,6 +666,52 @@ impl Expander<'_> {
     }
 }
 
+/// At most the bytes of `value` as compact JSON, cheaply: strings as if
+/// nothing in them needed escaping, numbers as one digit.
+fn lower_size(value: &Value) -> usize {
+    match value {
+        Value::String(s) => s.len() + 2,
+        Value::Array(items) => {
+            2 + items.len().saturating_sub(1) + items.iter().map(lower_size).sum::<usize>()
+        }
+        Value::Object(m) => {
+            2 + m.len().saturating_sub(1)
+                + m.iter()
+                    .map(|(k, v)| k.len() + 3 + lower_size(v))
+                    .sum::<usize>()
+        }
+        Value::Number(_) => 1,
+        Value::Bool(_) | Value::Null => 4,
+    }
+}
+
+/// What the top of a schema says when an inline part of it was
+/// summarized: where the tool's full schema is.
+fn self_note(self_uri: &str) -> String {
+    format!("Nested schemas are summarized; full schema: {self_uri}")
+}
+
+/// Keywords whose values are expanded subschemas (and so may hold places
+/// summarized for their depth).
+fn holds_subschemas(k: &str) -> bool {
+    DOWN_MAP.contains(&k)
+        || DOWN_ONE.contains(&k)
+        || SAME_LIST.contains(&k)
+        || SAME_ONE.contains(&k)
+        || k == "prefixItems"
+}
+
+/// Whether laying the `$ref` site `site`'s keywords over its expanded
+/// target (see [`with_siblings`]) replaces one of the target's expanded
+/// subschemas.
+fn overlays_children(target: &Value, site: &Map<String, Value>) -> bool {
+    site.len() > 1
+        && target.as_object().is_some_and(|t| {
+            site.keys()
+                .any(|k| k != "$ref" && holds_subschemas(k) && t.contains_key(k))
+        })
+}
+
 /// Whether a `type` keyword is `name`, alone or with `null` (as tolerant
 /// output schemas write it).
 fn is_type(t: Option<&Value>, name: &str) -> bool {
@@ -529,165 +729,4 @@ fn schema_uri(key: &str) -> String {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use std::collections::HashMap;
-
-    fn table(defs: Value) -> HashMap<String, Arc<Converted>> {
-        defs.as_object()
-            .unwrap()
-            .iter()
-            .map(|(k, v)| {
-                let mut deps = Vec::new();
-                crate::runtime::schemas::def_refs(v, &mut deps);
-                let c = Converted {
-                    schema: Arc::new(v.clone()),
-                    deps,
-                    size: json_size(v),
-                };
-                (k.clone(), Arc::new(c))
-            })
-            .collect()
-    }
-
-    fn big_defs() -> HashMap<String, Arc<Converted>> {
-        let mut props = Map::new();
-        for i in 0..40 {
-            props.insert(
-                format!("field_{i}"),
-                json!({"type": "string", "description": format!("The {i}th field of a large object, described at some length so that it costs bytes.")}),
-            );
-        }
-        props.insert("owner".into(), json!({"$ref": "#/$defs/User"}));
-        props.insert(
-            "status".into(),
-            json!({"type": "string", "enum": ["open", "closed"]}),
-        );
-        table(json!({
-            "Repo": {"type": "object", "properties": props, "required": ["field_1"], "additionalProperties": false},
-            "User": {"type": "object", "properties": {"login": {"type": "string"}, "repos": {"type": "array", "items": {"$ref": "#/$defs/Repo"}}}},
-            "State": {"type": "string", "enum": ["a", "b"]}
-        }))
-    }
-
-    fn run(top: Value, side: Side, budget: usize) -> Fitted {
-        let defs = big_defs();
-        let mut deps = Vec::new();
-        crate::runtime::schemas::def_refs(&top, &mut deps);
-        let deps: BTreeSet<String> = deps.into_iter().collect();
-        let mut lookup = |k: &str| Arc::clone(&defs[k]);
-        fit(
-            top.as_object().unwrap().clone(),
-            &deps,
-            side,
-            budget,
-            &mut lookup,
-            "openapi2mcp://tools/t/input-schema",
-        )
-    }
-
-    fn input_top() -> Value {
-        json!({"type": "object", "properties": {
-            "owner": {"type": "string", "description": "Path parameter."},
-            "repo": {"$ref": "#/$defs/Repo"},
-            "state": {"$ref": "#/$defs/State"}
-        }, "required": ["owner", "repo"], "additionalProperties": false})
-    }
-
-    #[test]
-    fn within_budget_nothing_changes() {
-        let f = run(input_top(), Side::Input, 0);
-        assert!(f.full.is_none());
-        assert_eq!(f.listed["$defs"].as_object().unwrap().len(), 3);
-        let f = run(
-            json!({"type": "object", "properties": {"a": {"type": "string"}}}),
-            Side::Input,
-            500,
-        );
-        assert!(f.full.is_none());
-    }
-
-    #[test]
-    fn over_budget_keeps_every_argument_and_fits() {
-        for budget in [300, 600, 1200, 2500] {
-            let f = run(input_top(), Side::Input, budget);
-            let listed = &f.listed;
-            assert!(f.full.is_some());
-            assert_eq!(
-                listed["properties"]
-                    .as_object()
-                    .unwrap()
-                    .keys()
-                    .collect::<Vec<_>>(),
-                ["owner", "repo", "state"],
-                "{budget}"
-            );
-            assert_eq!(listed["required"], json!(["owner", "repo"]));
-            assert_eq!(
-                listed["properties"]["state"]["enum"],
-                json!(["a", "b"]),
-                "enums are kept"
-            );
-            if !f.over {
-                assert!(
-                    json_size(listed) <= budget,
-                    "{budget}: {}",
-                    json_size(listed)
-                );
-            }
-            assert!(listed.get("$defs").is_none());
-            assert!(jsonschema::draft202012::new(listed).is_ok());
-            let text = listed.to_string();
-            assert!(text.contains("openapi2mcp://schemas/"), "{budget}: {text}");
-        }
-    }
-
-    #[test]
-    fn summaries_name_fields_and_resources() {
-        let f = run(input_top(), Side::Input, 2500);
-        let repo = &f.listed["properties"]["repo"];
-        let d = repo["description"].as_str().unwrap();
-        assert!(d.contains("Repo with 42 fields: field_0, field_1"), "{d}");
-        assert!(d.contains("more); required: field_1."), "{d}");
-        assert!(d.contains("openapi2mcp://schemas/Repo"), "{d}");
-        assert_eq!(repo["type"], "object");
-        assert!(
-            repo.get("additionalProperties").is_none(),
-            "summaries are open"
-        );
-    }
-
-    #[test]
-    fn output_schemas_stay_open_and_accept_the_full_shape() {
-        let top = json!({"type": "object", "properties": {"repo": {"$ref": "#/$defs/Repo"}, "items": {"type": "array", "items": {"$ref": "#/$defs/Repo"}}}});
-        for budget in [100, 400, 1500] {
-            let f = run(top.clone(), Side::Output, budget);
-            assert!(!f.over, "{budget}");
-            assert!(json_size(&f.listed) <= budget, "{budget}");
-            assert!(
-                !f.listed
-                    .to_string()
-                    .contains("\"additionalProperties\":false")
-            );
-            let instance = json!({"repo": {"field_1": "x", "extra": 1, "owner": {"login": "a", "more": true}}, "items": [{"field_1": "y", "z": 2}]});
-            let v = jsonschema::draft202012::new(&f.listed).unwrap();
-            assert!(v.is_valid(&instance), "{budget}: {}", f.listed);
-        }
-    }
-
-    #[test]
-    fn deeper_levels_go_first() {
-        let whole = json_size(&run(input_top(), Side::Input, 0).listed);
-        let shallow = run(input_top(), Side::Input, 1200).listed.to_string();
-        let deep = run(input_top(), Side::Input, whole - 1).listed;
-        // With room, the repo's own fields are listed in full, and the
-        // owner's nested repos are what gets summarized …
-        assert!(deep["properties"]["repo"]["properties"]["field_3"]["description"].is_string());
-        let owner = &deep["properties"]["repo"]["properties"]["owner"];
-        let d = owner.to_string();
-        assert!(d.contains("openapi2mcp://schemas/"), "{d}");
-        // … and with less, they are summarized before the arguments are.
-        assert!(shallow.contains("\"owner\""));
-        assert!(shallow.len() < deep.to_string().len());
-    }
-}
+mod tests;
