@@ -23,7 +23,7 @@
 //! ```
 //!
 //! The crate depends on `openapi2mcp-runtime`, `openapi2mcp-server`,
-//! `clap` (features `derive`, `env`), `serde` (`derive`) and `serde_json`,
+//! `serde` (`derive`) and `serde_json`,
 //! and has `openapi2mcp` as a build dependency. `examples/build-rs/` in
 //! this repository is such a crate.
 

@@ -16,6 +16,7 @@ pub mod code;
 pub mod confirm;
 pub mod connect;
 mod discovery;
+pub mod generated_main;
 pub mod listing;
 mod live;
 pub mod login;

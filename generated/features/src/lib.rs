@@ -47,85 +47,19 @@ pub fn schemas() -> Result<runtime::schemas::EmbeddedSchemas, serde_json::Error>
     Ok(schemas)
 }
 
-/// The Features API as a Model Context Protocol server.
-#[derive(clap::Parser)]
-#[command(name = env!("CARGO_PKG_NAME"), version, about)]
-struct Cli {
-    /// Without a command: serve.
-    #[command(subcommand)]
-    command: Option<Command>,
-    #[command(flatten)]
-    flags: server::cli::ServeFlags,
-    /// Log filter (e.g. `info`, `debug`); also RUST_LOG.
-    #[arg(
-        long,
-        env = "OPENAPI2MCP_LOG",
-        default_value = server::cli::DEFAULT_LOG_FILTER
-    )]
-    log: String,
-}
-
-/// What else the binary does besides serving.
-#[derive(clap::Subcommand)]
-enum Command {
-    /// Log in to the API's own OAuth authorization server, so that serving calls it as you.
-    Login(server::login::LoginFlags),
-    /// Remove the tokens `login` stored, revoking them where the authorization server allows.
-    Logout(server::login::LogoutFlags),
-}
-
 /// The whole program, as `main` runs it: serves the API (or logs in or
 /// out, as the command line says) with `hooks` for custom behaviour.
 pub fn main_with<H: operations::Hooks>(hooks: H) -> std::process::ExitCode {
-    if let Some(code) = runtime::select::serve_as_worker() {
-        return std::process::ExitCode::from(code);
-    }
-    runtime::program::set(env!("CARGO_PKG_NAME"), env!("CARGO_PKG_VERSION"));
-    let cli = <Cli as clap::Parser>::parse();
-    server::cli::init_logging(&cli.log);
-    match run(&cli, hooks) {
-        Ok(()) => std::process::ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("error: {e}");
-            std::process::ExitCode::FAILURE
-        }
-    }
-}
-
-fn run<H: operations::Hooks>(cli: &Cli, hooks: H) -> Result<(), String> {
-    if let Some(command) = &cli.command {
-        let catalog = catalog()
-            .map_err(|e| {
-                format!("the embedded tool catalog (tools.json) is invalid: {e}")
-            })?;
-        let said = match command {
-            Command::Login(flags) => {
-                server::login::login(&catalog.security_schemes, &flags.command())
-            }
-            Command::Logout(flags) => flags.run(&catalog.security_schemes),
-        }
-            .map_err(|e| e.to_string())?;
-        eprintln!("{said}");
-        return Ok(());
-    }
-    let mut options = cli.flags.options()?;
-    let catalog = catalog()
-        .map_err(|e| format!("the embedded tool catalog (tools.json) is invalid: {e}"))?;
-    let schemas = schemas()
-        .map_err(|e| format!("the embedded schemas (schemas.json) are invalid: {e}"))?;
-    options.schemas = runtime::schemas::Schemas(std::sync::Arc::new(schemas));
-    let runtime = cli
-        .flags
-        .runtime()
-        .map_err(|e| format!("cannot start the async runtime: {e}"))?;
-    runtime
-        .block_on(async {
-            let handlers = std::sync::Arc::new(operations::Operations::new(hooks));
-            let bridge = server::Bridge::with_handlers(catalog, options, handlers)
-                .map_err(|e| e.to_string())?;
-            cli.flags
-                .serve(bridge, env!("CARGO_PKG_NAME"))
-                .await
-                .map_err(|e| e.to_string())
-        })
+    server::generated_main::main(
+        server::generated_main::Embedded {
+            name: env!("CARGO_PKG_NAME"),
+            version: env!("CARGO_PKG_VERSION"),
+            about: concat!(
+                "The ", "Features", " API as a Model Context Protocol server."
+            ),
+            catalog,
+            schemas,
+        },
+        std::sync::Arc::new(operations::Operations::new(hooks)),
+    )
 }
