@@ -2,7 +2,7 @@
 //! (GPT-4o's; via `tiktoken-rs`), for each listing mode: reported by
 //! `openapi2mcp list --footprint` and `lint` (each tool's own count too),
 //! and the ground truth the server's
-//! byte-based estimate (`server::listing::estimate_tokens`) is checked
+//! byte-based estimate (`server::modes::estimate_tokens`) is checked
 //! against.
 
 use std::sync::OnceLock;
@@ -12,8 +12,8 @@ use serde_json::Value;
 use tiktoken_rs::CoreBPE;
 
 use crate::runtime::catalog::Catalog;
-use crate::server::listing::{self, AUTO_TOKEN_BUDGET, ToolsMode};
-use crate::server::meta::{self, MetaTool};
+use crate::server::modes::meta::{self, MetaTool};
+use crate::server::modes::{self as listing, AUTO_TOKEN_BUDGET, ToolsMode};
 
 /// Tokens of one tool's definition.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]

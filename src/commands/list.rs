@@ -6,7 +6,7 @@ use std::io::Write;
 
 use super::CommandError;
 use crate::footprint;
-use crate::server::listing::AUTO_TOKEN_BUDGET;
+use crate::server::modes::AUTO_TOKEN_BUDGET;
 use crate::tools::Catalog;
 
 /// What `list` prints.

@@ -95,7 +95,7 @@ impl Default for LintOptions {
     fn default() -> Self {
         Self {
             schema_budget: crate::tools::DEFAULT_SCHEMA_BUDGET,
-            auto_budget: crate::server::listing::AUTO_TOKEN_BUDGET,
+            auto_budget: crate::server::modes::AUTO_TOKEN_BUDGET,
         }
     }
 }

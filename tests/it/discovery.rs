@@ -11,7 +11,7 @@ use std::sync::{Arc, OnceLock};
 
 use openapi2mcp::pipeline::{self, PipelineOptions};
 use openapi2mcp::runtime::schemas::Schemas;
-use openapi2mcp::server::listing::{ListingOptions, ToolsMode};
+use openapi2mcp::server::modes::{ListingOptions, ToolsMode};
 use openapi2mcp::server::{Bridge, ServeOptions};
 use openapi2mcp::tools::{BuildOptions, Catalog, OutputSchemaMode};
 use rmcp::model::CallToolResult;

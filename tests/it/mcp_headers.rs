@@ -7,7 +7,7 @@
 
 use std::time::Duration;
 
-use openapi2mcp::server::listing::{ListingOptions, ToolsMode};
+use openapi2mcp::server::modes::{ListingOptions, ToolsMode};
 use openapi2mcp::server::transport::{HttpTransportOptions, bind_http};
 use openapi2mcp::server::{Bridge, ServeOptions};
 use rmcp::ServerHandler;

@@ -14,7 +14,7 @@ use openapi2mcp::runtime::catalog::{Catalog, ToolDef};
 use openapi2mcp::runtime::http::HttpOptions;
 use openapi2mcp::runtime::response::ResponseLimits;
 use openapi2mcp::server::confirm::ConfirmPolicy;
-use openapi2mcp::server::listing::{ListingOptions, ToolsMode};
+use openapi2mcp::server::modes::{ListingOptions, ToolsMode};
 use openapi2mcp::server::{Bridge, ServeOptions};
 use rmcp::model::{CallToolRequestParams, CallToolResult};
 use rmcp::service::{RoleClient, RunningService};

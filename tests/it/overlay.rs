@@ -8,7 +8,7 @@ use assert_cmd::Command;
 use openapi2mcp::document::LoadOptions;
 use openapi2mcp::pipeline::{self, PipelineOptions};
 use openapi2mcp::server::ServeOptions;
-use openapi2mcp::server::listing::{ListingOptions, ToolsMode};
+use openapi2mcp::server::modes::{ListingOptions, ToolsMode};
 use serde_json::{Value, json};
 
 use crate::backend::Backend;

@@ -250,6 +250,8 @@ enum Expect {
     RpcError(&'static str),
     /// Answered by the server itself (a meta-tool): nothing sent, no error.
     Local,
+    /// This many requests sent (a code-mode script's calls), no error.
+    Sent(usize),
 }
 
 /// One call: tool, arguments (`None`: no `arguments` member at all), expectation.
@@ -564,7 +566,7 @@ impl<'a> Pair<'a> {
                 self.fail(format!("{what}: {label}: {problem}: {got}"));
             }
         }
-        if matches!(case.expect, Expect::Ok | Expect::ApiError)
+        if matches!(case.expect, Expect::Ok | Expect::ApiError | Expect::Sent(_))
             && !sent_a.is_empty()
             && !sent_b.is_empty()
         {
@@ -619,6 +621,9 @@ fn unexpected(expect: Expect, got: &Value, sent: usize) -> Option<String> {
                 "expected no request and isError naming `{needle}`, got {sent} request(s)"
             ))
         }
+        Expect::Sent(n) if sent != n || is_error != Some(false) => Some(format!(
+            "expected {n} request(s) and success, got {sent} request(s) and isError {is_error:?}"
+        )),
         Expect::Local if sent != 0 || is_error != Some(false) => Some(format!(
             "expected an answer from the server itself, got {sent} request(s) and isError {is_error:?}"
         )),
@@ -1021,6 +1026,36 @@ fn petstore_sessions() -> Vec<Session> {
                 case("enable_toolset", json!({"names": ["pets"]}), Local),
                 case("get_pet", json!({"petId": 1}), Ok),
                 case("disable_toolset", json!({"names": "pets"}), Local),
+            ],
+        ),
+        // Code mode: a script's calls go through the same call path as a
+        // direct call (in a generated crate: its handlers and hooks).
+        session_with_flags(
+            "--tools code",
+            &[("OPENAPI2MCP_APIKEY_KEY", "k-123")],
+            &["--tools", "code"],
+            vec![
+                case("search_api", json!({"query": "find a pet by id"}), Local),
+                case(
+                    "execute_read_only",
+                    json!({"script": "const pets = await api.list_pets({limit: 2});\nconst pet = await api.get_pet({petId: pets[0].id});\nreturn {count: pets.length, name: pet.name};"}),
+                    Sent(2),
+                ),
+                case(
+                    "execute_read_only",
+                    json!({"script": "return await api.delete_pet({petId: 1});"}),
+                    Refused("execute"),
+                ),
+                case(
+                    "execute",
+                    json!({"script": "const made = await api.create_pet({name: 'Rex'});\nreturn made.id;"}),
+                    Sent(1),
+                ),
+                case(
+                    "execute",
+                    json!({"script": "return await api.get_pet({});"}),
+                    Refused("petId"),
+                ),
             ],
         ),
     ]

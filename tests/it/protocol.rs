@@ -250,7 +250,7 @@ async fn lists_behind_a_token_are_private() {
 
 use crate::backend::Backend;
 use crate::serve::pet_reply;
-use openapi2mcp::server::listing::{ListingOptions, ToolsMode};
+use openapi2mcp::server::modes::{ListingOptions, ToolsMode};
 use rmcp::handler::client::ClientHandler;
 use rmcp::model::{
     CallToolRequestParams, ClientConfig, ElicitRequestParams, ElicitResult, ElicitationAction,

@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use openapi2mcp::document::Document;
 use openapi2mcp::runtime::schemas::Schemas;
-use openapi2mcp::server::listing::{ListingOptions, ToolsMode};
+use openapi2mcp::server::modes::{ListingOptions, ToolsMode};
 use openapi2mcp::server::{Bridge, ServeOptions};
 use openapi2mcp::tools::{self, BuildOptions, Catalog};
 use rmcp::ServiceExt;

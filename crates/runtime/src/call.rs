@@ -39,7 +39,11 @@ mod members;
 
 #[path = "call_advice.rs"]
 mod advice;
+
+#[path = "call_run.rs"]
+mod run;
 use advice::{fetch_less_advice, name_fetch_less_arguments};
+pub use run::{CallRequest, Ran, Verdict};
 
 /// How calls reach the API.
 #[derive(Debug, Clone, Default)]

@@ -32,6 +32,7 @@ pub mod redirect;
 pub mod request;
 pub mod response;
 pub mod schemas;
+#[cfg(feature = "search")]
 pub mod search;
 pub mod select;
 pub mod trace;

@@ -19,9 +19,19 @@
 //!
 //! Self-contained: no imports from the rest of the crate.
 
+#[cfg(feature = "jq")]
 mod eval;
+#[cfg(feature = "jq")]
 mod screen;
+#[cfg(feature = "jq")]
 mod worker;
+#[cfg(not(feature = "jq"))]
+#[path = "select/without_jq.rs"]
+mod worker;
+
+/// Whether this build can run selectors (the `jq` feature, on by
+/// default): without it the server refuses `--response-filter`.
+pub const AVAILABLE: bool = cfg!(feature = "jq");
 
 use std::time::Duration;
 
@@ -79,6 +89,14 @@ pub enum SelectError {
         expression: String,
         /// Which limit.
         reason: String,
+    },
+    /// This build has no jq engine (built without the `jq` feature).
+    #[error(
+        "the selector `{expression}` cannot run: this server was built without the `jq` feature"
+    )]
+    NotBuilt {
+        /// The expression as given.
+        expression: String,
     },
 }
 
@@ -162,6 +180,6 @@ pub fn select_arg_schema() -> Value {
     })
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "jq"))]
 #[path = "select_tests.rs"]
 mod tests;

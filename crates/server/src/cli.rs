@@ -13,7 +13,7 @@ use super::confirm::{ConfirmPolicy, Unconfirmable};
 
 use super::authz::AuthzOptions;
 use super::authz::scopes::ToolScopePolicy;
-use super::listing::{AUTO_TOKEN_BUDGET, ListingOptions, ToolsMode};
+use super::modes::{AUTO_TOKEN_BUDGET, ListingOptions, ToolsMode};
 use super::transport::{self, HttpTransportOptions};
 use super::{Bridge, ServeError, ServeOptions};
 use openapi2mcp_runtime::auth::Credentials;
@@ -402,7 +402,7 @@ impl ServeFlags {
                 )?),
             },
             task_after: Duration::from_secs_f64(self.task_after),
-            code: super::code::CodeBudgets {
+            code: super::modes::code::CodeBudgets {
                 wall: Duration::from_secs_f64(self.code_timeout),
                 memory_bytes: self.code_memory * 1024 * 1024,
                 calls: self.code_calls,

@@ -12,16 +12,13 @@ mod ask;
 mod assemble;
 pub mod authz;
 pub mod cli;
-pub mod code;
 pub mod confirm;
 pub mod connect;
-mod discovery;
 pub mod generated_main;
-pub mod listing;
 mod live;
 pub mod login;
 mod login_gate;
-pub mod meta;
+pub mod modes;
 pub mod ops;
 mod options;
 pub mod otel;
@@ -30,14 +27,12 @@ mod protocol;
 mod resources;
 mod run;
 pub mod seal;
-pub mod selection;
 mod shape;
 pub mod tasks;
 pub mod transport;
 
 use std::collections::{BTreeSet, HashMap};
 use std::sync::{Arc, Mutex};
-use std::time::Instant;
 
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CancelTaskParams, DiscoverResult, GetTaskParams,
@@ -49,19 +44,18 @@ use rmcp::service::{NotificationContext, RequestContext, SubscriptionContext};
 use rmcp::{ErrorData as McpError, RoleServer, ServerHandler};
 use serde_json::{Map, Value};
 
-use listing::{ListingOptions, ToolsMode, Toolsets};
-use meta::MetaTool;
+use modes::meta::MetaTool;
+use modes::{Listing, ToolsMode};
 use openapi2mcp_runtime::call::{
-    Api, Call, CallReport, Handlers, Missing, Refused, SendAsIs, ToolId,
+    Api, CallReport, CallRequest, Handlers, Missing, SendAsIs, ToolId,
 };
 use openapi2mcp_runtime::catalog::{LazyCatalog, ToolHead};
 use openapi2mcp_runtime::lro::LroMode;
-use openapi2mcp_runtime::search::ToolIndex;
 use openapi2mcp_runtime::select::SELECT_ARG;
 use prepared::Prepared;
 use shape::server_info;
 
-use assemble::{api_members, search_index};
+use assemble::api_members;
 pub use options::ServeOptions;
 
 /// Why the server could not start.
@@ -113,22 +107,9 @@ struct Inner {
     heads: Arc<Vec<ToolHead>>,
     /// The tools, built when first listed, described or called.
     prepared: Arc<Prepared>,
-    /// The listing mode, `auto` resolved.
-    mode: ToolsMode,
-    /// `full` mode's pages (the tools that built, in order), serialized.
-    full: listing::FullPages,
-    /// The meta-tools listed in this mode, first on every list.
-    meta: Vec<(MetaTool, Tool, usize)>,
-    /// The search index (discovery mode), built on its own thread so
-    /// start-up does not wait for it; `None` until it is ready.
-    index: Option<tokio::sync::watch::Receiver<Option<Arc<ToolIndex>>>>,
-    /// The toolsets (toolsets mode).
-    toolsets: Toolsets,
-    /// Toolsets enabled when a session starts, by name.
-    initial_toolsets: BTreeSet<String>,
+    /// The listing mode (`auto` resolved) and that mode's state.
+    listing: Listing,
     page_bytes: usize,
-    /// Cap on a selector's output (the response size cap).
-    select_cap: usize,
     api: Api,
     handlers: Arc<dyn Handlers>,
     /// Scope rules of the tools that need scopes (OAuth authorization).
@@ -170,7 +151,7 @@ impl Bridge {
             // The one session of stdio (and of a bridge served directly)
             // starts with `--toolset`'s toolsets, as HTTP sessions do.
             session: Arc::new(Session {
-                enabled: Mutex::new(inner.initial_toolsets.clone()),
+                enabled: Mutex::new(inner.listing.initial_toolsets()),
             }),
             inner: Arc::clone(&inner),
             shared: Arc::new(live::Shared::new(inner, options, handlers, sealer)),
@@ -207,7 +188,7 @@ impl Bridge {
     /// the scopes of the tool it calls, so it is no way around them.
     pub fn call_scopes(&self, name: &str, target: Option<&str>) -> authz::scopes::ScopeRule {
         let inner = self.shared.current.load();
-        let through = inner.meta.iter().any(|(m, ..)| {
+        let through = inner.listing.meta.iter().any(|(m, ..)| {
             m.name() == name && matches!(m, MetaTool::Call | MetaTool::CallReadOnly)
         });
         let tool = match (through, target) {
@@ -265,8 +246,12 @@ impl Bridge {
             heads,
             source,
         } = catalog;
+        if options.response_filter && !openapi2mcp_runtime::select::AVAILABLE {
+            return Err(ServeError::Options(
+                "--response-filter: this server was built without the `jq` feature of openapi2mcp-server; build with the feature or leave the flag out".into(),
+            ));
+        }
         let scopes = authz::scopes::for_tools(&heads, &security_schemes, &options.tool_scopes);
-        let select_cap = options.http.limits.max_body_bytes;
         let members = api_members(&options, &security_schemes);
         let prepared = Arc::new(Prepared::new(
             &heads,
@@ -277,91 +262,22 @@ impl Bridge {
                 .map(|m| (m.first, Arc::clone(&m.options.headers)))
                 .collect(),
         ));
-        let listing = options.listing.clone();
-        let (mode, full_tokens, serialized) = Self::resolve_mode(&heads, &prepared, &listing);
-        tracing::info!(
-            tools = heads.len(),
-            full_list_tokens = full_tokens,
-            auto_budget = listing.auto_budget,
-            "listing tools: --tools {} -> {}",
-            listing.mode.as_str(),
-            mode.as_str()
-        );
-        let mut toolsets = Toolsets::group(
-            heads
-                .iter()
-                .map(|h| h.origin.tags.first().map(String::as_str)),
-        );
-        toolsets.nest(&tag_parents);
-        let initial_toolsets = if mode == ToolsMode::Toolsets {
-            toolsets
-                .resolve_names(&listing.toolsets)
-                .map_err(ServeError::Options)?
-                .into_iter()
-                .map(|i| toolsets.names[i].clone())
-                .collect()
-        } else {
-            BTreeSet::new()
-        };
-        if mode == ToolsMode::Code && !openapi2mcp_runtime::code::sandbox::AVAILABLE {
-            return Err(ServeError::Options(
-                "--tools code: this server was built without code mode's script engine (the `code` feature of openapi2mcp-server); choose --tools full, discovery or toolsets, or build with the feature".into(),
-            ));
-        }
-        let meta_set: &[MetaTool] = match mode {
-            ToolsMode::Discovery => meta::DISCOVERY,
-            ToolsMode::Toolsets => meta::TOOLSETS,
-            ToolsMode::Code => meta::CODE,
-            _ => &[],
-        };
-        let meta: Vec<(MetaTool, Tool, usize)> = meta_set
-            .iter()
-            .filter_map(|m| {
-                let tool = m.tool(&title)?;
-                let size = serde_json::to_vec(&tool).map_or(0, |v| v.len()) + 1;
-                Some((*m, tool, size))
-            })
-            .collect();
         let heads = Arc::new(heads);
-        let index = matches!(mode, ToolsMode::Discovery | ToolsMode::Code)
-            .then(|| search_index(Arc::clone(&heads)));
-        let full = if mode == ToolsMode::Full {
-            let started = Instant::now();
-            let serialized = serialized
-                .unwrap_or_else(|| prepared.serialize_each(&(0..heads.len()).collect::<Vec<_>>()));
-            let listed = heads
-                .iter()
-                .zip(serialized)
-                .filter_map(|(head, bytes)| match bytes {
-                    Ok(bytes) => Some(bytes),
-                    Err(why) => {
-                        tracing::warn!(
-                            tool = %head.name,
-                            "{} {} is not listed: {why}",
-                            head.origin.method,
-                            head.origin.path
-                        );
-                        None
-                    }
-                });
-            let full = listing::FullPages::assemble(listed, options.page_bytes);
-            tracing::debug!(
-                tools = full.tools(),
-                pages = full.len(),
-                ms = started.elapsed().as_millis() as u64,
-                "full list built and serialized"
-            );
-            full
-        } else {
-            listing::FullPages::default()
-        };
+        let listing = Listing::build(
+            &heads,
+            &prepared,
+            &tag_parents,
+            &title,
+            &options.listing,
+            options.page_bytes,
+        )?;
         let info = server_info(
             &title,
             &version,
             description.as_deref(),
             heads.len(),
-            mode,
-            toolsets.names.len(),
+            listing.mode,
+            listing.toolset_count(),
         );
         let names = heads.iter().map(|h| h.name.clone()).collect();
         let endpoints: Arc<dyn openapi2mcp_runtime::call::EndpointSource> = prepared.clone();
@@ -374,51 +290,12 @@ impl Bridge {
             title,
             heads,
             prepared,
-            mode,
-            full,
-            meta,
-            index,
-            toolsets,
-            initial_toolsets,
+            listing,
             page_bytes: options.page_bytes,
-            select_cap,
             api,
             handlers,
             scopes,
         })
-    }
-
-    /// The listing mode `listing` asks for, `auto` resolved, and the full
-    /// list's estimated tokens (0 when not needed). `auto` first bounds the
-    /// full list from below by the heads' text alone: when that is over
-    /// budget already (any large API), discovery is chosen without
-    /// building a single tool; otherwise every tool is built and measured.
-    /// When every tool had to be built to decide, their serialized forms
-    /// come back too (for the full list).
-    fn resolve_mode(
-        heads: &[ToolHead],
-        prepared: &Prepared,
-        listing: &ListingOptions,
-    ) -> (ToolsMode, usize, Option<prepared::Serialized>) {
-        if listing.mode != ToolsMode::Auto {
-            return (listing.mode, 0, None);
-        }
-        let floor: usize = heads.iter().map(listing::head_bytes).sum();
-        let floor_tokens = listing::estimate_tokens(floor);
-        if floor_tokens > listing.auto_budget {
-            return (ToolsMode::Discovery, floor_tokens, None);
-        }
-        let serialized = prepared.serialize_each(&(0..heads.len()).collect::<Vec<_>>());
-        let bytes: usize = serialized
-            .iter()
-            .filter_map(|b| b.as_ref().ok().map(|b| b.len() + 1))
-            .sum();
-        let tokens = listing::estimate_tokens(bytes);
-        (
-            listing::resolve(listing.mode, tokens, listing.auto_budget),
-            tokens,
-            Some(serialized),
-        )
     }
 
     /// A handle on the same server for a new MCP session: the toolsets it
@@ -427,7 +304,7 @@ impl Bridge {
         let inner = self.shared.current.load_full();
         Self {
             session: Arc::new(Session {
-                enabled: Mutex::new(inner.initial_toolsets.clone()),
+                enabled: Mutex::new(inner.listing.initial_toolsets()),
             }),
             inner,
             shared: Arc::clone(&self.shared),
@@ -438,7 +315,7 @@ impl Bridge {
 
     /// The listing mode in force (`auto` resolved).
     pub fn mode(&self) -> ToolsMode {
-        self.inner.mode
+        self.inner.listing.mode
     }
 
     /// Number of tools served.
@@ -446,112 +323,37 @@ impl Bridge {
         self.shared.current.load().api.tool_count()
     }
 
-    /// Runs one call: admit (validate, rate limit) → handler → HTTP →
-    /// a result valid for the tool's output schema.
+    /// Whether `tool` takes the selector argument (`--response-filter`).
+    pub(crate) fn selectable(&self, tool: ToolId) -> bool {
+        self.inner
+            .prepared
+            .get(tool.index())
+            .is_ok_and(|shown| shown.selectable)
+    }
+
+    /// Runs one whole call through the runtime's single entry point
+    /// ([`Api::run`]: admit → handler → HTTP → conform → redact →
+    /// selector), counting it for metrics.
     async fn call(
         &self,
         tool: ToolId,
         args: Map<String, Value>,
         client_authorization: Option<&str>,
         mode: LroMode,
+        selector: Option<&str>,
     ) -> CallReport {
         let _flight = self.flight();
         let api = &self.inner.api;
-        let mut backend = None;
-        let (mut report, label) = match api.admit(tool, args) {
-            Ok(args) => {
-                let call = Call::new(api, tool, client_authorization).with_lro_mode(mode);
-                let started = Instant::now();
-                let report = self.inner.handlers.handle(call, args).await;
-                backend = Some(started.elapsed());
-                (report, "ok")
-            }
-            Err(Refused::RateLimited(outcome)) => (outcome.into(), "rate_limited"),
-            Err(Refused::Invalid(outcome)) => (outcome.into(), "invalid"),
+        let request = CallRequest {
+            tool,
+            args,
+            client_authorization,
+            lro: mode,
+            selector,
         };
-        report.outcome = api.conform(tool, report.outcome);
-        let label = if label == "ok" && report.outcome.is_error {
-            "error"
-        } else {
-            label
-        };
-        ops::record_call(&api.tool(tool).name, label, backend);
-        report
-    }
-}
-
-impl Bridge {
-    /// One page of `tools/list` for this catalog and session.
-    /// In `full` mode, a transport that writes pages from bytes (`outbox`,
-    /// with the request's id) gets the page's bytes there and an answer
-    /// whose `tools` it fills in; any other gets the tools as values.
-    fn list_page(
-        &self,
-        request: Option<PaginatedRequestParams>,
-        outbox: Option<(&listing::Outbox, &rmcp::model::RequestId)>,
-    ) -> Result<ListToolsResult, McpError> {
-        let this = self;
-        let cursor = request.and_then(|r| r.cursor);
-        let inner = &this.inner;
-        // Pages are shared by every caller unless the list depends on
-        // the caller's scopes.
-        if inner.mode == ToolsMode::Full && this.caller_scopes.is_none() {
-            let pages = &inner.full;
-            let index = match cursor {
-                None => 0,
-                Some(c) => c
-                    .parse::<usize>()
-                    .ok()
-                    .filter(|i| *i < pages.len())
-                    .ok_or_else(|| {
-                        McpError::invalid_params(format!("invalid cursor `{c}`"), None)
-                    })?,
-            };
-            let page = pages
-                .page(index)
-                .ok_or_else(|| McpError::internal_error("no tools/list page", None))?;
-            let tools = match outbox {
-                Some((outbox, id)) if page.count > 0 => {
-                    outbox.put(id.clone(), Arc::clone(&page.bytes));
-                    Vec::new()
-                }
-                _ => page
-                    .values()
-                    .map_err(|e| McpError::internal_error(format!("tools/list: {e}"), None))?,
-            };
-            let mut result = ListToolsResult::with_all_items(tools);
-            result.next_cursor = (index + 1 < pages.len()).then(|| (index + 1).to_string());
-            return Ok(result);
-        }
-        // Meta-tools first, then (toolsets mode) the enabled toolsets'
-        // tools; paged by offset into that list.
-        let listed = this.listed_tools();
-        let start = match cursor {
-            None => 0,
-            Some(c) => c
-                .parse::<usize>()
-                .ok()
-                .filter(|i| *i < listed.len().max(1))
-                .ok_or_else(|| McpError::invalid_params(format!("invalid cursor `{c}`"), None))?,
-        };
-        let mut page = Vec::new();
-        let mut size = 0;
-        let mut end = start;
-        for entry in listed.iter().skip(start) {
-            let Some((tool, len)) = this.listed(*entry) else {
-                end += 1;
-                continue;
-            };
-            if !page.is_empty() && size + len > inner.page_bytes {
-                break;
-            }
-            size += len;
-            page.push(tool.clone());
-            end += 1;
-        }
-        let mut result = ListToolsResult::with_all_items(page);
-        result.next_cursor = (end < listed.len()).then(|| end.to_string());
-        Ok(result)
+        let ran = api.run(self.inner.handlers.as_ref(), request).await;
+        ops::record_call(&api.tool(tool).name, ran.verdict.as_str(), ran.backend);
+        ran.report
     }
 }
 
@@ -570,7 +372,7 @@ impl ServerHandler for Bridge {
         context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, McpError> {
         let this = self.fresh_for(&context)?;
-        let outbox = context.extensions.get::<listing::Outbox>();
+        let outbox = context.extensions.get::<modes::Outbox>();
         let mut result = this.list_page(request, outbox.map(|o| (o, &context.id)))?;
         let hints = this.list_hints();
         result.ttl_ms = Some(hints.ttl_ms);
@@ -683,7 +485,7 @@ impl ServerHandler for Bridge {
     /// tools (built once, then shared with listing and calls).
     fn get_tool(&self, name: &str) -> Option<Tool> {
         let inner = self.shared.current.load();
-        if matches!(inner.mode, ToolsMode::Discovery | ToolsMode::Code) {
+        if matches!(inner.listing.mode, ToolsMode::Discovery | ToolsMode::Code) {
             return None;
         }
         let index = inner.api.index_of(name)?;
@@ -725,7 +527,9 @@ impl ServerHandler for Bridge {
                 ));
             }
             Err(Missing::Broken(why)) => {
-                return Ok(meta::refuse(format!("tool `{name}` cannot be served: {why}")).into());
+                return Ok(
+                    modes::meta::refuse(format!("tool `{name}` cannot be served: {why}")).into(),
+                );
             }
         };
         if let Some(refusal) = this.not_enabled(tool) {
@@ -738,9 +542,9 @@ impl ServerHandler for Bridge {
                 None | Some(Value::Null) => {}
                 Some(Value::String(s)) if !s.trim().is_empty() => select = Some(s),
                 Some(other) => {
-                    return Ok(meta::refuse(format!(
+                    return Ok(modes::meta::refuse(format!(
                         "`{SELECT_ARG}` must be a jq expression (a string), not {}",
-                        meta::kind(&other)
+                        modes::meta::kind(&other)
                     ))
                     .into());
                 }

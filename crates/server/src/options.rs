@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 
 use super::confirm;
-use super::listing::ListingOptions;
+use super::modes::ListingOptions;
 use super::{authz, protocol, tasks};
 use openapi2mcp_runtime::auth::Credentials;
 use openapi2mcp_runtime::auth::fixed::FixedHeaders;
@@ -59,7 +59,7 @@ pub struct ServeOptions {
     /// before it becomes a task (`--task-after`).
     pub task_after: std::time::Duration,
     /// Budgets of code mode's scripts (`--code-*`).
-    pub code: super::code::CodeBudgets,
+    pub code: super::modes::code::CodeBudgets,
     /// Headers added to every API request (`--header`); the arguments
     /// they would fill are taken out of the tools.
     pub headers: std::sync::Arc<FixedHeaders>,
@@ -91,7 +91,7 @@ impl Default for ServeOptions {
             spans: None,
             token_store: None,
             task_after: tasks::DEFAULT_TASK_AFTER,
-            code: super::code::CodeBudgets::default(),
+            code: super::modes::code::CodeBudgets::default(),
             headers: std::sync::Arc::default(),
             members: Vec::new(),
         }

@@ -17,7 +17,7 @@ use rmcp::service::{RequestContext, SubscriptionSink};
 use serde_json::Value;
 
 use super::Bridge;
-use super::listing::ToolsMode;
+use super::modes::ToolsMode;
 
 /// `_meta` key under which a 2026-07-28 result names the server.
 pub(super) const SERVER_INFO_KEY: &str = "io.modelcontextprotocol/serverInfo";
@@ -113,7 +113,7 @@ impl Bridge {
     /// enabled by the session) or on who asks (access-controlled HTTP,
     /// where a shared cache must not hand the list to strangers).
     pub(super) fn list_hints(&self) -> Hints {
-        let per_caller = self.inner.mode == ToolsMode::Toolsets || self.access_controlled();
+        let per_caller = self.inner.listing.mode == ToolsMode::Toolsets || self.access_controlled();
         Hints {
             ttl_ms: self.shared.options.list_ttl_ms,
             scope: if per_caller {

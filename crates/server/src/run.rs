@@ -15,7 +15,6 @@ use super::shape::to_result;
 use openapi2mcp_runtime::auth::login::{LOCAL_USER, as_user};
 use openapi2mcp_runtime::call::{CallReport, ToolId};
 use openapi2mcp_runtime::lro::LroMode;
-use openapi2mcp_runtime::select;
 use openapi2mcp_runtime::trace::{AttrValue, FinishedSpan, Sink, SpanKind, TraceContext};
 
 /// What a call needs from the request that asked for it, detached from
@@ -164,8 +163,8 @@ fn record_span(env: &CallEnv, name: &str, start: SystemTime, error: Option<&str>
 
 impl Bridge {
     /// Runs one tool exactly as a direct `tools/call` does (progress,
-    /// cancellation, audit line, redaction): the meta-tools and tasks call
-    /// this too. A long-running operation is waited for.
+    /// cancellation, audit line, redaction, selector): the meta-tools and
+    /// tasks call this too. A long-running operation is waited for.
     pub(super) async fn run_tool(
         &self,
         tool: ToolId,
@@ -175,20 +174,22 @@ impl Bridge {
         env: CallEnv,
     ) -> Result<CallToolResult, McpError> {
         let report = self
-            .run_report(tool, name, args, env, LroMode::Wait)
+            .run_report(tool, name, args, selector, env, LroMode::Wait)
             .await?;
-        Ok(self.finish(tool, report.outcome, selector).await)
+        Ok(to_result(report.outcome))
     }
 
-    /// The call itself, up to the API's report (conformed to the output
-    /// schema, not yet redacted): progress, cancellation, audit line. In
+    /// The call itself with progress, cancellation and audit line, up to
+    /// the runtime's report (delivered: conformed, redacted, selected). In
     /// [`LroMode::Return`] a long-running operation's monitor comes back
-    /// in the report for the caller to follow.
+    /// in the report for the caller to follow and finish with
+    /// [`openapi2mcp_runtime::call::Api::complete`].
     pub(super) async fn run_report(
         &self,
         tool: ToolId,
         name: &str,
         args: Map<String, Value>,
+        selector: Option<&str>,
         env: CallEnv,
         mode: LroMode,
     ) -> Result<CallReport, McpError> {
@@ -220,7 +221,7 @@ impl Bridge {
                 sink,
                 as_user(
                     env.person.clone(),
-                    self.call(tool, args, env.authorization.as_deref(), mode),
+                    self.call(tool, args, env.authorization.as_deref(), mode, selector),
                 ),
             ),
         );
@@ -260,21 +261,6 @@ impl Bridge {
             "tools/call"
         );
         Ok(report)
-    }
-
-    /// A finished call's outcome as the client gets it: secrets masked,
-    /// the selector applied.
-    pub(super) async fn finish(
-        &self,
-        tool: ToolId,
-        outcome: openapi2mcp_runtime::response::ToolOutcome,
-        selector: Option<&str>,
-    ) -> CallToolResult {
-        let mut outcome = self.inner.api.redact(tool, outcome);
-        if let Some(expression) = selector {
-            outcome = select::select_outcome(expression, outcome, self.inner.select_cap).await;
-        }
-        to_result(outcome)
     }
 }
 

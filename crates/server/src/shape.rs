@@ -11,7 +11,7 @@ use rmcp::model::{
 use serde_json::{Value, json};
 
 use super::ServeError;
-use super::listing::ToolsMode;
+use super::modes::ToolsMode;
 use openapi2mcp_runtime::call::ToolEndpoint;
 use openapi2mcp_runtime::catalog::{ORIGIN_META_KEY, ToolDef};
 use openapi2mcp_runtime::response::{Content, ToolOutcome};

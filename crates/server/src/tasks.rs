@@ -25,6 +25,7 @@ use tokio_util::sync::CancellationToken;
 use super::Bridge;
 use super::protocol::caller_digest;
 use super::run::CallEnv;
+use super::shape::to_result;
 use openapi2mcp_runtime::call::{CallReport, ToolId};
 use openapi2mcp_runtime::lro::{LroMode, LroPoll};
 
@@ -158,9 +159,17 @@ impl Bridge {
         let trace = env.trace.clone();
         let this = self.clone();
         let called = name.to_string();
+        let selector = select.clone();
         let mut handle = tokio::spawn(async move {
-            this.run_report(tool, &called, args, env, LroMode::Return)
-                .await
+            this.run_report(
+                tool,
+                &called,
+                args,
+                selector.as_deref(),
+                env,
+                LroMode::Return,
+            )
+            .await
         });
         let early = tokio::select! {
             result = &mut handle => Some(joined(result)?),
@@ -175,10 +184,7 @@ impl Bridge {
             // Answered in time and not long-running: the plain result.
             Some(report) if report.pending.is_none() => {
                 let report = early.expect("matched Some");
-                return Ok(self
-                    .finish(tool, report.outcome, select.as_deref())
-                    .await
-                    .into());
+                return Ok(to_result(report.outcome).into());
             }
             Some(report) => report
                 .pending
@@ -217,8 +223,12 @@ impl Bridge {
                 };
                 let report =
                     openapi2mcp_runtime::trace::scope(trace, follow(report, &task, &audit_name)).await?;
-                let outcome = this.inner.api.conform(tool, report.outcome);
-                Ok(this.finish(tool, outcome, select.as_deref()).await)
+                let outcome = this
+                    .inner
+                    .api
+                    .complete(tool, report.outcome, select.as_deref())
+                    .await;
+                Ok(to_result(outcome))
             })
         });
         tracing::info!(target: "openapi2mcp::audit", tool = %name, task = %task.task_id, "tools/call continues as a task");

@@ -34,7 +34,7 @@ use tokio_util::codec::Decoder;
 use tokio_util::sync::CancellationToken;
 
 use super::authz::{self, Authorizer, AuthzOptions};
-use super::listing::{Outbox, splice_tools, tools_of};
+use super::modes::{Outbox, splice_tools, tools_of};
 use super::ops::{self, OpsState};
 use super::{Bridge, ServeError};
 

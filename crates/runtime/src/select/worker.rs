@@ -136,6 +136,7 @@ fn answer(request: &[u8]) -> Vec<u8> {
         Err(SelectError::Invalid { reason, .. }) => format!("invalid\n{reason}").into_bytes(),
         Err(SelectError::Failed { reason, .. }) => format!("failed\n{reason}").into_bytes(),
         Err(SelectError::Limit { reason, .. }) => format!("limit\n{reason}").into_bytes(),
+        Err(e @ SelectError::NotBuilt { .. }) => format!("failed\n{e}").into_bytes(),
     }
 }
 

@@ -11,6 +11,7 @@
 //! `--forward-authorization` (the specification forbids passing it through
 //! by default).
 
+#[cfg(feature = "authorization")]
 pub mod jwks;
 pub mod metadata;
 pub mod scopes;
@@ -27,9 +28,33 @@ use axum::response::{IntoResponse, Response};
 use serde_json::Value;
 use url::Url;
 
+#[cfg(feature = "authorization")]
 use jwks::{JwksCache, JwksSource};
+use token::Expectations;
 pub use token::Principal;
-use token::{Expectations, TokenError};
+#[cfg(feature = "authorization")]
+use token::TokenError;
+
+/// Whether this build checks OAuth access tokens (the `authorization`
+/// feature); without it `--oauth-issuer` is refused at start-up.
+pub const AVAILABLE: bool = cfg!(feature = "authorization");
+
+/// The issuer's signing keys, fetched and cached.
+#[cfg(feature = "authorization")]
+type Keys = JwksCache;
+/// No keys in a build without the `authorization` feature: an
+/// [`Authorizer`] cannot be made there.
+#[cfg(not(feature = "authorization"))]
+type Keys = std::convert::Infallible;
+
+/// Why a token was not verified.
+#[cfg_attr(not(feature = "authorization"), allow(dead_code))]
+enum Unverified {
+    /// The issuer's keys could not be had.
+    Keys(String),
+    /// The token is not valid: the reason.
+    Token(String),
+}
 
 /// Configuration of OAuth authorization (`--oauth-issuer` and friends).
 #[derive(Debug, Clone)]
@@ -80,7 +105,30 @@ pub struct Authorizer {
     metadata_url: String,
     options: AuthzOptions,
     expect: Expectations,
-    jwks: JwksCache,
+    jwks: Keys,
+}
+
+/// The key cache `options` asks for.
+#[cfg(feature = "authorization")]
+fn keys(options: &AuthzOptions) -> Result<Keys, String> {
+    let source = match &options.jwks_url {
+        Some(u) => JwksSource::Url(u.clone()),
+        None => JwksSource::Discover {
+            issuer: options.issuer.clone(),
+        },
+    };
+    Ok(JwksCache::new(
+        source,
+        options.jwks_min_refresh,
+        options.jwks_max_age,
+    ))
+}
+
+/// No key cache without the `authorization` feature: `--oauth-issuer`
+/// is refused.
+#[cfg(not(feature = "authorization"))]
+fn keys(_options: &AuthzOptions) -> Result<Keys, String> {
+    Err("--oauth-issuer: this server was built without the `authorization` feature of openapi2mcp-server, so it cannot check OAuth access tokens; build with the feature".into())
 }
 
 /// Largest request body looked into for the tool name of a `tools/call`
@@ -106,12 +154,7 @@ impl Authorizer {
         if let Some(u) = &options.jwks_url {
             Url::parse(u).map_err(|e| format!("--jwks-url `{u}` is not a URL: {e}"))?;
         }
-        let source = match &options.jwks_url {
-            Some(u) => JwksSource::Url(u.clone()),
-            None => JwksSource::Discover {
-                issuer: options.issuer.clone(),
-            },
-        };
+        let jwks = keys(&options)?;
         let expect = Expectations {
             issuer: options.issuer.clone(),
             audiences: vec![options.resource.clone()],
@@ -119,7 +162,7 @@ impl Authorizer {
         };
         Ok(Self {
             metadata_url: metadata::metadata_url(&resource),
-            jwks: JwksCache::new(source, options.jwks_min_refresh, options.jwks_max_age),
+            jwks,
             resource,
             options,
             expect,
@@ -129,9 +172,32 @@ impl Authorizer {
     /// Fetches the keys once ahead of the first request (a failure is
     /// logged; requests will try again).
     pub async fn prefetch(&self) {
+        #[cfg(feature = "authorization")]
         if let Err(e) = self.jwks.keys().await {
             tracing::warn!("authorization: {e}");
         }
+    }
+
+    /// `token` checked against the issuer's keys and `expect`; the keys
+    /// are fetched again once for a token signed with a key they lack.
+    #[cfg(feature = "authorization")]
+    async fn verify(&self, token: &str, expect: &Expectations) -> Result<Principal, Unverified> {
+        let keys = self.jwks.keys().await.map_err(|e| Unverified::Keys(e.0))?;
+        match token::validate(token, &keys, expect) {
+            Err(TokenError::UnknownKey(kid)) => {
+                let Some(fresh) = self.jwks.refresh_for_unknown_key(&keys).await else {
+                    return Err(Unverified::Token(TokenError::UnknownKey(kid).to_string()));
+                };
+                token::validate(token, &fresh, expect).map_err(|e| Unverified::Token(e.to_string()))
+            }
+            other => other.map_err(|e| Unverified::Token(e.to_string())),
+        }
+    }
+
+    /// Never called: no [`Authorizer`] exists without the feature.
+    #[cfg(not(feature = "authorization"))]
+    async fn verify(&self, _token: &str, _expect: &Expectations) -> Result<Principal, Unverified> {
+        match self.jwks {}
     }
 
     /// The canonical resource URL.
@@ -168,23 +234,13 @@ impl Authorizer {
             .ok_or_else(|| {
                 Refusal::InvalidToken("the Authorization header is not `Bearer <token>`".into())
             })?;
-        let keys = self
-            .jwks
-            .keys()
+        let principal = self
+            .verify(token, &self.expect)
             .await
-            .map_err(|e| Refusal::Unavailable(e.0))?;
-        let principal = match token::validate(token, &keys, &self.expect) {
-            Err(TokenError::UnknownKey(kid)) => {
-                let Some(fresh) = self.jwks.refresh_for_unknown_key(&keys).await else {
-                    return Err(Refusal::InvalidToken(
-                        TokenError::UnknownKey(kid).to_string(),
-                    ));
-                };
-                token::validate(token, &fresh, &self.expect)
-                    .map_err(|e| Refusal::InvalidToken(e.to_string()))?
-            }
-            other => other.map_err(|e| Refusal::InvalidToken(e.to_string()))?,
-        };
+            .map_err(|e| match e {
+                Unverified::Keys(why) => Refusal::Unavailable(why),
+                Unverified::Token(why) => Refusal::InvalidToken(why),
+            })?;
         let needed: Vec<String> = self.options.required_scopes.clone();
         if let Err(missing) = scopes::check(std::slice::from_ref(&needed), &principal.scopes)
             && !needed.is_empty()
@@ -213,18 +269,10 @@ impl Authorizer {
             audiences: vec![client_id.to_string()],
             leeway: self.options.leeway.as_secs(),
         };
-        let keys = self.jwks.keys().await.map_err(|e| e.0)?;
-        let principal = match token::validate(token, &keys, &expect) {
-            Err(TokenError::UnknownKey(kid)) => {
-                let fresh = self
-                    .jwks
-                    .refresh_for_unknown_key(&keys)
-                    .await
-                    .ok_or_else(|| TokenError::UnknownKey(kid).to_string())?;
-                token::validate(token, &fresh, &expect).map_err(|e| e.to_string())?
-            }
-            other => other.map_err(|e| e.to_string())?,
-        };
+        let principal = self
+            .verify(token, &expect)
+            .await
+            .map_err(|(Unverified::Keys(why) | Unverified::Token(why))| why)?;
         if principal.nonce.as_deref() != Some(nonce) {
             return Err("the ID token is not the answer to this sign-in (nonce)".into());
         }
@@ -385,6 +433,6 @@ fn called_tools(body: &[u8]) -> Vec<(String, Option<String>)> {
     }
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "authorization"))]
 #[path = "tests.rs"]
 mod tests;

@@ -4,11 +4,16 @@
 
 use std::collections::BTreeSet;
 
+#[cfg(feature = "authorization")]
 use jsonwebtoken::errors::ErrorKind;
+#[cfg(feature = "authorization")]
 use jsonwebtoken::{Algorithm, Validation};
+#[cfg(feature = "authorization")]
 use serde::Deserialize;
+#[cfg(feature = "authorization")]
 use serde_json::Value;
 
+#[cfg(feature = "authorization")]
 use super::jwks::KeySet;
 
 /// What the server expects of every token.
@@ -47,6 +52,7 @@ pub enum TokenError {
     Invalid(String),
 }
 
+#[cfg(feature = "authorization")]
 #[derive(Deserialize)]
 struct Claims {
     #[serde(default)]
@@ -64,6 +70,7 @@ struct Claims {
 /// Algorithms a resource server may accept: asymmetric only (a shared
 /// secret would let anyone holding it mint tokens, and `none` is no
 /// signature at all).
+#[cfg(feature = "authorization")]
 const ACCEPTED: &[Algorithm] = &[
     Algorithm::RS256,
     Algorithm::RS384,
@@ -77,6 +84,7 @@ const ACCEPTED: &[Algorithm] = &[
 ];
 
 /// Validates `token` against `keys` and `expect`.
+#[cfg(feature = "authorization")]
 pub fn validate(
     token: &str,
     keys: &KeySet,
@@ -117,6 +125,7 @@ pub fn validate(
     }
 }
 
+#[cfg(feature = "authorization")]
 fn principal(claims: Claims) -> Principal {
     let mut scopes: BTreeSet<String> = claims
         .scope
@@ -141,6 +150,7 @@ fn principal(claims: Claims) -> Principal {
 }
 
 /// A short reason for `error_description` (never the token itself).
+#[cfg(feature = "authorization")]
 fn describe(kind: &ErrorKind) -> String {
     match kind {
         ErrorKind::InvalidSignature => "the token's signature does not verify".into(),
@@ -154,6 +164,6 @@ fn describe(kind: &ErrorKind) -> String {
     }
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "authorization"))]
 #[path = "token_tests.rs"]
 mod tests;

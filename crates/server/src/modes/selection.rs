@@ -13,9 +13,8 @@ use std::sync::Arc;
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData as McpError, RoleServer};
 
-use super::Bridge;
-use super::listing::ToolsMode;
-use super::protocol::modern;
+use super::super::Bridge;
+use super::super::protocol::modern;
 
 /// The header naming the toolsets a request works with.
 pub const TOOLSETS_HEADER: &str = "x-mcp-toolsets";
@@ -70,18 +69,18 @@ fn selected(context: &RequestContext<RoleServer>) -> Result<Option<Vec<String>>,
 impl Bridge {
     /// This handle with the catalog current now and the toolsets the
     /// request selects (see the module docs).
-    pub(super) fn fresh_for(&self, context: &RequestContext<RoleServer>) -> Result<Self, McpError> {
+    pub(crate) fn fresh_for(&self, context: &RequestContext<RoleServer>) -> Result<Self, McpError> {
         let mut this = self.fresh();
         if !this.inner.scopes.is_empty() {
             this.caller_scopes = context
                 .extensions
                 .get::<axum::http::request::Parts>()
-                .and_then(|p| p.extensions.get::<super::authz::Principal>())
+                .and_then(|p| p.extensions.get::<super::super::authz::Principal>())
                 .map(|p| Arc::new(p.scopes.clone()));
         }
-        if this.inner.mode != ToolsMode::Toolsets {
+        let Some(state) = this.inner.listing.toolsets() else {
             return Ok(this);
-        }
+        };
         let over_http = context
             .extensions
             .get::<axum::http::request::Parts>()
@@ -89,32 +88,32 @@ impl Bridge {
         let chosen = match selected(context)? {
             Some(names) => names,
             None if over_http && (modern(context) || this.stateless()) => {
-                this.request_toolsets = Some(Arc::new(this.inner.initial_toolsets.clone()));
+                this.request_toolsets = Some(Arc::new(state.initial.clone()));
                 return Ok(this);
             }
             None => return Ok(this),
         };
-        let sets = this
-            .inner
-            .toolsets
+        let sets = state
+            .sets
             .resolve_names(&chosen)
             .map_err(|why| McpError::invalid_params(format!("toolsets: {why}"), None))?;
         let bound = &this.shared.options.listing.toolsets;
         let mut enabled = BTreeSet::new();
         for set in sets {
-            let name = this.inner.toolsets.names[set].clone();
-            if !bound.is_empty() && !this.inner.initial_toolsets.contains(&name) {
+            let name = state.sets.names[set].clone();
+            if !bound.is_empty() && !state.initial.contains(&name) {
                 return Err(McpError::invalid_params(
                     format!(
                         "toolset `{name}` is not offered by this server (it offers {:?})",
-                        this.inner.initial_toolsets
+                        state.initial
                     ),
                     None,
                 ));
             }
             enabled.insert(name);
         }
-        this.request_toolsets = Some(Arc::new(enabled));
+        let chosen = Some(Arc::new(enabled));
+        this.request_toolsets = chosen;
         Ok(this)
     }
 }

@@ -1,31 +1,6 @@
 use super::*;
 
 #[test]
-fn auto_picks_full_only_within_budget() {
-    assert_eq!(resolve(ToolsMode::Auto, 100, 100), ToolsMode::Full);
-    assert_eq!(resolve(ToolsMode::Auto, 101, 100), ToolsMode::Discovery);
-    assert_eq!(resolve(ToolsMode::Toolsets, 1, 100), ToolsMode::Toolsets);
-    assert_eq!(resolve(ToolsMode::Full, 1000, 100), ToolsMode::Full);
-    assert_eq!(estimate_tokens(33), 10);
-}
-
-#[test]
-fn toolsets_follow_first_tags() {
-    let sets = Toolsets::group([Some("pets"), None, Some("store"), Some("pets"), Some(" ")]);
-    assert_eq!(sets.names, ["pets", UNTAGGED, "store"]);
-    assert_eq!(sets.members, [vec![0, 3], vec![1, 4], vec![2]]);
-    assert_eq!(sets.of_tool, [0, 1, 2, 0, 1]);
-    assert_eq!(sets.find("PETS"), Some(0));
-    let err = sets
-        .resolve_names(&["pets".into(), "nope".into()])
-        .unwrap_err();
-    assert!(
-        err.contains("no toolset `nope`") && err.contains("pets, untagged, store"),
-        "{err}"
-    );
-}
-
-#[test]
 fn a_page_written_from_bytes_is_the_answer_rmcp_would_write() {
     use rmcp::model::{ListToolsResult, NumberOrString, ServerResult};
     use rmcp::service::{RoleServer, TxJsonRpcMessage};

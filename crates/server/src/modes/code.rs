@@ -27,12 +27,13 @@ use rmcp::service::RequestContext;
 use rmcp::{ErrorData as McpError, RoleServer};
 use serde_json::{Map, Value, json};
 
-use super::Bridge;
-use super::confirm::Gate;
+use super::super::Bridge;
+use super::super::confirm::Gate;
+use super::super::run::CallEnv;
 use super::meta::{MetaTool, kind, ok, refuse, string_arg};
-use super::run::CallEnv;
 use openapi2mcp_runtime::call::Missing;
 use openapi2mcp_runtime::code::sandbox::{self, Budgets, Host, HostAnswer, ScriptError};
+#[cfg(feature = "search")]
 use openapi2mcp_runtime::code::typescript::{self, Operation};
 use openapi2mcp_runtime::select::SELECT_ARG;
 
@@ -40,10 +41,13 @@ use openapi2mcp_runtime::select::SELECT_ARG;
 pub const MAX_SCRIPT_BYTES: usize = 64 * 1024;
 
 /// Most operations `search_api` declares at once.
+#[cfg(feature = "search")]
 const MAX_LIMIT: usize = 20;
 /// Operations declared when the caller gives no limit.
+#[cfg(feature = "search")]
 const DEFAULT_LIMIT: usize = 5;
 /// Longest `search_api` answer, in characters (whole declarations only).
+#[cfg(feature = "search")]
 const MAX_SEARCH_CHARS: usize = 24_000;
 
 /// Scripts running at once (each holds a blocking thread and up to its
@@ -83,8 +87,16 @@ impl Host for ChannelHost {
 }
 
 impl Bridge {
+    /// `search_api` in a build without the `search` feature (where code
+    /// mode is refused at start-up).
+    #[cfg(not(feature = "search"))]
+    pub(crate) async fn search_api(&self, _args: &Map<String, Value>) -> CallToolResult {
+        refuse("search_api is not available: this server was built without the `search` feature")
+    }
+
     /// `search_api`: the matching operations as TypeScript declarations.
-    pub(super) async fn search_api(&self, args: &Map<String, Value>) -> CallToolResult {
+    #[cfg(feature = "search")]
+    pub(crate) async fn search_api(&self, args: &Map<String, Value>) -> CallToolResult {
         let m = MetaTool::CodeSearch;
         let index = match self.index().await {
             Ok(index) => index,
@@ -190,7 +202,7 @@ impl Bridge {
 
     /// `execute` and `execute_read_only`: runs the script, its calls
     /// through [`Bridge::script_call`].
-    pub(super) async fn execute(
+    pub(crate) async fn execute(
         &self,
         m: MetaTool,
         args: &Map<String, Value>,
@@ -394,7 +406,7 @@ impl Bridge {
     /// the HTTP guard checks the scopes of the tool a `tools/call` names,
     /// which there is `execute` or `call_tool`, so each call behind it is
     /// checked here. `None`: allowed.
-    pub(super) fn scope_refusal(
+    pub(crate) fn scope_refusal(
         &self,
         name: &str,
         context: &RequestContext<RoleServer>,
@@ -403,10 +415,10 @@ impl Bridge {
         let granted = context
             .extensions
             .get::<axum::http::request::Parts>()
-            .and_then(|parts| parts.extensions.get::<super::authz::Principal>())
+            .and_then(|parts| parts.extensions.get::<super::super::authz::Principal>())
             .map(|p| p.scopes.clone())
             .unwrap_or_default();
-        super::authz::scopes::check(rule, &granted).err().map(|needed| {
+        super::super::authz::scopes::check(rule, &granted).err().map(|needed| {
             format!(
                 "`{name}` needs the OAuth scope {}, which this request's access token does not carry; nothing was sent",
                 needed.join(" ")
