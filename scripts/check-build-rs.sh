@@ -21,14 +21,43 @@ answer=$({ printf '%s\n' \
   '{"jsonrpc":"2.0","id":2,"method":"tools/list"}'
   sleep 2
 } | timeout 30 "$bin" --base-url http://127.0.0.1:9/v1) || fail "the server did not answer"
-# Built without the `code` feature: code mode is refused, by name.
-if refused=$(timeout 30 "$bin" --tools code </dev/null 2>&1); then
-  fail "--tools code started although the crate has no script engine"
-fi
-case "$refused" in
-  *"built without code mode's script engine"*) ;;
-  *) fail "--tools code refused without saying why: $refused" ;;
+# Built without default features (no code, search, jq, authorization,
+# metrics): each mode or flag that needs one is refused at start-up,
+# naming the feature.
+refused() {
+  local feature=$1
+  shift
+  local out
+  if out=$(timeout 30 "$bin" "$@" </dev/null 2>&1); then
+    fail "$* started although the crate was built without the \`$feature\` feature"
+  fi
+  case "$out" in
+    *"built without the \`$feature\` feature"*) ;;
+    *) fail "$* refused without naming the \`$feature\` feature: $out" ;;
+  esac
+}
+refused code --tools code
+refused search --tools discovery
+refused jq --response-filter
+refused authorization --transport http --listen 127.0.0.1:0 \
+  --oauth-issuer http://127.0.0.1:9 --resource-url http://127.0.0.1:9/mcp
+# Without the `metrics` feature /metrics says why it has nothing.
+port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+"$bin" --transport http --listen "127.0.0.1:$port" --base-url http://127.0.0.1:9/v1 2>/dev/null &
+server=$!
+trap 'kill $server 2>/dev/null || true' EXIT
+metrics=""
+for _ in $(seq 1 50); do
+  if metrics=$(curl -s -w ' %{http_code}' "http://127.0.0.1:$port/metrics" 2>/dev/null) && [ -n "$metrics" ]; then
+    break
+  fi
+  sleep 0.2
+done
+case "$metrics" in
+  *"without the \`metrics\` feature"*" 404") ;;
+  *) fail "/metrics without the metrics feature answered: $metrics" ;;
 esac
+kill $server 2>/dev/null || true
 python3 - "$answer" <<'PY' || fail "unexpected answer"
 import json, sys
 lines = [json.loads(l) for l in sys.argv[1].splitlines() if l.strip()]

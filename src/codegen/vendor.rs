@@ -39,13 +39,18 @@ impl RuntimeSource {
                 Some(dir.join(crate_dir).to_string_lossy().replace('\\', "/"))
             }
         };
+        // Default features off: the generated crate's own features
+        // (all on by default) choose them.
         match path {
             Some(path) => format!(
-                "{{ version = {}, path = {} }}",
+                "{{ version = {}, path = {}, default-features = false }}",
                 toml_string(&version),
                 toml_string(&path)
             ),
-            None => format!("{{ version = {} }}", toml_string(&version)),
+            None => format!(
+                "{{ version = {}, default-features = false }}",
+                toml_string(&version)
+            ),
         }
     }
 }
@@ -304,15 +309,17 @@ mod tests {
         let v = env!("CARGO_PKG_VERSION");
         assert_eq!(
             RuntimeSource::Registry.dependency("runtime"),
-            format!("{{ version = \"={v}\" }}")
+            format!("{{ version = \"={v}\", default-features = false }}")
         );
         assert_eq!(
             RuntimeSource::Vendor.dependency("server"),
-            format!("{{ version = \"={v}\", path = \"vendor/server\" }}")
+            format!("{{ version = \"={v}\", path = \"vendor/server\", default-features = false }}")
         );
         assert_eq!(
             RuntimeSource::Path("../../crates".into()).dependency("runtime"),
-            format!("{{ version = \"={v}\", path = \"../../crates/runtime\" }}")
+            format!(
+                "{{ version = \"={v}\", path = \"../../crates/runtime\", default-features = false }}"
+            )
         );
         assert_eq!(toml_string("a\"b\\c"), "\"a\\\"b\\\\c\"");
     }

@@ -103,7 +103,7 @@ fn output_is_deterministic_and_vendors_the_runtime_verbatim() {
     assert!(
         manifest
             .contents
-            .contains("openapi2mcp-runtime = { version = \"=0.1.0\", path = \"vendor/runtime\" }"),
+            .contains("openapi2mcp-runtime = { version = \"=0.1.0\", path = \"vendor/runtime\", default-features = false }"),
         "{}",
         manifest.contents
     );

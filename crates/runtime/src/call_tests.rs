@@ -68,3 +68,103 @@ fn a_cut_result_names_the_operation_s_own_paging_and_filter_arguments() {
     name_fetch_less_arguments(&mut whole, &advice);
     assert_eq!(whole.content, vec![Content::Text("[1, 2]".into())]);
 }
+
+/// A handler that answers every call with `outcome` and counts calls.
+struct Canned {
+    outcome: ToolOutcome,
+    calls: std::sync::atomic::AtomicUsize,
+}
+
+impl Handlers for Canned {
+    fn handle<'a>(
+        &'a self,
+        _call: Call<'a>,
+        _args: Map<String, Value>,
+    ) -> BoxFuture<'a, CallReport> {
+        self.calls.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        let report = CallReport::from(self.outcome.clone());
+        Box::pin(async move { report })
+    }
+}
+
+const RUN_SECRET: &str = "run-entry-point-secret-0123456789";
+
+fn run_api() -> Api {
+    let endpoint = ToolEndpoint {
+        name: "get_item".into(),
+        http: binding(vec![]),
+        input_schema: Arc::new(
+            serde_json::from_value(serde_json::json!({
+                "type": "object",
+                "properties": {"id": {"type": "integer"}},
+                "required": ["id"]
+            }))
+            .unwrap(),
+        ),
+        output_schema: Some(Arc::new(
+            serde_json::from_value(serde_json::json!({
+                "type": "object",
+                "properties": {"token": {"type": "string"}, "n": {"type": "integer"}},
+                "required": ["n"]
+            }))
+            .unwrap(),
+        )),
+        input_full: None,
+        output_full: None,
+    };
+    let headers =
+        auth::fixed::FixedHeaders::parse(&[format!("X-Key: {RUN_SECRET}")], |_| None).unwrap();
+    let options = ApiOptions {
+        headers: Arc::new(headers),
+        ..ApiOptions::default()
+    };
+    Api::with_endpoints(&BTreeMap::new(), vec![endpoint], options).unwrap()
+}
+
+fn structured(value: Value) -> ToolOutcome {
+    ToolOutcome {
+        content: vec![Content::Text(value.to_string())],
+        structured: Some(value),
+        is_error: false,
+    }
+}
+
+#[tokio::test]
+async fn a_whole_call_runs_admit_handler_conform_and_redact_in_that_order() {
+    let api = run_api();
+    let tool = api.find("get_item").unwrap();
+    let handler = Canned {
+        outcome: structured(serde_json::json!({"token": RUN_SECRET, "n": 1})),
+        calls: Default::default(),
+    };
+    // Refused arguments never reach the handler.
+    let ran = api.run(&handler, CallRequest::new(tool, Map::new())).await;
+    assert_eq!(ran.verdict, Verdict::Invalid);
+    assert!(ran.report.outcome.is_error);
+    assert!(ran.backend.is_none());
+    assert_eq!(handler.calls.load(std::sync::atomic::Ordering::SeqCst), 0);
+    // Admitted: the handler's result comes back with the secret masked,
+    // in the text and in the structured content.
+    let args: Map<String, Value> = serde_json::from_value(serde_json::json!({"id": 7})).unwrap();
+    let ran = api
+        .run(&handler, CallRequest::new(tool, args.clone()))
+        .await;
+    assert_eq!(ran.verdict, Verdict::Ok);
+    assert!(ran.backend.is_some());
+    assert_eq!(handler.calls.load(std::sync::atomic::Ordering::SeqCst), 1);
+    let Content::Text(text) = &ran.report.outcome.content[0] else {
+        panic!("{:?}", ran.report.outcome)
+    };
+    assert!(!text.contains(RUN_SECRET), "{text}");
+    let token = ran.report.outcome.structured.as_ref().unwrap()["token"].clone();
+    assert_ne!(token, Value::String(RUN_SECRET.into()));
+    // A result that cannot be made to fit the output schema is an error,
+    // and the verdict says so.
+    let unfit = Canned {
+        outcome: structured(serde_json::json!({"token": "t"})),
+        calls: Default::default(),
+    };
+    let ran = api.run(&unfit, CallRequest::new(tool, args)).await;
+    assert_eq!(ran.verdict, Verdict::Error, "{:?}", ran.report.outcome);
+    assert!(ran.report.outcome.is_error);
+}
