@@ -312,7 +312,17 @@ fn valid_package_name(name: &str) -> Result<String, CodegenError> {
 
 /// Parses rendered Rust with syn and formats it with prettyplease.
 fn rust_file(path: &str, rendered: &str) -> Result<GeneratedFile, CodegenError> {
-    let parsed = syn::parse_file(rendered).map_err(|e| {
+    let parsed = parse_rust(path, rendered)?;
+    Ok(GeneratedFile {
+        path: path.to_string(),
+        contents: space_items(&prettyplease::unparse(&parsed)),
+    })
+}
+
+/// Parses rendered Rust; invalid Rust is reported with its file, line,
+/// column and the offending line.
+pub(crate) fn parse_rust(path: &str, rendered: &str) -> Result<syn::File, CodegenError> {
+    syn::parse_file(rendered).map_err(|e| {
         let start = e.span().start();
         CodegenError::InvalidRust {
             file: path.to_string(),
@@ -326,10 +336,6 @@ fn rust_file(path: &str, rendered: &str) -> Result<GeneratedFile, CodegenError> 
                 .trim()
                 .to_string(),
         }
-    })?;
-    Ok(GeneratedFile {
-        path: path.to_string(),
-        contents: space_items(&prettyplease::unparse(&parsed)),
     })
 }
 

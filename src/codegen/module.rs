@@ -9,9 +9,7 @@
 use std::collections::HashMap;
 
 use super::model::EmbedView;
-use super::{
-    CodegenError, GenerateOptions, GeneratedFile, json_files, prepare, render_group, rust_file,
-};
+use super::{CodegenError, GenerateOptions, GeneratedFile, json_files, prepare, render_group};
 use crate::runtime::catalog::Catalog;
 
 /// The file a crate `include!`s, inside `OUT_DIR/<dir>/`.
@@ -69,9 +67,7 @@ pub fn generate_module(
 }
 
 fn parse(path: &str, text: &str) -> Result<syn::File, CodegenError> {
-    // `rust_file` reports invalid Rust with its line; parse its output.
-    let checked = rust_file(path, text)?;
-    syn::parse_file(&checked.contents).map_err(|e| CodegenError::Setup(format!("{path}: {e}")))
+    super::parse_rust(path, text)
 }
 
 /// Replaces each `mod name;` of `file` whose file is in `modules` by an

@@ -30,7 +30,7 @@ use serde_json::{Map, Value, json};
 use super::super::Bridge;
 use super::super::confirm::Gate;
 use super::super::run::CallEnv;
-use super::meta::{MetaTool, kind, ok, refuse, string_arg};
+use super::meta::{MetaTool, kind, limit_arg, ok, refuse, string_arg};
 use openapi2mcp_runtime::call::Missing;
 use openapi2mcp_runtime::code::sandbox::{self, Budgets, Host, HostAnswer, ScriptError};
 #[cfg(feature = "search")]
@@ -106,27 +106,12 @@ impl Bridge {
             Ok(q) => q,
             Err(why) => return refuse(why),
         };
-        let limit = match args.get("limit") {
-            None | Some(Value::Null) => DEFAULT_LIMIT,
-            Some(v) => match v.as_u64() {
-                Some(n) if (1..=MAX_LIMIT as u64).contains(&n) => n as usize,
-                _ => {
-                    return refuse(format!(
-                        "{}: `limit` must be an integer from 1 to {MAX_LIMIT}, not {v}",
-                        m.name()
-                    ));
-                }
-            },
+        let limit = match limit_arg(m, args, DEFAULT_LIMIT, MAX_LIMIT) {
+            Ok(n) => n,
+            Err(why) => return refuse(why),
         };
         // Operations the caller's scopes do not allow are not found.
-        let hits = if self.caller_scopes.is_some() {
-            let mut hits = index.search(query, MAX_LIMIT.max(limit * 4), None);
-            hits.retain(|h| self.allowed(h.index));
-            hits.truncate(limit);
-            hits
-        } else {
-            index.search(query, limit, None)
-        };
+        let hits = self.visible_hits(&index, query, limit, None);
         if hits.is_empty() {
             return ok(
                 json!({"query": query, "operations": []}),

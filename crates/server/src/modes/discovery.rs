@@ -13,7 +13,7 @@ use serde_json::{Map, Value, json};
 
 use super::super::Bridge;
 use super::super::confirm::{Gate, Retry};
-use super::meta::{MetaTool, kind, names_arg, ok, refuse, string_arg};
+use super::meta::{MetaTool, kind, limit_arg, names_arg, ok, refuse, string_arg};
 #[cfg(feature = "search")]
 use std::sync::Arc;
 #[cfg(feature = "search")]
@@ -99,6 +99,26 @@ impl Bridge {
         }
     }
 
+    /// The best `limit` hits for `query` among the tools the caller may
+    /// see: tools the caller's scopes do not allow are not found (more
+    /// are asked of the index so that the limit is still reached).
+    #[cfg(feature = "search")]
+    pub(crate) fn visible_hits(
+        &self,
+        index: &ToolIndex,
+        query: &str,
+        limit: usize,
+        tag: Option<&str>,
+    ) -> Vec<openapi2mcp_runtime::search::Hit> {
+        if self.caller_scopes.is_none() {
+            return index.search(query, limit, tag);
+        }
+        let mut hits = index.search(query, MAX_LIMIT.max(limit * 4), tag);
+        hits.retain(|h| self.allowed(h.index));
+        hits.truncate(limit);
+        hits
+    }
+
     /// `search_tools` in a build without the `search` feature.
     #[cfg(not(feature = "search"))]
     pub(crate) async fn search(&self, _args: &Map<String, Value>) -> CallToolResult {
@@ -116,16 +136,9 @@ impl Bridge {
             Ok(q) => q,
             Err(why) => return refuse(why),
         };
-        let limit = match args.get("limit") {
-            None | Some(Value::Null) => DEFAULT_LIMIT,
-            Some(v) => match v.as_u64() {
-                Some(n) if (1..=MAX_LIMIT as u64).contains(&n) => n as usize,
-                _ => {
-                    return refuse(format!(
-                        "search_tools: `limit` must be an integer from 1 to {MAX_LIMIT}, not {v}"
-                    ));
-                }
-            },
+        let limit = match limit_arg(MetaTool::Search, args, DEFAULT_LIMIT, MAX_LIMIT) {
+            Ok(n) => n,
+            Err(why) => return refuse(why),
         };
         let tag = match args.get("tag") {
             None | Some(Value::Null) => None,
@@ -153,16 +166,7 @@ impl Bridge {
                 }
             ));
         }
-        // Tools the caller's scopes do not allow are not found (more are
-        // asked for so that the limit is still reached).
-        let hits = if self.caller_scopes.is_some() {
-            let mut hits = index.search(query, MAX_LIMIT.max(limit * 4), tag);
-            hits.retain(|h| self.allowed(h.index));
-            hits.truncate(limit);
-            hits
-        } else {
-            index.search(query, limit, tag)
-        };
+        let hits = self.visible_hits(&index, query, limit, tag);
         let inner = &self.inner;
         let mut items = Vec::with_capacity(hits.len());
         let mut text = if hits.is_empty() {

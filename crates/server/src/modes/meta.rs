@@ -245,6 +245,26 @@ pub fn string_arg<'a>(
     }
 }
 
+/// The optional argument `limit`: an integer from 1 to `max`, `default`
+/// when absent; or the reason to refuse the call.
+pub fn limit_arg(
+    tool: MetaTool,
+    args: &Map<String, Value>,
+    default: usize,
+    max: usize,
+) -> Result<usize, String> {
+    match args.get("limit") {
+        None | Some(Value::Null) => Ok(default),
+        Some(v) => match v.as_u64() {
+            Some(n) if (1..=max as u64).contains(&n) => Ok(n as usize),
+            _ => Err(format!(
+                "{}: `limit` must be an integer from 1 to {max}, not {v}",
+                tool.name()
+            )),
+        },
+    }
+}
+
 /// The list of names in `names` (a string is taken as a list of one), or
 /// the reason to refuse the call.
 pub fn names_arg(
