@@ -97,6 +97,10 @@ pub const SOURCES: &[(&str, &str)] = &[
         include_str!("../../crates/runtime/src/auth/oauth2.rs"),
     ),
     (
+        "runtime/src/auth/os_keyring.rs",
+        include_str!("../../crates/runtime/src/auth/os_keyring.rs"),
+    ),
+    (
         "runtime/src/auth/placement.rs",
         include_str!("../../crates/runtime/src/auth/placement.rs"),
     ),

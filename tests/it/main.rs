@@ -16,6 +16,7 @@ mod headers;
 mod hooks;
 mod identity;
 mod identity_http;
+mod identity_keyring;
 mod lazy;
 mod lint;
 mod lro;
