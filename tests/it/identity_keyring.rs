@@ -323,12 +323,13 @@ async fn a_login_is_kept_in_the_os_keyring_without_a_token_key() {
     let stored: Value = serde_json::from_str(&secret).expect("the entry holds the tokens' JSON");
     let access = stored["access_token"].as_str().unwrap().to_string();
     assert!(stored["refresh_token"].is_string(), "{stored:#}"); // offline_access
+    let files = files_under(&session.home);
     assert!(
-        !files_under(&session.home.join("data"))
+        !files
             .iter()
-            .any(|f| f.to_string_lossy().contains("openapi2mcp")),
-        "no token file: {:?}",
-        files_under(&session.home)
+            .any(|f| f.file_name().is_some_and(|n| n == "tokens.enc"))
+            && !session.home.join("data/openapi2mcp").exists(),
+        "no token file: {files:?}"
     );
 
     // `serve` finds the keyring by itself and calls as erin.

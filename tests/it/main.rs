@@ -15,6 +15,7 @@ mod hardening;
 mod headers;
 mod hooks;
 mod identity;
+mod identity_generated;
 mod identity_http;
 mod identity_keyring;
 mod lazy;
