@@ -66,7 +66,7 @@ fn oracle() -> Option<PathBuf> {
 
 /// Starts the provider with access tokens valid `ttl` seconds (`None`:
 /// see [`oracle`]).
-async fn provider(ttl: u64) -> Option<Provider> {
+pub(crate) async fn provider(ttl: u64) -> Option<Provider> {
     let clients = json!([{
         "client_id": CLIENT_ID,
         "client_secret": CLIENT_SECRET,

@@ -31,7 +31,7 @@ const MCP_CLIENT_SECRET: &str = "assistant-secret-value";
 const MCP_CLIENT_REDIRECT: &str = "http://127.0.0.1:9/assistant/callback";
 
 /// A free loopback port (bound then released).
-fn free_port() -> u16 {
+pub(crate) fn free_port() -> u16 {
     std::net::TcpListener::bind("127.0.0.1:0")
         .unwrap()
         .local_addr()
@@ -40,7 +40,7 @@ fn free_port() -> u16 {
 }
 
 /// The two authorization servers for a server at `base`.
-async fn providers(base: &str) -> Option<(Provider, Provider)> {
+pub(crate) async fn providers(base: &str) -> Option<(Provider, Provider)> {
     let mcp_clients = json!([
         {
             "client_id": SIGNIN_ID,
@@ -120,7 +120,7 @@ async fn log_in_and_consent(
 
 /// `user`'s access token for the MCP server, from the MCP authorization
 /// server (authorization code + PKCE, resource indicator).
-async fn mcp_token(issuer: &str, resource: &str, user: &str) -> String {
+pub(crate) async fn mcp_token(issuer: &str, resource: &str, user: &str) -> String {
     let verifier = format!("{user}-verifier-0123456789abcdefghijklmnopqrstuvwxyz");
     let digest = aws_lc_rs::digest::digest(&aws_lc_rs::digest::SHA256, verifier.as_bytes());
     let challenge = base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(digest.as_ref());
@@ -177,10 +177,10 @@ async fn mcp_token(issuer: &str, resource: &str, user: &str) -> String {
 }
 
 /// A running `serve --transport http` and everything it logged.
-struct Server {
+pub(crate) struct Server {
     _child: tokio::process::Child,
-    url: String,
-    log: Arc<Mutex<String>>,
+    pub(crate) url: String,
+    pub(crate) log: Arc<Mutex<String>>,
 }
 
 async fn serve(spec: &Path, store: &Path, port: u16, mcp_issuer: &str, stateless: bool) -> Server {
@@ -221,8 +221,24 @@ async fn serve_asking(
     extra: &[&str],
     scopes: &str,
 ) -> Server {
-    let mut child = tokio::process::Command::new(env!("CARGO_BIN_EXE_openapi2mcp"))
-        .args(["serve", spec.to_str().unwrap(), "--transport", "http"])
+    let mut command = tokio::process::Command::new(env!("CARGO_BIN_EXE_openapi2mcp"));
+    command.args(["serve", spec.to_str().unwrap()]);
+    start_server(command, store, port, base, mcp_issuer, extra, scopes).await
+}
+
+/// Starts `command` (a program serving one document: `openapi2mcp serve
+/// SPEC`, or a generated crate) on HTTP as [`serve_asking`] says.
+pub(crate) async fn start_server(
+    mut command: tokio::process::Command,
+    store: &std::ffi::OsStr,
+    port: u16,
+    base: &str,
+    mcp_issuer: &str,
+    extra: &[&str],
+    scopes: &str,
+) -> Server {
+    let mut child = command
+        .args(["--transport", "http"])
         .args(extra)
         .args(["--listen", &format!("127.0.0.1:{port}")])
         .args(["--oauth-issuer", mcp_issuer])
@@ -278,7 +294,7 @@ async fn serve_asking(
 
 /// A 2026-07-28 `tools/call` of `get_pet` by the holder of `token`, whose
 /// client can open URLs; `retry` is (`inputResponses`, `requestState`).
-async fn call(url: &str, token: &str, retry: Option<(Value, String)>) -> Value {
+pub(crate) async fn call(url: &str, token: &str, retry: Option<(Value, String)>) -> Value {
     call_as(url, token, retry, json!({"elicitation": {"url": {}}})).await
 }
 
@@ -345,7 +361,7 @@ async fn call_tool(
 }
 
 /// The login link and state of an answer asking to log in.
-fn login_question(answer: &Value) -> (String, String) {
+pub(crate) fn login_question(answer: &Value) -> (String, String) {
     let request = &answer["inputRequests"]["login"];
     assert_eq!(request["method"], "elicitation/create", "{answer}");
     assert_eq!(request["params"]["mode"], "url", "{answer}");
@@ -354,14 +370,14 @@ fn login_question(answer: &Value) -> (String, String) {
     (url, state)
 }
 
-fn accepted() -> Value {
+pub(crate) fn accepted() -> Value {
     json!({"login": {"action": "accept"}})
 }
 
 /// `person` logs in through the link with their own browser: signs in at
 /// the MCP authorization server as `person`, then at the API's as
 /// `api_user`; the last page.
-async fn follow_link(link: &str, person: &str, api_user: &str) -> (u16, String) {
+pub(crate) async fn follow_link(link: &str, person: &str, api_user: &str) -> (u16, String) {
     let browser = browser();
     let signin = browser.get(link).send().await.unwrap();
     assert!(

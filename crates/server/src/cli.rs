@@ -180,13 +180,14 @@ pub struct ServeFlags {
     /// start one; a client's unsampled trace is not exported.
     #[arg(long, value_name = "URL", num_args = 0..=1, default_missing_value = "")]
     pub otlp: Option<String>,
-    /// The encrypted store of the tokens people obtained with `login` or
-    /// the HTTP server's login pages: a file (default:
-    /// ~/.local/share/openapi2mcp/tokens.enc, used whenever
-    /// OPENAPI2MCP_TOKEN_KEY is set), or redis://host:port[/db] for
-    /// instances that share it. OAuth2 schemes with an authorization
-    /// code or device flow and a _CLIENT_ID then call the API as the
-    /// person who logged in.
+    /// The store of the tokens people obtained with `login` or the HTTP
+    /// server's login pages: `keyring:` (the OS keyring), a file
+    /// encrypted with OPENAPI2MCP_TOKEN_KEY, or redis://host:port[/db]
+    /// for instances that share it. Default on stdio: the OS keyring when
+    /// one answers, else ~/.local/share/openapi2mcp/tokens.enc when
+    /// OPENAPI2MCP_TOKEN_KEY is set; on HTTP that file when the key is
+    /// set. OAuth2 schemes with an authorization code or device flow and
+    /// a _CLIENT_ID then call the API as the person who logged in.
     #[arg(long, value_name = "STORE")]
     pub token_store: Option<std::path::PathBuf>,
     /// Seconds a call runs before it continues as an MCP task, for
@@ -302,18 +303,28 @@ fn parse_key_value(s: &str) -> Result<(String, String), String> {
 }
 
 impl ServeFlags {
-    /// The token store, when one is configured (`--token-store`, or the
-    /// default file when OPENAPI2MCP_TOKEN_KEY is set).
+    /// The token store, when one is configured: `--token-store`; else on
+    /// stdio (one person, their machine) the OS keyring when it answers,
+    /// else the default file when OPENAPI2MCP_TOKEN_KEY is set; on HTTP
+    /// the default file when that key is set.
     fn token_store(&self) -> Result<Option<openapi2mcp_runtime::call::TokenStoreHandle>, String> {
-        use openapi2mcp_runtime::auth::store::{TOKEN_KEY_ENV, default_path, open_store};
-        let keyed = std::env::var(TOKEN_KEY_ENV).is_ok_and(|k| !k.is_empty());
-        let path = match (&self.token_store, keyed) {
-            (Some(path), _) => path.clone(),
-            (None, true) => default_path(),
-            (None, false) => return Ok(None),
+        use openapi2mcp_runtime::auth::store::{
+            TOKEN_KEY_ENV, default_location, default_path, open_store,
         };
-        let store =
-            open_store(&path.to_string_lossy()).map_err(|e| format!("--token-store: {e}"))?;
+        let keyed = std::env::var(TOKEN_KEY_ENV).is_ok_and(|k| !k.is_empty());
+        let location = match (&self.token_store, self.transport, keyed) {
+            (Some(path), ..) => path.to_string_lossy().into_owned(),
+            (None, TransportKind::Stdio, _) => match default_location() {
+                Ok(location) => location,
+                Err(why) => {
+                    tracing::debug!("no token store: {why}");
+                    return Ok(None);
+                }
+            },
+            (None, TransportKind::Http, true) => default_path().to_string_lossy().into_owned(),
+            (None, TransportKind::Http, false) => return Ok(None),
+        };
+        let store = open_store(&location).map_err(|e| format!("--token-store: {e}"))?;
         Ok(Some(openapi2mcp_runtime::call::TokenStoreHandle(store)))
     }
 

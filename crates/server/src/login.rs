@@ -2,9 +2,10 @@
 //! person's own identity towards the API, for serving on stdio. `login` runs the authorization code flow with PKCE
 //! through the browser and a loopback redirect (`http://127.0.0.1:PORT/callback`,
 //! RFC 8252), or the device flow, against the authorization server the
-//! document's OAuth2 scheme names, and keeps the tokens in the encrypted
-//! token store `serve` reads; `logout` removes them and revokes the grant
-//! where the server offers revocation.
+//! document's OAuth2 scheme names, and keeps the tokens in the token store
+//! `serve` reads (by default the OS keyring when one answers, else the
+//! encrypted file); `logout` removes them and revokes the grant where the
+//! server offers revocation.
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -17,7 +18,7 @@ use tokio::sync::mpsc;
 
 use openapi2mcp_runtime::auth::Credentials;
 use openapi2mcp_runtime::auth::login::{LOCAL_USER, LoginClient};
-use openapi2mcp_runtime::auth::store::open_store;
+use openapi2mcp_runtime::auth::store::{default_location, describe_location, open_store};
 use openapi2mcp_runtime::binding::SecurityScheme;
 
 /// Why a login or logout did not happen (the message says what to do).
@@ -38,7 +39,7 @@ pub struct LoginFlags {
     /// Do not try to open a browser; only print the login URL.
     #[arg(long)]
     pub no_browser: bool,
-    /// The encrypted token store: a file (default: ~/.local/share/openapi2mcp/tokens.enc) or redis://host:port[/db]; its key is OPENAPI2MCP_TOKEN_KEY.
+    /// The token store: `keyring:` (the OS keyring), a file encrypted with OPENAPI2MCP_TOKEN_KEY, or redis://host:port[/db]. Default: the OS keyring when one answers, else ~/.local/share/openapi2mcp/tokens.enc.
     #[arg(long, value_name = "STORE")]
     pub token_store: Option<PathBuf>,
     /// Seconds to wait for the login to be completed.
@@ -55,7 +56,7 @@ pub struct LogoutFlags {
     /// The OAuth2 security scheme to log out of.
     #[arg(long)]
     pub scheme: Option<String>,
-    /// The encrypted token store: a file (default: ~/.local/share/openapi2mcp/tokens.enc) or redis://host:port[/db].
+    /// The token store: `keyring:`, a file or redis://host:port[/db] (default as for `login`).
     #[arg(long, value_name = "STORE")]
     pub token_store: Option<PathBuf>,
 }
@@ -67,10 +68,7 @@ impl LoginFlags {
             scheme: self.scheme.clone(),
             device: self.device,
             open_browser: !self.no_browser,
-            store: self
-                .token_store
-                .clone()
-                .unwrap_or_else(openapi2mcp_runtime::auth::store::default_path),
+            store: self.token_store.clone(),
             timeout: Duration::from_secs(self.timeout.max(1)),
             callback_port: self.callback_port,
         }
@@ -80,11 +78,7 @@ impl LoginFlags {
 impl LogoutFlags {
     /// Logs out as these flags say.
     pub fn run(&self, schemes: &BTreeMap<String, SecurityScheme>) -> Result<String, LoginError> {
-        let store = self
-            .token_store
-            .clone()
-            .unwrap_or_else(openapi2mcp_runtime::auth::store::default_path);
-        logout(schemes, self.scheme.as_deref(), &store)
+        logout(schemes, self.scheme.as_deref(), self.token_store.as_deref())
     }
 }
 
@@ -97,8 +91,9 @@ pub struct LoginCommand {
     pub device: bool,
     /// Try to open the login page in a browser (else it is only printed).
     pub open_browser: bool,
-    /// The token store file.
-    pub store: PathBuf,
+    /// The token store (`keyring:`, a file or a Redis URL); `None`: the
+    /// OS keyring when one answers, else the default file.
+    pub store: Option<PathBuf>,
     /// How long to wait for the person.
     pub timeout: Duration,
     /// The loopback port of the redirect (0: any free port).
@@ -181,8 +176,8 @@ pub fn login(
     command: &LoginCommand,
 ) -> Result<String, LoginError> {
     let (name, scheme) = choose_scheme(schemes, command.scheme.as_deref())?;
-    let store =
-        open_store(&command.store.to_string_lossy()).map_err(|e| LoginError(e.to_string()))?;
+    let location = store_location(command.store.as_deref())?;
+    let store = open_store(&location).map_err(|e| LoginError(e.to_string()))?;
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
@@ -200,10 +195,20 @@ pub fn login(
             .await
             .map_err(|e| LoginError(e.to_string()))?;
         Ok(format!(
-            "logged in to `{name}`; the tokens are in {} (encrypted). `serve` uses them for this API's calls",
-            command.store.display()
+            "logged in to `{name}`; the tokens are in {}. `serve` uses them for this API's calls",
+            describe_location(&location)
         ))
     })
+}
+
+/// The store `named` (`--token-store`), else the default
+/// ([`default_location`]: the OS keyring when one answers, else the
+/// encrypted file).
+fn store_location(named: Option<&std::path::Path>) -> Result<String, LoginError> {
+    match named {
+        Some(path) => Ok(path.to_string_lossy().into_owned()),
+        None => default_location().map_err(LoginError),
+    }
 }
 
 /// The browser flow: the login page, then the redirect to this process.
@@ -363,10 +368,11 @@ async fn device_login(
 pub fn logout(
     schemes: &BTreeMap<String, SecurityScheme>,
     scheme: Option<&str>,
-    store: &std::path::Path,
+    store: Option<&std::path::Path>,
 ) -> Result<String, LoginError> {
     let (name, scheme) = choose_scheme(schemes, scheme)?;
-    let store = open_store(&store.to_string_lossy()).map_err(|e| LoginError(e.to_string()))?;
+    let location = store_location(store)?;
+    let store = open_store(&location).map_err(|e| LoginError(e.to_string()))?;
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()

@@ -74,6 +74,7 @@ mod credentials;
 pub mod fixed;
 pub mod login;
 mod oauth2;
+pub mod os_keyring;
 mod placement;
 mod schemes;
 pub mod store;

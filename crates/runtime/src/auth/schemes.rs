@@ -157,6 +157,15 @@ pub(super) fn resolve(
                     metadata,
                     Arc::clone(store),
                 )));
+                // The document offers no client credentials flow: the
+                // client and `_TOKEN_URL` (which overrides the login's
+                // token endpoint) are the login's, not a machine identity
+                // that would be used instead of the person's.
+                if client_credentials_token_url.is_none()
+                    && matches!(auth.method, Some(Method::ClientCredentials(_)))
+                {
+                    auth.method = None;
+                }
             }
             auth
         }

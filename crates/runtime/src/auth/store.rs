@@ -1,9 +1,11 @@
 //! Where the tokens people obtained by logging in (`openapi2mcp login`,
-//! or the HTTP server's login pages) are kept: a [`TokenStore`], by
-//! default one file encrypted with AES-256-GCM under a key from the
-//! environment ([`TOKEN_KEY_ENV`]), so a copied file or a backup reveals
-//! nothing; for instances on several machines, Redis ([`RedisStore`],
-//! each entry encrypted the same way and bound to its key).
+//! or the HTTP server's login pages) are kept: a [`TokenStore`]. For one
+//! person on their own machine, the OS keyring when one answers
+//! ([`super::os_keyring`], see [`default_location`]); else one file
+//! encrypted with AES-256-GCM under a key from the environment
+//! ([`TOKEN_KEY_ENV`]), so a copied file or a backup reveals nothing; for
+//! instances on several machines, Redis ([`RedisStore`], each entry
+//! encrypted the same way and bound to its key).
 //!
 //! A lookup decrypts the file again only when it changed on disk (its
 //! modification time or size), so a `login` in another process is seen at
@@ -78,6 +80,9 @@ pub enum StoreError {
         /// What went wrong.
         reason: String,
     },
+    /// The OS keyring cannot be reached or refused the operation.
+    #[error("{0}")]
+    Keyring(String),
     /// The file does not open with this key (another key, or altered).
     #[error(
         "token store {path} cannot be decrypted with the key in {TOKEN_KEY_ENV} (another key, or the file was altered); log in again after removing it"
@@ -103,15 +108,64 @@ pub trait TokenStore: Send + Sync {
     fn remove<'a>(&'a self, key: &'a str) -> StoreFuture<'a, Option<StoredTokens>>;
 }
 
-/// The store `location` names: a `redis://` URL, else a file (both
-/// encrypted with the key in [`TOKEN_KEY_ENV`]).
+/// The store `location` names: `keyring:` (the OS keyring,
+/// [`super::os_keyring::LOCATION`]), a `redis://` URL, else a file (the
+/// last two encrypted with the key in [`TOKEN_KEY_ENV`]).
 pub fn open_store(location: &str) -> Result<std::sync::Arc<dyn TokenStore>, StoreError> {
-    if location.starts_with("redis://") || location.starts_with("redis+unix://") {
+    if location == super::os_keyring::LOCATION {
+        Ok(std::sync::Arc::new(super::os_keyring::KeyringStore::open()?))
+    } else if location.starts_with("redis://") || location.starts_with("redis+unix://") {
         Ok(std::sync::Arc::new(RedisStore::from_env(location)?))
     } else {
         Ok(std::sync::Arc::new(FileStore::from_env(Path::new(
             location,
         ))?))
+    }
+}
+
+/// Where one person's tokens go when no store is named (`login`,
+/// `logout`, `serve` on stdio): the OS keyring when it answers (it needs
+/// no key), else the encrypted file at [`default_path`] when
+/// [`TOKEN_KEY_ENV`] is set. Logs which, and why not the keyring; the
+/// error says why neither can be used.
+pub fn default_location() -> Result<String, String> {
+    let file = default_path();
+    match super::os_keyring::probe() {
+        Ok(()) => {
+            tracing::info!(
+                "token store: {} (OS-protected; no {TOKEN_KEY_ENV} needed)",
+                super::os_keyring::describe()
+            );
+            if file.exists() {
+                tracing::info!(
+                    "the encrypted token file {} also exists and is not used: give --token-store {} to use the logins kept there",
+                    file.display(),
+                    file.display()
+                );
+            }
+            Ok(super::os_keyring::LOCATION.to_string())
+        }
+        Err(why) if std::env::var(TOKEN_KEY_ENV).is_ok_and(|k| !k.is_empty()) => {
+            tracing::info!(
+                "token store: the encrypted file {} (the OS keyring cannot be used: {why})",
+                file.display()
+            );
+            Ok(file.to_string_lossy().into_owned())
+        }
+        Err(why) => Err(format!(
+            "no OS keyring can keep the tokens ({why}), and {TOKEN_KEY_ENV} is not set for the encrypted file: set it to a secret of at least {MIN_KEY_CHARS} characters (e.g. `export {TOKEN_KEY_ENV}=$(openssl rand -hex 32)`) and keep it"
+        )),
+    }
+}
+
+/// What `location` is, for messages (a Redis URL without its password).
+pub fn describe_location(location: &str) -> String {
+    if location == super::os_keyring::LOCATION {
+        super::os_keyring::describe().to_string()
+    } else if location.starts_with("redis://") || location.starts_with("redis+unix://") {
+        format!("{} (encrypted)", redacted_url(location))
+    } else {
+        format!("{location} (encrypted)")
     }
 }
 

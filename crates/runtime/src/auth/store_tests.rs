@@ -73,3 +73,12 @@ fn a_short_key_is_refused_saying_how_to_make_one() {
     let err = FileStore::with_secret(Path::new("/tmp/x"), "short").unwrap_err();
     assert!(err.to_string().contains("openssl rand -hex 32"), "{err}");
 }
+
+#[test]
+fn a_location_is_described_without_a_password() {
+    assert!(describe_location("keyring:").starts_with("the OS keyring"));
+    assert_eq!(describe_location("/tmp/t.enc"), "/tmp/t.enc (encrypted)");
+    let redis = describe_location("redis://u:hunter2@cache:6379/0");
+    assert!(!redis.contains("hunter2"), "{redis}");
+    assert!(redis.contains("cache:6379"), "{redis}");
+}

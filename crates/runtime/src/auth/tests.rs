@@ -612,3 +612,47 @@ async fn a_login_lacking_an_operations_scope_asks_for_more() {
         }))
     );
 }
+
+/// Regression: `_TOKEN_URL` (overriding a login scheme's token endpoint,
+/// as the README says) with the client's id and secret made the scheme
+/// use client credentials instead of the person's login.
+#[tokio::test]
+async fn a_token_url_override_keeps_the_persons_login() {
+    let scheme = SecurityScheme::OAuth2 {
+        client_credentials_token_url: None,
+        flows: vec!["authorizationCode".into()],
+        login: Some(Box::new(crate::binding::LoginFlows {
+            authorization_url: Some("https://placeholder.example/auth".into()),
+            token_url: Some("https://placeholder.example/token".into()),
+            scopes: vec!["pets:read".into()],
+            ..Default::default()
+        })),
+    };
+    let dir = std::env::temp_dir().join(format!("openapi2mcp-token-url-{}", std::process::id()));
+    let store: std::sync::Arc<dyn store::TokenStore> = std::sync::Arc::new(
+        store::FileStore::with_secret(&dir.join("tokens.enc"), &"k".repeat(40)).unwrap(),
+    );
+    let credentials = Credentials::from_pairs([
+        (env_var("oauth", "CLIENT_ID"), "client".to_string()),
+        (
+            env_var("oauth", "CLIENT_SECRET"),
+            "client-secret".to_string(),
+        ),
+        (
+            env_var("oauth", "TOKEN_URL"),
+            "https://as.example/token".to_string(),
+        ),
+    ]);
+    let schemes = BTreeMap::from([("oauth".to_string(), scheme)]);
+    let auth =
+        Authenticator::with_store(&schemes, &credentials, reqwest::Client::new(), Some(store));
+    assert_eq!(
+        auth.login_needed(&needing(&["pets:read"])).await,
+        Ok(Some(LoginNeed {
+            scheme: "oauth".into(),
+            scopes: Vec::new(),
+        })),
+        "the person is asked to log in"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
