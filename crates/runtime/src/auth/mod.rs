@@ -74,6 +74,10 @@ mod credentials;
 pub mod fixed;
 pub mod login;
 mod oauth2;
+#[cfg(feature = "keyring")]
+pub mod os_keyring;
+#[cfg(not(feature = "keyring"))]
+#[path = "os_keyring_absent.rs"]
 pub mod os_keyring;
 mod placement;
 mod schemes;

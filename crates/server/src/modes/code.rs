@@ -30,7 +30,7 @@ use serde_json::{Map, Value, json};
 use super::super::Bridge;
 use super::super::confirm::Gate;
 use super::super::run::CallEnv;
-use super::meta::{MetaTool, kind, limit_arg, ok, refuse, string_arg};
+use super::meta::{MetaTool, kind, ok, refuse, string_arg};
 use openapi2mcp_runtime::call::Missing;
 use openapi2mcp_runtime::code::sandbox::{self, Budgets, Host, HostAnswer, ScriptError};
 #[cfg(feature = "search")]
@@ -106,7 +106,7 @@ impl Bridge {
             Ok(q) => q,
             Err(why) => return refuse(why),
         };
-        let limit = match limit_arg(m, args, DEFAULT_LIMIT, MAX_LIMIT) {
+        let limit = match super::meta::limit_arg(m, args, DEFAULT_LIMIT, MAX_LIMIT) {
             Ok(n) => n,
             Err(why) => return refuse(why),
         };

@@ -13,7 +13,7 @@ use serde_json::{Map, Value, json};
 
 use super::super::Bridge;
 use super::super::confirm::{Gate, Retry};
-use super::meta::{MetaTool, kind, limit_arg, names_arg, ok, refuse, string_arg};
+use super::meta::{MetaTool, kind, names_arg, ok, refuse, string_arg};
 #[cfg(feature = "search")]
 use std::sync::Arc;
 #[cfg(feature = "search")]
@@ -136,7 +136,7 @@ impl Bridge {
             Ok(q) => q,
             Err(why) => return refuse(why),
         };
-        let limit = match limit_arg(MetaTool::Search, args, DEFAULT_LIMIT, MAX_LIMIT) {
+        let limit = match super::meta::limit_arg(MetaTool::Search, args, DEFAULT_LIMIT, MAX_LIMIT) {
             Ok(n) => n,
             Err(why) => return refuse(why),
         };
