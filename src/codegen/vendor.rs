@@ -277,8 +277,16 @@ pub const SOURCES: &[(&str, &str)] = &[
         include_str!("../../crates/runtime/src/search.rs"),
     ),
     (
+        "runtime/src/search/embedding.rs",
+        include_str!("../../crates/runtime/src/search/embedding.rs"),
+    ),
+    (
         "runtime/src/search/lexicon.rs",
         include_str!("../../crates/runtime/src/search/lexicon.rs"),
+    ),
+    (
+        "runtime/src/search/tokens.txt",
+        include_str!("../../crates/runtime/src/search/tokens.txt"),
     ),
     (
         "runtime/src/search/words.txt",

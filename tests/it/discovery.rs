@@ -535,18 +535,20 @@ async fn accuracy(
 }
 
 /// The query sets of tests/fixtures/ and the top-5 accuracy each must
-/// keep. Issue 25 asks 90% of each; what the search reaches honestly is
-/// below that on the first two (their misses need knowledge no general
-/// word list has: "profile" for Graph's `/me`, "chargebacks" for Stripe's
-/// disputes; see bench/README.md, Search), so these floors hold today's
-/// results and catch a regression.
+/// keep. Issue 25 asks 90% of each: the lexical ranking with the static
+/// embedding (bench/README.md, Search) reaches it on the two sets written
+/// without looking at the results (91%, 95%) but not on the first (86%):
+/// its remaining misses need knowledge neither WordNet nor the embedding
+/// holds ("profile" for Graph's `/me`, Graph's `/groups/{id}/members/$ref`
+/// beside the team's members). The floors hold today's results and catch
+/// a regression.
 const QUERY_SETS: &[(&str, &[&str], f64)] = &[
     // Tuned with the search before issue 25 (91% then, with vocabulary
     // entries written for its queries, since removed).
-    ("search-queries.yaml", &["github", "graph"], 0.80),
+    ("search-queries.yaml", &["github", "graph"], 0.86),
     // Written after, without looking at the results.
-    ("search-queries-independent.yaml", &["github"], 0.85),
-    ("search-queries-stripe-jira.yaml", &["stripe", "jira"], 0.85),
+    ("search-queries-independent.yaml", &["github"], 0.90),
+    ("search-queries-stripe-jira.yaml", &["stripe", "jira"], 0.95),
 ];
 
 #[tokio::test]
