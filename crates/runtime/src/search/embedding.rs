@@ -184,8 +184,57 @@ fn normalize(v: &mut [f32]) {
 }
 
 /// Dot product (the cosine of two unit vectors).
-pub(super) fn dot(a: &[f32], b: &[f32]) -> f32 {
+#[cfg(test)]
+fn dot(a: &[f32], b: &[f32]) -> f32 {
     a.iter().zip(b).map(|(x, y)| x * y).sum()
+}
+
+/// Unit vectors stored a byte a dimension with a scale each: what the
+/// index keeps of its tools' embeddings (the cosine moves by well under
+/// 0.01).
+pub(super) struct Quantized {
+    dims: usize,
+    scales: Vec<f32>,
+    values: Vec<i8>,
+}
+
+impl Quantized {
+    /// No vector yet, each to have `dims` dimensions.
+    pub(super) fn new(dims: usize) -> Self {
+        Self {
+            dims,
+            scales: Vec::new(),
+            values: Vec::new(),
+        }
+    }
+
+    /// Number of dimensions of a vector.
+    pub(super) fn dims(&self) -> usize {
+        self.dims
+    }
+
+    /// Appends `vector` (of [`Self::dims`] values).
+    pub(super) fn push(&mut self, vector: &[f32]) {
+        let max = vector.iter().fold(0.0f32, |m, x| m.max(x.abs()));
+        let scale = if max > 0.0 { max / 127.0 } else { 1.0 };
+        self.scales.push(scale);
+        self.values.extend(
+            vector
+                .iter()
+                .map(|x| (x / scale).round().clamp(-127.0, 127.0) as i8),
+        );
+    }
+
+    /// The dot product of vector `i` with `other`.
+    pub(super) fn dot(&self, i: usize, other: &[f32]) -> f32 {
+        let values = &self.values[i * self.dims..(i + 1) * self.dims];
+        let sum: f32 = values
+            .iter()
+            .zip(other)
+            .map(|(v, x)| f32::from(*v) * x)
+            .sum();
+        sum * self.scales[i]
+    }
 }
 
 #[cfg(test)]

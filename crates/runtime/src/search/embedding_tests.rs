@@ -53,3 +53,18 @@ fn close_meanings_are_closer_than_unrelated_ones() {
     e.embed([], &mut none);
     assert!(none.iter().all(|x| *x == 0.0));
 }
+
+#[test]
+fn quantized_vectors_keep_their_cosines() {
+    let mut e = Embedder::new();
+    let mut a = vec![0.0; e.dims()];
+    let mut b = vec![0.0; e.dims()];
+    e.embed(["list", "my", "calendar", "events"], &mut a);
+    e.embed(["create", "event"], &mut b);
+    let mut q = Quantized::new(e.dims());
+    q.push(&a);
+    q.push(&vec![0.0; e.dims()]);
+    assert!((q.dot(0, &b) - dot(&a, &b)).abs() < 0.01);
+    assert!((q.dot(0, &a) - 1.0).abs() < 0.01);
+    assert_eq!(q.dot(1, &a), 0.0);
+}
