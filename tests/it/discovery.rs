@@ -501,6 +501,7 @@ async fn accuracy(
         .collect();
     let all: std::collections::HashSet<&String> = origin.values().collect();
     let client = connect(catalog.clone(), options).await;
+    let (top1, top5) = (into.top1, into.top5);
     for q in queries {
         let query = q["q"].as_str().unwrap();
         let expect: Vec<&str> = q["expect"]
@@ -531,6 +532,12 @@ async fn accuracy(
                 .push(format!("{doc}: \"{query}\" wants {expect:?}, got {hits:?}"));
         }
     }
+    eprintln!(
+        "  {doc}: top-1 {}/{n}, top-5 {}/{n}",
+        into.top1 - top1,
+        into.top5 - top5,
+        n = queries.len()
+    );
     client.cancel().await.unwrap();
 }
 
