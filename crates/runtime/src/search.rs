@@ -255,11 +255,15 @@ impl ToolIndex {
             let coverage = matched.iter().sum::<f32>() / words;
             lexical[id as usize] = score * coverage.powf(COVERAGE_POWER) * self.prior[id as usize];
         }
-        let best = lexical.iter().copied().fold(0.0f32, f32::max);
+        let best = (0..lexical.len())
+            .filter(|&i| allowed(i))
+            .map(|i| lexical[i])
+            .fold(0.0f32, f32::max);
         let mut hits = Vec::new();
-        // A request sharing no word with any tool finds nothing: closeness
-        // of meaning alone ranks every tool, so it only reorders tools the
-        // request's words reach and those near them.
+        // A request sharing no word with any tool (of the tag asked for)
+        // finds nothing: closeness of meaning alone would rank every tool,
+        // so it only reorders tools the request's words reach and those
+        // near them.
         if best > 0.0 {
             let mut request = vec![0.0f32; self.vectors.dims()];
             embedding::Embedder::new()

@@ -108,6 +108,8 @@ fn a_model_s_words_find_the_api_s_operation() {
         hits.iter().all(|h| h.index == 0 || h.index == 3),
         "{hits:?}"
     );
+    // Nor does a request none of the tag's tools shares a word with.
+    assert!(index.search("remove", 10, Some("pulls")).is_empty());
     // An exact name wins; nothing matches nonsense.
     assert_eq!(top("repos_delete"), Some(1));
     assert!(index.search("zzzz qqqq", 5, None).is_empty());
