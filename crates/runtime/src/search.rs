@@ -14,6 +14,12 @@
 //! asks for ("remove" → `delete`). A tool scores the best alternative of
 //! each word, so an exact match always counts more.
 //!
+//! What no word list relates ("move an issue to done" and Jira's
+//! transitions, "trigger a workflow" and GitHub's dispatch) comes from a static
+//! text embedding ([`embedding`]): the cosine between the request and each
+//! tool is added to the tool's lexical score, relative to the request's
+//! best (see [`DENSE_WEIGHT`]).
+//!
 //! Self-contained: no imports from the rest of the crate.
 
 use std::collections::{HashMap, HashSet};

@@ -1,9 +1,10 @@
 //! What a request means beyond its words: a static text embedding
 //! (WordLlama's `l2_supercat`, MIT licence), the average of the vectors of
-//! a text's tokens, so that "list chargebacks" lands near Stripe's disputes
-//! and "schedule a meeting" near Graph's events although they share no
-//! word. The search adds the cosine between a request's vector and each
-//! tool's to its lexical score (see `search.rs`).
+//! a text's tokens, so that "move an issue to done" lands near Jira's
+//! transitions and "send money to a connected account" near Stripe's
+//! transfers although they share no telling word. The search adds the
+//! cosine between a request's vector and each tool's to its lexical score
+//! (see `search.rs`).
 //!
 //! `tokens.txt` holds the model's token vectors (128 of its 256
 //! Matryoshka dimensions, quantized to 93 levels, one printable character
