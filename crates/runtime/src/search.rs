@@ -463,6 +463,9 @@ const MAX_ALTERNATIVES: usize = 12;
 /// Most words of a request that are scored.
 const MAX_WORDS: usize = 32;
 
+/// Longest word split as a compound (`mypermissions` has 13 letters).
+const MAX_COMPOUND_LEN: usize = 40;
+
 /// One word of a request and what may stand for it, with weights.
 #[derive(Debug, Default)]
 struct Group {
@@ -591,8 +594,10 @@ impl ToolTokenizer {
 
     /// `word` as two words of the vocabulary (in the singular), each of
     /// three letters or more (or the first person's `my`), if it is one.
+    /// Words past [`MAX_COMPOUND_LEN`] are none (trying every split of a
+    /// request's megabyte-long word would take minutes).
     fn compound<'w>(&self, word: &'w str) -> Option<(&'w str, &'w str)> {
-        if word.len() < 6 || !word.is_ascii() {
+        if word.len() < 6 || word.len() > MAX_COMPOUND_LEN || !word.is_ascii() {
             return None;
         }
         (2..=word.len() - 3).find_map(|i| {

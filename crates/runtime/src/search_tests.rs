@@ -110,6 +110,10 @@ fn a_model_s_words_find_the_api_s_operation() {
     );
     // Nor does a request none of the tag's tools shares a word with.
     assert!(index.search("remove", 10, Some("pulls")).is_empty());
+    // A request of one enormous word is answered at once.
+    let started = std::time::Instant::now();
+    let _ = index.search(&"ab".repeat(100_000), 5, None);
+    assert!(started.elapsed() < std::time::Duration::from_secs(2));
     // An exact name wins; nothing matches nonsense.
     assert_eq!(top("repos_delete"), Some(1));
     assert!(index.search("zzzz qqqq", 5, None).is_empty());

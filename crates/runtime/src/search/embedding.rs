@@ -27,6 +27,9 @@ const LEVELS: i32 = 46;
 /// The word-start mark of the table's pieces (the tokenizer's `▁`).
 const WORD_START: char = '_';
 
+/// Longest word tokenized whole; English words are far shorter.
+const MAX_WORD_CHARS: usize = 40;
+
 /// Token vectors, quantized: each row one byte a dimension and a scale.
 pub(super) struct Model {
     /// Piece to row; a lower row merges first.
@@ -93,8 +96,14 @@ impl Model {
     }
 
     /// The rows of `word`'s tokens (a lower-case word, as `split_words`
-    /// gives it), appended to `out`.
+    /// gives it), appended to `out`. Only the first [`MAX_WORD_CHARS`]
+    /// characters count: merging is quadratic in a word's length, and a
+    /// request may hold anything.
     pub(super) fn tokenize(&self, word: &str, out: &mut Vec<u32>) {
+        let word = word
+            .char_indices()
+            .nth(MAX_WORD_CHARS)
+            .map_or(word, |(end, _)| &word[..end]);
         let marked = format!("{WORD_START}{word}");
         // Symbols as byte ranges of `marked`, from its characters up.
         let mut symbols: Vec<(usize, usize)> = marked

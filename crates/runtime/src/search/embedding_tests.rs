@@ -30,6 +30,10 @@ fn words_tokenize_as_the_model_tokenizer_does() {
     assert_eq!(pieces("the"), ["_the"]);
     assert_eq!(pieces("chargebacks"), ["_charge", "back", "s"]);
     assert_eq!(pieces("stargazers"), ["_st", "arg", "az", "ers"]);
+    // A word is read up to its 40th character: a request may hold a
+    // megabyte without a space.
+    let long = "ab".repeat(500_000);
+    assert_eq!(pieces(&long), pieces(&"ab".repeat(20)));
     // A character no piece holds is left out.
     assert_eq!(pieces("caf\u{e9}"), ["_c", "af"]);
 }
