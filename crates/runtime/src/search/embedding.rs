@@ -193,12 +193,6 @@ fn normalize(v: &mut [f32]) {
     }
 }
 
-/// Dot product (the cosine of two unit vectors).
-#[cfg(test)]
-fn dot(a: &[f32], b: &[f32]) -> f32 {
-    a.iter().zip(b).map(|(x, y)| x * y).sum()
-}
-
 /// Unit vectors stored a byte a dimension with a scale each: what the
 /// index keeps of its tools' embeddings (the cosine moves by well under
 /// 0.01).

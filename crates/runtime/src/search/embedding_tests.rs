@@ -1,5 +1,10 @@
 use super::*;
 
+/// Dot product (the cosine of two unit vectors).
+fn dot(a: &[f32], b: &[f32]) -> f32 {
+    a.iter().zip(b).map(|(x, y)| x * y).sum()
+}
+
 #[test]
 fn the_table_parses_whole() {
     let m = model();
