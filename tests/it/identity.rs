@@ -299,6 +299,12 @@ pub(crate) async fn introspect(issuer: &str, token: &str) -> Value {
 async fn call_through_serve(spec: &Path, store: &Path) -> (Value, String) {
     let mut cmd = command(&["serve", spec.to_str().unwrap()], store);
     cmd.env("RUST_LOG", "debug");
+    get_pet_through(cmd).await
+}
+
+/// One `tools/call` of `get_pet` through the `serve` process `cmd`
+/// starts (bounded to 60 s); the result, and the server's stderr.
+pub(crate) async fn get_pet_through(cmd: tokio::process::Command) -> (Value, String) {
     let (transport, stderr) = TokioChildProcess::builder(cmd)
         .stderr(Stdio::piped())
         .spawn()
@@ -318,7 +324,10 @@ async fn call_through_serve(spec: &Path, store: &Path) -> (Value, String) {
     let client = ().serve(transport).await.unwrap();
     let params = CallToolRequestParams::new("get_pet")
         .with_arguments(json!({"petId": 1}).as_object().unwrap().clone());
-    let result = client.call_tool(params).await.unwrap();
+    let result = tokio::time::timeout(Duration::from_secs(60), client.call_tool(params))
+        .await
+        .expect("the call ends within 60 s")
+        .unwrap();
     client.cancel().await.unwrap();
     tokio::time::sleep(Duration::from_millis(200)).await;
     let said = log.lock().unwrap().clone();

@@ -16,9 +16,8 @@ use std::process::Stdio;
 use std::time::Duration;
 
 use rmcp::ServiceExt;
-use rmcp::model::CallToolRequestParams;
 use rmcp::transport::TokioChildProcess;
-use serde_json::{Value, json};
+use serde_json::Value;
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt};
 
 use crate::backend::Backend;
@@ -246,34 +245,7 @@ async fn login(spec: &Path, session: &Session, user: &str) -> (bool, String) {
 /// One `get_pet` call through a real `serve` in `session`: the result
 /// and the server's log.
 async fn call(spec: &Path, session: &Session) -> (Value, String) {
-    let cmd = command(&["serve", spec.to_str().unwrap()], session);
-    let (transport, stderr) = TokioChildProcess::builder(cmd)
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let log = std::sync::Arc::new(std::sync::Mutex::new(String::new()));
-    if let Some(stderr) = stderr {
-        let log = std::sync::Arc::clone(&log);
-        tokio::spawn(async move {
-            let mut lines = tokio::io::BufReader::new(stderr).lines();
-            while let Ok(Some(line)) = lines.next_line().await {
-                let mut log = log.lock().unwrap();
-                log.push_str(&line);
-                log.push('\n');
-            }
-        });
-    }
-    let client = ().serve(transport).await.unwrap();
-    let params = CallToolRequestParams::new("get_pet")
-        .with_arguments(json!({"petId": 1}).as_object().unwrap().clone());
-    let result = tokio::time::timeout(Duration::from_secs(60), client.call_tool(params))
-        .await
-        .expect("the call ends within 60 s")
-        .unwrap();
-    client.cancel().await.unwrap();
-    tokio::time::sleep(Duration::from_millis(200)).await;
-    let said = log.lock().unwrap().clone();
-    (serde_json::to_value(result).unwrap(), said)
+    crate::identity::get_pet_through(command(&["serve", spec.to_str().unwrap()], session)).await
 }
 
 /// Every file under `dir`.
