@@ -77,7 +77,12 @@ impl Running {
 
 /// One self-contained 2026-07-28 request (no session): its HTTP status
 /// and JSON-RPC message (from a JSON or an event-stream answer).
-async fn rpc(url: &str, method: &str, params: Value, headers: &[(&str, &str)]) -> (u16, Value) {
+pub(crate) async fn rpc(
+    url: &str,
+    method: &str,
+    params: Value,
+    headers: &[(&str, &str)],
+) -> (u16, Value) {
     let mut params = params;
     params["_meta"] = json!({
         "io.modelcontextprotocol/protocolVersion": V2026,

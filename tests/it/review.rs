@@ -254,6 +254,75 @@ async fn a_credential_echoed_in_json_reaches_neither_text_nor_structured_content
     client.cancel().await.unwrap();
 }
 
+/// A token forwarded from the MCP client (`--forward-authorization`) is
+/// masked like a configured one when the API echoes it: the model never
+/// reads the caller's credential, though no configuration names it.
+#[tokio::test]
+async fn a_forwarded_token_echoed_by_the_api_is_masked() {
+    use openapi2mcp::server::transport::{HttpTransportOptions, bind_http};
+    const FORWARDED: &str = "client-forwarded-token-90210";
+    let backend = Backend::start(|r: &Recorded| {
+        let sent = r.header("authorization").unwrap_or("none").to_string();
+        let body = json!({"seen": sent, "note": format!("token {sent} is not valid here")});
+        (200, "application/json", body.to_string().into_bytes())
+    })
+    .await;
+    let doc = json!({
+        "openapi": "3.1.0", "info": {"title": "Echo", "version": "1"},
+        "paths": {"/echo": {"get": {"operationId": "get_echo", "responses": {"200": {
+            "description": "ok", "content": {"application/json": {"schema": {"type": "object"}}}}}}}}
+    });
+    let options = ServeOptions {
+        base_url: Some(backend.url()),
+        forward_authorization: true,
+        ..ServeOptions::default()
+    };
+    let bridge = Bridge::new(catalog_of(doc), options).unwrap();
+    let shutdown = tokio_util::sync::CancellationToken::new();
+    let bound = bind_http(
+        bridge,
+        HttpTransportOptions {
+            listen: "127.0.0.1:0".parse().unwrap(),
+            stateless: true,
+            ..HttpTransportOptions::default()
+        },
+        shutdown.clone(),
+    )
+    .await
+    .unwrap();
+    let url = format!("http://{}/mcp", bound.local_addr);
+    let server = tokio::spawn(bound.run());
+    let bearer = format!("Bearer {FORWARDED}");
+    let (status, answer) = crate::mcp_headers::rpc(
+        &url,
+        "tools/call",
+        json!({"name": "get_echo", "arguments": {}}),
+        &[("mcp-name", "get_echo"), ("authorization", &bearer)],
+    )
+    .await;
+    assert_eq!(
+        backend.take()[0].header("authorization"),
+        Some(bearer.as_str()),
+        "the client's token was forwarded"
+    );
+    assert_eq!(status, 200, "{answer}");
+    let result = &answer["result"];
+    assert_eq!(result["isError"], false, "{answer}");
+    let everything = answer.to_string();
+    assert!(!everything.contains(FORWARDED), "{everything}");
+    assert_eq!(result["structuredContent"]["seen"], "***", "{answer}");
+    assert_eq!(
+        result["structuredContent"]["note"], "token *** is not valid here",
+        "{answer}"
+    );
+    shutdown.cancel();
+    tokio::time::timeout(Duration::from_secs(10), server)
+        .await
+        .unwrap()
+        .unwrap()
+        .unwrap();
+}
+
 /// Runs the real binary with `args` (and `env`), waiting at most 60 s;
 /// its exit code and stderr.
 fn run_binary(args: &[&str], env: &[(&str, &str)]) -> (Option<i32>, String) {

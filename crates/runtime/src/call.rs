@@ -404,6 +404,7 @@ impl Api {
             &member.channel.client.options().limits,
             &request_line,
         );
+        mask_sent(&mut outcome, &prepared.credentials);
         if let Some(advice) = &called.fetch_less {
             name_fetch_less_arguments(&mut outcome, advice);
         }
@@ -450,7 +451,11 @@ impl Api {
         });
         match started {
             Err(note) => report.outcome.content.insert(0, Content::Text(note)),
-            Ok(monitor) if mode == LroMode::Wait => return (monitor.wait().await, Some(resp)),
+            Ok(monitor) if mode == LroMode::Wait => {
+                let mut done = monitor.wait().await;
+                mask_sent(&mut done.outcome, &prepared.credentials);
+                return (done, Some(resp));
+            }
             Ok(monitor) => {
                 report.outcome.content.push(Content::Text(format!(
                     "The API accepted the request as a long-running operation (HTTP {}); its status is at {}.",
@@ -523,22 +528,50 @@ impl Api {
         let channel = &self.member(tool).channel;
         let mut secrets = channel.auth.secret_values();
         secrets.extend(channel.headers.secret_values().map(str::to_string));
-        if secrets.is_empty() {
-            return outcome;
-        }
-        for c in &mut outcome.content {
-            if let Content::Text(t) = c {
-                *t = auth::redact(t, &secrets);
-            }
-        }
-        let Some(structured) = outcome.structured.as_mut() else {
-            return outcome;
-        };
-        if auth::redact_json(structured, &secrets) {
+        if mask(&mut outcome, &secrets) {
             return self.conform(tool, outcome);
         }
         outcome
     }
+}
+
+/// The shortest credential placed on a request that is masked in what the
+/// API sends back (see [`mask_sent`]): a shorter one would mask ordinary
+/// words and numbers of the result.
+const MIN_MASKED_CREDENTIAL: usize = 8;
+
+/// Masks `secrets` in `outcome`'s text and every string of its structured
+/// content (keys included); whether the structured content changed (it
+/// must then be conformed again).
+fn mask(outcome: &mut ToolOutcome, secrets: &[String]) -> bool {
+    if secrets.is_empty() {
+        return false;
+    }
+    for c in &mut outcome.content {
+        if let Content::Text(t) = c {
+            *t = auth::redact(t, secrets);
+        }
+    }
+    outcome
+        .structured
+        .as_mut()
+        .is_some_and(|structured| auth::redact_json(structured, secrets))
+}
+
+/// Masks the credentials one request carried (its
+/// [`request::PreparedRequest::credentials`]: a client's forwarded
+/// `Authorization`, a person's own login, an access token obtained at run
+/// time, as well as configured keys) in what its API sent back, before
+/// a handler sees it: [`Api::redact`] knows only the configured secrets,
+/// not those that exist per request. Credentials shorter than
+/// [`MIN_MASKED_CREDENTIAL`] are left alone.
+fn mask_sent(outcome: &mut ToolOutcome, credentials: &[String]) {
+    let sent: Vec<String> = credentials
+        .iter()
+        .filter(|c| c.len() >= MIN_MASKED_CREDENTIAL)
+        .cloned()
+        .collect();
+    mask(outcome, &sent);
 }
 
 /// One admitted call on its way to the API, handed to the tool's handler.
