@@ -318,7 +318,7 @@ fn requests_find_operations_by_meaning_not_only_by_words() {
         described(
             "create_dispute",
             "Create dispute",
-            "Opens a dispute when a customer questions a charge with their card issuer.",
+            "Opens a dispute over a charge a customer questions with their card issuer.",
             "POST",
             "/disputes",
         ),
@@ -363,25 +363,22 @@ fn the_description_is_read_beyond_the_title_it_repeats() {
     assert_eq!(about(&e), "");
 }
 
-/// The embedding reads what a tool does (verb, resource, title) more than
-/// where it is and how its description goes on.
+/// The embedding reads the beginning of the description beyond the title:
+/// what the tool does, not the conditions and formats that follow.
 #[test]
-fn the_embedding_reads_the_action_before_the_description() {
+fn the_embedding_reads_how_the_description_begins() {
     let e = described(
         "create_transfer",
         "Create transfer",
-        "Sends funds to a connected account.",
+        "Create transfer\n\nSends funds to a connected account. Requires the balance to cover the amount.",
         "POST",
         "/v1/transfers",
     );
     let words = dense_text(&e);
-    let count = |w: &str| words.iter().filter(|x| *x == w).count();
-    // The action and the title twice, the place and description once.
-    assert_eq!(count("transfers"), 2);
-    assert_eq!(count("transfer"), 2);
-    assert_eq!(count("create"), 4);
-    assert_eq!(count("funds"), 1);
-    assert_eq!(count("v1"), 1);
+    let has = |w: &str| words.iter().any(|x| x == w);
+    assert!(has("funds") && has("connected"), "{words:?}");
+    assert!(!has("balance") && !has("amount"), "{words:?}");
+    assert_eq!(words.iter().filter(|x| *x == "transfer").count(), 1);
 }
 
 /// `POST` to an OData `$ref` collection adds an existing object to it
