@@ -138,7 +138,7 @@ const DENSE_DESCRIPTION_CHARS: usize = 45;
 /// How much a tool loses when its method is not the one the request's
 /// verb asks for ([`intent`]): a preference, as large as a good word
 /// match, not a filter (a request's first word can mislead).
-const INTENT_PENALTY: f32 = 0.3;
+const INTENT_PENALTY: f32 = 0.4;
 
 impl std::fmt::Debug for ToolIndex {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
