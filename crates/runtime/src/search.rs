@@ -295,7 +295,8 @@ impl ToolIndex {
             hits = (0..self.names.len())
                 .filter(|&i| allowed(i))
                 .map(|i| {
-                    let mut score = lexical[i] / best + DENSE_WEIGHT * self.vectors.dot(i, &request);
+                    let mut score =
+                        lexical[i] / best + DENSE_WEIGHT * self.vectors.dot(i, &request);
                     if intent.is_some_and(|reads| reads != self.reads[i]) {
                         score -= INTENT_PENALTY;
                     }
@@ -487,8 +488,8 @@ const READING: &[&str] = &[
 const OBJECT_WORDS: &[&str] = &[
     "a", "an", "the", "my", "our", "your", "his", "her", "their", "its", "this", "that", "these",
     "those", "all", "any", "some", "every", "each", "another", "other", "one", "two", "three",
-    "many", "several", "someone", "somebody", "me", "us", "him", "them", "it", "up", "off",
-    "out", "down", "away", "back",
+    "many", "several", "someone", "somebody", "me", "us", "him", "them", "it", "up", "off", "out",
+    "down", "away", "back",
 ];
 
 /// The kind of method a request's first words ask for: `Some(true)` for
