@@ -18,7 +18,9 @@
 //! transitions, "trigger a workflow" and GitHub's dispatch) comes from a static
 //! text embedding ([`embedding`]): the cosine between the request and each
 //! tool is added to the tool's lexical score, relative to the request's
-//! best (see [`DENSE_WEIGHT`]).
+//! best (see [`DENSE_WEIGHT`]). Last, the method the request's verb asks
+//! for: "assign an issue to a user" changes something, "which issues are
+//! assigned to me" reads (see [`intent`]).
 //!
 //! Self-contained: no imports from the rest of the crate.
 
@@ -73,6 +75,9 @@ pub struct ToolIndex {
     /// Each tool's text embedding ([`embedding`]), quantized: `dims`
     /// bytes a tool (Graph's 11,000 tools take 1.5 MB instead of 6).
     vectors: embedding::Quantized,
+    /// Whether each tool only reads (`GET`, `HEAD`), for the method a
+    /// request's verb asks for ([`intent`]).
+    reads: Vec<bool>,
 }
 
 /// One indexed field: its BM25 index and weight.
@@ -122,9 +127,18 @@ const DEPTH_PENALTY: f32 = 0.08;
 /// each set out in turn picks 2 to 3 (bench/README.md, Search).
 const DENSE_WEIGHT: f32 = 2.5;
 
-/// How much of a description the embedding reads: its first sentence or
-/// two say what the tool does.
-const DENSE_DESCRIPTION_CHARS: usize = 200;
+/// How much of a description the embedding reads: the beginning of its
+/// first sentence says what the tool does; the rest (conditions, formats,
+/// permissions) pulls a tool's vector away from its purpose. Chosen over
+/// the three query sets of tests/fixtures/ by their mean top-5 accuracy
+/// (45 to 100 characters score within two requests of each other;
+/// bench/README.md, Search).
+const DENSE_DESCRIPTION_CHARS: usize = 45;
+
+/// How much a tool loses when its method is not the one the request's
+/// verb asks for ([`intent`]): a preference, as large as a good word
+/// match, not a filter (a request's first word can mislead).
+const INTENT_PENALTY: f32 = 0.4;
 
 impl std::fmt::Debug for ToolIndex {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -148,6 +162,7 @@ impl ToolIndex {
         let mut embedder = embedding::Embedder::new();
         let mut vectors = embedding::Quantized::new(embedder.dims());
         let mut vector = vec![0.0f32; embedder.dims()];
+        let mut reads = Vec::new();
         for entry in entries {
             embedder.embed(dense_text(&entry).iter().map(String::as_str), &mut vector);
             vectors.push(&vector);
@@ -160,6 +175,7 @@ impl ToolIndex {
             for (field, text) in texts.iter_mut().zip(field_texts(&entry)) {
                 field.push(text);
             }
+            reads.push(matches!(entry.method, "GET" | "HEAD"));
             names.push(entry.name.to_string());
             tags.push(entry.tags.iter().map(|t| t.to_lowercase()).collect());
         }
@@ -181,6 +197,7 @@ impl ToolIndex {
             tags,
             prior,
             vectors,
+            reads,
         }
     }
 
@@ -274,11 +291,16 @@ impl ToolIndex {
             let mut request = vec![0.0f32; self.vectors.dims()];
             embedding::Embedder::new()
                 .embed(split_words(query).iter().map(String::as_str), &mut request);
+            let intent = intent(query);
             hits = (0..self.names.len())
                 .filter(|&i| allowed(i))
-                .map(|i| Hit {
-                    index: i,
-                    score: lexical[i] / best + DENSE_WEIGHT * self.vectors.dot(i, &request),
+                .map(|i| {
+                    let mut score =
+                        lexical[i] / best + DENSE_WEIGHT * self.vectors.dot(i, &request);
+                    if intent.is_some_and(|reads| reads != self.reads[i]) {
+                        score -= INTENT_PENALTY;
+                    }
+                    Hit { index: i, score }
                 })
                 .collect();
         }
@@ -304,13 +326,11 @@ impl ToolIndex {
 
 /// The words the embedding reads of a tool: what it does (the method's
 /// verb and the resource, as the first field), its title, where it is (the
-/// path's other segments, tags), and how its description begins.
+/// path's other segments, tags), and how its description begins beyond
+/// the title ([`about`]).
 fn dense_text(e: &SearchEntry<'_>) -> Vec<String> {
     let [action, _, place, _, _] = field_texts(e);
-    let description: String = first_paragraph(e.description)
-        .chars()
-        .take(DENSE_DESCRIPTION_CHARS)
-        .collect();
+    let description: String = about(e).chars().take(DENSE_DESCRIPTION_CHARS).collect();
     [
         action.as_str(),
         e.title,
@@ -324,12 +344,11 @@ fn dense_text(e: &SearchEntry<'_>) -> Vec<String> {
 
 /// The text of each field of one tool, in [`WEIGHTS`] order. The verb of
 /// the method joins the name: `GET` on a collection lists, on an item
-/// gets.
+/// gets; `POST` creates, except to an OData `$ref` collection (Microsoft
+/// Graph's `POST /groups/{id}/members/$ref`), which adds an existing
+/// object to the collection.
 fn field_texts(e: &SearchEntry<'_>) -> [String; 5] {
-    let description: String = first_paragraph(e.description)
-        .chars()
-        .take(DESCRIPTION_CHARS)
-        .collect();
+    let description: String = about(e).chars().take(DESCRIPTION_CHARS).collect();
     let mut path_words: Vec<&str> = static_segments(e.path).collect();
     // The resource acted on: the last static segment, without a dotted
     // namespace (`microsoft.graph.sendMail` acts as `sendMail`).
@@ -341,6 +360,7 @@ fn field_texts(e: &SearchEntry<'_>) -> [String; 5] {
     let verb = match e.method {
         "GET" | "HEAD" if on_item => "get",
         "GET" | "HEAD" => "list get",
+        "POST" if e.path.trim_end_matches('/').ends_with("/$ref") => "add",
         "POST" => "create",
         "PUT" | "PATCH" => "update",
         "DELETE" => "delete",
@@ -361,7 +381,23 @@ fn static_segments(path: &str) -> impl Iterator<Item = &str> {
         .filter(|s| !s.is_empty() && !s.starts_with('{') && !s.starts_with('$'))
 }
 
-/// The description up to its first blank line.
+/// What a tool's description says beyond its title: its first paragraph,
+/// after a first paragraph that only repeats the title (the tools of most
+/// documents begin their description with their summary, which the index
+/// reads as the title already).
+fn about<'a>(e: &SearchEntry<'a>) -> &'a str {
+    let mut text = e.description.trim_start();
+    let title = e.title.trim();
+    if !title.is_empty()
+        && let Some(rest) = text.strip_prefix(title)
+        && (rest.is_empty() || rest.starts_with("\n\n") || rest.starts_with("\r\n\r\n"))
+    {
+        text = rest.trim_start();
+    }
+    first_paragraph(text)
+}
+
+/// The text up to its first blank line.
 fn first_paragraph(text: &str) -> &str {
     let text = text.trim_start();
     text.find("\n\n").map_or(text, |i| &text[..i])
@@ -435,6 +471,55 @@ const METHOD_VERBS: &[(&str, &str)] = &[
 
 /// Words of a request that name neither an action nor a resource.
 const FILLER: &[&str] = &["details", "detail", "info", "information"];
+
+/// Verbs of reading that are not the methods' own (see [`METHOD_VERBS`]
+/// for those), and the words that open a question: a request opening so
+/// asks for an operation that reads.
+const READING: &[&str] = &[
+    "find", "search", "query", "check", "download", "compare", "count", "preview", "inspect",
+    "describe", "look", "who", "what", "which", "how", "when", "where", "why", "whose",
+];
+
+/// Words that follow an imperative verb rather than a noun (determiners,
+/// pronouns, numbers, a phrasal verb's particle): "assign an issue",
+/// "invite someone", "set up", "turn off". A request opening with another
+/// verb followed by one of these asks to change something; "issue
+/// comments" (a noun, then another) says nothing of the method.
+const OBJECT_WORDS: &[&str] = &[
+    "a", "an", "the", "my", "our", "your", "his", "her", "their", "its", "this", "that", "these",
+    "those", "all", "any", "some", "every", "each", "another", "other", "one", "two", "three",
+    "many", "several", "someone", "somebody", "me", "us", "him", "them", "it", "up", "off", "out",
+    "down", "away", "back",
+];
+
+/// The kind of method a request's first words ask for: `Some(true)` for
+/// an operation that reads (the request opens with a verb of reading or a
+/// question: "list ...", "show ...", "who ...", "did I ..."), `Some(false)`
+/// for one that changes something (another verb, then its object: "assign
+/// an issue to a user", "mark all notifications as read"), `None` when the
+/// words do not say (a single word, a noun phrase).
+fn intent(query: &str) -> Option<bool> {
+    let words = split_words(query);
+    let [first, second, ..] = words.as_slice() else {
+        return None;
+    };
+    let base = lexicon::lexicon().base(first);
+    let reads = |w: &str| {
+        matches!(w, "get" | "list")
+            || READING.contains(&w)
+            || QUESTION.contains(&w)
+            || METHOD_VERBS
+                .iter()
+                .any(|(from, to)| *from == w && matches!(*to, "get" | "list"))
+    };
+    if reads(first) || reads(&base) {
+        Some(true)
+    } else if OBJECT_WORDS.contains(&second.as_str()) {
+        Some(false)
+    } else {
+        None
+    }
+}
 
 /// Words that open a yes-or-no question ("did I star this repository",
 /// "is this user a member"): APIs answer those with "check" operations.

@@ -318,7 +318,7 @@ fn requests_find_operations_by_meaning_not_only_by_words() {
         described(
             "create_dispute",
             "Create dispute",
-            "Opens a dispute when a customer questions a charge with their card issuer.",
+            "Opens a dispute over a charge a customer questions with their card issuer.",
             "POST",
             "/disputes",
         ),
@@ -327,4 +327,127 @@ fn requests_find_operations_by_meaning_not_only_by_words() {
     assert_eq!(top("create a meeting"), Some(2));
     assert_eq!(top("create a chargeback"), Some(3));
     assert_eq!(top("create a tag"), Some(1));
+}
+
+/// Most documents' tools begin their description with their summary: the
+/// index reads what the description says beyond it (the summary is the
+/// title already).
+#[test]
+fn the_description_is_read_beyond_the_title_it_repeats() {
+    let index = ToolIndex::new([
+        described(
+            "get_thing",
+            "Get a thing",
+            "Get a thing\n\nReturns the frobnicator settings of a thing.\n\nRequires a token.",
+            "GET",
+            "/things/{id}",
+        ),
+        described(
+            "get_other",
+            "Get another",
+            "Get another\n\nReturns the widget of another.",
+            "GET",
+            "/others/{id}",
+        ),
+    ]);
+    let top = |q: &str| index.search(q, 1, None).first().map(|h| h.index);
+    assert_eq!(top("frobnicator settings"), Some(0));
+    assert_eq!(top("widget"), Some(1));
+    let e = described("x", "Title", "Title\n\nWhat it does.", "GET", "/x");
+    assert_eq!(about(&e), "What it does.");
+    // A description that does not repeat the title is read from its start;
+    // one that only repeats it says nothing more.
+    let e = described("x", "Title", "Titles of things.\n\nMore.", "GET", "/x");
+    assert_eq!(about(&e), "Titles of things.");
+    let e = described("x", "Title", "Title", "GET", "/x");
+    assert_eq!(about(&e), "");
+}
+
+/// The embedding reads the beginning of the description beyond the title:
+/// what the tool does, not the conditions and formats that follow.
+#[test]
+fn the_embedding_reads_how_the_description_begins() {
+    let e = described(
+        "create_transfer",
+        "Create transfer",
+        "Create transfer\n\nSends funds to a connected account. Requires the balance to cover the amount.",
+        "POST",
+        "/v1/transfers",
+    );
+    let words = dense_text(&e);
+    let has = |w: &str| words.iter().any(|x| x == w);
+    assert!(has("funds") && has("connected"), "{words:?}");
+    assert!(!has("balance") && !has("amount"), "{words:?}");
+    assert_eq!(words.iter().filter(|x| *x == "transfer").count(), 1);
+}
+
+/// `POST` to an OData `$ref` collection adds an existing object to it
+/// (Microsoft Graph's group members): the verb is "add", not "create".
+#[test]
+fn posting_a_reference_adds_to_the_collection() {
+    let e = entry(
+        "create_group_ref_member",
+        "Create new navigation property ref to members for groups",
+        "POST",
+        "/groups/{group-id}/members/$ref",
+        &[],
+    );
+    assert_eq!(field_texts(&e)[0], "add members");
+    let e = entry("create_group", "Create group", "POST", "/groups", &[]);
+    assert_eq!(field_texts(&e)[0], "create groups");
+}
+
+#[test]
+fn a_request_s_first_words_tell_the_method_it_asks_for() {
+    // Verbs of reading and questions read.
+    for q in [
+        "list branches",
+        "show my profile",
+        "find code in a repo",
+        "who follows me",
+        "did I star this repository",
+        "checks of a commit",
+    ] {
+        assert_eq!(intent(q), Some(true), "{q}");
+    }
+    // Another verb with its object changes something.
+    for q in [
+        "assign an issue to a user",
+        "invite someone to join",
+        "turn off a workflow",
+        "mark all notifications as read",
+    ] {
+        assert_eq!(intent(q), Some(false), "{q}");
+    }
+    // A noun phrase or a single word says nothing of the method.
+    for q in ["issue comments", "repository secrets", "assign", ""] {
+        assert_eq!(intent(q), None, "{q}");
+    }
+}
+
+/// Two operations on one resource that the words alone barely tell
+/// apart: the method the request's verb asks for decides.
+#[test]
+fn the_method_a_request_asks_for_ranks_first() {
+    let index = ToolIndex::new([
+        described(
+            "issue_assignees",
+            "Issue assignees",
+            "The users assigned to an issue.",
+            "GET",
+            "/issues/{issue_number}/assignees",
+        ),
+        described(
+            "issue_assignees_add",
+            "Issue assignees",
+            "The users assigned to an issue.",
+            "POST",
+            "/issues/{issue_number}/assignees",
+        ),
+    ]);
+    let top = |q: &str| index.search(q, 1, None).first().map(|h| h.index);
+    assert_eq!(top("assign an issue to a user"), Some(1));
+    assert_eq!(top("assign someone to this issue"), Some(1));
+    assert_eq!(top("who is assigned to this issue"), Some(0));
+    assert_eq!(top("which users are assignees of an issue"), Some(0));
 }
