@@ -259,7 +259,6 @@ async fn a_credential_echoed_in_json_reaches_neither_text_nor_structured_content
 /// reads the caller's credential, though no configuration names it.
 #[tokio::test]
 async fn a_forwarded_token_echoed_by_the_api_is_masked() {
-    use openapi2mcp::server::transport::{HttpTransportOptions, bind_http};
     const FORWARDED: &str = "client-forwarded-token-90210";
     let backend = Backend::start(|r: &Recorded| {
         let sent = r.header("authorization").unwrap_or("none").to_string();
@@ -278,20 +277,7 @@ async fn a_forwarded_token_echoed_by_the_api_is_masked() {
         ..ServeOptions::default()
     };
     let bridge = Bridge::new(catalog_of(doc), options).unwrap();
-    let shutdown = tokio_util::sync::CancellationToken::new();
-    let bound = bind_http(
-        bridge,
-        HttpTransportOptions {
-            listen: "127.0.0.1:0".parse().unwrap(),
-            stateless: true,
-            ..HttpTransportOptions::default()
-        },
-        shutdown.clone(),
-    )
-    .await
-    .unwrap();
-    let url = format!("http://{}/mcp", bound.local_addr);
-    let server = tokio::spawn(bound.run());
+    let (url, shutdown) = crate::protocol::http_server(bridge).await;
     let bearer = format!("Bearer {FORWARDED}");
     let (status, answer) = crate::mcp_headers::rpc(
         &url,
@@ -316,11 +302,6 @@ async fn a_forwarded_token_echoed_by_the_api_is_masked() {
         "{answer}"
     );
     shutdown.cancel();
-    tokio::time::timeout(Duration::from_secs(10), server)
-        .await
-        .unwrap()
-        .unwrap()
-        .unwrap();
 }
 
 /// Runs the real binary with `args` (and `env`), waiting at most 60 s;

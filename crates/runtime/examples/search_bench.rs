@@ -16,65 +16,31 @@ fn main() {
 }
 
 #[cfg(feature = "search")]
+#[path = "dump/mod.rs"]
+#[allow(dead_code)] // search_eval uses the rest
+mod dump;
+
+#[cfg(feature = "search")]
 mod bench {
     use std::time::Instant;
 
-    use openapi2mcp_runtime::search::{SearchEntry, ToolIndex};
-    use serde_json::Value;
-
-    fn strings(v: &Value) -> Vec<String> {
-        v.as_array()
-            .map(|a| {
-                a.iter()
-                    .filter_map(|s| s.as_str().map(str::to_string))
-                    .collect()
-            })
-            .unwrap_or_default()
-    }
+    use super::dump::Dump;
 
     pub fn main() {
         let mut args = std::env::args().skip(1);
         let path = args.next().expect("usage: search_bench DUMP.json [ROUNDS]");
         let rounds: usize = args.next().map_or(3, |r| r.parse().expect("ROUNDS"));
-        let dump: Value =
-            serde_json::from_slice(&std::fs::read(&path).expect("the dump")).expect("JSON");
-        let tools = dump["tools"].as_array().expect("tools");
-        let text = |t: &Value, k: &str| t[k].as_str().unwrap_or_default().to_string();
-        let owned: Vec<[String; 4]> = tools
+        let dump = Dump::read(&path);
+        let queries: Vec<&str> = dump
+            .queries
             .iter()
-            .map(|t| {
-                [
-                    text(t, "name"),
-                    text(t, "title"),
-                    text(t, "description"),
-                    text(t, "method"),
-                ]
-            })
-            .collect();
-        let paths: Vec<String> = tools.iter().map(|t| text(t, "path")).collect();
-        let tags: Vec<Vec<String>> = tools.iter().map(|t| strings(&t["tags"])).collect();
-        let params: Vec<Vec<String>> = tools.iter().map(|t| strings(&t["args"])).collect();
-        let queries: Vec<String> = dump["queries"]
-            .as_array()
-            .expect("queries")
-            .iter()
-            .map(|q| q["q"].as_str().unwrap_or_default().to_string())
+            .map(|q| q["q"].as_str().unwrap_or_default())
             .collect();
         let mut builds = Vec::new();
         let mut index = None;
         for _ in 0..rounds {
             let started = Instant::now();
-            index = Some(ToolIndex::new(owned.iter().enumerate().map(
-                |(i, [name, title, description, method])| SearchEntry {
-                    name,
-                    title,
-                    description,
-                    tags: &tags[i],
-                    method,
-                    path: &paths[i],
-                    params: &params[i],
-                },
-            )));
+            index = Some(dump.index());
             builds.push(started.elapsed().as_secs_f64() * 1000.0);
         }
         let index = index.expect("at least one round");
@@ -99,7 +65,7 @@ mod bench {
             .unwrap_or_default();
         println!(
             "{path}: {} tools; index build {} ms; search over {} requests: median {:.2} / p95 {:.2} / max {:.2} ms; {hwm}",
-            tools.len(),
+            dump.tools.len(),
             builds
                 .iter()
                 .map(|b| format!("{b:.0}"))

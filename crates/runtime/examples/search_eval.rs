@@ -21,24 +21,17 @@ fn main() {
 }
 
 #[cfg(feature = "search")]
+#[path = "dump/mod.rs"]
+mod dump;
+
+#[cfg(feature = "search")]
 mod eval {
     use std::collections::BTreeMap;
 
-    use openapi2mcp_runtime::search::{SearchEntry, ToolIndex};
-    use serde_json::Value;
+    use super::dump::{Dump, strings};
 
     /// The documents of the query sets, in the test's order.
     const DOCS: [&str; 4] = ["github", "graph", "stripe", "jira"];
-
-    fn strings(v: &Value) -> Vec<String> {
-        v.as_array()
-            .map(|a| {
-                a.iter()
-                    .filter_map(|s| s.as_str().map(str::to_string))
-                    .collect()
-            })
-            .unwrap_or_default()
-    }
 
     /// Counts of one query set, and of each of its documents.
     #[derive(Default)]
@@ -63,43 +56,14 @@ mod eval {
         let mut sets: BTreeMap<String, Tally> = BTreeMap::new();
         for doc in DOCS {
             let path = format!("{dir}/{doc}.json");
-            let dump: Value = serde_json::from_slice(
-                &std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e}")),
-            )
-            .unwrap_or_else(|e| panic!("{path}: {e}"));
-            let tools = dump["tools"].as_array().expect("tools");
-            let text = |t: &Value, k: &str| t[k].as_str().unwrap_or_default().to_string();
-            let owned: Vec<[String; 5]> = tools
-                .iter()
-                .map(|t| {
-                    [
-                        text(t, "name"),
-                        text(t, "title"),
-                        text(t, "description"),
-                        text(t, "method"),
-                        text(t, "path"),
-                    ]
-                })
-                .collect();
-            let tags: Vec<Vec<String>> = tools.iter().map(|t| strings(&t["tags"])).collect();
-            let params: Vec<Vec<String>> = tools.iter().map(|t| strings(&t["args"])).collect();
-            let index = ToolIndex::new(owned.iter().enumerate().map(
-                |(i, [name, title, description, method, path])| SearchEntry {
-                    name,
-                    title,
-                    description,
-                    tags: &tags[i],
-                    method,
-                    path,
-                    params: &params[i],
-                },
-            ));
-            let operation = |i: usize| format!("{} {}", owned[i][3], owned[i][4]);
-            for q in dump["queries"].as_array().expect("queries") {
+            let dump = Dump::read(&path);
+            let index = dump.index();
+            let operation = |i: usize| dump.operation(i);
+            for q in &dump.queries {
                 let set = q["set"].as_str().unwrap_or_default().to_string();
                 let query = q["q"].as_str().unwrap_or_default();
                 let expect = strings(&q["expect"]);
-                let hits = index.search(query, owned.len(), None);
+                let hits = index.search(query, dump.tools.len(), None);
                 let rank = hits
                     .iter()
                     .position(|h| expect.contains(&operation(h.index)))
