@@ -183,6 +183,22 @@ pub struct ToolHead {
 }
 
 impl ToolHead {
+    /// What the search index reads of this tool: the one mapping from a
+    /// head to a [`crate::search::SearchEntry`], for the server's index
+    /// and anything that must index exactly as it does.
+    #[cfg(feature = "search")]
+    pub fn search_entry(&self) -> crate::search::SearchEntry<'_> {
+        crate::search::SearchEntry {
+            name: &self.name,
+            title: &self.title,
+            description: &self.description,
+            tags: &self.origin.tags,
+            method: &self.origin.method,
+            path: &self.origin.path,
+            params: &self.args,
+        }
+    }
+
     /// The head of a built tool.
     pub fn of(def: &ToolDef) -> Self {
         Self {

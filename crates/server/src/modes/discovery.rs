@@ -23,7 +23,7 @@ use openapi2mcp_runtime::call::Missing;
 #[cfg(feature = "search")]
 use openapi2mcp_runtime::catalog::ToolHead;
 #[cfg(feature = "search")]
-use openapi2mcp_runtime::search::{SearchEntry, ToolIndex};
+use openapi2mcp_runtime::search::ToolIndex;
 
 /// The search index of a catalog, `None` until its thread has built it.
 #[cfg(feature = "search")]
@@ -45,15 +45,7 @@ pub(crate) fn index(heads: Arc<Vec<ToolHead>>) -> Index {
         .name("search-index".into())
         .spawn(move || {
             let started = Instant::now();
-            let index = ToolIndex::new(heads.iter().map(|h| SearchEntry {
-                name: &h.name,
-                title: &h.title,
-                description: &h.description,
-                tags: &h.origin.tags,
-                method: &h.origin.method,
-                path: &h.origin.path,
-                params: &h.args,
-            }));
+            let index = ToolIndex::new(heads.iter().map(ToolHead::search_entry));
             tracing::debug!(
                 tools = heads.len(),
                 ms = started.elapsed().as_millis() as u64,
