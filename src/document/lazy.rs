@@ -1,17 +1,21 @@
-//! The root's `paths` kept as text: an index of each path item's key and
-//! where its text is, with nothing built. `paths` is most of a large
-//! document (18 of Microsoft Graph's 21 MB), and a tree of it costs about
-//! nine times its text (`serde_json::Value` with key order kept), so a
-//! large document was mostly a tree nobody read again once its tools were
-//! planned.
+//! Objects of the root document kept as text: an index of each member's
+//! key and where its text is, with nothing built. The root's `paths` is
+//! most of a large document (18 of Microsoft Graph's 21 MB), and the
+//! members of `components` (schemas above all) most of the rest; a tree
+//! of them costs about nine times their text (`serde_json::Value` with key
+//! order kept), and most of it is never read: a large document's path
+//! items are read once each to plan its tools, and only the components
+//! some operation reaches are read at all (GitHub's REST description:
+//! 625 of 969 schemas, 0.7 of 2.7 MB).
 //!
 //! A path item is parsed when it is read: for one use by a walk over the
 //! operations ([`super::model::PathItems`]: planning every tool, building
 //! a listed tool), dropped after it; or kept for the life of the document
 //! when something holds on to it (a `$ref` into `paths`, the operations
-//! handed out by [`super::Document::operations`]). The text is checked
+//! handed out by [`super::Document::operations`]). A component is parsed
+//! the first time a reference reaches it and kept. The text is checked
 //! whole when the document is loaded, with the same errors a parse would
-//! give, so parsing an item later cannot fail.
+//! give, so parsing a member later cannot fail.
 //!
 //! The choice was measured (see "Full-list performance (issue 27)" in
 //! bench/README.md): a `RawValue` index over the text was the smallest of
@@ -27,33 +31,48 @@ use serde::de::{Deserialize, DeserializeSeed, Deserializer, MapAccess, SeqAccess
 use serde::ser::{Serialize, SerializeMap, Serializer};
 use serde_json::Value;
 
-/// The root's `paths`, as text (see the module documentation).
-pub struct LazyPaths {
-    /// The document's text.
+/// An object of the root document (its `paths`, or one kind of its
+/// `components`), as text (see the module documentation).
+pub struct LazyMap {
+    /// The members' text (from the first member's start to the last
+    /// one's end).
     text: String,
     /// Each path item: its key and its text's place in `text`, in
     /// document order (a repeated key keeps its first place and its last
     /// text, as a parsed object keeps it).
     items: Vec<(String, Range<usize>)>,
     index: HashMap<String, usize>,
-    /// Items kept once parsed (see [`LazyPaths::kept`]).
+    /// Items kept once parsed (see [`LazyMap::kept`]).
     kept: Vec<OnceLock<Value>>,
+    /// Whether the members are path items (loading coerces their
+    /// operations' ids, summaries and descriptions to strings).
+    path_items: bool,
 }
 
-impl fmt::Debug for LazyPaths {
+impl fmt::Debug for LazyMap {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("LazyPaths")
+        f.debug_struct("LazyMap")
             .field("items", &self.items.len())
             .field("text_bytes", &self.text.len())
             .finish_non_exhaustive()
     }
 }
 
-impl LazyPaths {
-    /// The items `entries` (keys and places in `text`, in document order,
-    /// checked already) of the document `text`; only the text of the
-    /// items is kept (GitHub's `paths` is a sixth of its 13 MB).
-    pub(super) fn new(text: &str, entries: Vec<(String, Range<usize>)>) -> Self {
+impl LazyMap {
+    /// The path items `entries` (keys and places in `text`, in document
+    /// order, checked already) of the document `text`; only the text of
+    /// the items is kept (GitHub's `paths` is a sixth of its 13 MB).
+    pub(super) fn paths(text: &str, entries: Vec<(String, Range<usize>)>) -> Self {
+        Self::new(text, entries, true)
+    }
+
+    /// The members `entries` of one kind of `components` (as
+    /// [`LazyMap::paths`]).
+    pub(super) fn components(text: &str, entries: Vec<(String, Range<usize>)>) -> Self {
+        Self::new(text, entries, false)
+    }
+
+    fn new(text: &str, entries: Vec<(String, Range<usize>)>, path_items: bool) -> Self {
         let start = entries.iter().map(|(_, r)| r.start).min().unwrap_or(0);
         let end = entries.iter().map(|(_, r)| r.end).max().unwrap_or(0);
         let text = text[start..end.max(start)].to_string();
@@ -77,6 +96,7 @@ impl LazyPaths {
             items,
             index,
             kept,
+            path_items,
         }
     }
 
@@ -88,6 +108,11 @@ impl LazyPaths {
     /// Whether `paths` is empty.
     pub fn is_empty(&self) -> bool {
         self.items.is_empty()
+    }
+
+    /// The keys, in document order.
+    pub fn keys(&self) -> impl Iterator<Item = &str> {
+        self.items.iter().map(|(key, _)| key.as_str())
     }
 
     /// The key of item `at`.
@@ -117,8 +142,10 @@ impl LazyPaths {
         // Checked when loaded: parsing cannot fail. Should it ever, the
         // item reads as not a mapping, which `operations` reports.
         let mut item = serde_json::from_str(text).unwrap_or(Value::Null);
-        // What loading does to the path items of a tree.
-        super::load::coerce_path_item(&mut item);
+        if self.path_items {
+            // What loading does to the path items of a tree.
+            super::load::coerce_path_item(&mut item);
+        }
         item
     }
 
@@ -133,9 +160,9 @@ impl LazyPaths {
     }
 }
 
-/// `paths` written out as the object it is (each item parsed for the
-/// write), exactly as its parsed tree would be.
-impl Serialize for LazyPaths {
+/// The object written out as it is (each member parsed for the write),
+/// exactly as its parsed tree would be.
+impl Serialize for LazyMap {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let mut map = serializer.serialize_map(Some(self.items.len()))?;
         for (at, (key, _)) in self.items.iter().enumerate() {

@@ -142,7 +142,7 @@ fn a_bad_path_item_is_an_error_with_its_line_when_loading() {
 
 #[test]
 fn repeated_keys_keep_the_first_place_and_the_last_text() {
-    let paths = LazyPaths::new(
+    let paths = LazyMap::paths(
         "abcdef",
         vec![("x".into(), 0..1), ("y".into(), 1..2), ("x".into(), 2..3)],
     );
@@ -150,4 +150,133 @@ fn repeated_keys_keep_the_first_place_and_the_last_text() {
     assert_eq!(paths.key(0), "x");
     assert_eq!(paths.text(0), "c");
     assert_eq!(paths.find("y"), Some(1));
+}
+
+/// A document whose components exercise what a reference reads: a schema
+/// reached through a `$ref` into another schema's member, a repeated
+/// schema name (the last one wins, in the first one's place), a kind that
+/// is not an object (kept as parsed), a schema no operation reaches.
+const COMPONENTS_DOC: &str = r##"{
+  "openapi": "3.1.0",
+  "info": {"title": "t", "version": "1"},
+  "paths": {
+    "/pets": {"post": {"operationId": "addPet",
+      "parameters": [{"$ref": "#/components/parameters/Trace"}],
+      "requestBody": {"content": {"application/json": {"schema": {"$ref": "#/components/schemas/Pet"}}}},
+      "responses": {"201": {"$ref": "#/components/responses/Made"}}}}
+  },
+  "components": {
+    "schemas": {
+      "Pet": {"type": "object", "properties": {"name": {"type": "string"}, "tag": {"$ref": "#/components/schemas/Tag/properties/label"}}},
+      "Unused": {"type": "object", "properties": {"x": {"type": "integer"}}},
+      "Tag": {"type": "object"},
+      "Tag": {"type": "object", "properties": {"label": {"type": "string", "maxLength": 9}}}
+    },
+    "parameters": {"Trace": {"name": "X-Trace", "in": "header", "schema": {"type": "string"}}},
+    "responses": {"Made": {"description": "made", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Pet"}}}}},
+    "links": [],
+    "securitySchemes": {"key": {"type": "apiKey", "in": "header", "name": "K"}}
+  }
+}"##;
+
+#[test]
+fn components_are_kept_as_text_and_read_as_the_tree_does() {
+    let (_dir, lazy) = loaded(COMPONENTS_DOC);
+    let schemas = lazy
+        .lazy_components("schemas")
+        .expect("schemas kept as text");
+    assert!(lazy.lazy_components("parameters").is_some());
+    assert!(
+        lazy.lazy_components("links").is_none(),
+        "not an object: a tree"
+    );
+    assert!(lazy.lazy_components("securitySchemes").is_none());
+    let tree = Document::from_value("t", serde_json::from_str(COMPONENTS_DOC).unwrap()).unwrap();
+    assert_eq!(lazy.to_json(), tree.to_json());
+    assert_eq!(
+        lazy.component_schema_pointers(),
+        tree.component_schema_pointers()
+    );
+    assert_eq!(
+        lazy.component_schema_pointers(),
+        [
+            "/components/schemas/Pet",
+            "/components/schemas/Unused",
+            "/components/schemas/Tag"
+        ]
+    );
+    assert_eq!(summary(&lazy), summary(&tree));
+    // A reference into a member reads the member's last text.
+    let root = lazy.root_key().to_string();
+    let label = lazy
+        .resolve_ref(&root, "#/components/schemas/Tag/properties/label")
+        .unwrap();
+    assert_eq!(label.value["maxLength"], 9);
+    for missing in [
+        "#/components/schemas/Nope",
+        "#/components/schemas/Tag/properties/nope",
+        "#/components/schemas/Tag/required/0",
+    ] {
+        assert!(lazy.resolve_ref(&root, missing).is_err(), "{missing}");
+    }
+    assert!(lazy.resolve_ref(&root, "#/components/links").is_ok());
+    // Only what a reference reached was parsed.
+    let unused = schemas.find("Unused").unwrap();
+    assert!(schemas.kept_already(unused).is_none());
+    assert!(schemas.kept_already(schemas.find("Tag").unwrap()).is_some());
+    // The security schemes are read as before.
+    let mut diags = Vec::new();
+    assert_eq!(lazy.security_schemes(&mut diags).len(), 1, "{diags:?}");
+}
+
+#[test]
+fn a_bad_component_is_an_error_with_its_place_and_line_when_loading() {
+    let text = COMPONENTS_DOC.replace(
+        r#""Unused": {"type""#,
+        r#""Unused": {"minimum": 1e999, "type""#,
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("doc.json");
+    std::fs::write(&path, &text).unwrap();
+    let err = load(path.to_str().unwrap(), &LoadOptions::default()).unwrap_err();
+    assert!(
+        err.message.contains("number out of range"),
+        "{}",
+        err.message
+    );
+    assert_eq!(err.pointer, "/components/schemas");
+    assert_eq!(err.line, Some(13));
+    // The line a whole parse gives.
+    let whole = crate::document::parse::parse_document(&text, "x", Default::default()).unwrap_err();
+    assert_eq!(whole.line, err.line);
+}
+
+#[test]
+fn a_document_that_needs_its_whole_tree_gets_its_components_back() {
+    // A reference to another file: the tree is built whole, components too.
+    let text = COMPONENTS_DOC.replace(
+        r#""Tag": {"type": "object"},"#,
+        r#""Tag": {"type": "object"}, "Far": {"$ref": "other.json#/X"},"#,
+    );
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("other.json"),
+        r#"{"X": {"type": "string"}}"#,
+    )
+    .unwrap();
+    let path = dir.path().join("doc.json");
+    std::fs::write(&path, &text).unwrap();
+    let (doc, _) = load(path.to_str().unwrap(), &LoadOptions::default()).unwrap();
+    assert!(doc.lazy_components("schemas").is_none());
+    assert!(doc.lazy_paths().is_none());
+    let root = doc.root_key().to_string();
+    let pet = doc.resolve_ref(&root, "#/components/schemas/Pet").unwrap();
+    assert_eq!(pet.value["type"], "object");
+    assert_eq!(
+        doc.component_schema_pointers().len(),
+        4,
+        "Pet, Unused, Tag, Far"
+    );
+    let tree = Document::from_value("t", serde_json::from_str(&text).unwrap()).unwrap();
+    assert_eq!(doc.to_json(), tree.to_json());
 }

@@ -9,9 +9,9 @@ use serde_json::Value;
 use url::Url;
 
 use super::diag::Diagnostic;
-use super::lazy::LazyPaths;
+use super::lazy::LazyMap;
 use super::overlay::Overlay;
-use super::parse::{Prune, parse_document, parse_document_lazy, parse_text};
+use super::parse::{LazySpans, Prune, parse_document, parse_document_lazy, parse_text};
 use super::refs_fetch::{Fetcher, enqueue_external_refs, only_local_refs, regular_file};
 use super::{locate, swagger2};
 
@@ -75,7 +75,10 @@ struct File {
     source: Option<String>,
     /// The root's `paths` as text (its place in `value` holds an empty
     /// object); see [`super::lazy`].
-    paths: Option<LazyPaths>,
+    paths: Option<LazyMap>,
+    /// The root's kinds of `components` kept as text (each one's place in
+    /// `value` holds an empty object), by kind.
+    components: Vec<(String, LazyMap)>,
 }
 
 /// A loaded OpenAPI document and every file its `$ref`s reach, keyed by URL.
@@ -114,8 +117,18 @@ impl Document {
     }
 
     /// The root's `paths`, when kept as text (see [`super::lazy`]).
-    pub(in crate::document) fn lazy_paths(&self) -> Option<&LazyPaths> {
+    pub(in crate::document) fn lazy_paths(&self) -> Option<&LazyMap> {
         self.files[&self.root].paths.as_ref()
+    }
+
+    /// The root's `components` of kind `kind` (`schemas`, …), when kept
+    /// as text (see [`super::lazy`]).
+    pub(in crate::document) fn lazy_components(&self, kind: &str) -> Option<&LazyMap> {
+        self.files[&self.root]
+            .components
+            .iter()
+            .find(|(k, _)| k == kind)
+            .map(|(_, map)| map)
     }
 
     /// The base URI of file `key` for its relative references: its
@@ -170,26 +183,12 @@ impl Document {
     /// The root document as compact JSON text, for serving it whole (the
     /// document resource).
     pub fn to_json(&self) -> Option<String> {
-        match self.lazy_paths() {
-            None => serde_json::to_string(self.root()).ok(),
-            Some(paths) => {
-                // The root as parsed, `paths` written from its text.
-                let Value::Object(root) = self.root() else {
-                    return serde_json::to_string(self.root()).ok();
-                };
-                let mut out = serde_json::Serializer::new(Vec::new());
-                let mut map = serde::Serializer::serialize_map(&mut out, Some(root.len())).ok()?;
-                for (key, value) in root {
-                    if key == "paths" {
-                        serde::ser::SerializeMap::serialize_entry(&mut map, key, paths).ok()?;
-                    } else {
-                        serde::ser::SerializeMap::serialize_entry(&mut map, key, value).ok()?;
-                    }
-                }
-                serde::ser::SerializeMap::end(map).ok()?;
-                String::from_utf8(out.into_inner()).ok()
-            }
+        let file = &self.files[&self.root];
+        if file.paths.is_none() && file.components.is_empty() {
+            return serde_json::to_string(&file.value).ok();
         }
+        // The root as parsed, what is kept as text written from its text.
+        serde_json::to_string(&WithLazy(file)).ok()
     }
 
     /// Drops the kept source texts (they can be large).
@@ -212,6 +211,7 @@ impl Document {
                 value,
                 source: None,
                 paths: None,
+                components: Vec::new(),
             },
         );
         let selves = self_of(&key, &files[&key].value)
@@ -250,15 +250,16 @@ pub fn load(
     let (mut value, spans) = if options.overlays.is_empty() {
         parse_document_lazy(&text, location, prune)?
     } else {
-        (parse_document(&text, location, prune)?, None)
+        (
+            parse_document(&text, location, prune)?,
+            LazySpans::default(),
+        )
     };
-    let spans = match spans {
-        Some(spans) if is_openapi3(&value) && only_local_refs(&text) => Some(spans),
-        Some(spans) => {
-            put_paths(&mut value, &text, spans);
-            None
-        }
-        None => None,
+    let spans = if spans.is_empty() || (is_openapi3(&value) && only_local_refs(&text)) {
+        spans
+    } else {
+        put_lazy(&mut value, &text, spans);
+        LazySpans::default()
     };
     for overlay in &options.overlays {
         let url = location_to_url(overlay)?;
@@ -282,7 +283,12 @@ pub fn load(
             &mut warnings,
         );
     }
-    let paths = spans.map(|spans| LazyPaths::new(&text, spans));
+    let paths = spans.paths.map(|spans| LazyMap::paths(&text, spans));
+    let components = spans
+        .components
+        .into_iter()
+        .map(|(kind, spans)| (kind, LazyMap::components(&text, spans)))
+        .collect();
     let source = options.keep_sources.then_some(text);
     files.insert(
         root_key.clone(),
@@ -291,6 +297,7 @@ pub fn load(
             value,
             source,
             paths,
+            components,
         },
     );
 
@@ -323,6 +330,7 @@ pub fn load(
                 value,
                 source: options.keep_sources.then_some(text),
                 paths: None,
+                components: Vec::new(),
             },
         );
     }
@@ -367,10 +375,28 @@ fn is_openapi3(root: &Value) -> bool {
     }
 }
 
+/// Parses what `spans` left as text back into the root's tree: an
+/// overlay, a Swagger 2.0 upgrade or a reference to another file needs
+/// the whole tree.
+fn put_lazy(root: &mut Value, text: &str, spans: LazySpans) {
+    if let Some(paths) = spans.paths {
+        put_paths(root, text, paths);
+    }
+    for (kind, members) in spans.components {
+        let members = LazyMap::components(text, members);
+        let map: serde_json::Map<String, Value> = (0..members.len())
+            .map(|at| (members.key(at).to_string(), members.parse(at)))
+            .collect();
+        if let Some(Value::Object(components)) = root.get_mut("components") {
+            components.insert(kind, Value::Object(map));
+        }
+    }
+}
+
 /// Parses the path items at `spans` of `text` into the root's `paths`
 /// (in parallel when large, as [`parse_document`] does).
 fn put_paths(root: &mut Value, text: &str, spans: Vec<(String, std::ops::Range<usize>)>) {
-    let paths = LazyPaths::new(text, spans);
+    let paths = LazyMap::paths(text, spans);
     let items: Vec<Value> = {
         let parse = |range: std::ops::Range<usize>| -> Vec<Value> {
             range.map(|at| paths.parse(at)).collect()
@@ -403,6 +429,48 @@ fn put_paths(root: &mut Value, text: &str, spans: Vec<(String, std::ops::Range<u
         .collect();
     if let Value::Object(root) = root {
         root.insert("paths".to_string(), Value::Object(map));
+    }
+}
+
+/// A root file written out with what it keeps as text in place: its
+/// `paths` and the kinds of its `components` kept as text.
+struct WithLazy<'a>(&'a File);
+
+impl serde::Serialize for WithLazy<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let file = self.0;
+        let Value::Object(root) = &file.value else {
+            return serde::Serialize::serialize(&file.value, serializer);
+        };
+        let mut map = serializer.serialize_map(Some(root.len()))?;
+        for (key, value) in root {
+            match (key.as_str(), value, &file.paths) {
+                ("paths", _, Some(paths)) => map.serialize_entry(key, paths)?,
+                ("components", Value::Object(components), _) if !file.components.is_empty() => {
+                    map.serialize_entry(key, &Components(components, &file.components))?
+                }
+                _ => map.serialize_entry(key, value)?,
+            }
+        }
+        map.end()
+    }
+}
+
+/// `components` with its kinds kept as text written in their places.
+struct Components<'a>(&'a serde_json::Map<String, Value>, &'a [(String, LazyMap)]);
+
+impl serde::Serialize for Components<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut map = serializer.serialize_map(Some(self.0.len()))?;
+        for (key, value) in self.0 {
+            match self.1.iter().find(|(kind, _)| kind == key) {
+                Some((_, lazy)) => map.serialize_entry(key, lazy)?,
+                None => map.serialize_entry(key, value)?,
+            }
+        }
+        map.end()
     }
 }
 

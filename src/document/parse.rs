@@ -4,7 +4,7 @@
 //! parts no tool reads (webhooks, and `components.examples` unless the mock
 //! needs them) while parsing, so they never take memory.
 
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 use std::fmt;
 
 use serde::Deserialize;
@@ -33,15 +33,50 @@ pub fn parse_document(text: &str, file: &str, prune: Prune) -> Result<Value, Dia
 /// document order), when `paths` was left as text.
 pub type PathSpans = Vec<(String, std::ops::Range<usize>)>;
 
-/// [`parse_document`], leaving a JSON root's `paths` as text: the spans
-/// of its items come back (checked as a parse would check them: see
-/// [`super::lazy::check`]), and the root holds an empty `paths` object
-/// in its place. A YAML document is parsed whole (no spans).
+/// The kinds of `components` whose members a JSON root keeps as text
+/// (see [`super::lazy`]): everything a reference reaches. Security schemes
+/// stay a tree (read whole, and small).
+pub const LAZY_COMPONENTS: &[&str] = &[
+    "schemas",
+    "responses",
+    "parameters",
+    "examples",
+    "requestBodies",
+    "headers",
+    "links",
+    "callbacks",
+    "pathItems",
+    "mediaTypes",
+];
+
+/// What [`parse_document_lazy`] left as text: the members of the root's
+/// `paths` and of the kinds of its `components` in [`LAZY_COMPONENTS`]
+/// (those that are objects), each checked as a parse would check it.
+#[derive(Debug, Default)]
+pub struct LazySpans {
+    /// The path items, when `paths` is an object.
+    pub paths: Option<PathSpans>,
+    /// Each kind of `components` kept as text, with its members.
+    pub components: Vec<(String, PathSpans)>,
+}
+
+impl LazySpans {
+    /// Whether nothing was left as text.
+    pub fn is_empty(&self) -> bool {
+        self.paths.is_none() && self.components.is_empty()
+    }
+}
+
+/// [`parse_document`], leaving a JSON root's `paths` and the members of
+/// its `components` (see [`LAZY_COMPONENTS`]) as text: their spans come
+/// back (checked as a parse would check them: see
+/// [`super::lazy::check`]), and the root holds an empty object in each
+/// one's place. A YAML document is parsed whole (no spans).
 pub fn parse_document_lazy(
     text: &str,
     file: &str,
     prune: Prune,
-) -> Result<(Value, Option<PathSpans>), Diagnostic> {
+) -> Result<(Value, LazySpans), Diagnostic> {
     parse_root(text, file, prune, true)
 }
 
@@ -50,42 +85,48 @@ fn parse_root(
     file: &str,
     prune: Prune,
     lazy: bool,
-) -> Result<(Value, Option<PathSpans>), Diagnostic> {
+) -> Result<(Value, LazySpans), Diagnostic> {
     let trimmed = json_start(text);
     match trimmed {
         Some(json) if json.starts_with('{') => {
             let mut de = serde_json::Deserializer::from_str(json);
             let deferred = Cell::new(None);
+            let components = RefCell::new(Vec::new());
             let mut value = PruningVisitor {
                 prune,
                 level: Level::Root,
                 deferred: &deferred,
+                components: lazy.then_some(&components),
             }
             .deserialize(&mut de)
             .and_then(|v| de.end().map(|()| v))
             .map_err(|e| json_error(text, json, file, &e))?;
-            let mut spans = None;
+            let mut spans = LazySpans::default();
+            // An error in a member left as text: located at its object,
+            // with the line in the whole text.
+            let error = |raw: &RawValue, pointer: &str, (at, e): (usize, serde_json::Error)| {
+                let raw_at = raw.get().as_ptr() as usize - json.as_ptr() as usize;
+                let lead = text.len() - json.len() + raw_at + at;
+                Diagnostic::error(file, pointer, format!("invalid JSON: {e}"))
+                    .at_line(Some(text[..lead].matches('\n').count() + e.line()))
+            };
+            let base = text.as_ptr() as usize;
+            let places = |items: RawEntries<'_>| -> PathSpans {
+                items
+                    .0
+                    .into_iter()
+                    .map(|(key, item)| {
+                        let start = item.get().as_ptr() as usize - base;
+                        (key, start..start + item.get().len())
+                    })
+                    .collect()
+            };
             if let (Some(raw), Value::Object(root)) = (deferred.get(), &mut value) {
-                let error = |(at, e): (usize, serde_json::Error)| {
-                    let paths_at = raw.get().as_ptr() as usize - json.as_ptr() as usize;
-                    let lead = text.len() - json.len() + paths_at + at;
-                    Diagnostic::error(file, "/paths", format!("invalid JSON: {e}"))
-                        .at_line(Some(text[..lead].matches('\n').count() + e.line()))
-                };
+                let error = |e| error(raw, "/paths", e);
                 let paths = if lazy {
                     match check_paths(raw).map_err(error)? {
                         Some(items) => {
-                            let base = text.as_ptr() as usize;
-                            spans = Some(
-                                items
-                                    .0
-                                    .into_iter()
-                                    .map(|(key, item)| {
-                                        let start = item.get().as_ptr() as usize - base;
-                                        (key, start..start + item.get().len())
-                                    })
-                                    .collect(),
-                            );
+                            spans.paths = Some(places(items));
                             Value::Object(Map::new())
                         }
                         // Not an object: left to whoever reads it (as parsed).
@@ -96,6 +137,20 @@ fn parse_root(
                 };
                 root.insert("paths".to_string(), paths);
             }
+            for (kind, raw) in components.into_inner() {
+                let pointer = format!("/components/{kind}");
+                let error = |e| error(raw, &pointer, e);
+                let parsed = match check_paths(raw).map_err(error)? {
+                    Some(items) => {
+                        spans.components.push((kind.clone(), places(items)));
+                        continue;
+                    }
+                    None => serde_json::from_str(raw.get()).map_err(|e| error((0, e)))?,
+                };
+                if let Some(Value::Object(c)) = value.get_mut("components") {
+                    c.insert(kind, parsed);
+                }
+            }
             Ok((value, spans))
         }
         _ => {
@@ -103,7 +158,7 @@ fn parse_root(
             if let Value::Object(map) = &mut value {
                 prune_root(map, prune);
             }
-            Ok((value, None))
+            Ok((value, LazySpans::default()))
         }
     }
 }
@@ -174,6 +229,10 @@ struct PruningVisitor<'s, 'de> {
     /// Where the root's `paths` is left as text, to be parsed by
     /// [`parse_paths`] once the rest is read.
     deferred: &'s Cell<Option<&'de RawValue>>,
+    /// Where the kinds of `components` in [`LAZY_COMPONENTS`] are left as
+    /// text (each holding an empty object in the tree meanwhile), when
+    /// they are to be kept so.
+    components: Option<&'s RefCell<Vec<(String, &'de RawValue)>>>,
 }
 
 /// Path items below which `paths` is parsed on one thread.
@@ -332,6 +391,19 @@ impl<'de> Visitor<'de> for PruningVisitor<'_, 'de> {
                     level: Level::Components,
                     ..self
                 })?
+            } else if self.level == Level::Components
+                && let Some(lazy) = self
+                    .components
+                    .filter(|_| LAZY_COMPONENTS.contains(&key.as_str()))
+            {
+                // Read as text now (checked later, not built); the key
+                // keeps its place. A repeated kind: the last one counts,
+                // as in a parsed object.
+                let raw = access.next_value::<&'de RawValue>()?;
+                let mut lazy = lazy.borrow_mut();
+                lazy.retain(|(kind, _)| *kind != key);
+                lazy.push((key.clone(), raw));
+                Value::Object(Map::new())
             } else if self.level == Level::Root && key == "paths" {
                 // Read as text now (checked, not built), parsed once the
                 // rest is read; the key keeps its place.

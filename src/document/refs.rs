@@ -174,29 +174,53 @@ impl Document {
     }
 
     /// The node at `pointer` in the file `key`, with the file's key as the
-    /// document holds it. A pointer into the root's `paths` kept as text
-    /// reads its path item kept (see [`super::lazy::LazyPaths::kept`]).
+    /// document holds it. A pointer into what the root keeps as text (its
+    /// `paths`, the kinds of its `components`) reads the member it names,
+    /// kept (see [`super::lazy::LazyMap::kept`]).
     pub(in crate::document) fn value_at(&self, key: &str, pointer: &str) -> Option<(&str, &Value)> {
         let (file_key, value) = self.file_entry(key)?;
-        if pointer.starts_with("/paths/")
-            && let Some(paths) = self.lazy_paths().filter(|_| file_key == self.root_key())
+        if file_key == self.root_key()
+            && let Some(found) = self.lazy_value_at(pointer)
         {
-            let tokens = pointer_tokens(pointer).ok()?;
-            if let [first, path, rest @ ..] = tokens.as_slice()
-                && first == "paths"
-            {
-                let mut cur = paths.kept(paths.find(path)?);
-                for token in rest {
-                    cur = match cur {
-                        Value::Object(map) => map.get(token)?,
-                        Value::Array(items) => items.get(parse_index(token)?)?,
-                        _ => return None,
-                    };
-                }
-                return Some((file_key, cur));
-            }
+            return found.map(|v| (file_key, v));
         }
         Some((file_key, get_pointer(value, pointer)?))
+    }
+
+    /// [`Document::value_at`] in the root when `pointer` goes into a
+    /// member kept as text (`Some` of what is there), else `None`.
+    fn lazy_value_at(&self, pointer: &str) -> Option<Option<&Value>> {
+        let (lazy, skip) = if pointer.starts_with("/paths/") {
+            (self.lazy_paths()?, 1)
+        } else if let Some(rest) = pointer.strip_prefix("/components/") {
+            let kind = rest.split('/').next()?;
+            // A kind's name needs no escaping (`schemas`, `requestBodies`).
+            (self.lazy_components(kind)?, 2)
+        } else {
+            return None;
+        };
+        let Ok(tokens) = pointer_tokens(pointer) else {
+            return Some(None);
+        };
+        let Some((member, rest)) = tokens[skip..].split_first() else {
+            return None;
+        };
+        let mut cur = match lazy.find(member) {
+            Some(at) => lazy.kept(at),
+            None => return Some(None),
+        };
+        for token in rest {
+            let next = match cur {
+                Value::Object(map) => map.get(token),
+                Value::Array(items) => parse_index(token).and_then(|i| items.get(i)),
+                _ => None,
+            };
+            match next {
+                Some(next) => cur = next,
+                None => return Some(None),
+            }
+        }
+        Some(Some(cur))
     }
 
     pub(in crate::document) fn file_entry(&self, key: &str) -> Option<(&str, &Value)> {

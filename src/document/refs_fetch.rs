@@ -18,23 +18,19 @@ use super::load::{LoadOptions, self_of};
 /// a few milliseconds; the walk took forty.
 pub(super) fn only_local_refs(text: &str) -> bool {
     let json = text.trim_start_matches('\u{feff}').trim_start();
-    if !json.starts_with('{') || json.contains("\\u0024") {
+    if !json.starts_with('{') || memchr::memmem::find(json.as_bytes(), b"\\u0024").is_some() {
         return false;
     }
-    let key = "\"$ref\"";
-    let mut rest = json;
-    while let Some(at) = rest.find(key) {
-        rest = &rest[at + key.len()..];
-        let after = rest.trim_start();
-        let Some(value) = after.strip_prefix(':') else {
+    let key = b"\"$ref\"";
+    memchr::memmem::find_iter(json.as_bytes(), key).all(|at| {
+        // The key's text ends on an ASCII quote: a character boundary.
+        let after = json[at + key.len()..].trim_start();
+        match after.strip_prefix(':') {
+            Some(value) => value.trim_start().starts_with("\"#"),
             // `"$ref"` as a value or inside a string: not a key here.
-            continue;
-        };
-        if !value.trim_start().starts_with("\"#") {
-            return false;
+            None => true,
         }
-    }
-    true
+    })
 }
 
 /// Finds `$ref`s to other files and queues them, enforcing the remote policy.

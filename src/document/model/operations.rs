@@ -239,7 +239,7 @@ impl Document {
 
     /// The entries of `paths` at positions `range`, each with its node:
     /// read from `items` when parsed there, else kept (see
-    /// [`crate::document::lazy::LazyPaths::kept`]).
+    /// [`crate::document::lazy::LazyMap::kept`]).
     fn path_entries<'a>(
         &'a self,
         items: Option<&'a PathItems>,

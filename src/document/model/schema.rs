@@ -76,6 +76,12 @@ impl Document {
 
     /// JSON pointers of the root file's `components/schemas`, in order.
     pub fn component_schema_pointers(&self) -> Vec<String> {
+        if let Some(schemas) = self.lazy_components("schemas") {
+            return schemas
+                .keys()
+                .map(|name| format!("/components/schemas/{}", escape_token(name)))
+                .collect();
+        }
         match self.root().get("components").and_then(|c| c.get("schemas")) {
             Some(Value::Object(schemas)) => schemas
                 .keys()
