@@ -27,7 +27,9 @@ use std::fmt;
 use std::ops::Range;
 use std::sync::OnceLock;
 
-use serde::de::{Deserialize, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
+use serde::de::{
+    Deserialize, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor,
+};
 use serde::ser::{Serialize, SerializeMap, Serializer};
 use serde_json::Value;
 
@@ -149,6 +151,20 @@ impl LazyMap {
         item
     }
 
+    /// Item `at` (a path item) parsed with only what planning reads (see
+    /// [`outline`]), for one use: the planning walk reads every path
+    /// item of a document, and half of a large one's text is responses,
+    /// parameter schemas and extensions it never reads.
+    pub fn parse_outline(&self, at: usize) -> Value {
+        let text = &self.text[self.items[at].1.clone()];
+        let mut de = serde_json::Deserializer::from_str(text);
+        let mut item = Outline(Level::Item)
+            .deserialize(&mut de)
+            .unwrap_or(Value::Null);
+        super::load::coerce_path_item(&mut item);
+        item
+    }
+
     /// Item `at`, parsed once and kept for the life of the document.
     pub fn kept(&self, at: usize) -> &Value {
         self.kept[at].get_or_init(|| self.parse(at))
@@ -172,6 +188,128 @@ impl Serialize for LazyMap {
             }
         }
         map.end()
+    }
+}
+
+/// A path item's outline: the path item as parsed, less what planning a
+/// tool never reads (the planning walk of [`crate::tools::plan`] names,
+/// describes and lists the arguments of each operation; its schemas are
+/// read when the tool is built, from the whole item):
+/// - an operation's `responses`, `callbacks` and `externalDocs`;
+/// - a parameter's `schema`, `example` and `examples`;
+/// - extensions (`x-…`) of path items, operations and parameters, but
+///   `x-mcp`.
+///
+/// Requests bodies are kept whole (their properties are arguments).
+/// Everything else is parsed as it is. The test
+/// `outlines_plan_the_tools_a_whole_item_plans` holds the planning walk
+/// to it.
+#[derive(Clone, Copy)]
+struct Outline(Level);
+
+/// Where in a path item an [`Outline`] is.
+#[derive(Clone, Copy, PartialEq)]
+enum Level {
+    Item,
+    /// `additionalOperations` (OpenAPI 3.2): operations by method.
+    Operations,
+    Operation,
+    Parameters,
+    Parameter,
+}
+
+/// The path item fields that hold an operation.
+const OPERATION_KEYS: &[&str] = &[
+    "get", "put", "post", "delete", "options", "head", "patch", "trace", "query",
+];
+
+impl Outline {
+    /// What `key`'s value is at this level: skipped (`None`), or read at
+    /// which level (`Some(None)`: as a plain value).
+    fn child(self, key: &str) -> Option<Option<Level>> {
+        let extension = key.starts_with("x-") && key != "x-mcp";
+        match self.0 {
+            Level::Item if extension => None,
+            Level::Item if OPERATION_KEYS.contains(&key) => Some(Some(Level::Operation)),
+            Level::Item if key == "additionalOperations" => Some(Some(Level::Operations)),
+            Level::Item | Level::Operation if key == "parameters" => Some(Some(Level::Parameters)),
+            Level::Operations if extension => Some(None),
+            Level::Operations => Some(Some(Level::Operation)),
+            Level::Operation
+                if extension || matches!(key, "responses" | "callbacks" | "externalDocs") =>
+            {
+                None
+            }
+            Level::Parameter if extension || matches!(key, "schema" | "example" | "examples") => {
+                None
+            }
+            _ => Some(None),
+        }
+    }
+}
+
+impl<'de> DeserializeSeed<'de> for Outline {
+    type Value = Value;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Outline {
+    type Value = Value;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("any JSON value")
+    }
+
+    fn visit_bool<E>(self, v: bool) -> Result<Value, E> {
+        Ok(Value::Bool(v))
+    }
+    fn visit_i64<E>(self, v: i64) -> Result<Value, E> {
+        Ok(Value::from(v))
+    }
+    fn visit_u64<E>(self, v: u64) -> Result<Value, E> {
+        Ok(Value::from(v))
+    }
+    fn visit_f64<E>(self, v: f64) -> Result<Value, E> {
+        Ok(serde_json::Number::from_f64(v).map_or(Value::Null, Value::Number))
+    }
+    fn visit_str<E>(self, v: &str) -> Result<Value, E> {
+        Ok(Value::String(v.to_string()))
+    }
+    fn visit_string<E>(self, v: String) -> Result<Value, E> {
+        Ok(Value::String(v))
+    }
+    fn visit_unit<E>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
+        let mut out = Vec::new();
+        if self.0 == Level::Parameters {
+            while let Some(v) = seq.next_element_seed(Outline(Level::Parameter))? {
+                out.push(v);
+            }
+        } else {
+            while let Some(v) = seq.next_element::<Value>()? {
+                out.push(v);
+            }
+        }
+        Ok(Value::Array(out))
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
+        let mut out = serde_json::Map::new();
+        while let Some(key) = map.next_key::<String>()? {
+            let value = match self.child(&key) {
+                None => {
+                    map.next_value::<IgnoredAny>()?;
+                    continue;
+                }
+                Some(Some(level)) => map.next_value_seed(Outline(level))?,
+                Some(None) => map.next_value::<Value>()?,
+            };
+            out.insert(key, value);
+        }
+        Ok(Value::Object(out))
     }
 }
 

@@ -1,6 +1,7 @@
 //! The planning walk over every operation of a document, on every core:
 //! the path items are shared out in runs of about [`RUN_BYTES`] of text,
-//! each run's items parsed, its operations drafted, and the items let go
+//! each run's items parsed (their outlines: what planning reads, see
+//! [`Document::path_outlines`]), its operations drafted, and the items let go
 //! of before the next run (see [`crate::document::lazy`]): a large
 //! document's `paths` is never held as a tree at once. Results come back
 //! in document order, whatever thread drafted them.
@@ -54,7 +55,7 @@ pub(super) fn draft_all<T: Send + Sync>(
         runs.push(start..count);
     }
     let walk_run = |range: std::ops::Range<usize>| -> Run<T> {
-        let items = doc.path_items(range.clone());
+        let items = doc.path_outlines(range.clone());
         let mut diags = Vec::new();
         let ops = doc.operations_in(Some(&items), range.clone(), &mut diags);
         let declared = doc.declared_in(Some(&items), range);
@@ -98,4 +99,119 @@ pub(super) fn draft_all<T: Send + Sync>(
         walked.drafts.extend(drafts);
     }
     walked
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::document::{Document, LoadOptions, load};
+    use crate::tools::{BuildOptions, plan};
+
+    /// A document with what the outline leaves out, where planning could
+    /// trip over its absence: extensions at every level (`x-mcp` kept),
+    /// parameter schemas and examples, responses, callbacks, external
+    /// docs, an OpenAPI 3.2 `additionalOperations`, a parameter that is
+    /// a `$ref` into `paths`, a body whose properties are arguments.
+    const OUTLINED: &str = r##"{
+      "openapi": "3.2.0",
+      "info": {"title": "t", "version": "1"},
+      "paths": {
+        "/things/{id}": {
+          "x-group": ["/other"],
+          "parameters": [{"name": "id", "in": "path", "required": true,
+            "schema": {"type": "integer"}, "example": 3, "x-note": 1}],
+          "get": {"operationId": "getThing", "summary": "Get a thing",
+            "externalDocs": {"url": "https://example.com"},
+            "x-mcp": {"name": "fetch_thing", "annotations": {"openWorldHint": false}},
+            "x-ms-pageable": {"nextLinkName": "next"},
+            "parameters": [{"name": "fields", "in": "query", "schema": {"type": "array", "items": {"enum": ["a", "b"]}},
+              "examples": {"one": {"value": ["a"]}}, "style": "form", "explode": false}],
+            "responses": {"200": {"description": "ok", "content": {"application/json": {"schema": {"type": "object"}}}}},
+            "callbacks": {"done": {"{$request.body#/url}": {"post": {"responses": {"200": {"description": "ok"}}}}}}},
+          "put": {"description": "Replaces a thing.\n\nAll of it.", "tags": ["things"], "deprecated": true,
+            "requestBody": {"required": true, "content": {"application/json": {"schema": {"type": "object",
+              "properties": {"name": {"type": "string"}, "id": {"type": "integer", "readOnly": true}}}}}},
+            "responses": {"204": {"description": "done"}}},
+          "additionalOperations": {"COPY": {"summary": "Copy a thing", "x-extra": true,
+            "parameters": [{"$ref": "#/paths/~1things~1{id}/parameters/0"}],
+            "responses": {"201": {"description": "copied"}}}}
+        },
+        "/things": {"post": {"operationId": "things.create", "security": [{"key": []}],
+          "parameters": [{"name": "X-Trace", "in": "header", "schema": {"type": "string"}}],
+          "responses": {"201": {"description": "made"}}},
+          "get": {"x-mcp": false, "responses": {"200": {"description": "ok"}}}}
+      },
+      "components": {"securitySchemes": {"key": {"type": "apiKey", "in": "header", "name": "K"}}}
+    }"##;
+
+    /// The heads, diagnostics and counts planning gives `text` read lazily
+    /// (its path items parsed as outlines) and as a tree (parsed whole);
+    /// `None` when loading reads it as a tree (a reference to another
+    /// file, say).
+    fn both_ways(text: &str) -> Option<(String, String)> {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("doc.json");
+        std::fs::write(&path, text).unwrap();
+        let (lazy, _) = load(path.to_str().unwrap(), &LoadOptions::default()).unwrap();
+        // Read lazily? (A tree weighs every item 4 kB.)
+        if lazy.path_count() == 0 || lazy.path_weight(0) == 4096 {
+            return None;
+        }
+        let tree = Document::from_value("doc.json", serde_json::from_str(text).unwrap()).unwrap();
+        let show = |doc: &Document| {
+            let plan = plan(doc, &BuildOptions::default());
+            let diags: Vec<String> = plan
+                .diagnostics
+                .iter()
+                .map(|d| format!("{:?} {} {}", d.severity, d.pointer, d.message))
+                .collect();
+            format!(
+                "{:#?}\n{:#?}\n{:?}",
+                plan.tools
+                    .iter()
+                    .map(|t| (&t.head, &t.path, &t.method))
+                    .collect::<Vec<_>>(),
+                diags,
+                plan.stats
+            )
+        };
+        Some((show(&lazy), show(&tree)))
+    }
+
+    #[test]
+    fn outlines_plan_the_tools_a_whole_item_plans() {
+        let (lazy, tree) = both_ways(OUTLINED).expect("read lazily");
+        assert_eq!(lazy, tree);
+        for name in [
+            "fetch_thing",
+            "replace_thing",
+            "copy_thing",
+            "create_thing",
+            "fields",
+        ] {
+            assert!(lazy.contains(name), "{name} in {lazy}");
+        }
+        // The project's own documents, read as JSON.
+        let root = env!("CARGO_MANIFEST_DIR");
+        let mut read = 0;
+        for dir in ["specs", "tests/fixtures"] {
+            for entry in std::fs::read_dir(format!("{root}/{dir}")).unwrap() {
+                let path = entry.unwrap().path();
+                if path.extension().is_none_or(|e| e != "yaml") {
+                    continue;
+                }
+                let text = std::fs::read_to_string(&path).unwrap();
+                let Ok(value) = serde_norway::from_str::<serde_json::Value>(&text) else {
+                    continue;
+                };
+                if value.get("openapi").is_none() {
+                    continue;
+                }
+                if let Some((lazy, tree)) = both_ways(&serde_json::to_string(&value).unwrap()) {
+                    assert_eq!(lazy, tree, "{}", path.display());
+                    read += 1;
+                }
+            }
+        }
+        assert!(read >= 8, "{read} documents");
+    }
 }

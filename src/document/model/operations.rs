@@ -4,6 +4,8 @@
 
 use serde_json::Value;
 
+use crate::document::lazy::LazyMap;
+
 use super::bodies::RequestBody;
 use super::parameters::Parameter;
 use super::responses::Response;
@@ -217,13 +219,27 @@ impl Document {
     /// Path items `range` parsed for one walk (nothing when the document is
     /// a tree, or for an item kept already).
     pub fn path_items(&self, range: std::ops::Range<usize>) -> PathItems {
+        self.parse_items(range, LazyMap::parse)
+    }
+
+    /// [`Document::path_items`] with only what planning tools reads of
+    /// each (see [`LazyMap::parse_outline`]): for the planning walk.
+    pub fn path_outlines(&self, range: std::ops::Range<usize>) -> PathItems {
+        self.parse_items(range, LazyMap::parse_outline)
+    }
+
+    fn parse_items(
+        &self,
+        range: std::ops::Range<usize>,
+        parse: fn(&LazyMap, usize) -> Value,
+    ) -> PathItems {
         let Some(paths) = self.lazy_paths() else {
             return PathItems::default();
         };
         PathItems {
             items: range
                 .filter(|at| paths.kept_already(*at).is_none())
-                .map(|at| (at, paths.parse(at)))
+                .map(|at| (at, parse(paths, at)))
                 .collect(),
         }
     }
