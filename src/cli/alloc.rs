@@ -14,16 +14,20 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 const MI_OPTION_ARENA_EAGER_COMMIT: libmimalloc_sys::mi_option_t = 4;
 const MI_OPTION_PURGE_DELAY: libmimalloc_sys::mi_option_t = 15;
 
-/// Memory freed is returned to the OS at once (no purge delay) and arenas
-/// are committed as they fill, not up front: measured on GitHub's and
-/// Microsoft Graph's documents, this keeps the peak RSS below glibc's
-/// (67 vs 75 MB, 209 vs 230 MB) while start-up stays faster (bench/README).
+/// Memory freed is returned to the OS after 1 ms (mimalloc's default is
+/// 10 ms) and arenas are committed as they fill, not up front: measured on
+/// GitHub's and Microsoft Graph's documents, this keeps the peak RSS below
+/// glibc's (67 vs 75 MB, 209 vs 230 MB) while start-up stays faster
+/// (bench/README). Returning memory at once (no delay) cost a system call
+/// and a flush of both cores' TLBs per page freed while planning (8 % of
+/// Graph's start-up CPU); 1 ms batches them at the same peak RSS
+/// (bench/README, "Round 3").
 pub(crate) fn tune_allocator() {
     // SAFETY: plain setters of mimalloc's global options, called before
     // any thread is started (from the ELF constructor, and again from
     // `main` where there is none).
     unsafe {
-        libmimalloc_sys::mi_option_set(MI_OPTION_PURGE_DELAY, 0);
+        libmimalloc_sys::mi_option_set(MI_OPTION_PURGE_DELAY, 1);
         libmimalloc_sys::mi_option_set(MI_OPTION_ARENA_EAGER_COMMIT, 0);
     }
 }
