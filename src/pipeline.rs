@@ -171,9 +171,9 @@ pub fn load_served(location: &str, options: &PipelineOptions) -> Result<Served, 
     }
     let state = options.build.bundler(&document).into_state();
     let schemas = Arc::new(LiveSchemas::new(document, state));
-    let heads = plan.tools.iter().map(|t| t.head.clone()).collect();
     let info = plan.info;
     let source = LazyTools::new(Arc::clone(&schemas), plan.tools, options.build.clone());
+    let heads = source.heads();
     Ok(Served {
         catalog: LazyCatalog {
             title: info.title,

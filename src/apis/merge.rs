@@ -43,7 +43,7 @@ pub fn merge(parts: &[Part]) -> Result<(LazyCatalog, Vec<usize>), Collision> {
     for part in parts {
         let label = &part.label;
         firsts.push(heads.len());
-        for head in &part.catalog.heads {
+        for head in part.catalog.heads.iter() {
             if let Some(first) = seen.insert(&head.name, label) {
                 return Err(Collision {
                     tool: head.name.clone(),
@@ -94,7 +94,7 @@ pub fn merge(parts: &[Part]) -> Result<(LazyCatalog, Vec<usize>), Collision> {
             description: None,
             security_schemes,
             tag_parents,
-            heads,
+            heads: Arc::new(heads),
             source: Arc::new(source),
         },
         firsts,

@@ -15,9 +15,9 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 use super::live::LiveSchemas;
-use super::{BuildOptions, Planned, complete, complete_in};
+use super::{BuildOptions, Planned, Site, complete, complete_in};
 use crate::document::model::PathItems;
-use crate::runtime::catalog::{ToolDef, ToolSource};
+use crate::runtime::catalog::{ToolDef, ToolHead, ToolSource};
 
 /// Tools below which a list is built on one thread: a thread costs more
 /// than a few dozen tools.
@@ -31,7 +31,10 @@ const BATCH: usize = 16;
 /// Planned tools of one document, built on demand.
 pub struct LazyTools {
     schemas: Arc<LiveSchemas>,
-    planned: Vec<Planned>,
+    /// The tools' heads, shared with the catalog (see [`LazyTools::heads`]).
+    heads: Arc<Vec<ToolHead>>,
+    /// Each tool's path and method.
+    places: Vec<(String, String)>,
     options: BuildOptions,
 }
 
@@ -39,23 +42,43 @@ impl LazyTools {
     /// Builds `planned` (from [`super::plan`] over `schemas`' document)
     /// with `options` when asked.
     pub fn new(schemas: Arc<LiveSchemas>, planned: Vec<Planned>, options: BuildOptions) -> Self {
+        let (heads, places) = planned
+            .into_iter()
+            .map(|p| (p.head, (p.path, p.method)))
+            .unzip();
         Self {
             schemas,
-            planned,
+            heads: Arc::new(heads),
+            places,
             options,
         }
+    }
+
+    /// The heads of the tools, in order: the catalog's, shared rather than
+    /// copied (11,000 heads of Microsoft Graph took 11 ms to copy).
+    pub fn heads(&self) -> Arc<Vec<ToolHead>> {
+        Arc::clone(&self.heads)
+    }
+
+    /// Tool `index` as [`super::complete`] reads it.
+    fn site(&self, index: usize) -> Option<Site<'_>> {
+        let (path, method) = self.places.get(index)?;
+        Some(Site {
+            head: self.heads.get(index)?,
+            path,
+            method,
+        })
     }
 }
 
 impl ToolSource for LazyTools {
     fn build(&self, index: usize) -> Result<ToolDef, String> {
         let planned = self
-            .planned
-            .get(index)
+            .site(index)
             .ok_or_else(|| format!("no tool number {index}"))?;
         self.schemas.with_bundler(|doc, bundler| {
             let mut warnings = Vec::new();
-            let built = complete(doc, planned, &self.options, bundler, &mut warnings);
+            let built = complete(doc, &planned, &self.options, bundler, &mut warnings);
             warnings.extend(bundler.take_diagnostics());
             for w in &warnings {
                 tracing::debug!(tool = %planned.head.name, "{w}");
@@ -94,20 +117,20 @@ impl ToolSource for LazyTools {
                     break;
                 }
                 for (at, &index) in indices.iter().enumerate().skip(start).take(BATCH) {
-                    let Some(planned) = self.planned.get(index) else {
+                    let Some(planned) = self.site(index) else {
                         sink(index, Err(format!("no tool number {index}")));
                         continue;
                     };
                     let mark = bundler.begin_tool();
                     warnings.clear();
                     if item.as_ref().is_none_or(|(path, _)| *path != planned.path) {
-                        item = Some((&planned.path, doc.path_item(&planned.path)));
+                        item = Some((planned.path, doc.path_item(planned.path)));
                     }
                     let Some((_, parsed)) = &item else { continue };
                     let built = complete_in(
                         doc,
                         parsed,
-                        planned,
+                        &planned,
                         &self.options,
                         &mut bundler,
                         &mut warnings,

@@ -184,7 +184,7 @@ pub fn build_all(doc: &Document, options: &BuildOptions) -> Built {
     let mut bundler = options.bundler(doc);
     let mut tools = Vec::with_capacity(planned.len());
     for p in &planned {
-        match complete(doc, p, options, &mut bundler, &mut diagnostics) {
+        match complete(doc, &p.site(), options, &mut bundler, &mut diagnostics) {
             Ok(tool) => tools.push(tool),
             Err(d) => {
                 stats.failed += 1;
@@ -274,6 +274,30 @@ pub struct Planned {
     pub method: String,
 }
 
+impl Planned {
+    /// What [`complete`] reads of this tool.
+    pub fn site(&self) -> Site<'_> {
+        Site {
+            head: &self.head,
+            path: &self.path,
+            method: &self.method,
+        }
+    }
+}
+
+/// A planned tool as [`complete`] reads it: its head and where its
+/// operation is (borrowed, so a source can keep the heads where the
+/// server reads them, not a second copy of them).
+#[derive(Debug, Clone, Copy)]
+pub struct Site<'a> {
+    /// What is known of the tool without building its schemas.
+    pub head: &'a ToolHead,
+    /// The operation's path template (a key of `paths`).
+    pub path: &'a str,
+    /// Its method as the document model names it.
+    pub method: &'a str,
+}
+
 /// Every tool of a document, planned but not built: the cheap pass over
 /// every operation (names, descriptions, annotations, argument names,
 /// selection) that a server needs at start-up. Schemas are built per tool
@@ -351,14 +375,14 @@ pub fn plan(doc: &Document, options: &BuildOptions) -> Plan {
 /// gone from `doc` or a `$ref` in its request body cannot be followed.
 pub fn complete(
     doc: &Document,
-    planned: &Planned,
+    planned: &Site<'_>,
     options: &BuildOptions,
     bundler: &mut SchemaBundler<'_>,
     warnings: &mut Vec<Diagnostic>,
 ) -> Result<ToolDef, Diagnostic> {
     // The operation's path item is read for this build and let go of
     // after it (see `crate::document::lazy`).
-    let item = doc.path_item(&planned.path);
+    let item = doc.path_item(planned.path);
     complete_in(doc, &item, planned, options, bundler, warnings)
 }
 
@@ -367,13 +391,13 @@ pub fn complete(
 pub(crate) fn complete_in(
     doc: &Document,
     item: &crate::document::model::PathItems,
-    planned: &Planned,
+    planned: &Site<'_>,
     options: &BuildOptions,
     bundler: &mut SchemaBundler<'_>,
     warnings: &mut Vec<Diagnostic>,
 ) -> Result<ToolDef, Diagnostic> {
     let op = doc
-        .operation_in(Some(item), &planned.path, &planned.method)
+        .operation_in(Some(item), planned.path, planned.method)
         .ok_or_else(|| {
             Diagnostic::error(
                 doc.display_name(doc.root_key()),
@@ -401,7 +425,7 @@ pub(crate) fn complete_in(
         options.output_schema_budget,
         long_running.as_ref(),
     );
-    let head = &planned.head;
+    let head = planned.head;
     // Moved out, not cloned: a fitted output schema is one of the larger
     // values of a tool.
     let (output_schema, output_full, output_shape) = match output {

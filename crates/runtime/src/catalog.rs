@@ -264,8 +264,9 @@ pub struct LazyCatalog {
     pub security_schemes: BTreeMap<String, SecurityScheme>,
     /// Tags nested under others, child to parent (see [`Catalog`]).
     pub tag_parents: BTreeMap<String, String>,
-    /// Every tool's head, in document order.
-    pub heads: Vec<ToolHead>,
+    /// Every tool's head, in document order (shared: the source that
+    /// builds the tools may read the same heads).
+    pub heads: Arc<Vec<ToolHead>>,
     /// Where the full definitions come from. The server asks for each
     /// tool at most once per catalog.
     pub source: Arc<dyn ToolSource>,
@@ -306,7 +307,7 @@ impl From<Catalog> for LazyCatalog {
 impl Catalog {
     /// This catalog as a [`LazyCatalog`] whose tools are already built.
     pub fn into_lazy(self) -> LazyCatalog {
-        let heads = self.tools.iter().map(ToolHead::of).collect();
+        let heads = Arc::new(self.tools.iter().map(ToolHead::of).collect());
         let slots = self
             .tools
             .into_iter()

@@ -262,7 +262,6 @@ impl Bridge {
                 .map(|m| (m.first, Arc::clone(&m.options.headers)))
                 .collect(),
         ));
-        let heads = Arc::new(heads);
         let listing = Listing::build(
             &heads,
             &prepared,
