@@ -208,13 +208,16 @@ const INVARIANT: &[&str] = &[
 /// acronyms split (`getHTTPResponse` → `get_http_response`), anything not
 /// alphanumeric becomes a separator, runs collapse.
 pub fn snake_case(input: &str) -> String {
-    let chars: Vec<char> = input.chars().collect();
+    // Bytes, not chars: only ASCII letters and digits are kept, and a
+    // byte of a multi-byte character reads as a separator as its character
+    // would (it is neither a letter, a digit nor upper-case ASCII).
+    let bytes = input.as_bytes();
     let mut out = String::with_capacity(input.len() + 8);
-    for (i, &c) in chars.iter().enumerate() {
+    for (i, &c) in bytes.iter().enumerate() {
         if c.is_ascii_alphanumeric() {
             if c.is_ascii_uppercase() && i > 0 {
-                let prev = chars[i - 1];
-                let next_lower = chars.get(i + 1).is_some_and(|n| n.is_ascii_lowercase());
+                let prev = bytes[i - 1];
+                let next_lower = bytes.get(i + 1).is_some_and(|n| n.is_ascii_lowercase());
                 let boundary = prev.is_ascii_lowercase()
                     || prev.is_ascii_digit()
                     || (prev.is_ascii_uppercase() && next_lower);
@@ -222,7 +225,7 @@ pub fn snake_case(input: &str) -> String {
                     out.push('_');
                 }
             }
-            out.push(c.to_ascii_lowercase());
+            out.push(c.to_ascii_lowercase() as char);
         } else if !out.is_empty() && !out.ends_with('_') {
             out.push('_');
         }
@@ -237,35 +240,32 @@ pub fn snake_case(input: &str) -> String {
 /// (`re-run` → `rerun`, `un-star` → `unstar`, `2T` → `2t`) and articles
 /// dropped (`get-a-classroom` → `get`, `classroom`).
 pub(super) fn clean_words(input: &str) -> Vec<String> {
-    let raw: Vec<String> = snake_case(input)
-        .split('_')
-        .filter(|w| !w.is_empty())
-        .map(str::to_string)
-        .collect();
+    let snake = snake_case(input);
+    let raw: Vec<&str> = snake.split('_').filter(|w| !w.is_empty()).collect();
     let mut out: Vec<String> = Vec::with_capacity(raw.len());
     let mut i = 0;
     while i < raw.len() {
-        let w = &raw[i];
-        if matches!(w.as_str(), "re" | "un")
+        let w = raw[i];
+        if matches!(w, "re" | "un")
             && let Some(next) = raw.get(i + 1)
-            && next.chars().all(|c| c.is_ascii_alphabetic())
+            && next.bytes().all(|c| c.is_ascii_alphabetic())
         {
             out.push(format!("{w}{next}"));
             i += 2;
             continue;
         }
         // A number and the one letter after it are one token (`2T` → `2t`).
-        if w.chars().all(|c| c.is_ascii_digit())
+        if w.bytes().all(|c| c.is_ascii_digit())
             && let Some(next) = raw.get(i + 1)
             && next.len() == 1
-            && next.chars().all(|c| c.is_ascii_alphabetic())
+            && next.bytes().all(|c| c.is_ascii_alphabetic())
         {
             out.push(format!("{w}{next}"));
             i += 2;
             continue;
         }
-        if !(FILLER.contains(&w.as_str()) && raw.len() > 1) {
-            out.push(w.clone());
+        if !(FILLER.contains(&w) && raw.len() > 1) {
+            out.push(w.to_string());
         }
         i += 1;
     }
