@@ -31,6 +31,14 @@ fn loaded(text: &str) -> (tempfile::TempDir, Document) {
     (dir, doc)
 }
 
+/// The error loading `text` (as a JSON file) gives.
+fn load_fails(text: &str) -> crate::document::Diagnostic {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("doc.json");
+    std::fs::write(&path, text).unwrap();
+    load(path.to_str().unwrap(), &LoadOptions::default()).unwrap_err()
+}
+
 fn summary(doc: &Document) -> Vec<String> {
     let mut diags = Vec::new();
     doc.operations(&mut diags)
@@ -125,10 +133,7 @@ fn the_check_fails_where_a_parse_fails() {
 #[test]
 fn a_bad_path_item_is_an_error_with_its_line_when_loading() {
     let text = DOC.replace(r#""x-note": {"a""#, r#""x-note": {"a": 1e999, "b""#);
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("doc.json");
-    std::fs::write(&path, &text).unwrap();
-    let err = load(path.to_str().unwrap(), &LoadOptions::default()).unwrap_err();
+    let err = load_fails(&text);
     assert!(
         err.message.contains("number out of range"),
         "{}",
@@ -235,10 +240,7 @@ fn a_bad_component_is_an_error_with_its_place_and_line_when_loading() {
         r#""Unused": {"type""#,
         r#""Unused": {"minimum": 1e999, "type""#,
     );
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("doc.json");
-    std::fs::write(&path, &text).unwrap();
-    let err = load(path.to_str().unwrap(), &LoadOptions::default()).unwrap_err();
+    let err = load_fails(&text);
     assert!(
         err.message.contains("number out of range"),
         "{}",

@@ -202,9 +202,8 @@ impl Document {
         let Ok(tokens) = pointer_tokens(pointer) else {
             return Some(None);
         };
-        let Some((member, rest)) = tokens[skip..].split_first() else {
-            return None;
-        };
+        // No member named (the kind itself): read from the tree.
+        let (member, rest) = tokens[skip..].split_first()?;
         let mut cur = match lazy.find(member) {
             Some(at) => lazy.kept(at),
             None => return Some(None),
