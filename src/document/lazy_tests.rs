@@ -282,3 +282,31 @@ fn a_document_that_needs_its_whole_tree_gets_its_components_back() {
     let tree = Document::from_value("t", serde_json::from_str(&text).unwrap()).unwrap();
     assert_eq!(doc.to_json(), tree.to_json());
 }
+
+#[test]
+fn a_repeated_components_counts_once_as_a_parse_counts_it() {
+    let text = r##"{"openapi": "3.0.3", "info": {"title": "t", "version": "1"}, "paths": {},
+      "components": {"schemas": {"Old": {"type": "string"}}, "responses": {"Gone": {"description": "x"}}},
+      "components": {"schemas": {"New": {"type": "integer"}}, "schemas": {"Newer": {"type": "boolean"}}}}"##;
+    let (_dir, lazy) = loaded(text);
+    let tree = Document::from_value("t", serde_json::from_str(text).unwrap()).unwrap();
+    assert_eq!(lazy.to_json(), tree.to_json());
+    assert_eq!(
+        lazy.component_schema_pointers(),
+        ["/components/schemas/Newer"]
+    );
+    assert_eq!(
+        lazy.component_schema_pointers(),
+        tree.component_schema_pointers()
+    );
+    // Nothing of the first one is left to find.
+    let root = lazy.root_key().to_string();
+    assert!(
+        lazy.resolve_ref(&root, "#/components/responses/Gone")
+            .is_err()
+    );
+    assert!(
+        lazy.resolve_ref(&root, "#/components/schemas/Newer")
+            .is_ok()
+    );
+}

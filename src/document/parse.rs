@@ -2,7 +2,8 @@
 //! the first character (not the file extension); YAML merge keys applied and
 //! non-string keys (`200:`) turned into strings. The root document can skip
 //! parts no tool reads (webhooks, and `components.examples` unless the mock
-//! needs them) while parsing, so they never take memory.
+//! needs them) while parsing, so they never take memory, and leave the
+//! largest parts as text to be parsed when read (see [`super::lazy`]).
 
 use std::cell::{Cell, RefCell};
 use std::fmt;
@@ -124,7 +125,7 @@ fn parse_root(
             if let (Some(raw), Value::Object(root)) = (deferred.get(), &mut value) {
                 let error = |e| error(raw, "/paths", e);
                 let paths = if lazy {
-                    match check_paths(raw).map_err(error)? {
+                    match check_members(raw).map_err(error)? {
                         Some(items) => {
                             spans.paths = Some(places(items));
                             Value::Object(Map::new())
@@ -140,7 +141,7 @@ fn parse_root(
             for (kind, raw) in components.into_inner() {
                 let pointer = format!("/components/{kind}");
                 let error = |e| error(raw, &pointer, e);
-                let parsed = match check_paths(raw).map_err(error)? {
+                let parsed = match check_members(raw).map_err(error)? {
                     Some(items) => {
                         spans.components.push((kind.clone(), places(items)));
                         continue;
@@ -292,11 +293,11 @@ fn parse_paths(raw: &RawValue) -> Result<Value, (usize, serde_json::Error)> {
     Ok(Value::Object(map))
 }
 
-/// Splits a root's `paths` (when an object) into its items' texts and
-/// checks each as a parse would, on every core for a large one; an error
-/// comes with the byte offset of the text it is relative to, within
-/// `paths`. `None` when `paths` is not an object.
-fn check_paths(raw: &RawValue) -> Result<Option<RawEntries<'_>>, (usize, serde_json::Error)> {
+/// Splits an object of the root (`paths`, a kind of `components`) into
+/// its members' texts and checks each as a parse would, on every core for
+/// a large one; an error comes with the byte offset of the text it is
+/// relative to, within the object. `None` when it is not an object.
+fn check_members(raw: &RawValue) -> Result<Option<RawEntries<'_>>, (usize, serde_json::Error)> {
     let text = raw.get();
     if !text.starts_with('{') {
         return Ok(None);
@@ -387,6 +388,11 @@ impl<'de> Visitor<'de> for PruningVisitor<'_, 'de> {
                 continue;
             }
             let value = if self.level == Level::Root && key == "components" {
+                // A repeated `components`: the last one counts, as in a
+                // parsed object.
+                if let Some(lazy) = self.components {
+                    lazy.borrow_mut().clear();
+                }
                 access.next_value_seed(PruningVisitor {
                     level: Level::Components,
                     ..self
