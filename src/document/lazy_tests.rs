@@ -310,3 +310,19 @@ fn a_repeated_components_counts_once_as_a_parse_counts_it() {
             .is_ok()
     );
 }
+
+#[test]
+fn paths_that_are_not_an_object_are_reported_as_from_the_tree() {
+    for paths in ["[]", "7", "\"x\"", "null"] {
+        let text = format!(
+            r#"{{"openapi": "3.0.3", "info": {{"title": "t", "version": "1"}}, "paths": {paths}}}"#
+        );
+        let err = load_fails(&text);
+        assert_eq!(err.pointer, "/paths", "{paths}");
+        assert!(
+            err.message.contains("must be a mapping"),
+            "{paths}: {}",
+            err.message
+        );
+    }
+}

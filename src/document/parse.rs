@@ -9,7 +9,7 @@ use std::cell::{Cell, RefCell};
 use std::fmt;
 
 use serde::Deserialize;
-use serde::de::{DeserializeSeed, Deserializer, IgnoredAny, MapAccess, Visitor};
+use serde::de::{DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
@@ -92,64 +92,71 @@ fn parse_root(
         Some(json) if json.starts_with('{') => {
             let mut de = serde_json::Deserializer::from_str(json);
             let deferred = Cell::new(None);
-            let components = RefCell::new(Vec::new());
+            let members = RefCell::new(Deferred::default());
             let mut value = PruningVisitor {
                 prune,
                 level: Level::Root,
                 deferred: &deferred,
-                components: lazy.then_some(&components),
+                members: lazy.then_some(&members),
             }
             .deserialize(&mut de)
             .and_then(|v| de.end().map(|()| v))
             .map_err(|e| json_error(text, json, file, &e))?;
-            let mut spans = LazySpans::default();
-            // An error in a member left as text: located at its object,
-            // with the line in the whole text.
-            let error = |raw: &RawValue, pointer: &str, (at, e): (usize, serde_json::Error)| {
-                let raw_at = raw.get().as_ptr() as usize - json.as_ptr() as usize;
-                let lead = text.len() - json.len() + raw_at + at;
-                Diagnostic::error(file, pointer, format!("invalid JSON: {e}"))
-                    .at_line(Some(text[..lead].matches('\n').count() + e.line()))
+            // An error in a member read as text: located at its object,
+            // with the line in the whole text (the position serde gives is
+            // within the member's text, so it is left out of the message).
+            let located = |at: usize, pointer: &str, e: &serde_json::Error| {
+                let lead = text.len() - json.len() + at;
+                Diagnostic::error(
+                    file,
+                    pointer,
+                    format!("invalid JSON: {}", without_position(e)),
+                )
+                .at_line(Some(text[..lead].matches('\n').count() + e.line()))
             };
+            if let (Some(raw), Value::Object(root)) = (deferred.get(), &mut value) {
+                let raw_at = raw.get().as_ptr() as usize - json.as_ptr() as usize;
+                let paths =
+                    parse_paths(raw).map_err(|(at, e)| located(raw_at + at, "/paths", &e))?;
+                root.insert("paths".to_string(), paths);
+            }
+            let members = members.into_inner();
+            if !lazy || members.is_empty() {
+                return Ok((value, LazySpans::default()));
+            }
+            let (groups, others) = members.split();
+            // Not an object: left in the tree, for whoever reads it to
+            // report.
+            for (kind, other) in others {
+                match (kind, &mut value) {
+                    (None, Value::Object(root)) => {
+                        root.insert("paths".to_string(), other);
+                    }
+                    (Some(kind), value) => {
+                        if let Some(Value::Object(c)) = value.get_mut("components") {
+                            c.insert(kind, other);
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            if let Err((item, group, e)) = check_groups(&groups) {
+                let at = item.get().as_ptr() as usize - json.as_ptr() as usize;
+                return Err(located(at, &groups[group].0, &e));
+            }
             let base = text.as_ptr() as usize;
-            let places = |items: RawEntries<'_>| -> PathSpans {
-                items
-                    .0
+            let mut spans = LazySpans::default();
+            for (pointer, items) in groups {
+                let places: PathSpans = items
                     .into_iter()
                     .map(|(key, item)| {
                         let start = item.get().as_ptr() as usize - base;
                         (key, start..start + item.get().len())
                     })
-                    .collect()
-            };
-            if let (Some(raw), Value::Object(root)) = (deferred.get(), &mut value) {
-                let error = |e| error(raw, "/paths", e);
-                let paths = if lazy {
-                    match check_members(raw).map_err(error)? {
-                        Some(items) => {
-                            spans.paths = Some(places(items));
-                            Value::Object(Map::new())
-                        }
-                        // Not an object: left to whoever reads it (as parsed).
-                        None => serde_json::from_str(raw.get()).map_err(|e| error((0, e)))?,
-                    }
-                } else {
-                    parse_paths(raw).map_err(error)?
-                };
-                root.insert("paths".to_string(), paths);
-            }
-            for (kind, raw) in components.into_inner() {
-                let pointer = format!("/components/{kind}");
-                let error = |e| error(raw, &pointer, e);
-                let parsed = match check_members(raw).map_err(error)? {
-                    Some(items) => {
-                        spans.components.push((kind.clone(), places(items)));
-                        continue;
-                    }
-                    None => serde_json::from_str(raw.get()).map_err(|e| error((0, e)))?,
-                };
-                if let Some(Value::Object(c)) = value.get_mut("components") {
-                    c.insert(kind, parsed);
+                    .collect();
+                match pointer.strip_prefix("/components/") {
+                    Some(kind) => spans.components.push((kind.to_string(), places)),
+                    None => spans.paths = Some(places),
                 }
             }
             Ok((value, spans))
@@ -230,10 +237,10 @@ struct PruningVisitor<'s, 'de> {
     /// Where the root's `paths` is left as text, to be parsed by
     /// [`parse_paths`] once the rest is read.
     deferred: &'s Cell<Option<&'de RawValue>>,
-    /// Where the kinds of `components` in [`LAZY_COMPONENTS`] are left as
-    /// text (each holding an empty object in the tree meanwhile), when
-    /// they are to be kept so.
-    components: Option<&'s RefCell<Vec<(String, &'de RawValue)>>>,
+    /// Where `paths` and the kinds of `components` in [`LAZY_COMPONENTS`]
+    /// are left as their members' texts (each holding an empty object in
+    /// the tree meanwhile), when they are to be kept so.
+    members: Option<&'s RefCell<Deferred<'de>>>,
 }
 
 /// Path items below which `paths` is parsed on one thread.
@@ -293,54 +300,157 @@ fn parse_paths(raw: &RawValue) -> Result<Value, (usize, serde_json::Error)> {
     Ok(Value::Object(map))
 }
 
-/// Splits an object of the root (`paths`, a kind of `components`) into
-/// its members' texts and checks each as a parse would, on every core for
-/// a large one; an error comes with the byte offset of the text it is
-/// relative to, within the object. `None` when it is not an object.
-fn check_members(raw: &RawValue) -> Result<Option<RawEntries<'_>>, (usize, serde_json::Error)> {
-    let text = raw.get();
-    if !text.starts_with('{') {
-        return Ok(None);
-    }
-    let items: RawEntries<'_> = serde_json::from_str(text).map_err(|e| (0, e))?;
-    let offset = |item: &RawValue| item.get().as_ptr() as usize - text.as_ptr() as usize;
-    let check = |run: &[(String, &RawValue)]| {
+/// The members of the objects of a root read as text: (pointer of the
+/// object, its members), in document order.
+type Groups<'de> = Vec<(String, Vec<(String, &'de RawValue)>)>;
+
+/// Checks every member of `groups` as a parse would, on every core when
+/// there is much text; the first error in document order comes back with
+/// its member and its group's position in `groups`.
+fn check_groups<'g, 'de>(
+    groups: &'g Groups<'de>,
+) -> Result<(), (&'de RawValue, usize, serde_json::Error)> {
+    let items: Vec<(usize, &'de RawValue)> = groups
+        .iter()
+        .enumerate()
+        .flat_map(|(g, (_, members))| members.iter().map(move |(_, item)| (g, *item)))
+        .collect();
+    let check = |run: &[(usize, &'de RawValue)]| {
         run.iter()
-            .try_for_each(|(_, item)| super::lazy::check(item.get()).map_err(|e| (offset(item), e)))
+            .try_for_each(|&(g, item)| super::lazy::check(item.get()).map_err(|e| (item, g, e)))
     };
+    let total: usize = items.iter().map(|(_, item)| item.get().len()).sum();
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get().min(8));
-    if threads == 1 || text.len() < PARALLEL_PATHS_BYTES {
-        // Whole, as `parse_paths` parses it (the same error text).
-        super::lazy::check(text).map_err(|e| (0, e))?;
-        return Ok(Some(items));
+    if threads == 1 || total < PARALLEL_PATHS_BYTES {
+        return check(&items);
     }
-    let share = text.len().div_ceil(threads);
-    let mut runs: Vec<&[(String, &RawValue)]> = Vec::with_capacity(threads);
+    let share = total.div_ceil(threads);
+    let mut runs: Vec<&[(usize, &RawValue)]> = Vec::with_capacity(threads);
     let (mut start, mut size) = (0, 0);
-    for (i, (_, item)) in items.0.iter().enumerate() {
+    for (i, (_, item)) in items.iter().enumerate() {
         size += item.get().len();
         if size >= share {
-            runs.push(&items.0[start..=i]);
+            runs.push(&items[start..=i]);
             (start, size) = (i + 1, 0);
         }
     }
-    runs.push(&items.0[start..]);
-    std::thread::scope(|scope| {
+    runs.push(&items[start..]);
+    let errors: Vec<_> = std::thread::scope(|scope| {
         let others: Vec<_> = runs[1..]
             .iter()
             .map(|run| scope.spawn(move || check(run)))
             .collect();
-        // The first error in document order wins.
-        let mut first = check(runs[0]);
+        let mut errors = vec![check(runs[0])];
         for handle in others {
             match handle.join() {
-                Ok(more) => first = first.and(more),
+                Ok(more) => errors.push(more),
                 Err(panic) => std::panic::resume_unwind(panic),
             }
         }
-        first
-    })?;
-    Ok(Some(items))
+        errors
+    });
+    // The first error in document order wins.
+    match errors
+        .into_iter()
+        .filter_map(Result::err)
+        .min_by_key(|(item, _, _)| item.get().as_ptr() as usize)
+    {
+        Some(first) => Err(first),
+        None => Ok(()),
+    }
+}
+
+/// A serde_json error's message without the position serde appends.
+fn without_position(e: &serde_json::Error) -> String {
+    let message = e.to_string();
+    let position = format!(" at line {} column {}", e.line(), e.column());
+    match message.strip_suffix(&position) {
+        Some(bare) => bare.to_string(),
+        None => message,
+    }
+}
+
+/// The root's objects read as their members' texts (see [`Members`]).
+#[derive(Default)]
+struct Deferred<'de> {
+    paths: Option<Members<'de>>,
+    /// Kinds of `components`, in document order.
+    kinds: Vec<(String, Members<'de>)>,
+}
+
+impl<'de> Deferred<'de> {
+    fn is_empty(&self) -> bool {
+        self.paths.is_none() && self.kinds.is_empty()
+    }
+
+    /// Each object with its pointer, and each value that is not an
+    /// object with its place (`None` for `paths`, else the kind).
+    fn split(self) -> (Groups<'de>, Vec<(Option<String>, Value)>) {
+        let (mut groups, mut others): (Groups<'de>, _) = (Vec::new(), Vec::new());
+        if let Some(Members(members, value)) = self.paths {
+            match members {
+                Some(members) => groups.push(("/paths".to_string(), members)),
+                None => others.push((None, value)),
+            }
+        }
+        for (kind, Members(members, value)) in self.kinds {
+            match members {
+                Some(members) => groups.push((format!("/components/{kind}"), members)),
+                None => others.push((Some(kind), value)),
+            }
+        }
+        (groups, others)
+    }
+}
+
+/// An object's members as text, read in one pass (`Some`), or a value
+/// that is not an object, parsed (`None` and the value).
+struct Members<'de>(Option<Vec<(String, &'de RawValue)>>, Value);
+
+impl<'de> Deserialize<'de> for Members<'de> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Read;
+        impl<'de> Visitor<'de> for Read {
+            type Value = Members<'de>;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("any JSON value")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut access: A) -> Result<Self::Value, A::Error> {
+                let mut out = Vec::with_capacity(access.size_hint().unwrap_or(0));
+                while let Some(entry) = access.next_entry::<String, &'de RawValue>()? {
+                    out.push(entry);
+                }
+                Ok(Members(Some(out), Value::Null))
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+                let mut out = Vec::new();
+                while let Some(v) = seq.next_element::<Value>()? {
+                    out.push(v);
+                }
+                Ok(Members(None, Value::Array(out)))
+            }
+            fn visit_bool<E>(self, v: bool) -> Result<Self::Value, E> {
+                Ok(Members(None, Value::Bool(v)))
+            }
+            fn visit_i64<E>(self, v: i64) -> Result<Self::Value, E> {
+                Ok(Members(None, Value::from(v)))
+            }
+            fn visit_u64<E>(self, v: u64) -> Result<Self::Value, E> {
+                Ok(Members(None, Value::from(v)))
+            }
+            fn visit_f64<E>(self, v: f64) -> Result<Self::Value, E> {
+                let n = serde_json::Number::from_f64(v);
+                Ok(Members(None, n.map_or(Value::Null, Value::Number)))
+            }
+            fn visit_str<E>(self, v: &str) -> Result<Self::Value, E> {
+                Ok(Members(None, Value::String(v.to_string())))
+            }
+            fn visit_unit<E>(self) -> Result<Self::Value, E> {
+                Ok(Members(None, Value::Null))
+            }
+        }
+        d.deserialize_any(Read)
+    }
 }
 
 /// An object's members as text, in document order.
@@ -390,8 +500,8 @@ impl<'de> Visitor<'de> for PruningVisitor<'_, 'de> {
             let value = if self.level == Level::Root && key == "components" {
                 // A repeated `components`: the last one counts, as in a
                 // parsed object.
-                if let Some(lazy) = self.components {
-                    lazy.borrow_mut().clear();
+                if let Some(lazy) = self.members {
+                    lazy.borrow_mut().kinds.clear();
                 }
                 access.next_value_seed(PruningVisitor {
                     level: Level::Components,
@@ -399,16 +509,22 @@ impl<'de> Visitor<'de> for PruningVisitor<'_, 'de> {
                 })?
             } else if self.level == Level::Components
                 && let Some(lazy) = self
-                    .components
+                    .members
                     .filter(|_| LAZY_COMPONENTS.contains(&key.as_str()))
             {
-                // Read as text now (checked later, not built); the key
-                // keeps its place. A repeated kind: the last one counts,
-                // as in a parsed object.
-                let raw = access.next_value::<&'de RawValue>()?;
+                // Read as its members' texts now (checked later, not
+                // built); the key keeps its place. A repeated kind: the
+                // last one counts, as in a parsed object.
+                let members = access.next_value::<Members<'de>>()?;
                 let mut lazy = lazy.borrow_mut();
-                lazy.retain(|(kind, _)| *kind != key);
-                lazy.push((key.clone(), raw));
+                lazy.kinds.retain(|(kind, _)| *kind != key);
+                lazy.kinds.push((key.clone(), members));
+                Value::Object(Map::new())
+            } else if self.level == Level::Root
+                && key == "paths"
+                && let Some(lazy) = self.members
+            {
+                lazy.borrow_mut().paths = Some(access.next_value::<Members<'de>>()?);
                 Value::Object(Map::new())
             } else if self.level == Level::Root && key == "paths" {
                 // Read as text now (checked, not built), parsed once the
