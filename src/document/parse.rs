@@ -257,8 +257,10 @@ fn parse_paths(raw: &RawValue) -> Result<Value, (usize, serde_json::Error)> {
     if threads == 1 || text.len() < PARALLEL_PATHS_BYTES || !text.starts_with('{') {
         return serde_json::from_str(text).map_err(|e| (0, e));
     }
-    let items: RawEntries<'_> = serde_json::from_str(text).map_err(|e| (0, e))?;
-    let items = items.0;
+    let items = match serde_json::from_str::<Members<'_>>(text).map_err(|e| (0, e))? {
+        Members(Some(items), _) => items,
+        Members(None, value) => return Ok(value),
+    };
     let offset = |item: &RawValue| item.get().as_ptr() as usize - text.as_ptr() as usize;
     let parse = |run: &[(String, &RawValue)]| {
         run.iter()
@@ -450,29 +452,6 @@ impl<'de> Deserialize<'de> for Members<'de> {
             }
         }
         d.deserialize_any(Read)
-    }
-}
-
-/// An object's members as text, in document order.
-struct RawEntries<'de>(Vec<(String, &'de RawValue)>);
-
-impl<'de> Deserialize<'de> for RawEntries<'de> {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct Entries;
-        impl<'de> Visitor<'de> for Entries {
-            type Value = RawEntries<'de>;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("an object")
-            }
-            fn visit_map<A: MapAccess<'de>>(self, mut access: A) -> Result<Self::Value, A::Error> {
-                let mut out = Vec::with_capacity(access.size_hint().unwrap_or(0));
-                while let Some(entry) = access.next_entry::<String, &'de RawValue>()? {
-                    out.push(entry);
-                }
-                Ok(RawEntries(out))
-            }
-        }
-        d.deserialize_map(Entries)
     }
 }
 
