@@ -33,6 +33,8 @@ use serde::de::{
 use serde::ser::{Serialize, SerializeMap, Serializer};
 use serde_json::Value;
 
+use super::model::pointers::{ADDITIONAL_OPERATIONS, FIXED_METHODS};
+
 /// An object of the root document (its `paths`, or one kind of its
 /// `components`), as text (see the module documentation).
 pub struct LazyMap {
@@ -218,11 +220,6 @@ enum Level {
     Parameter,
 }
 
-/// The path item fields that hold an operation.
-const OPERATION_KEYS: &[&str] = &[
-    "get", "put", "post", "delete", "options", "head", "patch", "trace", "query",
-];
-
 impl Outline {
     /// What `key`'s value is at this level: skipped (`None`), or read at
     /// which level (`Some(None)`: as a plain value).
@@ -230,8 +227,8 @@ impl Outline {
         let extension = key.starts_with("x-") && key != "x-mcp";
         match self.0 {
             Level::Item if extension => None,
-            Level::Item if OPERATION_KEYS.contains(&key) => Some(Some(Level::Operation)),
-            Level::Item if key == "additionalOperations" => Some(Some(Level::Operations)),
+            Level::Item if FIXED_METHODS.contains(&key) => Some(Some(Level::Operation)),
+            Level::Item if key == ADDITIONAL_OPERATIONS => Some(Some(Level::Operations)),
             Level::Item | Level::Operation if key == "parameters" => Some(Some(Level::Parameters)),
             Level::Operations if extension => Some(None),
             Level::Operations => Some(Some(Level::Operation)),

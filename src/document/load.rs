@@ -255,7 +255,9 @@ pub fn load(
             LazySpans::default(),
         )
     };
-    let spans = if spans.is_empty() || (is_openapi3(&value) && only_local_refs(&text)) {
+    // One scan of the whole text, read twice below.
+    let local_refs_only = only_local_refs(&text);
+    let spans = if spans.is_empty() || (is_openapi3(&value) && local_refs_only) {
         spans
     } else {
         put_lazy(&mut value, &text, spans);
@@ -273,7 +275,7 @@ pub fn load(
     let mut files = BTreeMap::new();
     let mut queue = VecDeque::new();
     // An overlay may add a `$ref` the text does not have.
-    if !options.overlays.is_empty() || !only_local_refs(&text) {
+    if !options.overlays.is_empty() || !local_refs_only {
         enqueue_external_refs(
             &root_url,
             &value,
