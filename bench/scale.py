@@ -33,8 +33,8 @@ json.dumps(x, separators=(",", ":"), ensure_ascii=False).
 import argparse
 import json
 import os
-import queue
 import resource
+import select
 import statistics
 import subprocess
 import sys
@@ -125,22 +125,52 @@ def timed(cmd, timeout, vmem_kb, out_path):
 
 
 class Server:
-    """The server over stdio with newline-delimited JSON-RPC and a deadline."""
+    """The server over stdio with newline-delimited JSON-RPC and a deadline.
+
+    Replies are read on this thread with large non-blocking reads (select
+    for the deadline): a reader thread handing lines over a queue, as this
+    client did before session 18, cost 0.5-0.7 ms of Python per page
+    (thread hand-off, 8 kB reads of each 256 kB page under the GIL) that
+    was counted as the server's time."""
 
     def __init__(self, cmd, deadline, vmem_kb, err):
         self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=err,
-                                     cwd=ROOT, preexec_fn=limiter(vmem_kb),
+                                     cwd=ROOT, preexec_fn=limiter(vmem_kb), bufsize=0,
                                      env={**os.environ, "OPENAPI2MCP_LOG": "error"})
         self.deadline = deadline
-        self.lines = queue.Queue()
+        self.buf = bytearray()
+        self.eof = False
         self.next_id = 0
         self.decode_s = 0.0  # the client's own JSON decoding
-        threading.Thread(target=self._read, daemon=True).start()
+        self.fd = self.proc.stdout.fileno()
+        os.set_blocking(self.fd, False)
 
-    def _read(self):
-        for line in self.proc.stdout:
-            self.lines.put(line)
-        self.lines.put(None)
+    def _line(self):
+        """The next line of output, waiting until the deadline; None at EOF."""
+        start = 0
+        while True:
+            at = self.buf.find(b"\n", start)
+            if at >= 0:
+                line = bytes(self.buf[:at + 1])
+                del self.buf[:at + 1]
+                return line
+            if self.eof:
+                return None
+            start = len(self.buf)
+            left = self.deadline - time.monotonic()
+            if left <= 0:
+                raise TimeoutError
+            ready, _, _ = select.select([self.fd], [], [], left)
+            if not ready:
+                raise TimeoutError
+            try:
+                chunk = os.read(self.fd, 1 << 20)
+            except BlockingIOError:
+                continue
+            if chunk:
+                self.buf += chunk
+            else:
+                self.eof = True
 
     def send(self, method, params=None, notify=False):
         msg = {"jsonrpc": "2.0", "method": method}
@@ -154,11 +184,7 @@ class Server:
         if notify:
             return None
         while True:
-            left = self.deadline - time.monotonic()
-            try:
-                line = self.lines.get(timeout=max(left, 0.001))
-            except queue.Empty:
-                raise TimeoutError from None
+            line = self._line()
             if line is None:
                 raise EOFError(method)
             t = time.perf_counter()

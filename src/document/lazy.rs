@@ -25,7 +25,7 @@
 use std::collections::HashMap;
 use std::fmt;
 use std::ops::Range;
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 use serde::de::{
     Deserialize, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor,
@@ -38,9 +38,10 @@ use super::model::pointers::{ADDITIONAL_OPERATIONS, FIXED_METHODS};
 /// An object of the root document (its `paths`, or one kind of its
 /// `components`), as text (see the module documentation).
 pub struct LazyMap {
-    /// The members' text (from the first member's start to the last
-    /// one's end).
-    text: String,
+    /// The document's text, shared by every object of it kept as text
+    /// (copying each object's span cost a fifth of loading GitHub's
+    /// description, in copies and first touches of fresh pages).
+    text: Arc<String>,
     /// Each path item: its key and its text's place in `text`, in
     /// document order (a repeated key keeps its first place and its last
     /// text, as a parsed object keeps it).
@@ -57,32 +58,29 @@ impl fmt::Debug for LazyMap {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("LazyMap")
             .field("items", &self.items.len())
-            .field("text_bytes", &self.text.len())
+            .field(
+                "items_text_bytes",
+                &self.items.iter().map(|(_, r)| r.len()).sum::<usize>(),
+            )
             .finish_non_exhaustive()
     }
 }
 
 impl LazyMap {
     /// The path items `entries` (keys and places in `text`, in document
-    /// order, checked already) of the document `text`; only the text of
-    /// the items is kept (GitHub's `paths` is a sixth of its 13 MB).
-    pub(super) fn paths(text: &str, entries: Vec<(String, Range<usize>)>) -> Self {
+    /// order, checked already) of the document `text`.
+    pub(super) fn paths(text: &Arc<String>, entries: Vec<(String, Range<usize>)>) -> Self {
         Self::new(text, entries, true)
     }
 
     /// The members `entries` of one kind of `components` (as
     /// [`LazyMap::paths`]).
-    pub(super) fn components(text: &str, entries: Vec<(String, Range<usize>)>) -> Self {
+    pub(super) fn components(text: &Arc<String>, entries: Vec<(String, Range<usize>)>) -> Self {
         Self::new(text, entries, false)
     }
 
-    fn new(text: &str, entries: Vec<(String, Range<usize>)>, path_items: bool) -> Self {
-        let start = entries.iter().map(|(_, r)| r.start).min().unwrap_or(0);
-        let end = entries.iter().map(|(_, r)| r.end).max().unwrap_or(0);
-        let text = text[start..end.max(start)].to_string();
-        let entries = entries
-            .into_iter()
-            .map(|(key, r)| (key, r.start - start..r.end - start));
+    fn new(text: &Arc<String>, entries: Vec<(String, Range<usize>)>, path_items: bool) -> Self {
+        let text = Arc::clone(text);
         let mut items: Vec<(String, Range<usize>)> = Vec::with_capacity(entries.len());
         let mut index = HashMap::with_capacity(entries.len());
         for (key, range) in entries {

@@ -148,7 +148,7 @@ fn a_bad_path_item_is_an_error_with_its_line_when_loading() {
 #[test]
 fn repeated_keys_keep_the_first_place_and_the_last_text() {
     let paths = LazyMap::paths(
-        "abcdef",
+        &std::sync::Arc::new("abcdef".to_string()),
         vec![("x".into(), 0..1), ("y".into(), 1..2), ("x".into(), 2..3)],
     );
     assert_eq!(paths.len(), 2);

@@ -240,7 +240,8 @@ pub fn load(
     // What diagnostics call the document: a URL without its credentials.
     let location = &shown_location(location);
 
-    let text = fetcher.read(&root_url, location)?;
+    // Shared with the objects kept as text (see `super::lazy`).
+    let text = std::sync::Arc::new(fetcher.read(&root_url, location)?);
     let prune = Prune {
         examples: !options.keep_examples,
     };
@@ -291,7 +292,9 @@ pub fn load(
         .into_iter()
         .map(|(kind, spans)| (kind, LazyMap::components(&text, spans)))
         .collect();
-    let source = options.keep_sources.then_some(text);
+    let source = options
+        .keep_sources
+        .then(|| std::sync::Arc::unwrap_or_clone(text));
     files.insert(
         root_key.clone(),
         File {
@@ -380,7 +383,7 @@ fn is_openapi3(root: &Value) -> bool {
 /// Parses what `spans` left as text back into the root's tree: an
 /// overlay, a Swagger 2.0 upgrade or a reference to another file needs
 /// the whole tree.
-fn put_lazy(root: &mut Value, text: &str, spans: LazySpans) {
+fn put_lazy(root: &mut Value, text: &std::sync::Arc<String>, spans: LazySpans) {
     if let Some(paths) = spans.paths {
         put_paths(root, text, paths);
     }
@@ -397,7 +400,11 @@ fn put_lazy(root: &mut Value, text: &str, spans: LazySpans) {
 
 /// Parses the path items at `spans` of `text` into the root's `paths`
 /// (in parallel when large, as [`parse_document`] does).
-fn put_paths(root: &mut Value, text: &str, spans: Vec<(String, std::ops::Range<usize>)>) {
+fn put_paths(
+    root: &mut Value,
+    text: &std::sync::Arc<String>,
+    spans: Vec<(String, std::ops::Range<usize>)>,
+) {
     let paths = LazyMap::paths(text, spans);
     let items: Vec<Value> = {
         let parse = |range: std::ops::Range<usize>| -> Vec<Value> {

@@ -12,7 +12,7 @@ use super::diag::Diagnostic;
 use super::load::Document;
 use super::pointer::parse_index;
 
-use super::pointer::pointer_tokens;
+use super::pointer::tokens;
 
 /// How many `$ref` hops a non-schema chain may take before we call it a loop.
 const MAX_CHAIN: usize = 64;
@@ -55,9 +55,9 @@ impl<'a> Located<'a> {
 /// Looks up `pointer` in `value`.
 pub(in crate::document) fn get_pointer<'v>(value: &'v Value, pointer: &str) -> Option<&'v Value> {
     let mut cur = value;
-    for token in pointer_tokens(pointer).ok()? {
+    for token in tokens(pointer).ok()? {
         cur = match cur {
-            Value::Object(map) => map.get(&token)?,
+            Value::Object(map) => map.get(&*token)?,
             Value::Array(items) => items.get(parse_index(&token)?)?,
             _ => return None,
         };
@@ -199,19 +199,19 @@ impl Document {
         } else {
             return None;
         };
-        let Ok(tokens) = pointer_tokens(pointer) else {
+        let Ok(mut tokens) = tokens(pointer) else {
             return Some(None);
         };
         // No member named (the kind itself): read from the tree.
-        let (member, rest) = tokens[skip..].split_first()?;
-        let mut cur = match lazy.find(member) {
+        let member = tokens.nth(skip)?;
+        let mut cur = match lazy.find(&member) {
             Some(at) => lazy.kept(at),
             None => return Some(None),
         };
-        for token in rest {
+        for token in tokens {
             let next = match cur {
-                Value::Object(map) => map.get(token),
-                Value::Array(items) => parse_index(token).and_then(|i| items.get(i)),
+                Value::Object(map) => map.get(&*token),
+                Value::Array(items) => parse_index(&token).and_then(|i| items.get(i)),
                 _ => None,
             };
             match next {

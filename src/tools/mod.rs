@@ -576,12 +576,21 @@ fn assign_names(drafts: Vec<Draft>, prefix: &str) -> Vec<Planned> {
 
 /// Writes the tool's name where a summary points at its own full schema.
 fn name_self(schema: &mut Value, name: &str) {
-    match schema {
-        Value::String(s) if s.contains(SELF_TOOL) => *s = s.replace(SELF_TOOL, name),
-        Value::Object(m) => m.values_mut().for_each(|v| name_self(v, name)),
-        Value::Array(items) => items.iter_mut().for_each(|v| name_self(v, name)),
-        _ => {}
+    // Every string of the schema is searched: the searcher is built once
+    // (`str::contains` prepares its needle on each call).
+    static FINDER: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
+        std::sync::LazyLock::new(|| memchr::memmem::Finder::new(SELF_TOOL));
+    fn walk(schema: &mut Value, name: &str, finder: &memchr::memmem::Finder<'_>) {
+        match schema {
+            Value::String(s) if finder.find(s.as_bytes()).is_some() => {
+                *s = s.replace(SELF_TOOL, name);
+            }
+            Value::Object(m) => m.values_mut().for_each(|v| walk(v, name, finder)),
+            Value::Array(items) => items.iter_mut().for_each(|v| walk(v, name, finder)),
+            _ => {}
+        }
     }
+    walk(schema, name, &FINDER);
 }
 
 fn first_line(s: &str) -> String {

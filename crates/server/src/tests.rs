@@ -30,7 +30,7 @@ fn pages_stay_under_the_limit_and_keep_order() {
         names.extend(values.iter().map(|t| t.name.to_string()));
     }
     assert_eq!(names, (0..10).map(|i| format!("t{i}")).collect::<Vec<_>>());
-    let empty = modes::FullPages::assemble(Vec::new(), 10);
+    let empty = modes::FullPages::assemble(Vec::<Vec<u8>>::new(), 10);
     assert_eq!(empty.len(), 1);
     assert_eq!(empty.page(0).unwrap().count, 0);
 }

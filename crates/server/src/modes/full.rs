@@ -110,7 +110,7 @@ impl FullPages {
     /// its page), each under `max_bytes`
     /// (tool bytes plus a separator each; at least one tool per page, and
     /// one page even when there are no tools).
-    pub fn assemble(tools: impl IntoIterator<Item = Vec<u8>>, max_bytes: usize) -> Self {
+    pub fn assemble<B: AsRef<[u8]>>(tools: impl IntoIterator<Item = B>, max_bytes: usize) -> Self {
         let close = |page: &mut Vec<u8>, count: &mut usize| Page {
             bytes: Arc::from(std::mem::take(page)),
             count: std::mem::take(count),
@@ -122,6 +122,7 @@ impl FullPages {
         let mut size = 0;
         let mut all = 0;
         for tool in tools {
+            let tool = tool.as_ref();
             all += 1;
             let len = tool.len() + 1;
             if count > 0 && size + len > max_bytes {
@@ -131,7 +132,7 @@ impl FullPages {
             if count > 0 {
                 page.push(b',');
             }
-            page.extend_from_slice(&tool);
+            page.extend_from_slice(tool);
             count += 1;
             size += len;
         }
