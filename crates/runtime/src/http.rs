@@ -70,31 +70,73 @@ impl Default for HttpOptions {
     }
 }
 
+/// The server's reqwest client, built the first time a request needs it:
+/// building it loads the system's TLS roots (145 certificates, 3–4 ms on
+/// the start-up path, before the first `tools/list` is answered), which a
+/// server only listed or described never needs. Clones share one client
+/// (one connection pool, one set of roots).
+#[derive(Debug, Clone, Default)]
+pub struct LazyClient {
+    cell: std::sync::Arc<std::sync::OnceLock<Result<reqwest::Client, String>>>,
+}
+
+impl LazyClient {
+    /// A client not built yet.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// The client, built on first use; `Err` says why it cannot be (the
+    /// TLS backend failed to start), every time it is asked for.
+    pub fn get(&self) -> Result<&reqwest::Client, String> {
+        self.cell
+            .get_or_init(|| {
+                reqwest::Client::builder()
+                    .user_agent(crate::program::user_agent())
+                    // Redirects are followed by `send_once`, which knows
+                    // what the request carries; reqwest would forward
+                    // API-key headers and a Referer to another origin.
+                    .redirect(reqwest::redirect::Policy::none())
+                    .referer(false)
+                    .build()
+                    .map_err(|e| format!("cannot create the HTTP client: {}", error_chain(&e)))
+            })
+            .as_ref()
+            .map_err(String::clone)
+    }
+}
+
+impl From<reqwest::Client> for LazyClient {
+    /// A client built already (tests, or a caller with its own).
+    fn from(client: reqwest::Client) -> Self {
+        let cell = std::sync::OnceLock::new();
+        let _ = cell.set(Ok(client));
+        Self {
+            cell: std::sync::Arc::new(cell),
+        }
+    }
+}
+
 /// One connection pool for all calls of a server.
 #[derive(Debug, Clone)]
 pub struct HttpClient {
-    client: reqwest::Client,
+    client: LazyClient,
     options: HttpOptions,
 }
 
 impl HttpClient {
-    /// A client with a pooled connection manager.
+    /// A client with a pooled connection manager, built on the first
+    /// request (see [`LazyClient`]).
     pub fn new(options: HttpOptions) -> Result<Self, String> {
-        let client = reqwest::Client::builder()
-            .user_agent(crate::program::user_agent())
-            // Redirects are followed by `send_once`, which knows what the
-            // request carries; reqwest would forward API-key headers and a
-            // Referer to another origin.
-            .redirect(reqwest::redirect::Policy::none())
-            .referer(false)
-            .build()
-            .map_err(|e| format!("cannot create the HTTP client: {e}"))?;
-        Ok(Self { client, options })
+        Ok(Self {
+            client: LazyClient::new(),
+            options,
+        })
     }
 
-    /// The underlying reqwest client, to share its connection pool and TLS
-    /// roots (loading the system roots is the costliest part of start-up).
-    pub fn reqwest(&self) -> &reqwest::Client {
+    /// The underlying reqwest client (built when first used), to share its
+    /// connection pool and TLS roots.
+    pub fn reqwest(&self) -> &LazyClient {
         &self.client
     }
 
@@ -206,9 +248,10 @@ impl HttpClient {
     ) -> Result<HttpResponse, TransportFailure> {
         let method = reqwest::Method::from_bytes(request.method.as_bytes())
             .map_err(|e| TransportFailure::Other(format!("invalid method: {e}")))?;
+        let client = self.client.get().map_err(TransportFailure::Other)?;
         let mut builder = match request.parsed_url() {
-            Some(url) => self.client.request(method, url.clone()),
-            None => self.client.request(method, &request.url),
+            Some(url) => client.request(method, url.clone()),
+            None => client.request(method, &request.url),
         };
         for (name, value) in &request.headers {
             builder = builder.header(name.as_str(), value.as_str());

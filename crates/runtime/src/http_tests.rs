@@ -1,4 +1,5 @@
-//! Unit tests of `http.rs`: the backoff and `Retry-After` arithmetic.
+//! Unit tests of `http.rs`: the backoff and `Retry-After` arithmetic, the
+//! client built on first use.
 
 use super::*;
 
@@ -55,4 +56,19 @@ fn retry_after_reads_seconds_and_http_dates() {
         assert_eq!(retry_after(&header(bad), now), None, "{bad:?}");
     }
     assert_eq!(retry_after(&[], now), None);
+}
+
+#[test]
+fn the_client_is_built_once_when_first_needed_and_shared_by_clones() {
+    let client = HttpClient::new(HttpOptions::default()).unwrap();
+    let shared = client.reqwest().clone();
+    assert!(client.reqwest().cell.get().is_none(), "built before use");
+    let first: *const reqwest::Client = shared.get().unwrap();
+    // The clone made before the client was built sees the same client.
+    let again: *const reqwest::Client = client.reqwest().get().unwrap();
+    assert_eq!(first, again);
+    // A client built already is used as it is.
+    let own = reqwest::Client::new();
+    let given = LazyClient::from(own);
+    assert!(given.cell.get().is_some());
 }

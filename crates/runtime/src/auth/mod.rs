@@ -103,6 +103,12 @@ pub use placement::apply_passthrough;
 /// values.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum AuthError {
+    /// The HTTP client that sends token requests cannot be created.
+    #[error("{reason}")]
+    HttpClient {
+        /// Why (the TLS backend failed to start).
+        reason: String,
+    },
     /// No security alternative of the operation has its credentials
     /// configured.
     #[error("{}", missing_message(.alternatives))]
@@ -217,7 +223,7 @@ pub struct LoginNeed {
 /// share it (it is `Send + Sync`) so OAuth2 tokens are cached across calls.
 pub struct Authenticator {
     schemes: BTreeMap<String, SchemeAuth>,
-    http: reqwest::Client,
+    http: crate::http::LazyClient,
 }
 
 impl Authenticator {
@@ -226,7 +232,7 @@ impl Authenticator {
     pub fn new(
         schemes: &BTreeMap<String, SecurityScheme>,
         credentials: &Credentials,
-        http: reqwest::Client,
+        http: impl Into<crate::http::LazyClient>,
     ) -> Self {
         Self::with_store(schemes, credentials, http, None)
     }
@@ -237,7 +243,7 @@ impl Authenticator {
     pub fn with_store(
         schemes: &BTreeMap<String, SecurityScheme>,
         credentials: &Credentials,
-        http: reqwest::Client,
+        http: impl Into<crate::http::LazyClient>,
         store: Option<std::sync::Arc<dyn store::TokenStore>>,
     ) -> Self {
         let schemes = schemes
@@ -249,7 +255,17 @@ impl Authenticator {
                 )
             })
             .collect();
-        Self { schemes, http }
+        Self {
+            schemes,
+            http: http.into(),
+        }
+    }
+
+    /// The client token requests are sent with (built on first use).
+    fn http(&self) -> Result<&reqwest::Client, AuthError> {
+        self.http
+            .get()
+            .map_err(|reason| AuthError::HttpClient { reason })
     }
 
     /// Adds credentials for the first satisfiable requirement of `security`
@@ -298,7 +314,7 @@ impl Authenticator {
             let Some(login) = auth.login.as_deref().filter(|_| auth.method.is_none()) else {
                 continue;
             };
-            match login.tokens(&self.http).await? {
+            match login.tokens(self.http()?).await? {
                 None => {
                     return Ok(Some(LoginNeed {
                         scheme: scheme.name.clone(),
@@ -345,10 +361,11 @@ impl Authenticator {
     {
         let login = self.schemes.get(name)?.login.as_deref()?;
         Some(
-            login
-                .discovered_client(&self.http)
-                .await
-                .map(|c| (c, std::sync::Arc::clone(&login.store))),
+            match self.http() {
+                Ok(http) => login.discovered_client(http).await,
+                Err(e) => Err(e),
+            }
+            .map(|c| (c, std::sync::Arc::clone(&login.store))),
         )
     }
 
@@ -464,7 +481,7 @@ impl Authenticator {
     ) -> Result<(), AuthError> {
         let auth = self.schemes.get(&scheme.name);
         if let Some(login) = auth.and_then(|a| a.login.as_deref()) {
-            match login.tokens(&self.http).await? {
+            match login.tokens(self.http()?).await? {
                 Some(tokens) => {
                     let missing = login::missing_scopes(&tokens, &scheme.scopes);
                     if !missing.is_empty() {
@@ -516,7 +533,7 @@ impl Authenticator {
             }
             Some(Method::ClientCredentials(cc)) => {
                 let token = cc
-                    .access_token(&scheme.scopes, &self.http, &request.url())
+                    .access_token(&scheme.scopes, self.http()?, &request.url())
                     .await?;
                 set_authorization(&format!("Bearer {token}"), request).map_err(|reason| {
                     AuthError::Token {
