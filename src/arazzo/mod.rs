@@ -235,10 +235,18 @@ impl Reader<'_> {
         if let Value::Object(map) = &mut input_schema {
             map.entry("type").or_insert(json!("object"));
         }
-        let output_schema = json!({
-            "type": "object",
-            "properties": outputs.iter().map(|(n, _)| (n.clone(), json!({}))).collect::<Map<_, _>>(),
-        });
+        let output_schema = Map::from_iter([
+            ("type".to_string(), json!("object")),
+            (
+                "properties".to_string(),
+                Value::Object(
+                    outputs
+                        .iter()
+                        .map(|(n, _)| (n.clone(), json!({})))
+                        .collect(),
+                ),
+            ),
+        ]);
         let title = text("summary").unwrap_or(id).to_string();
         let mut description = [text("summary"), text("description")]
             .into_iter()
@@ -262,7 +270,7 @@ impl Reader<'_> {
             title: title.clone(),
             description,
             input_schema,
-            output_schema: Some(output_schema),
+            output_schema: Some(std::sync::Arc::new(output_schema)),
             input_full: None,
             output_full: None,
             annotations,

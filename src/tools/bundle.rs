@@ -49,8 +49,18 @@ pub struct BundleState {
 struct Shared {
     converted: RwLock<HashMap<(String, Direction), Arc<Converted>>>,
     /// Output schemas fitted to a budget, by what was fitted (see
-    /// [`SchemaBundler::fit`]).
-    fitted: RwLock<HashMap<FitKey, Arc<Fitted>>>,
+    /// [`SchemaBundler::fit_output`]).
+    fitted: RwLock<HashMap<FitKey, Arc<SharedFit>>>,
+}
+
+/// An output schema fitted to its budget (see [`SchemaBundler::fit_output`]).
+#[derive(Clone)]
+pub struct SharedFit {
+    /// What `tools/list` shows, held by every tool with this result.
+    pub listed: Arc<Map<String, Value>>,
+    /// The full top level when `listed` summarizes it (as
+    /// [`Fitted::full`]).
+    pub full: Option<Value>,
 }
 
 /// What a fitted schema depends on: the top level (as compact JSON), the
@@ -358,18 +368,33 @@ impl<'d> SchemaBundler<'d> {
             Side::Input => Direction::Input,
             Side::Output => self.output_direction(),
         };
-        // Tools share their results (a Graph entity is the result of
-        // dozens of operations): in a bulk build
-        // (a frozen state, see `BundleState::frozen`) each distinct schema
-        // is fitted once, and what was fitted is let go of with the state.
-        // Only results: arguments repeat less and would be held in full.
-        let memo = self.state.shared.is_some() && side == Side::Output;
-        let key = memo
+        let mut lookup = |k: &str| self.entry(k, direction);
+        budget::fit(top, deps, side, budget, &mut lookup, self_uri)
+    }
+
+    /// [`SchemaBundler::fit`] of an output schema, shared: tools share
+    /// their results (a Graph entity is the result of dozens of
+    /// operations), so in a bulk build (a frozen state, see
+    /// `BundleState::frozen`) each distinct schema is fitted once and its
+    /// tools hold the one listed schema (neither copied for each nor
+    /// dropped by each); what was fitted is let go of with the state.
+    /// Only results: arguments repeat less and would be held in full.
+    pub fn fit_output(
+        &mut self,
+        top: Map<String, Value>,
+        deps: &BTreeSet<String>,
+        budget: usize,
+        self_uri: &str,
+    ) -> SharedFit {
+        let key = self
+            .state
+            .shared
+            .is_some()
             .then(|| serde_json::to_string(&top).ok())
             .flatten()
             .map(|top| FitKey {
                 top,
-                input: side == Side::Input,
+                input: false,
                 budget,
                 self_uri: self_uri.to_string(),
             });
@@ -380,8 +405,17 @@ impl<'d> SchemaBundler<'d> {
                 return (**fitted).clone();
             }
         }
-        let mut lookup = |k: &str| self.entry(k, direction);
-        let fitted = budget::fit(top, deps, side, budget, &mut lookup, self_uri);
+        let fitted = self.fit(top, deps, Side::Output, budget, self_uri);
+        let listed = match fitted.listed {
+            Value::Object(listed) => listed,
+            // Never: the budget keeps an object an object. An open object
+            // is still true of every result.
+            _ => Map::from_iter([("type".to_string(), json!("object"))]),
+        };
+        let fitted = SharedFit {
+            listed: Arc::new(listed),
+            full: fitted.full,
+        };
         if let (Some(key), Some(shared)) = (key, shared)
             && !self.state.keys.missed
         {

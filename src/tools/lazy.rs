@@ -319,4 +319,72 @@ mod tests {
         assert_eq!(lazy.build(10).unwrap(), eager.tools[10]);
         assert!(lazy.rebuilds());
     }
+
+    #[test]
+    fn tools_sharing_a_summarized_result_each_point_at_their_own_full_schema() {
+        // One deep inline result for many operations: fitted once in a
+        // bulk build, held by every tool, copied only where a summary
+        // names the tool.
+        let mut deep = json!({"type": "string"});
+        for level in 0..12 {
+            deep = json!({"type": "object", "description": format!("level {level}"),
+                "properties": {"inner": deep, "note": {"type": "string", "description": "x".repeat(40)}}});
+        }
+        let mut paths = serde_json::Map::new();
+        for i in 0..100 {
+            paths.insert(
+                format!("/r{i}"),
+                json!({"get": {"operationId": format!("getR{i}"), "responses": {"200": {
+                    "description": "ok", "content": {"application/json": {"schema": deep.clone()}}}}}}),
+            );
+        }
+        let doc =
+            json!({"openapi": "3.0.3", "info": {"title": "t", "version": "1"}, "paths": paths});
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("deep.json");
+        std::fs::write(&file, doc.to_string()).unwrap();
+        let document = crate::document::load(file.to_str().unwrap(), &Default::default())
+            .unwrap()
+            .0;
+        let options = BuildOptions {
+            output_schema_budget: 600,
+            ..BuildOptions::default()
+        };
+        let plan = plan(&document, &options);
+        let state = SchemaBundler::new(&document).into_state();
+        let lazy = LazyTools::new(
+            Arc::new(LiveSchemas::new(document, state)),
+            plan.tools,
+            options,
+        );
+        let indices: Vec<usize> = (0..100).collect();
+        let built = Mutex::new(vec![None; 100]);
+        lazy.build_each(&indices, &|i, def| {
+            built.lock().unwrap()[i] = Some(def.unwrap());
+        });
+        let built: Vec<ToolDef> = built
+            .into_inner()
+            .unwrap()
+            .into_iter()
+            .map(Option::unwrap)
+            .collect();
+        let self_uri = |name: &str| crate::runtime::schemas::tool_schema_uri(name, true);
+        for tool in &built {
+            assert!(tool.output_full.is_some(), "{} is summarized", tool.name);
+            let text = serde_json::to_string(&tool.output_schema).unwrap();
+            assert!(
+                text.contains(&self_uri(&tool.name)),
+                "{}: {text}",
+                tool.name
+            );
+            assert!(!text.contains(crate::tools::SELF_TOOL), "{text}");
+            // The same schema as every other tool's, but for the name.
+            let other = &built[(built.iter().position(|t| t.name == tool.name).unwrap() + 1) % 100];
+            let theirs = serde_json::to_string(&other.output_schema).unwrap();
+            assert_eq!(
+                text.replace(&tool.name, "NAME"),
+                theirs.replace(&other.name, "NAME")
+            );
+        }
+    }
 }

@@ -262,18 +262,34 @@ fn a_long_running_tool_advertises_its_final_result_not_the_202() {
                 "205": {"description": "reset content"}}}}
     }));
     let (tools, _) = tools(&d);
-    let create = tool(&tools, "createReport").output_schema.clone().unwrap();
+    let create = tool(&tools, "createReport")
+        .output_schema
+        .clone()
+        .map(|o| serde_json::Value::Object((*o).clone()))
+        .unwrap();
     // Output schemas never require a property; the 200's `title` is there,
     // the 202's `status` is not.
     assert!(create["properties"].get("title").is_some(), "{create}");
     assert!(create["properties"].get("status").is_none(), "{create}");
-    let start = tool(&tools, "startExport").output_schema.clone().unwrap();
+    let start = tool(&tools, "startExport")
+        .output_schema
+        .clone()
+        .map(|o| serde_json::Value::Object((*o).clone()))
+        .unwrap();
     assert_eq!(start, json!({"type": "object"}));
-    let fork = tool(&tools, "createFork").output_schema.clone().unwrap();
+    let fork = tool(&tools, "createFork")
+        .output_schema
+        .clone()
+        .map(|o| serde_json::Value::Object((*o).clone()))
+        .unwrap();
     assert!(fork["properties"].get("title").is_some(), "{fork}");
     assert!(tool(&tools, "createFork").http.lro.is_some());
     let mark = tool(&tools, "markNotificationsAsRead");
     assert!(mark.http.lro.is_some());
-    let schema = mark.output_schema.clone().unwrap();
+    let schema = mark
+        .output_schema
+        .clone()
+        .map(|o| serde_json::Value::Object((*o).clone()))
+        .unwrap();
     assert!(schema["properties"].get("message").is_some(), "{schema}");
 }

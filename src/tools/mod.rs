@@ -26,8 +26,10 @@ mod outputs;
 pub mod select;
 mod walk;
 
+use std::sync::Arc;
+
 use serde::Serialize;
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 pub use crate::runtime::binding::{HttpBinding, SecurityScheme, Server};
 pub use crate::runtime::catalog::{Catalog, ORIGIN_META_KEY, Origin, ToolDef, ToolHead};
@@ -460,8 +462,13 @@ pub(crate) fn complete_in(
     }
     if tool.output_full.is_some()
         && let Some(out) = &mut tool.output_schema
+        && names_self(out)
     {
-        name_self(out, &tool.name);
+        // Copied only here: a summary that points at its tool's own
+        // full schema is that tool's alone.
+        Arc::make_mut(out)
+            .values_mut()
+            .for_each(|v| name_self(v, &tool.name));
     }
     Ok(tool)
 }
@@ -576,22 +583,34 @@ fn assign_names(drafts: Vec<Draft>, prefix: &str) -> Vec<Planned> {
 
 /// Writes the tool's name where a summary points at its own full schema.
 fn name_self(schema: &mut Value, name: &str) {
-    // Every string of the schema is searched: the searcher is built once
-    // (`str::contains` prepares its needle on each call).
-    static FINDER: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
-        std::sync::LazyLock::new(|| memchr::memmem::Finder::new(SELF_TOOL));
-    fn walk(schema: &mut Value, name: &str, finder: &memchr::memmem::Finder<'_>) {
-        match schema {
-            Value::String(s) if finder.find(s.as_bytes()).is_some() => {
-                *s = s.replace(SELF_TOOL, name);
-            }
-            Value::Object(m) => m.values_mut().for_each(|v| walk(v, name, finder)),
-            Value::Array(items) => items.iter_mut().for_each(|v| walk(v, name, finder)),
-            _ => {}
+    match schema {
+        Value::String(s) if SELF_FINDER.find(s.as_bytes()).is_some() => {
+            *s = s.replace(SELF_TOOL, name);
+        }
+        Value::Object(m) => m.values_mut().for_each(|v| name_self(v, name)),
+        Value::Array(items) => items.iter_mut().for_each(|v| name_self(v, name)),
+        _ => {}
+    }
+}
+
+/// Whether a string of `schema` holds [`SELF_TOOL`] (see [`name_self`]).
+fn names_self(schema: &Map<String, Value>) -> bool {
+    fn any(value: &Value) -> bool {
+        match value {
+            Value::String(s) => SELF_FINDER.find(s.as_bytes()).is_some(),
+            Value::Object(m) => m.values().any(any),
+            Value::Array(items) => items.iter().any(any),
+            _ => false,
         }
     }
-    walk(schema, name, &FINDER);
+    schema.values().any(any)
 }
+
+/// Finds [`SELF_TOOL`]: every string of a summarized schema is searched,
+/// so the searcher is built once (`str::contains` prepares its needle on
+/// each call).
+static SELF_FINDER: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
+    std::sync::LazyLock::new(|| memchr::memmem::Finder::new(SELF_TOOL));
 
 fn first_line(s: &str) -> String {
     s.trim()

@@ -4,12 +4,12 @@
 //! wrapped as `{"result": …}` and the schema says so).
 
 use std::collections::BTreeSet;
+use std::sync::Arc;
 
 use serde_json::{Map, Value, json};
 
 use super::OutputSchemaMode;
 use super::SELF_TOOL;
-use super::budget::Side;
 use super::bundle::SchemaBundler;
 use super::lro::LongRunning;
 use crate::document::model::{Operation, Schema};
@@ -24,8 +24,8 @@ pub const WRAP_KEY: &str = "result";
 /// An advertised output schema and the matching shape.
 pub struct Output {
     /// The `outputSchema` (always `"type": "object"` at the top), within
-    /// the schema budget.
-    pub schema: Value,
+    /// the schema budget; shared by the tools with the same result.
+    pub schema: Arc<Map<String, Value>>,
     /// The full schema's top level when `schema` is a summary of it.
     pub full: Option<Value>,
     /// How the runtime turns the body into structured content.
@@ -50,7 +50,7 @@ pub fn build(
         Success::Items(schema) => (schema, true),
         Success::Undescribed => {
             return Some(Output {
-                schema: json!({"type": "object"}),
+                schema: Arc::new(Map::from_iter([("type".to_string(), json!("object"))])),
                 full: None,
                 shape: OutputShape::Object,
             });
@@ -74,10 +74,9 @@ pub fn build(
             if items {
                 converted = json!({"type": "array", "items": converted});
             }
-            let fitted = bundler.fit(
+            let fitted = bundler.fit_output(
                 finish(converted, object),
                 &deps,
-                Side::Output,
                 budget,
                 &tool_schema_uri(SELF_TOOL, true),
             );
@@ -89,7 +88,7 @@ pub fn build(
         }
     };
     Some(Output {
-        schema: Value::Object(finish(inner, object)),
+        schema: Arc::new(finish(inner, object)),
         full: None,
         shape,
     })

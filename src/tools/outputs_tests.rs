@@ -36,7 +36,10 @@ fn output_schema(doc: &Document, mode: OutputSchemaMode, tool: &str) -> Value {
         .iter()
         .find(|t| t.origin.operation_id.as_deref() == Some(tool))
         .unwrap();
-    tool.output_schema.clone().unwrap()
+    tool.output_schema
+        .clone()
+        .map(|o| serde_json::Value::Object((*o).clone()))
+        .unwrap()
 }
 
 fn accepts(schema: &Value, instance: &Value) -> bool {

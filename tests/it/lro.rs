@@ -340,7 +340,7 @@ fn endpoints(catalog: &Catalog) -> Vec<ToolEndpoint> {
             name: t.name.clone(),
             http: t.http.clone(),
             input_schema: object(&t.input_schema),
-            output_schema: t.output_schema.as_ref().map(object),
+            output_schema: t.output_schema.clone(),
             input_full: None,
             output_full: None,
         })

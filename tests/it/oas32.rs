@@ -100,7 +100,7 @@ fn list_reads_every_construct_without_a_warning() {
     // Streams: the result is an array of `itemSchema`.
     let watch = tool(&catalog, "watch_item");
     let out = watch.output_schema.as_ref().unwrap();
-    assert_eq!(out["properties"]["result"]["type"], "array", "{out:#}");
+    assert_eq!(out["properties"]["result"]["type"], "array", "{out:?}");
     let events = serde_json::to_string(out).unwrap();
     assert!(events.contains("\"retry\""), "{events}");
     let logs = tool(&catalog, "stream_logs")
@@ -109,7 +109,7 @@ fn list_reads_every_construct_without_a_warning() {
         .unwrap();
     assert!(
         serde_json::to_string(logs).unwrap().contains("\"message\""),
-        "{logs:#}"
+        "{logs:?}"
     );
     // The device flow and metadata URL are read into the scheme.
     let scheme = serde_json::to_value(&catalog.security_schemes["device"]).unwrap();
@@ -664,7 +664,7 @@ fn self_is_the_base_uri_and_names_a_file_across_files() {
     assert!(problems.is_empty(), "{problems:#?}");
     let out = loaded.catalog.tools[0].output_schema.as_ref().unwrap();
     let text = serde_json::to_string(out).unwrap();
-    assert!(text.contains("\"label\""), "{out:#}");
+    assert!(text.contains("\"label\""), "{out:?}");
 }
 
 #[tokio::test]

@@ -137,7 +137,10 @@ pub fn assert_valid_tools(catalog: &Catalog, context: &str) {
             &format!("{context}: `{name}` inputSchema"),
         );
         if let Some(out) = &tool.output_schema {
-            assert_object_schema(out, &format!("{context}: `{name}` outputSchema"));
+            assert_object_schema(
+                &Value::Object((**out).clone()),
+                &format!("{context}: `{name}` outputSchema"),
+            );
         }
     }
 }

@@ -34,9 +34,11 @@ pub struct ToolDef {
     /// (within the schema budget).
     pub input_schema: Value,
     /// JSON Schema of `structuredContent`, when the success response is
-    /// JSON, as listed (within the schema budget).
+    /// JSON, as listed (within the schema budget); shared by the tools of
+    /// a catalog with the same result (a server hands it to its `Tool` as
+    /// it is).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub output_schema: Option<Value>,
+    pub output_schema: Option<Arc<Map<String, Value>>>,
     /// When `input_schema` summarizes: the full schema's top level, whose
     /// `$ref`s name `$defs` keys of the document (see [`super::schemas`]).
     /// Arguments are validated against it.
@@ -121,7 +123,7 @@ impl ToolDef {
         tool.insert("description".into(), json!(self.description));
         tool.insert("inputSchema".into(), self.input_schema.clone());
         if let Some(out) = &self.output_schema {
-            tool.insert("outputSchema".into(), out.clone());
+            tool.insert("outputSchema".into(), Value::Object((**out).clone()));
         }
         tool.insert("annotations".into(), self.annotations.to_mcp_json());
         tool.insert("_meta".into(), json!({ ORIGIN_META_KEY: self.origin }));

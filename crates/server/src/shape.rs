@@ -42,9 +42,7 @@ pub(super) fn into_tool(def: ToolDef) -> Result<(Tool, ToolEndpoint), ServeError
     let input_schema = object(input_schema, "inputSchema")?;
     let mut tool = Tool::new(name.clone(), description, Arc::clone(&input_schema));
     tool.title = Some(title);
-    tool.output_schema = output_schema
-        .map(|o| object(o, "outputSchema"))
-        .transpose()?;
+    tool.output_schema = output_schema;
     let bad = |e: serde_json::Error| ServeError::Tool {
         name: name.clone(),
         reason: e.to_string(),
