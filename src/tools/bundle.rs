@@ -481,21 +481,7 @@ impl<'d> SchemaBundler<'d> {
 }
 
 /// Bytes of `value` as compact JSON, without building the text.
-pub fn json_size<T: serde::Serialize + ?Sized>(value: &T) -> usize {
-    struct Count(usize);
-    impl std::io::Write for Count {
-        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-            self.0 += buf.len();
-            Ok(buf.len())
-        }
-        fn flush(&mut self) -> std::io::Result<()> {
-            Ok(())
-        }
-    }
-    let mut count = Count(0);
-    let _ = serde_json::to_writer(&mut count, value);
-    count.0
-}
+pub use crate::runtime::wire::json_size;
 
 #[cfg(test)]
 mod tests {

@@ -241,6 +241,32 @@ mod tests {
         assert!(lazy.build(7).unwrap_err().contains("no tool number 7"));
     }
 
+    /// The tools `document` plans under `options`, built when asked.
+    fn lazy_tools(document: Document, options: BuildOptions) -> LazyTools {
+        let plan = plan(&document, &options);
+        let state = SchemaBundler::new(&document).into_state();
+        LazyTools::new(
+            Arc::new(LiveSchemas::new(document, state)),
+            plan.tools,
+            options,
+        )
+    }
+
+    /// Tools `0..n` of `lazy`, built by one bulk build on every core.
+    fn built_in_bulk(lazy: &LazyTools, n: usize) -> Vec<ToolDef> {
+        let indices: Vec<usize> = (0..n).collect();
+        let built = Mutex::new(vec![None; n]);
+        lazy.build_each(&indices, &|i, def| {
+            built.lock().unwrap()[i] = Some(def.unwrap());
+        });
+        built
+            .into_inner()
+            .unwrap()
+            .into_iter()
+            .map(Option::unwrap)
+            .collect()
+    }
+
     /// A document of `n` operations (over the parallel threshold) whose
     /// schemas reference targets without a key yet, named alike
     /// (`#/components/x/*/Thing` → `Thing`, `Thing_2`, …): only a build in
@@ -288,24 +314,8 @@ mod tests {
         };
         let eager = build_all(&load(), &options).catalog;
         let document = load();
-        let plan = plan(&document, &options);
-        let state = SchemaBundler::new(&document).into_state();
-        let lazy = LazyTools::new(
-            Arc::new(LiveSchemas::new(document, state)),
-            plan.tools,
-            options,
-        );
-        let indices: Vec<usize> = (0..150).collect();
-        let built = Mutex::new(vec![None; 150]);
-        lazy.build_each(&indices, &|i, def| {
-            built.lock().unwrap()[i] = Some(def.unwrap());
-        });
-        let built: Vec<ToolDef> = built
-            .into_inner()
-            .unwrap()
-            .into_iter()
-            .map(Option::unwrap)
-            .collect();
+        let lazy = lazy_tools(document, options);
+        let built = built_in_bulk(&lazy, 150);
         assert_eq!(built, eager.tools);
         // The targets without a key were named in tool order.
         let text = |t: &ToolDef| serde_json::to_string(&t.output_schema).unwrap();
@@ -350,24 +360,8 @@ mod tests {
             output_schema_budget: 600,
             ..BuildOptions::default()
         };
-        let plan = plan(&document, &options);
-        let state = SchemaBundler::new(&document).into_state();
-        let lazy = LazyTools::new(
-            Arc::new(LiveSchemas::new(document, state)),
-            plan.tools,
-            options,
-        );
-        let indices: Vec<usize> = (0..100).collect();
-        let built = Mutex::new(vec![None; 100]);
-        lazy.build_each(&indices, &|i, def| {
-            built.lock().unwrap()[i] = Some(def.unwrap());
-        });
-        let built: Vec<ToolDef> = built
-            .into_inner()
-            .unwrap()
-            .into_iter()
-            .map(Option::unwrap)
-            .collect();
+        let lazy = lazy_tools(document, options);
+        let built = built_in_bulk(&lazy, 100);
         let self_uri = |name: &str| crate::runtime::schemas::tool_schema_uri(name, true);
         for tool in &built {
             assert!(tool.output_full.is_some(), "{} is summarized", tool.name);

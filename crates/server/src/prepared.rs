@@ -105,7 +105,7 @@ impl Prepared {
         };
         let size = match &bytes {
             Some(bytes) => bytes.len(),
-            None => serialized_size(&tool).map_err(|e| format!("tool `{name}`: {e}"))?,
+            None => openapi2mcp_runtime::wire::json_size(&tool),
         } + 1;
         let mirrors_headers = mirrors_headers(&tool);
         tracing::debug!(tool = %name, bytes = size, "tool built");
@@ -211,23 +211,6 @@ const PACK_CHUNK: usize = 256 * 1024;
 /// Room left in the buffer below which the next tool starts a new one (a
 /// larger tool grows the buffer, copying itself only).
 const PACK_ROOM: usize = 16 * 1024;
-
-/// Bytes of `tool` as compact JSON, without writing them.
-fn serialized_size(tool: &Tool) -> serde_json::Result<usize> {
-    struct Count(usize);
-    impl std::io::Write for Count {
-        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-            self.0 += buf.len();
-            Ok(buf.len())
-        }
-        fn flush(&mut self) -> std::io::Result<()> {
-            Ok(())
-        }
-    }
-    let mut count = Count(0);
-    serde_json::to_writer(&mut count, tool)?;
-    Ok(count.0)
-}
 
 /// The SEP-2243 schema keyword naming the header an argument is mirrored
 /// into (the tool model writes it; see `tools::mcp_headers`).

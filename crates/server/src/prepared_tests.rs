@@ -1,12 +1,5 @@
 use super::*;
-use serde_json::json;
-
-fn tool(name: &str, pad: usize) -> Tool {
-    serde_json::from_value(
-        json!({"name": name, "description": "x".repeat(pad), "inputSchema": {"type": "object"}}),
-    )
-    .unwrap()
-}
+use crate::tests::tool;
 
 #[test]
 fn packed_tools_are_each_tools_own_bytes_across_buffers() {
@@ -29,7 +22,7 @@ fn packed_tools_are_each_tools_own_bytes_across_buffers() {
             "{}",
             t.name
         );
-        assert_eq!(bytes.len(), serialized_size(t).unwrap());
+        assert_eq!(bytes.len(), openapi2mcp_runtime::wire::json_size(t));
     }
     // Dropping some slices leaves the others intact.
     let kept: Vec<Bytes> = packed.into_iter().step_by(3).collect();

@@ -1,7 +1,8 @@
 use super::*;
 use serde_json::json;
 
-fn tool(name: &str, pad: usize) -> Tool {
+/// A tool named `name` with a description of `pad` bytes.
+pub(crate) fn tool(name: &str, pad: usize) -> Tool {
     serde_json::from_value(
         json!({"name": name, "description": "x".repeat(pad), "inputSchema": {"type": "object"}}),
     )

@@ -3,8 +3,9 @@
 //! media types and check header text the same way: `media` (media type
 //! essence and classification), `header` (tokens, header values, cookies),
 //! [`error_chain`] for errors that reach the model, [`json_kind`] to
-//! name a JSON value's type in messages, and [`redact_url`] to name a URL
-//! without the credentials it may carry.
+//! name a JSON value's type in messages, [`redact_url`] to name a URL
+//! without the credentials it may carry, and [`json_size`] to measure
+//! compact JSON without writing it.
 
 pub mod header;
 pub mod media;
@@ -85,6 +86,26 @@ pub fn error_chain(e: &dyn std::error::Error) -> String {
         source = s.source();
     }
     parts.join(": ")
+}
+
+/// Bytes of `value` as compact JSON, without building the text (0 for
+/// what cannot be serialized: a map with keys that are not strings).
+pub fn json_size<T: serde::Serialize + ?Sized>(value: &T) -> usize {
+    struct Count(usize);
+    impl std::io::Write for Count {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            self.0 += buf.len();
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let mut count = Count(0);
+    match serde_json::to_writer(&mut count, value) {
+        Ok(()) => count.0,
+        Err(_) => 0,
+    }
 }
 
 #[cfg(test)]
