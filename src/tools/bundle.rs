@@ -63,13 +63,12 @@ pub struct SharedFit {
     pub full: Option<Value>,
 }
 
-/// What a fitted schema depends on: the top level (as compact JSON), the
-/// side, the budget and the resource named for the tool's full schema.
+/// What a fitted output schema depends on: the top level (as compact
+/// JSON), the budget and the resource named for the tool's full schema.
 /// The `$defs` it reaches follow from the top level and the key table.
 #[derive(Clone, PartialEq, Eq, Hash)]
 struct FitKey {
     top: String,
-    input: bool,
     budget: usize,
     self_uri: String,
 }
@@ -394,7 +393,6 @@ impl<'d> SchemaBundler<'d> {
             .flatten()
             .map(|top| FitKey {
                 top,
-                input: false,
                 budget,
                 self_uri: self_uri.to_string(),
             });

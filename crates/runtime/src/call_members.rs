@@ -78,10 +78,7 @@ impl Api {
         if members.windows(2).any(|w| w[0].first > w[1].first) {
             return Err("APIs must be given in tool order".into());
         }
-        let members = members
-            .into_iter()
-            .map(Member::new)
-            .collect::<Result<Vec<_>, _>>()?;
+        let members = members.into_iter().map(Member::new).collect();
         let slots = names.iter().map(|_| OnceLock::new()).collect();
         let by_name = names.into_iter().enumerate().map(|(i, n)| (n, i)).collect();
         Ok(Self {
@@ -192,21 +189,21 @@ impl Api {
 }
 
 impl Member {
-    fn new(member: ApiMember) -> Result<Self, String> {
+    fn new(member: ApiMember) -> Self {
         let ApiMember {
             label,
             first,
             security_schemes,
             options,
         } = member;
-        let client = HttpClient::new(options.http.clone())?;
+        let client = HttpClient::new(options.http.clone());
         let auth = Arc::new(Authenticator::with_store(
             &security_schemes,
             &options.credentials,
             client.reqwest().clone(),
             options.token_store.as_ref().map(|s| Arc::clone(&s.0)),
         ));
-        Ok(Self {
+        Self {
             label,
             first,
             channel: Channel {
@@ -218,6 +215,6 @@ impl Member {
                 headers: Arc::clone(&options.headers),
             },
             options,
-        })
+        }
     }
 }

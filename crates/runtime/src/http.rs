@@ -126,12 +126,13 @@ pub struct HttpClient {
 
 impl HttpClient {
     /// A client with a pooled connection manager, built on the first
-    /// request (see [`LazyClient`]).
-    pub fn new(options: HttpOptions) -> Result<Self, String> {
-        Ok(Self {
+    /// request (see [`LazyClient`]; a client that cannot be built fails
+    /// that request).
+    pub fn new(options: HttpOptions) -> Self {
+        Self {
             client: LazyClient::new(),
             options,
-        })
+        }
     }
 
     /// The underlying reqwest client (built when first used), to share its

@@ -60,7 +60,7 @@ fn retry_after_reads_seconds_and_http_dates() {
 
 #[test]
 fn the_client_is_built_once_when_first_needed_and_shared_by_clones() {
-    let client = HttpClient::new(HttpOptions::default()).unwrap();
+    let client = HttpClient::new(HttpOptions::default());
     let shared = client.reqwest().clone();
     assert!(client.reqwest().cell.get().is_none(), "built before use");
     let first: *const reqwest::Client = shared.get().unwrap();

@@ -360,12 +360,15 @@ impl Authenticator {
     ) -> Option<Result<(login::LoginClient, std::sync::Arc<dyn store::TokenStore>), AuthError>>
     {
         let login = self.schemes.get(name)?.login.as_deref()?;
+        let http = match self.http() {
+            Ok(http) => http,
+            Err(e) => return Some(Err(e)),
+        };
         Some(
-            match self.http() {
-                Ok(http) => login.discovered_client(http).await,
-                Err(e) => Err(e),
-            }
-            .map(|c| (c, std::sync::Arc::clone(&login.store))),
+            login
+                .discovered_client(http)
+                .await
+                .map(|c| (c, std::sync::Arc::clone(&login.store))),
         )
     }
 
