@@ -406,30 +406,17 @@ fn put_paths(
     spans: Vec<(String, std::ops::Range<usize>)>,
 ) {
     let paths = LazyMap::paths(text, spans);
-    let items: Vec<Value> = {
-        let parse = |range: std::ops::Range<usize>| -> Vec<Value> {
-            range.map(|at| paths.parse(at)).collect()
-        };
-        let threads = std::thread::available_parallelism().map_or(1, |n| n.get().min(8));
-        if threads == 1 || paths.len() < 64 {
-            parse(0..paths.len())
-        } else {
-            let chunk = paths.len().div_ceil(threads);
-            std::thread::scope(|scope| {
-                let handles: Vec<_> = (0..paths.len())
-                    .step_by(chunk)
-                    .map(|start| {
-                        let parse = &parse;
-                        let end = (start + chunk).min(paths.len());
-                        scope.spawn(move || parse(start..end))
-                    })
-                    .collect();
-                handles
-                    .into_iter()
-                    .flat_map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
-                    .collect()
-            })
-        }
+    let parse = |run: &[usize]| -> Vec<Value> { run.iter().map(|&at| paths.parse(at)).collect() };
+    let all: Vec<usize> = (0..paths.len()).collect();
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get().min(8));
+    let items: Vec<Value> = if threads == 1 || paths.len() < 64 {
+        parse(&all)
+    } else {
+        let runs = super::parse::runs_by_bytes(&all, |&at| paths.text_len(at), threads);
+        super::parse::on_every_core(&runs, parse)
+            .into_iter()
+            .flatten()
+            .collect()
     };
     let map: serde_json::Map<String, Value> = items
         .into_iter()

@@ -269,32 +269,11 @@ fn parse_paths(raw: &RawValue) -> Result<Value, (usize, serde_json::Error)> {
             })
             .collect::<Result<Vec<Value>, _>>()
     };
-    // Runs of about `text.len() / threads` bytes each.
-    let share = text.len().div_ceil(threads);
-    let mut runs: Vec<&[(String, &RawValue)]> = Vec::with_capacity(threads);
-    let (mut start, mut size) = (0, 0);
-    for (i, (_, item)) in items.iter().enumerate() {
-        size += item.get().len();
-        if size >= share {
-            runs.push(&items[start..=i]);
-            (start, size) = (i + 1, 0);
-        }
+    let runs = runs_by_bytes(&items, |(_, item)| item.get().len(), threads);
+    let mut values = Vec::with_capacity(items.len());
+    for run in on_every_core(&runs, parse) {
+        values.extend(run?);
     }
-    runs.push(&items[start..]);
-    let values = std::thread::scope(|scope| {
-        let others: Vec<_> = runs[1..]
-            .iter()
-            .map(|run| scope.spawn(move || parse(run)))
-            .collect();
-        let mut values = parse(runs[0])?;
-        for handle in others {
-            match handle.join() {
-                Ok(more) => values.extend(more?),
-                Err(panic) => std::panic::resume_unwind(panic),
-            }
-        }
-        Ok(values)
-    })?;
     let mut map = Map::with_capacity(items.len());
     for ((key, _), value) in items.into_iter().zip(values) {
         map.insert(key, value);
@@ -326,33 +305,9 @@ fn check_groups<'g, 'de>(
     if threads == 1 || total < PARALLEL_PATHS_BYTES {
         return check(&items);
     }
-    let share = total.div_ceil(threads);
-    let mut runs: Vec<&[(usize, &RawValue)]> = Vec::with_capacity(threads);
-    let (mut start, mut size) = (0, 0);
-    for (i, (_, item)) in items.iter().enumerate() {
-        size += item.get().len();
-        if size >= share {
-            runs.push(&items[start..=i]);
-            (start, size) = (i + 1, 0);
-        }
-    }
-    runs.push(&items[start..]);
-    let errors: Vec<_> = std::thread::scope(|scope| {
-        let others: Vec<_> = runs[1..]
-            .iter()
-            .map(|run| scope.spawn(move || check(run)))
-            .collect();
-        let mut errors = vec![check(runs[0])];
-        for handle in others {
-            match handle.join() {
-                Ok(more) => errors.push(more),
-                Err(panic) => std::panic::resume_unwind(panic),
-            }
-        }
-        errors
-    });
+    let runs = runs_by_bytes(&items, |(_, item)| item.get().len(), threads);
     // The first error in document order wins.
-    match errors
+    match on_every_core(&runs, check)
         .into_iter()
         .filter_map(Result::err)
         .min_by_key(|(item, _, _)| item.get().as_ptr() as usize)
@@ -360,6 +315,58 @@ fn check_groups<'g, 'de>(
         Some(first) => Err(first),
         None => Ok(()),
     }
+}
+
+/// `items` in contiguous runs of about `1 / threads` of their bytes each
+/// (`len` measures one), in order: the share of one thread.
+pub(super) fn runs_by_bytes<T>(
+    items: &[T],
+    len: impl Fn(&T) -> usize,
+    threads: usize,
+) -> Vec<&[T]> {
+    let share = items
+        .iter()
+        .map(&len)
+        .sum::<usize>()
+        .div_ceil(threads.max(1));
+    let mut runs = Vec::with_capacity(threads);
+    let (mut start, mut size) = (0, 0);
+    for (i, item) in items.iter().enumerate() {
+        size += len(item);
+        if size >= share {
+            runs.push(&items[start..=i]);
+            (start, size) = (i + 1, 0);
+        }
+    }
+    runs.push(&items[start..]);
+    runs
+}
+
+/// `work` done on each run, the first on this thread and each other on a
+/// thread of its own; the results in the runs' order (a panic in one is
+/// raised here).
+pub(super) fn on_every_core<T: Sync, R: Send>(
+    runs: &[&[T]],
+    work: impl Fn(&[T]) -> R + Sync,
+) -> Vec<R> {
+    let Some((first, rest)) = runs.split_first() else {
+        return Vec::new();
+    };
+    std::thread::scope(|scope| {
+        let work = &work;
+        let others: Vec<_> = rest
+            .iter()
+            .map(|run| scope.spawn(move || work(run)))
+            .collect();
+        let mut results = vec![work(first)];
+        for handle in others {
+            match handle.join() {
+                Ok(more) => results.push(more),
+                Err(panic) => std::panic::resume_unwind(panic),
+            }
+        }
+        results
+    })
 }
 
 /// A serde_json error's message without the position serde appends.
@@ -371,6 +378,41 @@ fn without_position(e: &serde_json::Error) -> String {
         None => message,
     }
 }
+
+/// The scalar `visit_*` methods of a visitor that builds a
+/// [`serde_json::Value`] (as serde_json's own does) and hands it to
+/// `$wrap`: the readers that skip or split parts of a document
+/// ([`Members`], `lazy::Outline`) build scalars alike.
+macro_rules! scalar_visits {
+    ($wrap:expr) => {
+        fn visit_bool<E>(self, v: bool) -> Result<Self::Value, E> {
+            Ok(($wrap)(serde_json::Value::Bool(v)))
+        }
+        fn visit_i64<E>(self, v: i64) -> Result<Self::Value, E> {
+            Ok(($wrap)(serde_json::Value::from(v)))
+        }
+        fn visit_u64<E>(self, v: u64) -> Result<Self::Value, E> {
+            Ok(($wrap)(serde_json::Value::from(v)))
+        }
+        fn visit_f64<E>(self, v: f64) -> Result<Self::Value, E> {
+            let n = serde_json::Number::from_f64(v);
+            Ok(($wrap)(n.map_or(
+                serde_json::Value::Null,
+                serde_json::Value::Number,
+            )))
+        }
+        fn visit_str<E>(self, v: &str) -> Result<Self::Value, E> {
+            Ok(($wrap)(serde_json::Value::String(v.to_string())))
+        }
+        fn visit_string<E>(self, v: String) -> Result<Self::Value, E> {
+            Ok(($wrap)(serde_json::Value::String(v)))
+        }
+        fn visit_unit<E>(self) -> Result<Self::Value, E> {
+            Ok(($wrap)(serde_json::Value::Null))
+        }
+    };
+}
+pub(super) use scalar_visits;
 
 /// The root's objects read as their members' texts (see [`Members`]).
 #[derive(Default)]
@@ -431,25 +473,7 @@ impl<'de> Deserialize<'de> for Members<'de> {
                 }
                 Ok(Members(None, Value::Array(out)))
             }
-            fn visit_bool<E>(self, v: bool) -> Result<Self::Value, E> {
-                Ok(Members(None, Value::Bool(v)))
-            }
-            fn visit_i64<E>(self, v: i64) -> Result<Self::Value, E> {
-                Ok(Members(None, Value::from(v)))
-            }
-            fn visit_u64<E>(self, v: u64) -> Result<Self::Value, E> {
-                Ok(Members(None, Value::from(v)))
-            }
-            fn visit_f64<E>(self, v: f64) -> Result<Self::Value, E> {
-                let n = serde_json::Number::from_f64(v);
-                Ok(Members(None, n.map_or(Value::Null, Value::Number)))
-            }
-            fn visit_str<E>(self, v: &str) -> Result<Self::Value, E> {
-                Ok(Members(None, Value::String(v.to_string())))
-            }
-            fn visit_unit<E>(self) -> Result<Self::Value, E> {
-                Ok(Members(None, Value::Null))
-            }
+            scalar_visits!(|v| Members(None, v));
         }
         d.deserialize_any(Read)
     }
