@@ -9,7 +9,7 @@
 //! permissive placeholder plus a diagnostic, never a failure of the tool.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
-use std::sync::{Arc, RwLock};
+use std::sync::{Arc, OnceLock, RwLock};
 
 use serde_json::{Map, Value, json};
 
@@ -33,7 +33,7 @@ pub struct SchemaBundler<'d> {
 #[derive(Default, Clone)]
 pub struct BundleState {
     keys: KeyTable,
-    converted: HashMap<(String, Direction), Arc<Converted>>,
+    converted: ConvertedCache,
     diagnostics: Vec<Diagnostic>,
     components: Vec<String>,
     dangling: HashSet<String>,
@@ -47,7 +47,7 @@ pub struct BundleState {
 /// Conversions and fitted schemas shared by the frozen clones of a state.
 #[derive(Default)]
 struct Shared {
-    converted: RwLock<HashMap<(String, Direction), Arc<Converted>>>,
+    converted: RwLock<ConvertedCache>,
     /// Output schemas fitted to a budget, by what was fitted (see
     /// [`SchemaBundler::fit_output`]).
     fitted: RwLock<HashMap<FitKey, Arc<SharedFit>>>,
@@ -96,19 +96,53 @@ impl BundleState {
     /// of this state, see [`BundleState::frozen`]) made, so that later
     /// builds do not convert them again; its fitted schemas go.
     pub fn absorb(&mut self, other: BundleState) {
-        for (key, converted) in other.converted {
-            self.converted.entry(key).or_insert(converted);
-        }
+        self.converted.absorb(&other.converted);
         if let Some(shared) = other.shared {
             let converted = shared.converted.read().unwrap_or_else(|e| e.into_inner());
-            for (key, converted) in converted.iter() {
-                if !self.converted.contains_key(key) {
-                    self.converted.insert(key.clone(), Arc::clone(converted));
+            self.converted.absorb(&converted);
+        }
+        self.dangling.extend(other.dangling);
+    }
+}
+
+/// Converted schemas by `$defs` key and direction: looked up without
+/// building a key (a `(String, Direction)` key cost an allocation on
+/// every `$ref` a tool's schema meets) and hashed with foldhash.
+#[derive(Default, Clone)]
+struct ConvertedCache {
+    by_key: HashMap<String, [Option<Arc<Converted>>; DIRECTIONS], foldhash::fast::RandomState>,
+}
+
+/// The [`Direction`]s a schema may be converted in.
+const DIRECTIONS: usize = 4;
+const _: () = assert!(Direction::Document as usize + 1 == DIRECTIONS);
+
+impl ConvertedCache {
+    fn get(&self, key: &str, direction: Direction) -> Option<&Arc<Converted>> {
+        self.by_key.get(key)?[direction as usize].as_ref()
+    }
+
+    fn insert(&mut self, key: &str, direction: Direction, converted: Arc<Converted>) {
+        let slots = match self.by_key.get_mut(key) {
+            Some(slots) => slots,
+            None => self.by_key.entry(key.to_string()).or_default(),
+        };
+        slots[direction as usize] = Some(converted);
+    }
+
+    /// Takes in what `other` has and this does not.
+    fn absorb(&mut self, other: &ConvertedCache) {
+        for (key, theirs) in &other.by_key {
+            let ours = match self.by_key.get_mut(key.as_str()) {
+                Some(ours) => ours,
+                None => self.by_key.entry(key.clone()).or_default(),
+            };
+            for (ours, theirs) in ours.iter_mut().zip(theirs) {
+                if ours.is_none() {
+                    ours.clone_from(theirs);
                 }
             }
         }
-
-        self.dangling.extend(other.dangling);
     }
 }
 
@@ -121,6 +155,36 @@ pub struct Converted {
     pub deps: Vec<String>,
     /// Bytes of `schema` as compact JSON.
     pub size: usize,
+    /// The summary a tool's schema lists where this def lies deeper than
+    /// the budget allows, with full descriptions (see `budget`), made
+    /// once: a Graph entity is summarized in hundreds of tools.
+    pub summary: OnceLock<Value>,
+}
+
+impl Converted {
+    /// `schema` (referencing `deps` directly) and its size.
+    pub fn new(schema: Value, deps: Vec<String>) -> Self {
+        Self {
+            size: json_size(&schema),
+            schema: Arc::new(schema),
+            deps,
+            summary: OnceLock::new(),
+        }
+    }
+}
+
+/// Whether `value` (a summary) names a target a frozen key table had no
+/// key for (see [`MISSED_KEY`]): it belongs to a build that is thrown
+/// away, and is not kept.
+pub(crate) fn mentions_missed(value: &Value) -> bool {
+    match value {
+        Value::String(s) => s.contains(MISSED_KEY),
+        Value::Array(items) => items.iter().any(mentions_missed),
+        Value::Object(m) => m
+            .iter()
+            .any(|(k, v)| k.contains(MISSED_KEY) || mentions_missed(v)),
+        _ => false,
+    }
 }
 
 /// Ref target (file key, pointer) ↔ `$defs` key.
@@ -138,7 +202,7 @@ struct KeyTable {
 /// What a frozen key table answers for a target without a key: no key
 /// can be named so (a `$defs` key never starts with a control character),
 /// and the build it was asked for is thrown away.
-const MISSED_KEY: &str = "\u{1}missed";
+pub(crate) const MISSED_KEY: &str = "\u{1}missed";
 
 impl KeyTable {
     /// The key for a target, assigning a new unique one on first sight.
@@ -315,38 +379,36 @@ impl<'d> SchemaBundler<'d> {
 
     /// The converted schema of `key` (converted on first use, then cached).
     pub fn entry(&mut self, key: &str, direction: Direction) -> Arc<Converted> {
-        let cache_key = (key.to_string(), direction);
-        if let Some(c) = self.state.converted.get(&cache_key) {
+        if let Some(c) = self.state.converted.get(key, direction) {
             return Arc::clone(c);
         }
         if let Some(shared) = &self.state.shared {
-            let converted = shared.converted.read().unwrap_or_else(|e| e.into_inner());
-            if let Some(c) = converted.get(&cache_key) {
-                return Arc::clone(c);
+            let found = shared
+                .converted
+                .read()
+                .unwrap_or_else(|e| e.into_inner())
+                .get(key, direction)
+                .cloned();
+            if let Some(c) = found {
+                // Kept here too: the threads of a bulk build would
+                // otherwise meet at the shared lock on every `$ref`.
+                self.state.converted.insert(key, direction, Arc::clone(&c));
+                return c;
             }
         }
         let (schema, deps) = match self.state.keys.targets.get(key).cloned() {
             Some((file, pointer)) => self.convert_target(key, &file, &pointer, direction),
             None => (json!({}), Vec::new()),
         };
-        let size = json_size(&schema);
-        let rc = Arc::new(Converted {
-            schema: Arc::new(schema),
-            deps,
-            size,
-        });
+        let rc = Arc::new(Converted::new(schema, deps));
         // A conversion that met a target without a key (frozen table) is
         // wrong and must not outlive the tool being built.
         if !self.state.keys.missed {
-            match &self.state.shared {
-                Some(shared) => {
-                    let mut converted = shared.converted.write().unwrap_or_else(|e| e.into_inner());
-                    converted.insert(cache_key, Arc::clone(&rc));
-                }
-                None => {
-                    self.state.converted.insert(cache_key, Arc::clone(&rc));
-                }
+            if let Some(shared) = &self.state.shared {
+                let mut converted = shared.converted.write().unwrap_or_else(|e| e.into_inner());
+                converted.insert(key, direction, Arc::clone(&rc));
             }
+            self.state.converted.insert(key, direction, Arc::clone(&rc));
         }
         rc
     }

@@ -563,9 +563,16 @@ fn draft(op: &Operation<'_>) -> Result<Option<Draft>, Diagnostic> {
 
 /// Unique names (see [`naming::assign`]): explicit `x-mcp` names claimed
 /// first, so adding an override never renames another tool.
-fn assign_names(drafts: Vec<Draft>, prefix: &str) -> Vec<Planned> {
-    let requests: Vec<NameRequest> = drafts.iter().map(|d| d.name.clone()).collect();
+fn assign_names(mut drafts: Vec<Draft>, prefix: &str) -> Vec<Planned> {
+    // Moved out, not copied: Graph's 11,000 requests of several names
+    // each, copied and dropped, were a tenth of planning's time on one
+    // core.
+    let requests: Vec<NameRequest> = drafts
+        .iter_mut()
+        .map(|d| std::mem::take(&mut d.name))
+        .collect();
     let names = naming::assign(&requests);
+    drop(requests);
     drafts
         .into_iter()
         .zip(names)

@@ -90,7 +90,9 @@ pub(super) fn draft_all<T: Send + Sync>(
         diagnostics: Vec::new(),
         operations: 0,
         declared: 0,
-        drafts: Vec::new(),
+        // Sized once: grown by doubling, the drafts of Graph's 11,000
+        // operations were copied about twice over on one core.
+        drafts: Vec::with_capacity(done.iter().map(|run| run.3.len()).sum()),
     };
     for (diags, operations, declared, drafts) in done {
         walked.diagnostics.extend(diags);

@@ -73,11 +73,7 @@ fn table(defs: &Map<String, Value>) -> HashMap<String, Arc<Converted>> {
         .map(|(k, v)| {
             let mut deps = Vec::new();
             crate::runtime::schemas::def_refs(v, &mut deps);
-            let c = Converted {
-                schema: Arc::new(v.clone()),
-                deps,
-                size: json_size(v),
-            };
+            let c = Converted::new(v.clone(), deps);
             (k.clone(), Arc::new(c))
         })
         .collect()

@@ -448,7 +448,7 @@ impl Expander<'_> {
                     .get("description")
                     .and_then(Value::as_str)
                     .map(|d| first_sentence(d, if self.terse { self.desc_max } else { 160 }));
-                let mut summary = self.summary(&def.schema, Some(&key));
+                let mut summary = self.def_summary(&def, &key);
                 if let (Some(site), Some(Value::String(text))) = (
                     site.filter(|s| !s.is_empty()),
                     summary.get_mut("description"),
@@ -544,6 +544,22 @@ impl Expander<'_> {
             out.insert(k.into(), v.clone());
         }
         Ok(())
+    }
+
+    /// [`Expander::summary`] of def `key` (`def`): with full descriptions,
+    /// made once for the def and copied (it depends on nothing else).
+    fn def_summary(&mut self, def: &Converted, key: &str) -> Value {
+        if self.terse {
+            return self.summary(&def.schema, Some(key));
+        }
+        if let Some(made) = def.summary.get() {
+            return made.clone();
+        }
+        let made = self.summary(&def.schema, Some(key));
+        if !crate::tools::bundle::mentions_missed(&made) {
+            let _ = def.summary.set(made.clone());
+        }
+        made
     }
 
     /// An open stand-in for `schema`: its type, enum, const and format,

@@ -8,11 +8,7 @@ fn table(defs: Value) -> HashMap<String, Arc<Converted>> {
         .map(|(k, v)| {
             let mut deps = Vec::new();
             crate::runtime::schemas::def_refs(v, &mut deps);
-            let c = Converted {
-                schema: Arc::new(v.clone()),
-                deps,
-                size: json_size(v),
-            };
+            let c = Converted::new(v.clone(), deps);
             (k.clone(), Arc::new(c))
         })
         .collect()
@@ -157,4 +153,61 @@ fn deeper_levels_go_first() {
     // … and with less, they are summarized before the arguments are.
     assert!(shallow.contains("\"owner\""));
     assert!(shallow.len() < deep.to_string().len());
+}
+
+#[test]
+fn a_def_summarized_again_reads_as_the_first_time() {
+    // The defs (and their made summaries) shared by every fit, as the
+    // bundler shares them among the tools of a build.
+    let defs = big_defs();
+    let fit_with = |defs: &HashMap<String, Arc<Converted>>, top: &Value, side, budget| {
+        let mut deps = Vec::new();
+        crate::runtime::schemas::def_refs(top, &mut deps);
+        let deps: BTreeSet<String> = deps.into_iter().collect();
+        let mut lookup = |k: &str| Arc::clone(&defs[k]);
+        fit(
+            top.as_object().unwrap().clone(),
+            &deps,
+            side,
+            budget,
+            &mut lookup,
+            "openapi2mcp://tools/t/input-schema",
+        )
+        .listed
+    };
+    let whole = json_size(&run(input_top(), Side::Input, 0).listed);
+    let first = fit_with(&defs, &input_top(), Side::Input, whole - 1);
+    assert!(
+        defs.values().any(|d| d.summary.get().is_some()),
+        "a def was summarized and kept: {first}"
+    );
+    for (top, side, budget) in [
+        (input_top(), Side::Input, whole - 1),
+        (input_top(), Side::Input, 1200),
+        (input_top(), Side::Input, 2500),
+        (input_top(), Side::Input, 300),
+        (
+            json!({"type": "object", "properties": {"r": {"$ref": "#/$defs/Repo"}, "u": {"$ref": "#/$defs/User"}}}),
+            Side::Output,
+            700,
+        ),
+    ] {
+        let again = fit_with(&defs, &top, side, budget);
+        let fresh = fit_with(&big_defs(), &top, side, budget);
+        assert_eq!(again, fresh, "{budget}");
+    }
+}
+
+#[test]
+fn a_summary_naming_a_missed_target_is_not_kept() {
+    let missed = crate::tools::bundle::MISSED_KEY;
+    assert!(crate::tools::bundle::mentions_missed(
+        &json!({"items": {"$ref": format!("#/$defs/{missed}")}})
+    ));
+    assert!(crate::tools::bundle::mentions_missed(
+        &json!({"description": format!("{missed}. Full schema")})
+    ));
+    assert!(!crate::tools::bundle::mentions_missed(
+        &json!({"type": "object", "description": "Repo. Full schema: openapi2mcp://schemas/Repo"})
+    ));
 }

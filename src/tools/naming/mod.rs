@@ -125,7 +125,7 @@ fn fnv1a(s: &str) -> u64 {
 }
 
 /// What one operation may be called.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Default)]
 pub struct NameRequest {
     /// Valid names, most concise first, then the operation as
     /// `method /path` (see [`candidates`]); at least one name.
