@@ -98,8 +98,18 @@ impl BundleState {
     pub fn absorb(&mut self, other: BundleState) {
         self.converted.absorb(&other.converted);
         if let Some(shared) = other.shared {
-            let converted = shared.converted.read().unwrap_or_else(|e| e.into_inner());
-            self.converted.absorb(&converted);
+            {
+                let converted = shared.converted.read().unwrap_or_else(|e| e.into_inner());
+                self.converted.absorb(&converted);
+            }
+            // The last holder lets go of what the build fitted (Graph: a
+            // few thousand fitted results) on a thread of its own: this
+            // one goes on to assemble the list meanwhile.
+            if let Some(last) = Arc::into_inner(shared) {
+                let _ = std::thread::Builder::new()
+                    .name("let-go".into())
+                    .spawn(move || drop(last));
+            }
         }
         self.dangling.extend(other.dangling);
     }

@@ -45,8 +45,8 @@ fn a_page_written_from_bytes_is_the_answer_rmcp_would_write() {
 fn the_outbox_hands_each_page_to_its_own_answer_once() {
     use rmcp::model::NumberOrString;
     let outbox = Outbox::default();
-    let a: Arc<[u8]> = Arc::from(&b"a"[..]);
-    let b: Arc<[u8]> = Arc::from(&b"b"[..]);
+    let a = bytes::Bytes::from_static(b"a");
+    let b = bytes::Bytes::from_static(b"b");
     outbox.put(NumberOrString::Number(1), a.clone());
     outbox.put(NumberOrString::String("x".into()), b.clone());
     assert_eq!(outbox.take(&NumberOrString::String("x".into())), Some(b));
