@@ -54,7 +54,7 @@ fn the_outbox_hands_each_page_to_its_own_answer_once() {
     assert_eq!(outbox.take(&NumberOrString::Number(1)), None);
     // Pages never written (a cancelled request) are forgotten, not kept.
     for i in 0..1000 {
-        outbox.put(NumberOrString::Number(i), Arc::from(&b"p"[..]));
+        outbox.put(NumberOrString::Number(i), bytes::Bytes::from_static(b"p"));
     }
     assert!(outbox.take(&NumberOrString::Number(0)).is_none());
     assert!(outbox.take(&NumberOrString::Number(999)).is_some());
