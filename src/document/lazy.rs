@@ -47,7 +47,9 @@ pub struct LazyMap {
     /// document order (a repeated key keeps its first place and its last
     /// text, as a parsed object keeps it).
     items: Vec<(String, Range<usize>)>,
-    index: HashMap<String, usize>,
+    /// By key, hashed with foldhash (looked up for every `$ref` and path
+    /// a build reads).
+    index: HashMap<String, usize, foldhash::fast::RandomState>,
     /// Items kept once parsed (see [`LazyMap::kept`]).
     kept: Vec<OnceLock<Value>>,
     /// Whether the members are path items (loading coerces their
@@ -83,7 +85,8 @@ impl LazyMap {
     fn new(text: &Arc<String>, entries: Vec<(String, Range<usize>)>, path_items: bool) -> Self {
         let text = Arc::clone(text);
         let mut items: Vec<(String, Range<usize>)> = Vec::with_capacity(entries.len());
-        let mut index = HashMap::with_capacity(entries.len());
+        let mut index =
+            HashMap::with_capacity_and_hasher(entries.len(), foldhash::fast::RandomState::default());
         for (key, range) in entries {
             match index.get(&key) {
                 Some(&at) => items[at] = (key, range),

@@ -36,7 +36,7 @@ pub struct BundleState {
     converted: ConvertedCache,
     diagnostics: Vec<Diagnostic>,
     components: Vec<String>,
-    dangling: HashSet<String>,
+    dangling: HashSet<String, foldhash::fast::RandomState>,
     strict_output: bool,
     /// What the frozen clones of one state convert and fit, shared by
     /// them (see [`BundleState::frozen`]): each conversion is made once
@@ -115,12 +115,16 @@ impl BundleState {
     }
 }
 
+/// A map hashed with foldhash: the bundler's maps are read on every
+/// `$ref` of every tool (SipHash was a tenth of Graph's tool build).
+type FastMap<K, V> = HashMap<K, V, foldhash::fast::RandomState>;
+
 /// Converted schemas by `$defs` key and direction: looked up without
 /// building a key (a `(String, Direction)` key cost an allocation on
 /// every `$ref` a tool's schema meets) and hashed with foldhash.
 #[derive(Default, Clone)]
 struct ConvertedCache {
-    by_key: HashMap<String, [Option<Arc<Converted>>; DIRECTIONS], foldhash::fast::RandomState>,
+    by_key: FastMap<String, [Option<Arc<Converted>>; DIRECTIONS]>,
 }
 
 /// The [`Direction`]s a schema may be converted in.
@@ -200,9 +204,9 @@ pub(crate) fn mentions_missed(value: &Value) -> bool {
 /// Ref target (file key, pointer) ↔ `$defs` key.
 #[derive(Default, Clone)]
 struct KeyTable {
-    by_target: HashMap<(String, String), String>,
-    targets: HashMap<String, (String, String)>,
-    used: HashSet<String>,
+    by_target: FastMap<(String, String), String>,
+    targets: FastMap<String, (String, String)>,
+    used: HashSet<String, foldhash::fast::RandomState>,
     /// No key may be assigned (see [`BundleState::frozen`]).
     frozen: bool,
     /// A frozen table was asked for a key it does not have.
@@ -218,11 +222,11 @@ impl KeyTable {
     /// The key for a target, assigning a new unique one on first sight.
     fn key_for(&mut self, file: String, pointer: String) -> &str {
         let target = (file, pointer);
-        if self.frozen && !self.by_target.contains_key(&target) {
-            self.missed = true;
-            return MISSED_KEY;
-        }
         if !self.by_target.contains_key(&target) {
+            if self.frozen {
+                self.missed = true;
+                return MISSED_KEY;
+            }
             let base = def_name(&target.1);
             let mut key = base.clone();
             let mut n = 2;
