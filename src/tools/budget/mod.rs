@@ -116,8 +116,7 @@ pub fn fit(
         [(1, 100), (0, 100), (0, 40), (0, 0)]
             .into_iter()
             .find_map(|(depth, desc_max)| {
-                let t = std::time::Instant::now();
-                let r = attempt(
+                attempt(
                     &top_value,
                     &mut *lookup,
                     side,
@@ -125,9 +124,7 @@ pub fn fit(
                     self_uri,
                     depth,
                     Some(desc_max),
-                );
-                eprintln!("ATTEMPT {side:?} {depth} {desc_max} {} {}", r.is_some(), t.elapsed().as_micros());
-                r
+                )
             })
     });
     let listed = match chosen {
