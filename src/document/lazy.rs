@@ -85,8 +85,10 @@ impl LazyMap {
     fn new(text: &Arc<String>, entries: Vec<(String, Range<usize>)>, path_items: bool) -> Self {
         let text = Arc::clone(text);
         let mut items: Vec<(String, Range<usize>)> = Vec::with_capacity(entries.len());
-        let mut index =
-            HashMap::with_capacity_and_hasher(entries.len(), foldhash::fast::RandomState::default());
+        let mut index = HashMap::with_capacity_and_hasher(
+            entries.len(),
+            foldhash::fast::RandomState::default(),
+        );
         for (key, range) in entries {
             match index.get(&key) {
                 Some(&at) => items[at] = (key, range),

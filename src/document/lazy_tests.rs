@@ -326,3 +326,75 @@ fn paths_that_are_not_an_object_are_reported_as_from_the_tree() {
         );
     }
 }
+
+/// [`COMPONENTS_DOC`] made large (its description padded past a megabyte),
+/// so that its members are checked on a thread of their own while the
+/// root is split.
+fn large(doc: &str) -> String {
+    let padded = doc.replacen(
+        r#""info": {"title": "t", "version": "1"}"#,
+        &format!(
+            r#""info": {{"title": "t", "version": "1", "description": "{}"}}"#,
+            "padding ".repeat(160_000)
+        ),
+        1,
+    );
+    assert!(padded.len() > 1 << 20);
+    padded
+}
+
+#[test]
+fn a_large_document_checked_alongside_its_split_fails_at_its_first_bad_member() {
+    // Two bad members: the first in document order is the one reported,
+    // with its place and line, as a whole parse reports it.
+    let text = large(COMPONENTS_DOC)
+        .replace(
+            r#""Unused": {"type""#,
+            r#""Unused": {"minimum": 1e999, "type""#,
+        )
+        .replace(
+            r#""Made": {"description": "made""#,
+            r#""Made": {"description": "made", "x": -1e999"#,
+        );
+    let err = load_fails(&text);
+    assert!(
+        err.message.contains("number out of range"),
+        "{}",
+        err.message
+    );
+    assert_eq!(err.pointer, "/components/schemas");
+    assert_eq!(err.line, Some(13));
+    let whole = crate::document::parse::parse_document(&text, "x", Default::default()).unwrap_err();
+    assert_eq!(whole.line, err.line);
+    // A bad path item, before the components.
+    let text = large(COMPONENTS_DOC).replace(
+        r#""operationId": "addPet","#,
+        r#""operationId": "addPet", "x": [1e999],"#,
+    );
+    let err = load_fails(&text);
+    assert_eq!(err.pointer, "/paths");
+    assert_eq!(err.line, Some(5));
+}
+
+#[test]
+fn a_large_document_checked_alongside_its_split_reads_as_a_small_one() {
+    let (_dir, lazy) = loaded(&large(COMPONENTS_DOC));
+    let schemas = lazy
+        .lazy_components("schemas")
+        .expect("schemas kept as text");
+    assert_eq!(schemas.len(), 3);
+    let tree =
+        Document::from_value("t", serde_json::from_str(&large(COMPONENTS_DOC)).unwrap()).unwrap();
+    assert_eq!(lazy.to_json(), tree.to_json());
+    // A kind repeated: the last one counts, so a bad member of the first
+    // one is no error, as in a small document.
+    let repeated = large(COMPONENTS_DOC).replacen(
+        r#""components": {"#,
+        r#""components": {"schemas": {"Old": {"minimum": 1e999}},"#,
+        1,
+    );
+    let (_dir, lazy) = loaded(&repeated);
+    assert_eq!(lazy.lazy_components("schemas").unwrap().len(), 3);
+    let (_dir, small) = loaded(&repeated.replace(&"padding ".repeat(160_000), ""));
+    assert_eq!(small.lazy_components("schemas").unwrap().len(), 3);
+}
