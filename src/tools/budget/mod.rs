@@ -458,7 +458,11 @@ impl Expander<'_> {
                 let mut rest = map.clone();
                 rest.remove("description");
                 let terse = (self.terse && depth >= 1).then_some(self.desc_max);
-                return Ok(with_siblings(summary, &rest, terse));
+                let summary = with_siblings(summary, &rest, terse);
+                // What the summary adds counts towards the size too: an
+                // attempt that cannot fit is given up sooner.
+                self.grow(lower_size(&summary))?;
+                return Ok(summary);
             };
             let terse = (self.terse && depth >= 1).then_some(self.desc_max);
             return Ok(with_siblings(target, map, terse));
@@ -472,7 +476,9 @@ impl Expander<'_> {
         }
         if depth > self.max_depth && is_structural(map) && !is_small(schema) {
             self.cut_here = true;
-            return Ok(self.summary(schema, within));
+            let summary = self.summary(schema, within);
+            self.grow(lower_size(&summary))?;
+            return Ok(summary);
         }
         let mut out = Map::with_capacity(map.len());
         for (k, v) in map {
