@@ -222,6 +222,41 @@ pub(super) struct Fetcher<'a> {
     client: Option<reqwest::blocking::Client>,
 }
 
+/// Asks the kernel to back `buffer`'s spare capacity with huge pages
+/// (transparent huge pages, Linux's `madvise` mode) when it is large: the
+/// text of a large document is written once by `read` into fresh memory,
+/// and faulting it in 4 kB at a time (3,200 faults for GitHub's 13 MB,
+/// 5,000 for Graph's 20 MB) cost a third of reading it. Only whole 2 MB
+/// pages inside the buffer are advised; where the kernel or the memory does
+/// not allow it, nothing changes. A trade measured (bench/README, round 5):
+/// on this virtual machine 1 read in 6 took 20–40 ms instead of 5 (fresh
+/// 2 MB pages backed late by the host), so the mean read is about the
+/// same as without (Graph 11.4 vs 10.3 ms, GitHub 6.0 vs 6.4 ms) while the
+/// median is half (5.3 vs 10.3, 3.2 vs 6.3).
+fn advise_huge_pages(buffer: &mut Vec<u8>) {
+    #[cfg(target_os = "linux")]
+    {
+        const HUGE: usize = 2 << 20;
+        let spare = buffer.spare_capacity_mut();
+        if spare.len() < 2 * HUGE {
+            return;
+        }
+        let start = spare.as_mut_ptr() as usize;
+        let first = start.next_multiple_of(HUGE);
+        let end = (start + spare.len()) / HUGE * HUGE;
+        if end > first {
+            // SAFETY: `first..end` lies within memory this vector owns and
+            // has not handed out; MADV_HUGEPAGE changes only how the
+            // kernel backs it, never its contents or its mapping.
+            unsafe {
+                libc::madvise(first as *mut libc::c_void, end - first, libc::MADV_HUGEPAGE);
+            }
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = buffer;
+}
+
 impl<'a> Fetcher<'a> {
     pub(super) fn new(options: &'a LoadOptions) -> Self {
         Self {
@@ -259,6 +294,7 @@ impl<'a> Fetcher<'a> {
         // about twice and held half as much again at its peak.
         let known = file.metadata().map_or(0, |m| m.len()).min(limit);
         let mut body = Vec::with_capacity(usize::try_from(known).unwrap_or(0).saturating_add(1));
+        advise_huge_pages(&mut body);
         std::io::Read::read_to_end(
             &mut std::io::Read::take(file, limit.saturating_add(1)),
             &mut body,
@@ -386,6 +422,47 @@ mod read_tests {
             read.capacity(),
             text.len()
         );
+    }
+
+    /// A large document's buffer is advised to be backed by huge pages
+    /// (the mapping holding it says `hg` in `/proc/self/smaps`) and reads
+    /// back exactly; a small one is left alone.
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn a_large_buffer_asks_for_huge_pages() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("big.json");
+        let text = format!("{{\"x\": \"{}\"}}", "ab".repeat(5 << 20));
+        std::fs::write(&path, &text).unwrap();
+        let options = LoadOptions::default();
+        let read = Fetcher::new(&options).read_file(&path, "big.json").unwrap();
+        assert_eq!(read, text);
+        // A kernel built without transparent huge pages refuses the advice.
+        let thp = std::path::Path::new("/sys/kernel/mm/transparent_hugepage").exists();
+        let flags = vm_flags_at(read.as_ptr() as usize + read.len() / 2);
+        assert_eq!(flags.split_whitespace().any(|f| f == "hg"), thp, "{flags}");
+        let mut small: Vec<u8> = Vec::with_capacity(100_000);
+        advise_huge_pages(&mut small);
+        let flags = vm_flags_at(small.as_ptr() as usize);
+        assert!(!flags.split_whitespace().any(|f| f == "hg"), "{flags}");
+    }
+
+    /// The `VmFlags` of the mapping of this process that holds `address`.
+    #[cfg(target_os = "linux")]
+    fn vm_flags_at(address: usize) -> String {
+        let smaps = std::fs::read_to_string("/proc/self/smaps").unwrap();
+        let mut inside = false;
+        for line in smaps.lines() {
+            let range = line.split_whitespace().next().unwrap_or("");
+            if let Some((a, b)) = range.split_once('-')
+                && let (Ok(a), Ok(b)) = (usize::from_str_radix(a, 16), usize::from_str_radix(b, 16))
+            {
+                inside = (a..b).contains(&address);
+            } else if inside && let Some(flags) = line.strip_prefix("VmFlags:") {
+                return flags.to_string();
+            }
+        }
+        panic!("no mapping holds {address:#x}");
     }
 
     /// The limit still holds for a file that says it is smaller.
