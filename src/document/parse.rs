@@ -105,14 +105,12 @@ fn parse_root<'t>(
                 .deserialize(&mut de)
                 .and_then(|v| de.end().map(|()| v))
             };
-            let t0 = std::time::Instant::now();
             let (value, checked) = if lazy && alongside_pays(json) {
                 let (value, failures) = checked_alongside(split);
                 (value, Some(failures))
             } else {
                 (split(None), None)
             };
-            eprintln!("TIMING split+check {}", t0.elapsed().as_micros());
             let mut value = value.map_err(|e| json_error(text, json, file, &e))?;
             // An error in a member read as text: located at its object,
             // with the line in the whole text (the position serde gives is
