@@ -236,11 +236,22 @@ fn components_are_kept_as_text_and_read_as_the_tree_does() {
 
 #[test]
 fn a_bad_component_is_an_error_with_its_place_and_line_when_loading() {
-    let text = COMPONENTS_DOC.replace(
+    fails_at_the_unused_schema(&with_a_bad_unused_schema(COMPONENTS_DOC));
+}
+
+/// `doc` (made from [`COMPONENTS_DOC`]) with a number no parse reads in
+/// its schema `Unused`.
+fn with_a_bad_unused_schema(doc: &str) -> String {
+    doc.replace(
         r#""Unused": {"type""#,
         r#""Unused": {"minimum": 1e999, "type""#,
-    );
-    let err = load_fails(&text);
+    )
+}
+
+/// Loading `text` fails at the schema `Unused` (see
+/// [`with_a_bad_unused_schema`]), on the line a whole parse gives.
+fn fails_at_the_unused_schema(text: &str) {
+    let err = load_fails(text);
     assert!(
         err.message.contains("number out of range"),
         "{}",
@@ -248,8 +259,7 @@ fn a_bad_component_is_an_error_with_its_place_and_line_when_loading() {
     );
     assert_eq!(err.pointer, "/components/schemas");
     assert_eq!(err.line, Some(13));
-    // The line a whole parse gives.
-    let whole = crate::document::parse::parse_document(&text, "x", Default::default()).unwrap_err();
+    let whole = crate::document::parse::parse_document(text, "x", Default::default()).unwrap_err();
     assert_eq!(whole.line, err.line);
 }
 
@@ -347,25 +357,11 @@ fn large(doc: &str) -> String {
 fn a_large_document_checked_alongside_its_split_fails_at_its_first_bad_member() {
     // Two bad members: the first in document order is the one reported,
     // with its place and line, as a whole parse reports it.
-    let text = large(COMPONENTS_DOC)
-        .replace(
-            r#""Unused": {"type""#,
-            r#""Unused": {"minimum": 1e999, "type""#,
-        )
-        .replace(
-            r#""Made": {"description": "made""#,
-            r#""Made": {"description": "made", "x": -1e999"#,
-        );
-    let err = load_fails(&text);
-    assert!(
-        err.message.contains("number out of range"),
-        "{}",
-        err.message
+    let text = with_a_bad_unused_schema(&large(COMPONENTS_DOC)).replace(
+        r#""Made": {"description": "made""#,
+        r#""Made": {"description": "made", "x": -1e999"#,
     );
-    assert_eq!(err.pointer, "/components/schemas");
-    assert_eq!(err.line, Some(13));
-    let whole = crate::document::parse::parse_document(&text, "x", Default::default()).unwrap_err();
-    assert_eq!(whole.line, err.line);
+    fails_at_the_unused_schema(&text);
     // A bad path item, before the components.
     let text = large(COMPONENTS_DOC).replace(
         r#""operationId": "addPet","#,

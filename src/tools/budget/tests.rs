@@ -35,9 +35,18 @@ fn big_defs() -> HashMap<String, Arc<Converted>> {
 }
 
 fn run(top: Value, side: Side, budget: usize) -> Fitted {
-    let defs = big_defs();
+    run_with(&big_defs(), &top, side, budget)
+}
+
+/// `top` fitted to `budget` with the defs of `defs`.
+fn run_with(
+    defs: &HashMap<String, Arc<Converted>>,
+    top: &Value,
+    side: Side,
+    budget: usize,
+) -> Fitted {
     let mut deps = Vec::new();
-    crate::runtime::schemas::def_refs(&top, &mut deps);
+    crate::runtime::schemas::def_refs(top, &mut deps);
     let deps: BTreeSet<String> = deps.into_iter().collect();
     let mut lookup = |k: &str| Arc::clone(&defs[k]);
     fit(
@@ -161,19 +170,7 @@ fn a_def_summarized_again_reads_as_the_first_time() {
     // bundler shares them among the tools of a build.
     let defs = big_defs();
     let fit_with = |defs: &HashMap<String, Arc<Converted>>, top: &Value, side, budget| {
-        let mut deps = Vec::new();
-        crate::runtime::schemas::def_refs(top, &mut deps);
-        let deps: BTreeSet<String> = deps.into_iter().collect();
-        let mut lookup = |k: &str| Arc::clone(&defs[k]);
-        fit(
-            top.as_object().unwrap().clone(),
-            &deps,
-            side,
-            budget,
-            &mut lookup,
-            "openapi2mcp://tools/t/input-schema",
-        )
-        .listed
+        run_with(defs, top, side, budget).listed
     };
     let whole = json_size(&run(input_top(), Side::Input, 0).listed);
     let first = fit_with(&defs, &input_top(), Side::Input, whole - 1);
