@@ -19,6 +19,7 @@ pub mod pointer;
 pub mod refs;
 mod refs_fetch;
 pub mod swagger2;
+mod yaml;
 
 pub use diag::{Diagnostic, Severity};
 pub use load::{
