@@ -191,14 +191,7 @@ impl Converted {
 /// key for (see [`MISSED_KEY`]): it belongs to a build that is thrown
 /// away, and is not kept.
 pub(crate) fn mentions_missed(value: &Value) -> bool {
-    match value {
-        Value::String(s) => s.contains(MISSED_KEY),
-        Value::Array(items) => items.iter().any(mentions_missed),
-        Value::Object(m) => m
-            .iter()
-            .any(|(k, v)| k.contains(MISSED_KEY) || mentions_missed(v)),
-        _ => false,
-    }
+    super::any_text(value, &|text| text.contains(MISSED_KEY))
 }
 
 /// Ref target (file key, pointer) ↔ `$defs` key.

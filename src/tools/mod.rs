@@ -602,15 +602,19 @@ fn name_self(schema: &mut Value, name: &str) {
 
 /// Whether a string of `schema` holds [`SELF_TOOL`] (see [`name_self`]).
 fn names_self(schema: &Map<String, Value>) -> bool {
-    fn any(value: &Value) -> bool {
-        match value {
-            Value::String(s) => SELF_FINDER.find(s.as_bytes()).is_some(),
-            Value::Object(m) => m.values().any(any),
-            Value::Array(items) => items.iter().any(any),
-            _ => false,
-        }
+    let found = |text: &str| SELF_FINDER.find(text.as_bytes()).is_some();
+    schema.values().any(|v| any_text(v, &found))
+}
+
+/// Whether a key or string anywhere in `value` is `found`: how a built
+/// schema is searched for a marker (its own tool, a missed key).
+pub(crate) fn any_text(value: &Value, found: &dyn Fn(&str) -> bool) -> bool {
+    match value {
+        Value::String(s) => found(s),
+        Value::Array(items) => items.iter().any(|v| any_text(v, found)),
+        Value::Object(m) => m.iter().any(|(k, v)| found(k) || any_text(v, found)),
+        _ => false,
     }
-    schema.values().any(any)
 }
 
 /// Finds [`SELF_TOOL`]: every string of a summarized schema is searched,
