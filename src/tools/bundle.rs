@@ -50,7 +50,7 @@ struct Shared {
     converted: RwLock<ConvertedCache>,
     /// Output schemas fitted to a budget, by what was fitted (see
     /// [`SchemaBundler::fit_output`]).
-    fitted: RwLock<HashMap<FitKey, Arc<SharedFit>>>,
+    fitted: RwLock<FastMap<FitKey, Arc<SharedFit>>>,
 }
 
 /// An output schema fitted to its budget (see [`SchemaBundler::fit_output`]).

@@ -572,7 +572,12 @@ fn assign_names(mut drafts: Vec<Draft>, prefix: &str) -> Vec<Planned> {
         .map(|d| std::mem::take(&mut d.name))
         .collect();
     let names = naming::assign(&requests);
-    drop(requests);
+    // Let go of on a thread of their own: Graph's 11,000 requests of
+    // several names each took 3 ms to free on the one core planning uses
+    // here (when no thread can be had, they are freed as the closure is).
+    let _ = std::thread::Builder::new()
+        .name("let-go".into())
+        .spawn(move || drop(requests));
     drafts
         .into_iter()
         .zip(names)

@@ -128,12 +128,16 @@ impl Prepared {
     /// again the first time it is described or called.
     pub fn serialize_each(&self, indices: &[usize]) -> Serialized {
         let keep = !self.source.rebuilds();
-        let position: std::collections::HashMap<usize, usize> =
-            indices.iter().enumerate().map(|(at, &i)| (i, at)).collect();
+        // Where each tool goes in `out`, by tool number (a tool asked for
+        // twice goes to its last place, as a map would have it).
+        let mut position = vec![usize::MAX; indices.iter().max().map_or(0, |m| m + 1)];
+        for (at, &i) in indices.iter().enumerate() {
+            position[i] = at;
+        }
         let out: Vec<OnceLock<Result<Bytes, String>>> =
             indices.iter().map(|_| OnceLock::new()).collect();
         let sink = |index: usize, def: Result<ToolDef, String>| {
-            let Some(&at) = position.get(&index) else {
+            let Some(&at) = position.get(index).filter(|&&at| at != usize::MAX) else {
                 return;
             };
             let shown = def.and_then(|def| self.show(index, def, true));

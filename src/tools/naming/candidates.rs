@@ -64,7 +64,7 @@ pub fn candidates(said: &Said<'_>) -> Vec<String> {
         let mut flags = repeating.into_iter();
         out.retain(|_| !flags.next().unwrap_or(false));
     }
-    let mut seen = std::collections::HashSet::new();
+    let mut seen = super::FastSet::default();
     out.retain(|n| !n.is_empty() && seen.insert(n.clone()));
     if out.is_empty() {
         out.push(fit(path::from_method_path(method, path)));

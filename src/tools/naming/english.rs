@@ -3,10 +3,10 @@
 //! (determiners, prepositions, conjunctions) that show where a verb's
 //! object starts and ends, and the verbs an HTTP method already says.
 
-use std::collections::HashMap;
 use std::sync::OnceLock;
 
-use super::words::VERBS;
+use super::FastMap;
+use super::words::is_verb;
 
 /// How often WordNet's tagged corpus (SemCor) uses a word as a verb and as
 /// a noun (`None` when WordNet has no such noun).
@@ -19,8 +19,8 @@ pub(super) struct Usage {
 /// The WordNet verb list, one `verb verb_count noun_count|-` a line.
 const VERB_LIST: &str = include_str!("verbs.txt");
 
-fn lexicon() -> &'static HashMap<&'static str, Usage> {
-    static LEXICON: OnceLock<HashMap<&'static str, Usage>> = OnceLock::new();
+fn lexicon() -> &'static FastMap<&'static str, Usage> {
+    static LEXICON: OnceLock<FastMap<&'static str, Usage>> = OnceLock::new();
     LEXICON.get_or_init(|| {
         VERB_LIST
             .lines()
@@ -44,7 +44,7 @@ pub(super) fn verb_form(word: &str) -> Option<(String, Usage)> {
     let word = word.to_ascii_lowercase();
     let known = |w: &str| {
         lexicon().get(w).copied().or_else(|| {
-            VERBS.contains(&w).then_some(Usage {
+            is_verb(w).then_some(Usage {
                 verb: 1,
                 noun: None,
             })

@@ -5,7 +5,7 @@
 
 use super::path;
 use super::words::{
-    ADJECTIVES, PREPOSITIONS, VERBS, clean_words, is_plural, plural, same_word, singular,
+    ADJECTIVES, PREPOSITIONS, clean_words, is_plural, is_verb, plural, same_word, singular,
     snake_case, split_verb, split_verb_if,
 };
 
@@ -94,10 +94,7 @@ pub(super) fn from_operation_id(id: &str, method: &str, path: &str, said: Option
     if full != id {
         names.names.extend(path::names(method, path));
     }
-    names.weak |= names
-        .verb
-        .first()
-        .is_none_or(|v| !VERBS.contains(&v.as_str()));
+    names.weak |= names.verb.first().is_none_or(|v| !is_verb(v));
     names
 }
 
@@ -197,9 +194,7 @@ fn without_framework<'a>(id: &'a str, method: &str, path: &str) -> &'a str {
 const FRAMEWORK_WORDS: &[&str] = &["controller", "controllers"];
 
 fn is_verb_word(w: &str) -> bool {
-    VERBS.contains(&w)
-        || super::english::HTTP_METHODS.contains(&w)
-        || super::english::phrasal_compound(w)
+    is_verb(w) || super::english::HTTP_METHODS.contains(&w) || super::english::phrasal_compound(w)
 }
 
 /// HTTP method names that are no verb of their own in an id
@@ -293,9 +288,9 @@ fn plain(id: &str, method: &str, path: &str, said: Option<&str>) -> IdNames {
     }
     // `idPostDeployApplicationFile`: the method's name before a verb goes.
     if is_method_name(&words[at])
-        && words.get(at + 1).is_some_and(|w| {
-            !http(w) && (VERBS.contains(&w.as_str()) || super::english::lexical_verb(w))
-        })
+        && words
+            .get(at + 1)
+            .is_some_and(|w| !http(w) && (is_verb(w) || super::english::lexical_verb(w)))
     {
         words.remove(at);
     }
@@ -372,7 +367,7 @@ fn namespaced(ns: &str, action: &str, method: &str) -> IdNames {
     let (mut verb, mut rest) = split_verb(&action_words);
     let mut weak = false;
     if verb.is_empty() {
-        if ns_words.len() == 1 && VERBS.contains(&ns_words[0].as_str()) {
+        if ns_words.len() == 1 && is_verb(&ns_words[0]) {
             // `search/code` → `search_code`.
             verb = std::mem::take(&mut ns_words);
         } else if let Some(pos) = action_words
@@ -397,7 +392,7 @@ fn namespaced(ns: &str, action: &str, method: &str) -> IdNames {
     let tail = &rest[adjectives..];
     let ns_needed = tail.is_empty()
         || PREPOSITIONS.contains(&tail[0].as_str())
-        || tail.iter().all(|w| VERBS.contains(&w.as_str()));
+        || tail.iter().all(|w| is_verb(w));
     let content: Vec<&String> = ns_words.iter().filter(|w| is_content(w)).collect();
     let first_shared = rest
         .iter()

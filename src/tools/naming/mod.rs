@@ -79,6 +79,8 @@ use std::collections::{HashMap, HashSet};
 /// The maps of [`assign`], hashed with foldhash: assigning is the one step
 /// of planning on a single core (Graph: 11,000 names in rounds).
 type FastMap<K, V> = HashMap<K, V, foldhash::fast::RandomState>;
+/// A set hashed as [`FastMap`] is.
+type FastSet<T> = HashSet<T, foldhash::fast::RandomState>;
 
 pub use candidates::{Said, candidates, fit, meaningful_operation_id};
 pub use path::from_method_path;

@@ -5,7 +5,7 @@
 
 use super::english::lexical_verb;
 use super::words::{
-    NOUN_LEADERS, VERBS, clean_words, is_function_word, is_plural, plural, same_word, singular,
+    NOUN_LEADERS, clean_words, is_function_word, is_plural, is_verb, plural, same_word, singular,
 };
 
 /// What a static path segment is.
@@ -72,7 +72,7 @@ pub(super) fn shape(path: &str) -> Shape {
         if words.is_empty() || (segments.is_empty() && is_prefix_segment(&words)) {
             continue;
         }
-        let verb_led = VERBS.contains(&words[0].as_str());
+        let verb_led = is_verb(&words[0]);
         let kind = match args {
             Some(args) => Kind::Call(call_params(args)),
             None if dotted && verb_led => Kind::Call(Vec::new()),
@@ -100,7 +100,7 @@ const FILE_EXTENSIONS: &[&str] = &[
 /// an API verb, a word English uses mostly as a verb (`restart`,
 /// `interrupt`), or the verb the operation's summary starts with.
 fn is_action_word(word: &str, said: Option<&str>) -> bool {
-    VERBS.contains(&word) || said == Some(word) || lexical_verb(word)
+    is_verb(word) || said == Some(word) || lexical_verb(word)
 }
 
 /// The words of a call's parameter names: `a='{a}',bB={b})` → `a`, `b`, `b`.

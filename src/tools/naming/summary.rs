@@ -8,7 +8,7 @@
 use super::english::{
     CATENATIVES, DETERMINERS, META_VERBS, OBJECT_ENDS, Usage, rather_verb, verb_form,
 };
-use super::words::{FILLER, VERBS, clean_words, same_word};
+use super::words::{FILLER, clean_words, is_verb, same_word};
 
 /// A summary's verb and object.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -110,7 +110,7 @@ fn lower(w: &str) -> String {
 /// uses as a noun, like `order` in `GET /orders/{id}` "Order details", is
 /// that noun).
 fn reads_as_verb(base: &str, usage: Usage, path_nouns: &[String]) -> bool {
-    if VERBS.contains(&base) || usage.noun.is_none() {
+    if is_verb(base) || usage.noun.is_none() {
         return true;
     }
     rather_verb(usage) && !path_nouns.iter().any(|n| same_word(n, base))
@@ -178,7 +178,7 @@ pub(super) fn action(summary: &str, path_nouns: &[String]) -> Option<Action> {
     if verb[0] == "bulk"
         && let Some((next, _)) = word(tokens.get(i))
             .and_then(verb_form)
-            .filter(|(b, _)| VERBS.contains(&b.as_str()))
+            .filter(|(b, _)| is_verb(b))
     {
         verb.push(next);
         i += 1;
@@ -193,7 +193,7 @@ pub(super) fn action(summary: &str, path_nouns: &[String]) -> Option<Action> {
         let Some(join) = join else { break };
         let Some(next) = word(tokens.get(i + 1))
             .and_then(verb_form)
-            .filter(|(b, u)| VERBS.contains(&b.as_str()) || u.noun.is_none())
+            .filter(|(b, u)| is_verb(b) || u.noun.is_none())
         else {
             break;
         };
@@ -229,7 +229,7 @@ pub(super) fn action(summary: &str, path_nouns: &[String]) -> Option<Action> {
             let verb_next = next
                 .as_deref()
                 .and_then(verb_form)
-                .is_some_and(|(b, u)| VERBS.contains(&b.as_str()) || rather_verb(u));
+                .is_some_and(|(b, u)| is_verb(&b) || rather_verb(u));
             let ends = next
                 .as_deref()
                 .is_none_or(|n| DETERMINERS.contains(&n) || OBJECT_ENDS.contains(&n));
