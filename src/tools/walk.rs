@@ -150,16 +150,7 @@ mod tests {
     /// `None` when loading reads it as a tree (a reference to another
     /// file, say).
     fn both_ways(text: &str) -> Option<(String, String)> {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("doc.json");
-        std::fs::write(&path, text).unwrap();
-        let (lazy, _) = load(path.to_str().unwrap(), &LoadOptions::default()).unwrap();
-        // Read lazily? (A tree weighs every item 4 kB.)
-        if lazy.path_count() == 0 || lazy.path_weight(0) == 4096 {
-            return None;
-        }
-        let tree = Document::from_value("doc.json", serde_json::from_str(text).unwrap()).unwrap();
-        let show = |doc: &Document| {
+        shown_both_ways(text, &|doc| {
             let plan = plan(doc, &BuildOptions::default());
             let diags: Vec<String> = plan
                 .diagnostics
@@ -175,8 +166,74 @@ mod tests {
                 diags,
                 plan.stats
             )
-        };
+        })
+    }
+
+    /// `show` of `text` read lazily and as a tree (see [`both_ways`]).
+    fn shown_both_ways(text: &str, show: &dyn Fn(&Document) -> String) -> Option<(String, String)> {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("doc.json");
+        std::fs::write(&path, text).unwrap();
+        let (lazy, _) = load(path.to_str().unwrap(), &LoadOptions::default()).unwrap();
+        // Read lazily? (A tree weighs every item 4 kB.)
+        if lazy.path_count() == 0 || lazy.path_weight(0) == 4096 {
+            return None;
+        }
+        let tree = Document::from_value("doc.json", serde_json::from_str(text).unwrap()).unwrap();
         Some((show(&lazy), show(&tree)))
+    }
+
+    /// The project's own OpenAPI documents (specs/, tests/fixtures/) as
+    /// JSON text.
+    fn own_documents() -> Vec<(std::path::PathBuf, String)> {
+        let root = env!("CARGO_MANIFEST_DIR");
+        let mut out = Vec::new();
+        for dir in ["specs", "tests/fixtures"] {
+            for entry in std::fs::read_dir(format!("{root}/{dir}")).unwrap() {
+                let path = entry.unwrap().path();
+                if path.extension().is_none_or(|e| e != "yaml") {
+                    continue;
+                }
+                let text = std::fs::read_to_string(&path).unwrap();
+                let Ok(value) = serde_norway::from_str::<serde_json::Value>(&text) else {
+                    continue;
+                };
+                if value.get("openapi").is_none() {
+                    continue;
+                }
+                out.push((path, serde_json::to_string(&value).unwrap()));
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn lazily_read_items_build_the_tools_a_tree_builds() {
+        let built = |doc: &Document| {
+            let built = crate::tools::build_all(doc, &BuildOptions::default());
+            let diags: Vec<String> = built
+                .diagnostics
+                .iter()
+                .map(|d| format!("{:?} {} {}", d.severity, d.pointer, d.message))
+                .collect();
+            format!("{:#?}\n{diags:#?}", built.catalog.tools)
+        };
+        let (lazy, tree) = shown_both_ways(OUTLINED, &built).expect("read lazily");
+        assert_eq!(lazy, tree);
+        // What the build reads that the planning outline leaves out:
+        // responses (an output schema), a parameter's schema, a body's
+        // property.
+        for read in ["output_schema: Some(", "\"integer\"", "String(\"string\")"] {
+            assert!(lazy.contains(read), "{read} in {lazy}");
+        }
+        let mut read = 0;
+        for (path, text) in own_documents() {
+            if let Some((lazy, tree)) = shown_both_ways(&text, &built) {
+                assert_eq!(lazy, tree, "{}", path.display());
+                read += 1;
+            }
+        }
+        assert!(read >= 8, "{read} documents");
     }
 
     #[test]
@@ -193,25 +250,11 @@ mod tests {
             assert!(lazy.contains(name), "{name} in {lazy}");
         }
         // The project's own documents, read as JSON.
-        let root = env!("CARGO_MANIFEST_DIR");
         let mut read = 0;
-        for dir in ["specs", "tests/fixtures"] {
-            for entry in std::fs::read_dir(format!("{root}/{dir}")).unwrap() {
-                let path = entry.unwrap().path();
-                if path.extension().is_none_or(|e| e != "yaml") {
-                    continue;
-                }
-                let text = std::fs::read_to_string(&path).unwrap();
-                let Ok(value) = serde_norway::from_str::<serde_json::Value>(&text) else {
-                    continue;
-                };
-                if value.get("openapi").is_none() {
-                    continue;
-                }
-                if let Some((lazy, tree)) = both_ways(&serde_json::to_string(&value).unwrap()) {
-                    assert_eq!(lazy, tree, "{}", path.display());
-                    read += 1;
-                }
+        for (path, text) in own_documents() {
+            if let Some((lazy, tree)) = both_ways(&text) {
+                assert_eq!(lazy, tree, "{}", path.display());
+                read += 1;
             }
         }
         assert!(read >= 8, "{read} documents");
