@@ -76,8 +76,9 @@ mod words;
 
 use std::collections::{HashMap, HashSet};
 
-/// The maps of [`assign`], hashed with foldhash: assigning is the one step
-/// of planning on a single core (Graph: 11,000 names in rounds).
+/// Naming's maps and sets, hashed with foldhash: [`assign`] is the one step
+/// of planning on a single core (Graph: 11,000 names in rounds), and the
+/// word lookups are asked of every word of every operation.
 type FastMap<K, V> = HashMap<K, V, foldhash::fast::RandomState>;
 /// A set hashed as [`FastMap`] is.
 type FastSet<T> = HashSet<T, foldhash::fast::RandomState>;

@@ -527,6 +527,16 @@ mod tests {
     use super::*;
 
     #[test]
+    fn the_word_sets_hold_their_lists_and_nothing_else() {
+        assert!(VERBS.iter().all(|w| is_verb(w)));
+        assert!(INVARIANT.iter().all(|w| is_invariant(w)));
+        for w in ["get", "list", "data", "pet", "users", "", "GET", "lists"] {
+            assert_eq!(is_verb(w), VERBS.contains(&w), "{w}");
+            assert_eq!(is_invariant(w), INVARIANT.contains(&w), "{w}");
+        }
+    }
+
+    #[test]
     fn snake_case_splits_camel_and_acronyms() {
         assert_eq!(snake_case("getPetById"), "get_pet_by_id");
         assert_eq!(snake_case("getHTTPResponse"), "get_http_response");
