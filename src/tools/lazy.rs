@@ -158,6 +158,12 @@ impl ToolSource for LazyTools {
             }
             states
         });
+        // Let go of before the threads' states are absorbed: the last of
+        // them then holds the fitted results alone and hands them to a
+        // thread of their own (see `BundleState::absorb`); held to the end
+        // here, they were freed on this thread (7 ms for Graph) before
+        // the list could be answered.
+        drop(frozen);
         for state in states {
             self.schemas.absorb(state);
         }
