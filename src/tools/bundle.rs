@@ -106,9 +106,7 @@ impl BundleState {
             // few thousand fitted results) on a thread of its own: this
             // one goes on to assemble the list meanwhile.
             if let Some(last) = Arc::into_inner(shared) {
-                let _ = std::thread::Builder::new()
-                    .name("let-go".into())
-                    .spawn(move || drop(last));
+                super::let_go(last);
             }
         }
         self.dangling.extend(other.dangling);

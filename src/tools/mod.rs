@@ -572,12 +572,12 @@ fn assign_names(mut drafts: Vec<Draft>, prefix: &str) -> Vec<Planned> {
         .map(|d| std::mem::take(&mut d.name))
         .collect();
     let names = naming::assign(&requests);
-    // Let go of on a thread of their own: Graph's 11,000 requests of
-    // several names each took 3 ms to free on the one core planning uses
-    // here (when no thread can be had, they are freed as the closure is).
-    let _ = std::thread::Builder::new()
-        .name("let-go".into())
-        .spawn(move || drop(requests));
+    // Graph's 11,000 requests of several names each took 3 ms to free on
+    // the one core planning uses here; a few hundred cost less than a
+    // thread.
+    if requests.len() >= LET_GO_REQUESTS {
+        let_go(requests);
+    }
     drafts
         .into_iter()
         .zip(names)
@@ -591,6 +591,19 @@ fn assign_names(mut drafts: Vec<Draft>, prefix: &str) -> Vec<Planned> {
             d.planned
         })
         .collect()
+}
+
+/// Name requests from which planning frees them on a thread of their own
+/// (see [`let_go`]).
+const LET_GO_REQUESTS: usize = 2_000;
+
+/// Frees `value` on a thread of its own, for large values whose freeing
+/// would hold up the thread that goes on (a full list's fitted results,
+/// Graph's name requests); when no thread can be had, it is freed here.
+pub(crate) fn let_go<T: Send + 'static>(value: T) {
+    let _ = std::thread::Builder::new()
+        .name("let-go".into())
+        .spawn(move || drop(value));
 }
 
 /// Writes the tool's name where a summary points at its own full schema.
