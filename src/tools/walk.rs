@@ -150,23 +150,30 @@ mod tests {
     /// `None` when loading reads it as a tree (a reference to another
     /// file, say).
     fn both_ways(text: &str) -> Option<(String, String)> {
-        shown_both_ways(text, &|doc| {
-            let plan = plan(doc, &BuildOptions::default());
-            let diags: Vec<String> = plan
-                .diagnostics
+        shown_both_ways(text, &planned)
+    }
+
+    /// What planning `doc` gives, as text.
+    fn planned(doc: &Document) -> String {
+        let plan = plan(doc, &BuildOptions::default());
+        format!(
+            "{:#?}\n{:#?}\n{:?}",
+            plan.tools
                 .iter()
-                .map(|d| format!("{:?} {} {}", d.severity, d.pointer, d.message))
-                .collect();
-            format!(
-                "{:#?}\n{:#?}\n{:?}",
-                plan.tools
-                    .iter()
-                    .map(|t| (&t.head, &t.path, &t.method))
-                    .collect::<Vec<_>>(),
-                diags,
-                plan.stats
-            )
-        })
+                .map(|t| (&t.head, &t.path, &t.method))
+                .collect::<Vec<_>>(),
+            shown(&plan.diagnostics),
+            plan.stats
+        )
+    }
+
+    /// Diagnostics as text, without their file (a temporary file's path
+    /// for a document read lazily).
+    fn shown(diagnostics: &[crate::document::Diagnostic]) -> Vec<String> {
+        diagnostics
+            .iter()
+            .map(|d| format!("{:?} {} {}", d.severity, d.pointer, d.message))
+            .collect()
     }
 
     /// `show` of `text` read lazily and as a tree (see [`both_ways`]).
@@ -185,6 +192,19 @@ mod tests {
 
     /// The project's own OpenAPI documents (specs/, tests/fixtures/) as
     /// JSON text.
+    /// Asserts that `show` reads the project's own documents (those read
+    /// lazily, at least 8) alike whether read lazily or as a tree.
+    fn own_documents_read_alike(show: &dyn Fn(&Document) -> String) {
+        let mut read = 0;
+        for (path, text) in own_documents() {
+            if let Some((lazy, tree)) = shown_both_ways(&text, show) {
+                assert_eq!(lazy, tree, "{}", path.display());
+                read += 1;
+            }
+        }
+        assert!(read >= 8, "{read} documents");
+    }
+
     fn own_documents() -> Vec<(std::path::PathBuf, String)> {
         let root = env!("CARGO_MANIFEST_DIR");
         let mut out = Vec::new();
@@ -211,12 +231,11 @@ mod tests {
     fn lazily_read_items_build_the_tools_a_tree_builds() {
         let built = |doc: &Document| {
             let built = crate::tools::build_all(doc, &BuildOptions::default());
-            let diags: Vec<String> = built
-                .diagnostics
-                .iter()
-                .map(|d| format!("{:?} {} {}", d.severity, d.pointer, d.message))
-                .collect();
-            format!("{:#?}\n{diags:#?}", built.catalog.tools)
+            format!(
+                "{:#?}\n{:#?}",
+                built.catalog.tools,
+                shown(&built.diagnostics)
+            )
         };
         let (lazy, tree) = shown_both_ways(OUTLINED, &built).expect("read lazily");
         assert_eq!(lazy, tree);
@@ -226,14 +245,7 @@ mod tests {
         for read in ["output_schema: Some(", "\"integer\"", "String(\"string\")"] {
             assert!(lazy.contains(read), "{read} in {lazy}");
         }
-        let mut read = 0;
-        for (path, text) in own_documents() {
-            if let Some((lazy, tree)) = shown_both_ways(&text, &built) {
-                assert_eq!(lazy, tree, "{}", path.display());
-                read += 1;
-            }
-        }
-        assert!(read >= 8, "{read} documents");
+        own_documents_read_alike(&built);
     }
 
     #[test]
@@ -250,13 +262,6 @@ mod tests {
             assert!(lazy.contains(name), "{name} in {lazy}");
         }
         // The project's own documents, read as JSON.
-        let mut read = 0;
-        for (path, text) in own_documents() {
-            if let Some((lazy, tree)) = both_ways(&text) {
-                assert_eq!(lazy, tree, "{}", path.display());
-                read += 1;
-            }
-        }
-        assert!(read >= 8, "{read} documents");
+        own_documents_read_alike(&planned);
     }
 }
