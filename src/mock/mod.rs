@@ -323,6 +323,24 @@ impl MockServer {
         if candidates.is_empty() {
             return Err(not_found());
         }
+        // Path keys told apart only by a fragment (`/#Action=…`): the
+        // request must carry what the fragment says.
+        if candidates.iter().any(|(r, _)| !r.fragment.is_empty()) {
+            candidates.retain(|(r, _)| carries(req, &r.fragment));
+            if candidates.is_empty() {
+                return Err((
+                    Problem {
+                        status: 404,
+                        detail: format!(
+                            "no documented operation of `{}` matches: they are told apart by \
+                             a query parameter or header their path keys name after `#`",
+                            req.path
+                        ),
+                    },
+                    Vec::new(),
+                ));
+            }
+        }
         candidates.sort_by_key(|(r, _)| std::cmp::Reverse(r.template.specificity()));
         let chosen = candidates
             .iter()
@@ -398,6 +416,21 @@ impl MockServer {
 }
 
 /// `path` without the server prefix, which must end at a segment boundary.
+/// Whether `req` carries every `name=value` of a route's fragment, each as
+/// a query parameter or a header (names of headers in any case).
+fn carries(req: &MockRequest, pairs: &[(String, String)]) -> bool {
+    pairs.iter().all(|(name, value)| {
+        let in_query = req.query.as_deref().is_some_and(|q| {
+            url::form_urlencoded::parse(q.as_bytes()).any(|(k, v)| k == *name && v == *value)
+        });
+        in_query
+            || req
+                .headers
+                .iter()
+                .any(|(k, v)| k.eq_ignore_ascii_case(name) && v == value)
+    })
+}
+
 fn strip_prefix<'p>(path: &'p str, prefix: &str) -> Option<&'p str> {
     let rest = path.strip_prefix(prefix)?;
     if rest.is_empty() {

@@ -18,8 +18,14 @@ pub struct Template {
 }
 
 impl Template {
-    /// Compiles a template; text outside braces is literal.
+    /// Compiles a template; text outside braces is literal. A trailing `/`
+    /// is dropped, as it is from request paths (AWS's descriptions key
+    /// many paths `/backup-jobs/`).
     pub fn parse(template: &str) -> Self {
+        let template = match template.strip_suffix('/') {
+            Some(trimmed) if !trimmed.is_empty() => trimmed,
+            _ => template,
+        };
         let segments = split(template)
             .map(|seg| {
                 let mut pieces = Vec::new();

@@ -15,6 +15,7 @@ use crate::document::model::{
     Operation, Parameter, RequestBody, Response as DocResponse, Schema as DocSchema,
 };
 use crate::document::{Diagnostic, Document};
+use crate::runtime::binding::split_fragment;
 use crate::runtime::wire::media::is_json;
 use crate::tools::bundle::SchemaBundler;
 
@@ -24,8 +25,13 @@ pub struct Route {
     pub method: String,
     /// The path template as written.
     pub path: String,
-    /// The compiled template.
+    /// The compiled template (the path key less any fragment).
     pub template: Template,
+    /// What a request must carry to be this route when the path key has a
+    /// fragment (`/#Action=Describe`: a query parameter or header `Action`
+    /// of value `Describe`; see [`split_fragment`]): the only thing that
+    /// tells apart the routes of one path.
+    pub fragment: Vec<(String, String)>,
     /// Its parameters (path item and operation, merged).
     pub params: Vec<Param>,
     /// The request body, if the operation takes one.
@@ -130,7 +136,8 @@ pub struct Schema {
 }
 
 impl Schema {
-    fn new(value: Value) -> Self {
+    /// The schema, its validator compiled when first needed.
+    pub(crate) fn new(value: Value) -> Self {
         Self {
             value,
             validator: OnceLock::new(),
@@ -160,6 +167,51 @@ impl Schema {
             types_of(&self.value, items, &mut out, 0);
         }
         out
+    }
+
+    /// The types allowed for the property `name`, wherever the schema
+    /// declares it: at its top or in an `allOf`/`anyOf`/`oneOf` branch
+    /// (Stripe's range filters are `anyOf` an object of integer bounds and
+    /// an integer). Empty when no branch declares it.
+    pub fn property_types(&self, name: &str) -> Vec<String> {
+        let mut out = Vec::new();
+        for_each_property(&self.value, &self.value, name, 0, &mut |prop| {
+            types_of(&self.value, prop, &mut out, 0)
+        });
+        out
+    }
+
+    /// Whether the schema, or one of its `allOf`/`anyOf`/`oneOf` branches,
+    /// declares the property `name`.
+    pub fn declares_property(&self, name: &str) -> bool {
+        let mut found = false;
+        for_each_property(&self.value, &self.value, name, 0, &mut |_| found = true);
+        found
+    }
+}
+
+/// Calls `found` with each schema of the property `name` in `schema` and
+/// its composition branches (references followed, depth-bounded).
+fn for_each_property(
+    root: &Value,
+    schema: &Value,
+    name: &str,
+    depth: usize,
+    found: &mut dyn FnMut(&Value),
+) {
+    if depth > 16 {
+        return;
+    }
+    let schema = resolve(root, schema, depth);
+    if let Some(prop) = schema.get("properties").and_then(|ps| ps.get(name)) {
+        found(prop);
+    }
+    for key in ["allOf", "anyOf", "oneOf"] {
+        if let Some(Value::Array(list)) = schema.get(key) {
+            for s in list {
+                for_each_property(root, s, name, depth + 1, found);
+            }
+        }
     }
 }
 
@@ -234,7 +286,16 @@ fn route(
     Route {
         method: op.method.to_ascii_uppercase(),
         path: op.path.to_string(),
-        template: Template::parse(op.path),
+        template: Template::parse(split_fragment(op.path).0),
+        fragment: split_fragment(op.path)
+            .1
+            .map(|f| {
+                f.split('&')
+                    .filter_map(|pair| pair.split_once('='))
+                    .map(|(k, v)| (k.to_string(), v.to_string()))
+                    .collect()
+            })
+            .unwrap_or_default(),
         params,
         body,
         responses: responses(op, documented, synth, keep_schemas),

@@ -155,14 +155,9 @@ fn query_value(p: &Param, query: &[(String, String)]) -> Option<Value> {
         // An exploded object spreads its properties over the query.
         let types = p.schema.as_ref().map(Schema::types).unwrap_or_default();
         if p.explode && types.iter().any(|t| t == "object") {
-            let props = p
-                .schema
-                .as_ref()
-                .and_then(|s| s.value.get("properties"))
-                .and_then(Value::as_object);
             let map: Map<String, Value> = query
                 .iter()
-                .filter(|(k, _)| props.is_some_and(|ps| ps.contains_key(k)))
+                .filter(|(k, _)| p.schema.as_ref().is_some_and(|s| s.declares_property(k)))
                 .map(|(k, v)| (k.clone(), Value::String(v.clone())))
                 .collect();
             return (!map.is_empty()).then(|| coerce_object(p, map));
@@ -213,28 +208,16 @@ fn coerce_text(p: &Param, values: &[String], sep: &str) -> Value {
     scalar(&values[0], &types)
 }
 
-/// Object members coerced by their property schemas.
+/// Object members coerced by their property schemas (found in the
+/// schema's composition branches too).
 fn coerce_object(p: &Param, map: Map<String, Value>) -> Value {
-    let props = p
-        .schema
-        .as_ref()
-        .and_then(|s| s.value.get("properties"))
-        .and_then(Value::as_object);
     Value::Object(
         map.into_iter()
             .map(|(k, v)| {
-                let types: Vec<String> = props
-                    .and_then(|ps| ps.get(&k))
-                    .and_then(|s| s.get("type"))
-                    .map(|t| match t {
-                        Value::String(t) => vec![t.clone()],
-                        Value::Array(ts) => ts
-                            .iter()
-                            .filter_map(Value::as_str)
-                            .map(str::to_string)
-                            .collect(),
-                        _ => Vec::new(),
-                    })
+                let types = p
+                    .schema
+                    .as_ref()
+                    .map(|s| s.property_types(&k))
                     .unwrap_or_default();
                 let v = match &v {
                     Value::String(s) => scalar(s, &types),
@@ -422,6 +405,39 @@ mod tests {
         assert_eq!(scalar("true", &t(&["boolean"])), Value::Bool(true));
         assert_eq!(scalar("abc", &t(&["integer"])), Value::from("abc"));
         assert_eq!(scalar("42", &t(&["string"])), Value::from("42"));
+    }
+
+    #[test]
+    fn object_members_follow_their_branch_of_the_schema() {
+        // Stripe's `created`: a range object or an integer, sent as a
+        // deepObject (`created[gt]=7`) or exploded (`gt=7`).
+        let param = |style: &str, explode: bool| Param {
+            name: "created".into(),
+            loc: Loc::Query,
+            required: false,
+            style: style.into(),
+            explode,
+            json_content: false,
+            schema: Some(Schema::new(serde_json::json!({"anyOf": [
+                {"$ref": "#/$defs/range"}, {"type": "integer"}],
+                "$defs": {"range": {"type": "object", "properties": {
+                    "gt": {"type": "integer"}, "lte": {"anyOf": [{"type": "integer"}, {"type": "null"}]}}}}}))),
+        };
+        let query = parse_query("created[gt]=7&created[lte]=9&limit=3");
+        assert_eq!(
+            query_value(&param("deepObject", true), &query),
+            Some(serde_json::json!({"gt": 7, "lte": 9}))
+        );
+        let query = parse_query("gt=7&limit=3");
+        assert_eq!(
+            query_value(&param("form", true), &query),
+            Some(serde_json::json!({"gt": 7}))
+        );
+        let query = parse_query("created=7");
+        assert_eq!(
+            query_value(&param("form", true), &query),
+            Some(serde_json::json!(7))
+        );
     }
 
     #[test]

@@ -410,6 +410,100 @@ async fn serve_with_mock_answers_from_the_document() {
     client.cancel().await.unwrap();
 }
 
+/// Path keys as APIs.guru's AWS descriptions write them (328 documents):
+/// actions told apart by a fragment (`/#Action=…`, `/#X-Amz-Target=…`)
+/// and collections with a trailing `/`. Through `serve --mock`, each tool
+/// gets its own operation's answer: the request goes to the path without
+/// the fragment (a URL's fragment is never sent), carrying the action as
+/// the parameter the fragment names, and the mock tells the operations of
+/// `/` apart by it.
+#[tokio::test]
+async fn aws_style_path_keys_reach_their_own_operations_through_serve_mock() {
+    use rmcp::transport::TokioChildProcess;
+    let answer = |example: Value| {
+        json!({"200": {"description": "ok", "content": {"application/json": {
+            "schema": {"type": "object"}, "example": example}}}})
+    };
+    let action = |name: &str| {
+        json!({"name": "Action", "in": "query", "required": true,
+               "schema": {"type": "string", "enum": [name]}})
+    };
+    let doc = json!({"openapi": "3.0.0", "info": {"title": "AWS-like", "version": "1"},
+    "servers": [{"url": "https://svc.test"}],
+    "paths": {
+        "/#Action=DescribeTags": {"get": {"operationId": "DescribeTags",
+            "parameters": [action("DescribeTags")], "responses": answer(json!({"tags": ["a"]}))}},
+        "/#Action=DescribeThings": {"get": {"operationId": "DescribeThings",
+            "parameters": [action("DescribeThings")], "responses": answer(json!({"things": 2}))}},
+        "/#X-Amz-Target=Svc.CreateThing": {"post": {"operationId": "CreateThing",
+            "parameters": [{"name": "X-Amz-Target", "in": "header", "required": true,
+                "schema": {"type": "string", "enum": ["Svc.CreateThing"]}}],
+            "responses": answer(json!({"created": true}))}},
+        "/backup-jobs/": {"get": {"operationId": "ListBackupJobs",
+            "responses": answer(json!({"jobs": []}))}}
+    }});
+    let file = tempfile::Builder::new().suffix(".json").tempfile().unwrap();
+    std::fs::write(file.path(), doc.to_string()).unwrap();
+    let mut cmd = tokio::process::Command::new(env!("CARGO_BIN_EXE_openapi2mcp"));
+    cmd.arg("serve")
+        .arg(file.path())
+        .args(["--mock", "--tools", "full"])
+        .env_remove("OPENAPI2MCP_BASE_URL");
+    let client =
+        ().serve(TokioChildProcess::new(cmd).unwrap())
+            .await
+            .expect("spawned server speaks MCP on stdout");
+    for (tool, args, expected) in [
+        (
+            "describe_tags",
+            json!({"Action": "DescribeTags"}),
+            json!({"tags": ["a"]}),
+        ),
+        (
+            "describe_things",
+            json!({"Action": "DescribeThings"}),
+            json!({"things": 2}),
+        ),
+        (
+            "create_thing",
+            json!({"X-Amz-Target": "Svc.CreateThing"}),
+            json!({"created": true}),
+        ),
+        ("list_backup_jobs", json!({}), json!({"jobs": []})),
+    ] {
+        let got = call(&client, tool, args).await;
+        assert_eq!(got.is_error, Some(false), "{tool}: {got:?}");
+        assert_eq!(got.structured_content, Some(expected), "{tool}: {got:?}");
+    }
+    client.cancel().await.unwrap();
+
+    // The mock alone: the action is read from the query or a header, in
+    // any order among other parameters; a request naming no documented
+    // action is a 404 that says how the operations are told apart.
+    let doc = Document::from_value("aws.json", doc).unwrap();
+    let (server, _) = MockServer::new(&doc, MockOptions::default());
+    let things = server.respond(&MockRequest::new(
+        "GET",
+        "/?Version=1&Action=DescribeThings",
+    ));
+    assert_eq!(things.json().unwrap(), json!({"things": 2}));
+    let mut create = MockRequest::new("POST", "/");
+    create.headers = vec![("x-amz-target".into(), "Svc.CreateThing".into())];
+    assert_eq!(
+        server.respond(&create).json().unwrap(),
+        json!({"created": true})
+    );
+    let none = server.respond(&MockRequest::new("GET", "/?Action=Nothing"));
+    assert_eq!(none.status, 404);
+    let detail = String::from_utf8_lossy(&none.body).to_string();
+    assert!(
+        detail.contains("told apart by a query parameter or header"),
+        "{detail}"
+    );
+    let jobs = server.respond(&MockRequest::new("GET", "/backup-jobs"));
+    assert_eq!(jobs.json().unwrap(), json!({"jobs": []}));
+}
+
 /// `serve --mock --watch`: when the document changes, the mock answers
 /// from the new one (the new tool's route and example), not only the tool
 /// list; the path the tools call stays the same.

@@ -54,6 +54,27 @@ pub struct HttpBinding {
     pub workflow: Option<Box<super::workflow::WorkflowBinding>>,
 }
 
+/// A path template split at its fragment: `/#Action=Describe` is the path
+/// `/` and the fragment `Action=Describe`. A URL's fragment is never sent
+/// (RFC 3986, section 3.5), so the request goes to the path alone.
+/// Documents use a fragment to keep otherwise equal path keys apart:
+/// APIs.guru's AWS descriptions (328 documents, 8,014 operations) key each
+/// action `/#Action=…` or `/#X-Amz-Target=…`, the operation told apart on
+/// the wire by the parameter the fragment names. A `#` inside a `{slot}`
+/// belongs to the slot's name.
+pub fn split_fragment(template: &str) -> (&str, Option<&str>) {
+    let mut in_slot = false;
+    for (at, c) in template.char_indices() {
+        match c {
+            '{' => in_slot = true,
+            '}' => in_slot = false,
+            '#' if !in_slot => return (&template[..at], Some(&template[at + 1..])),
+            _ => {}
+        }
+    }
+    (template, None)
+}
+
 /// What the document says about a long-running operation: built by
 /// `tools::lro` (which documents the rule), read by `runtime::lro`.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]

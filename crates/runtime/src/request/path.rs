@@ -5,7 +5,7 @@
 use percent_encoding::{AsciiSet, CONTROLS, utf8_percent_encode};
 use serde_json::{Map, Value};
 
-use super::super::binding::{HttpBinding, Location, ParamBinding, Style};
+use super::super::binding::{HttpBinding, Location, ParamBinding, Style, split_fragment};
 use super::RequestError;
 use super::STRICT;
 use super::args::{invalid, missing, non_null, template_error};
@@ -69,12 +69,14 @@ pub(super) fn expand_path(
     binding: &HttpBinding,
     args: &Map<String, Value>,
 ) -> Result<String, RequestError> {
-    let mut path = String::with_capacity(binding.path.len() + 32);
-    if !binding.path.is_empty() && !binding.path.starts_with('/') {
+    // The fragment of a path key (`/#Action=…`) is not sent.
+    let (template, _) = split_fragment(&binding.path);
+    let mut path = String::with_capacity(template.len() + 32);
+    if !template.is_empty() && !template.starts_with('/') {
         path.push('/');
     }
     let mut segment = Segment::default();
-    for token in tokenize(&binding.path)? {
+    for token in tokenize(template)? {
         match token {
             Token::Literal(text) => push_literal(&mut path, &mut segment, text)?,
             Token::Slot(slot) => push_slot(binding, args, slot, &mut segment)?,

@@ -2,7 +2,7 @@ use std::collections::BTreeMap;
 
 use super::super::binding::{
     BodyBinding, BodyProp, BodyShape, FormStyle, HttpBinding, Location, ParamBinding, Server,
-    ServerVariable, Style,
+    ServerVariable, Style, split_fragment,
 };
 use super::base::*;
 use super::multipart::*;
@@ -519,6 +519,35 @@ fn query_deep_object() {
         url_of(&binding, nested),
         format!("{BASE}/c?color[range][gte]=1&color[tags]=a%20b&color[tags]=c")
     );
+}
+
+#[test]
+fn a_path_keys_fragment_is_not_sent() {
+    // APIs.guru's AWS descriptions key each action by a fragment; the
+    // action travels as the parameter the fragment names.
+    let binding = op(
+        "/#Action=DescribeTags",
+        vec![required(param(
+            "Action",
+            Location::Query,
+            Style::Form,
+            true,
+        ))],
+    );
+    assert_eq!(
+        url_of(&binding, json!({"Action": "DescribeTags"})),
+        format!("{BASE}/?Action=DescribeTags")
+    );
+    let binding = op(
+        "/v1/{id}/tags#X-Amz-Target=Tags.List",
+        vec![required(param("id", Location::Path, Style::Simple, false))],
+    );
+    assert_eq!(
+        url_of(&binding, json!({"id": "a#b"})),
+        format!("{BASE}/v1/a%23b/tags")
+    );
+    assert_eq!(split_fragment("/a/{b#c}/d"), ("/a/{b#c}/d", None));
+    assert_eq!(split_fragment("/#"), ("/", Some("")));
 }
 
 #[test]
