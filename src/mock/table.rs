@@ -181,6 +181,18 @@ impl Schema {
         out
     }
 
+    /// The types allowed for the items of the property `name` when it is
+    /// an array (see [`Schema::property_types`]).
+    pub fn property_item_types(&self, name: &str) -> Vec<String> {
+        let mut out = Vec::new();
+        for_each_property(&self.value, &self.value, name, 0, &mut |prop| {
+            if let Some(items) = resolve(&self.value, prop, 0).get("items") {
+                types_of(&self.value, items, &mut out, 0)
+            }
+        });
+        out
+    }
+
     /// Whether the schema, or one of its `allOf`/`anyOf`/`oneOf` branches,
     /// declares the property `name`.
     pub fn declares_property(&self, name: &str) -> bool {

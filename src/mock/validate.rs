@@ -137,11 +137,32 @@ fn strip_style(p: &Param, v: &str) -> String {
 fn query_value(p: &Param, query: &[(String, String)]) -> Option<Value> {
     if p.style == "deepObject" {
         let prefix = format!("{}[", p.name);
-        let map: Map<String, Value> = query
-            .iter()
-            .filter_map(|(k, v)| {
-                let key = k.strip_prefix(&prefix)?.strip_suffix(']')?;
-                Some((key.to_string(), Value::String(v.clone())))
+        // A member given more than once (`range[at]=a&range[at]=b`), or
+        // declared an array, is an array of its values.
+        let mut members: Vec<(String, Vec<String>)> = Vec::new();
+        for (k, v) in query {
+            let Some(key) = k.strip_prefix(&prefix).and_then(|k| k.strip_suffix(']')) else {
+                continue;
+            };
+            match members.iter_mut().find(|(m, _)| m == key) {
+                Some((_, values)) => values.push(v.clone()),
+                None => members.push((key.to_string(), vec![v.clone()])),
+            }
+        }
+        let map: Map<String, Value> = members
+            .into_iter()
+            .map(|(key, mut values)| {
+                let items = p
+                    .schema
+                    .as_ref()
+                    .map(|s| s.property_item_types(&key))
+                    .unwrap_or_default();
+                let value = if values.len() > 1 || !items.is_empty() {
+                    Value::Array(values.iter().map(|v| scalar(v, &items)).collect())
+                } else {
+                    Value::String(values.swap_remove(0))
+                };
+                (key, value)
             })
             .collect();
         return (!map.is_empty()).then(|| coerce_object(p, map));
@@ -192,7 +213,23 @@ fn coerce_text(p: &Param, values: &[String], sep: &str) -> Value {
         } else {
             values[0].split(sep).collect()
         };
-        return Value::Array(parts.into_iter().map(|s| scalar(s, &items)).collect());
+        // Objects in an array have no OpenAPI style: the runtime sends each
+        // as JSON text, which is read back as such.
+        let objects = items.iter().any(|t| t == "object" || t == "array");
+        return Value::Array(
+            parts
+                .into_iter()
+                .map(|s| {
+                    match objects
+                        .then(|| serde_json::from_str::<Value>(s).ok())
+                        .flatten()
+                    {
+                        Some(v @ (Value::Object(_) | Value::Array(_))) => v,
+                        _ => scalar(s, &items),
+                    }
+                })
+                .collect(),
+        );
     }
     if types.iter().any(|t| t == "object") && !p.explode {
         let parts: Vec<&str> = values[0].split(sep).collect();
@@ -437,6 +474,48 @@ mod tests {
         assert_eq!(
             query_value(&param("form", true), &query),
             Some(serde_json::json!(7))
+        );
+    }
+
+    #[test]
+    fn deep_object_arrays_and_arrays_of_objects_read_back() {
+        let param = |name: &str, style: &str, schema: Value| Param {
+            name: name.into(),
+            loc: Loc::Query,
+            required: false,
+            style: style.into(),
+            explode: true,
+            json_content: false,
+            schema: Some(Schema::new(schema)),
+        };
+        // As the runtime sends a deepObject's array member: the key repeated.
+        let range = param(
+            "range",
+            "deepObject",
+            serde_json::json!({"type": "object",
+            "properties": {"at": {"type": "array", "items": {"type": "integer"}}, "by": {"type": "string"}}}),
+        );
+        let query = parse_query("range[at]=1&range[by]=x&range[at]=2");
+        assert_eq!(
+            query_value(&range, &query),
+            Some(serde_json::json!({"at": [1, 2], "by": "x"}))
+        );
+        let query = parse_query("range[at]=1");
+        assert_eq!(
+            query_value(&range, &query),
+            Some(serde_json::json!({"at": [1]}))
+        );
+        // Objects in an exploded array travel as JSON text, one per item.
+        let targets = param(
+            "Targets",
+            "form",
+            serde_json::json!({"type": "array",
+            "items": {"type": "object", "properties": {"Port": {"type": "integer"}}}}),
+        );
+        let query = parse_query("Targets=%7B%22Port%22%3A7%7D&Targets=%7B%22Port%22%3A8%7D");
+        assert_eq!(
+            query_value(&targets, &query),
+            Some(serde_json::json!([{"Port": 7}, {"Port": 8}]))
         );
     }
 

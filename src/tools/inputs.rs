@@ -559,12 +559,24 @@ fn add_examples(schema: &mut Value, values: Vec<&Value>) {
 
 /// Prefers JSON, then form, multipart, text, and anything else in order.
 fn pick_media_type(media: Vec<MediaType<'_>>) -> Option<MediaType<'_>> {
-    let rank = |mt: &str| match MediaKind::of(mt) {
-        MediaKind::Json => 0,
-        MediaKind::Form => 1,
-        MediaKind::Multipart => 2,
-        MediaKind::Text => 3,
-        MediaKind::Binary => 4,
+    // By kind; then a concrete type before a range (`application/*+json`
+    // is no `Content-Type`), and plain `application/json` before other JSON
+    // types (ASP.NET's Swashbuckle lists `application/json-patch+json`
+    // first, and some documents the range first); then document order.
+    let rank = |mt: &str| {
+        let kind = match MediaKind::of(mt) {
+            MediaKind::Json => 0,
+            MediaKind::Form => 1,
+            MediaKind::Multipart => 2,
+            MediaKind::Text => 3,
+            MediaKind::Binary => 4,
+        };
+        let essence = mt.split(';').next().unwrap_or(mt).trim();
+        (
+            kind,
+            essence.contains('*'),
+            !essence.eq_ignore_ascii_case("application/json"),
+        )
     };
     media.into_iter().min_by_key(|m| rank(m.name))
 }

@@ -620,7 +620,10 @@ fn request_for(
     bundler: &mut openapi2mcp::tools::bundle::SchemaBundler<'_>,
 ) -> (String, MockRequest) {
     use openapi2mcp::mock::synth::synthesize;
-    let mut target = op.path.to_string();
+    // A client sends no fragment (`/cookies#formExploded` is `/cookies`).
+    let mut target = openapi2mcp::runtime::binding::split_fragment(op.path)
+        .0
+        .to_string();
     let mut query = Vec::new();
     for p in &op.params {
         let name = p.name;

@@ -193,6 +193,45 @@ fn non_object_bodies_go_under_body_and_outputs_are_wrapped() {
 }
 
 #[test]
+fn a_json_body_is_sent_as_plain_json_when_the_document_offers_it() {
+    // As ASP.NET documents list a body (Swashbuckle's order, or sorted):
+    // a media range and JSON Patch before plain JSON. The arguments are
+    // the object's properties, sent as `application/json`.
+    let schema = json!({"type": "object", "properties": {"name": {"type": "string"}}});
+    let content = |types: &[&str]| -> Value {
+        types
+            .iter()
+            .map(|t| (t.to_string(), json!({"schema": schema})))
+            .collect::<serde_json::Map<_, _>>()
+            .into()
+    };
+    let c = catalog(api(json!({
+        "/a": {"post": {"operationId": "ranged", "requestBody": {"content": content(&[
+            "application/*+json", "application/json", "application/json-patch+json", "text/json"])},
+            "responses": {"204": {"description": "done"}}}},
+        "/b": {"post": {"operationId": "patched", "requestBody": {"content": content(&[
+            "application/json-patch+json", "application/json", "text/json", "application/*+json"])},
+            "responses": {"204": {"description": "done"}}}},
+        "/c": {"post": {"operationId": "only_a_range", "requestBody": {"content": content(&[
+            "application/*+json"])}, "responses": {"204": {"description": "done"}}}}
+    })));
+    for (name, media_type) in [
+        ("create_ranged", "application/json"),
+        ("create_patched", "application/json"),
+        ("create_only_range", "application/*+json"),
+    ] {
+        let body = tool(&c, name).http.body.as_ref().expect("a body");
+        assert_eq!(body.media_type, media_type, "{name}");
+        assert!(
+            tool(&c, name).input_schema["properties"]
+                .get("name")
+                .is_some(),
+            "{name}"
+        );
+    }
+}
+
+#[test]
 fn multipart_files_and_binary_bodies_are_base64_arguments() {
     let c = catalog(api(json!({
         "/upload": {"post": {"requestBody": {"content": {"multipart/form-data": {

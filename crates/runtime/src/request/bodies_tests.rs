@@ -32,6 +32,25 @@ fn json_whole_body() {
 }
 
 #[test]
+fn a_json_range_is_sent_as_application_json() {
+    // `application/*+json` (ASP.NET documents list it) is no Content-Type.
+    let binding = with_body(
+        "application/*+json",
+        true,
+        BodyShape::Whole {
+            arg: "body".into(),
+            binary: false,
+        },
+    );
+    let request = ok(&binding, json!({"body": {"a": 1}}));
+    assert_eq!(request.body.as_deref(), Some(&br#"{"a":1}"#[..]));
+    assert_eq!(
+        header(&request, "Content-Type").as_deref(),
+        Some("application/json")
+    );
+}
+
+#[test]
 fn optional_body_absent_sends_nothing() {
     let binding = with_body(
         "application/json",

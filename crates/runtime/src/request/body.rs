@@ -168,15 +168,18 @@ fn text_bytes(value: &Value) -> Vec<u8> {
 }
 
 /// The declared media type, made concrete when it is a range (`*/*`,
-/// `image/*`): the `data:` URI's type if known, else `text/plain` for
-/// `text/*`, else `application/octet-stream`. A range is not a valid
-/// `Content-Type`.
+/// `image/*`): the `data:` URI's type if known, else `application/json`
+/// for a JSON range (`application/*+json`), `text/plain` for `text/*`,
+/// else `application/octet-stream`. A range is not a valid `Content-Type`.
 fn concrete_media_type(media_type: &str, hint: Option<&str>) -> String {
     if !media_type.contains('*') {
         return media_type.to_string();
     }
     if let Some(hint) = hint {
         return hint.to_string();
+    }
+    if MediaKind::of(media_type) == MediaKind::Json {
+        return "application/json".into();
     }
     match media_type.trim().to_ascii_lowercase().starts_with("text/") {
         true => "text/plain".into(),
