@@ -341,7 +341,14 @@ impl MockServer {
                 ));
             }
         }
-        candidates.sort_by_key(|(r, _)| std::cmp::Reverse(r.template.specificity()));
+        // The most specific path first; among equal paths, the route whose
+        // fragment asks most of the request (`/x#op=A` before `/x`).
+        candidates.sort_by_key(|(r, _)| {
+            (
+                std::cmp::Reverse(r.template.specificity()),
+                std::cmp::Reverse(r.fragment.len()),
+            )
+        });
         let chosen = candidates
             .iter()
             .find(|(r, _)| r.method == method)
@@ -416,18 +423,20 @@ impl MockServer {
 }
 
 /// `path` without the server prefix, which must end at a segment boundary.
-/// Whether `req` carries every `name=value` of a route's fragment, each as
-/// a query parameter or a header (names of headers in any case).
-fn carries(req: &MockRequest, pairs: &[(String, String)]) -> bool {
-    pairs.iter().all(|(name, value)| {
+/// Whether `req` carries every condition of a route's fragment, each as a
+/// query parameter or a header (names of headers in any case): `name=value`
+/// that value, a bare `name` any value.
+fn carries(req: &MockRequest, conditions: &[(String, Option<String>)]) -> bool {
+    let holds = |value: &str, wanted: &Option<String>| wanted.as_deref().is_none_or(|w| w == value);
+    conditions.iter().all(|(name, wanted)| {
         let in_query = req.query.as_deref().is_some_and(|q| {
-            url::form_urlencoded::parse(q.as_bytes()).any(|(k, v)| k == *name && v == *value)
+            url::form_urlencoded::parse(q.as_bytes()).any(|(k, v)| k == *name && holds(&v, wanted))
         });
         in_query
             || req
                 .headers
                 .iter()
-                .any(|(k, v)| k.eq_ignore_ascii_case(name) && v == value)
+                .any(|(k, v)| k.eq_ignore_ascii_case(name) && holds(v, wanted))
     })
 }
 

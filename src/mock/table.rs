@@ -28,10 +28,11 @@ pub struct Route {
     /// The compiled template (the path key less any fragment).
     pub template: Template,
     /// What a request must carry to be this route when the path key has a
-    /// fragment (`/#Action=Describe`: a query parameter or header `Action`
-    /// of value `Describe`; see [`split_fragment`]): the only thing that
-    /// tells apart the routes of one path.
-    pub fragment: Vec<(String, String)>,
+    /// fragment (see [`split_fragment`]): `/#Action=Describe` a query
+    /// parameter or header `Action` of value `Describe`, and a bare name
+    /// (`/channels#scope=flows&flow-arn`) that parameter with any value.
+    /// The only thing that tells apart the routes of one path.
+    pub fragment: Vec<(String, Option<String>)>,
     /// Its parameters (path item and operation, merged).
     pub params: Vec<Param>,
     /// The request body, if the operation takes one.
@@ -303,8 +304,11 @@ fn route(
             .1
             .map(|f| {
                 f.split('&')
-                    .filter_map(|pair| pair.split_once('='))
-                    .map(|(k, v)| (k.to_string(), v.to_string()))
+                    .filter(|pair| !pair.is_empty())
+                    .map(|pair| match pair.split_once('=') {
+                        Some((k, v)) => (k.to_string(), Some(v.to_string())),
+                        None => (pair.to_string(), None),
+                    })
                     .collect()
             })
             .unwrap_or_default(),

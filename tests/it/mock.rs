@@ -504,6 +504,48 @@ async fn aws_style_path_keys_reach_their_own_operations_through_serve_mock() {
     assert_eq!(jobs.json().unwrap(), json!({"jobs": []}));
 }
 
+/// Fragments as APIs.guru's documents write them beyond `name=value`: a
+/// bare name asks for the parameter with any value, and a path key with a
+/// fragment goes before the same path without one when both hold.
+#[test]
+fn the_mock_tells_fragment_routes_apart_by_what_they_ask() {
+    let answer = |example: Value| {
+        json!({"200": {"description": "ok", "content": {"application/json": {
+            "schema": {"type": "object"}, "example": example}}}})
+    };
+    let query = |name: &str, required: bool| json!({"name": name, "in": "query", "required": required, "schema": {"type": "string"}});
+    let doc = Document::from_value(
+        "fragments.json",
+        json!({"openapi": "3.0.0", "info": {"title": "t", "version": "1"}, "paths": {
+            "/files/{path}": {"get": {"parameters": [
+                {"name": "path", "in": "path", "required": true, "schema": {"type": "string"}},
+                query("fsaction", true)], "responses": answer(json!({"plain": true}))}},
+            "/files/{path}#op=STATUS": {"get": {"parameters": [
+                {"name": "path", "in": "path", "required": true, "schema": {"type": "string"}},
+                query("op", true)], "responses": answer(json!({"status": true}))}},
+            "/channels#app-arn": {"get": {"parameters": [query("app-arn", true)],
+                "responses": answer(json!({"by": "app"}))}},
+            "/channels#scope=flows&flow-arn": {"get": {"parameters": [
+                query("scope", true), query("flow-arn", true)], "responses": answer(json!({"by": "flow"}))}}
+        }}),
+    )
+    .unwrap();
+    let (server, _) = MockServer::new(&doc, MockOptions::default());
+    let get = |target: &str| {
+        server
+            .respond(&MockRequest::new("GET", target))
+            .json()
+            .unwrap()
+    };
+    assert_eq!(get("/files/a?op=STATUS"), json!({"status": true}));
+    assert_eq!(get("/files/a?fsaction=x"), json!({"plain": true}));
+    assert_eq!(get("/channels?app-arn=x"), json!({"by": "app"}));
+    assert_eq!(
+        get("/channels?flow-arn=y&scope=flows"),
+        json!({"by": "flow"})
+    );
+}
+
 /// `serve --mock --watch`: when the document changes, the mock answers
 /// from the new one (the new tool's route and example), not only the tool
 /// list; the path the tools call stays the same.
