@@ -30,7 +30,8 @@ pub struct Route {
     /// What a request must carry to be this route when the path key has a
     /// fragment (see [`split_fragment`]): `/#Action=Describe` a query
     /// parameter or header `Action` of value `Describe`, and a bare name
-    /// (`/channels#scope=flows&flow-arn`) that parameter with any value.
+    /// (`/channels#scope=flows&flow-arn`) that parameter with any value;
+    /// only names the operation declares as query parameters or headers.
     /// The only thing that tells apart the routes of one path.
     pub fragment: Vec<(String, Option<String>)>,
     /// Its parameters (path item and operation, merged).
@@ -294,24 +295,35 @@ fn route(
     synth: &mut Synth,
     keep_schemas: bool,
 ) -> Route {
-    let params = op.params.iter().filter_map(|p| param(p, bundler)).collect();
+    let params: Vec<Param> = op.params.iter().filter_map(|p| param(p, bundler)).collect();
     let body = op.request_body().ok().flatten().map(|b| body(&b, bundler));
+    // Only what a request can carry is asked of it: a name the operation
+    // declares as a query parameter or header. Any other part of a
+    // fragment is a label (`/{tenantID}/{nextLink}#Users_ListNext`).
+    let declared = |name: &str| {
+        params.iter().any(|p| match p.loc {
+            Loc::Query => p.name == name,
+            Loc::Header => p.name.eq_ignore_ascii_case(name),
+            _ => false,
+        })
+    };
+    let fragment = split_fragment(op.path)
+        .1
+        .map(|f| {
+            f.split('&')
+                .map(|pair| match pair.split_once('=') {
+                    Some((k, v)) => (k.to_string(), Some(v.to_string())),
+                    None => (pair.to_string(), None),
+                })
+                .filter(|(name, _)| declared(name))
+                .collect()
+        })
+        .unwrap_or_default();
     Route {
         method: op.method.to_ascii_uppercase(),
         path: op.path.to_string(),
         template: Template::parse(split_fragment(op.path).0),
-        fragment: split_fragment(op.path)
-            .1
-            .map(|f| {
-                f.split('&')
-                    .filter(|pair| !pair.is_empty())
-                    .map(|pair| match pair.split_once('=') {
-                        Some((k, v)) => (k.to_string(), Some(v.to_string())),
-                        None => (pair.to_string(), None),
-                    })
-                    .collect()
-            })
-            .unwrap_or_default(),
+        fragment,
         params,
         body,
         responses: responses(op, documented, synth, keep_schemas),

@@ -204,6 +204,11 @@ fn coerce_text(p: &Param, values: &[String], sep: &str) -> Value {
         return Value::String(values.join(","));
     };
     let types = schema.types();
+    if let [text] = values
+        && let Some(value) = json_text(text, &types)
+    {
+        return value;
+    }
     if types.iter().any(|t| t == "array") {
         let items = schema.item_types();
         let parts: Vec<&str> = if values.len() > 1 || (p.explode && p.loc == Loc::Query) {
@@ -215,19 +220,10 @@ fn coerce_text(p: &Param, values: &[String], sep: &str) -> Value {
         };
         // Objects in an array have no OpenAPI style: the runtime sends each
         // as JSON text, which is read back as such.
-        let objects = items.iter().any(|t| t == "object" || t == "array");
         return Value::Array(
             parts
                 .into_iter()
-                .map(|s| {
-                    match objects
-                        .then(|| serde_json::from_str::<Value>(s).ok())
-                        .flatten()
-                    {
-                        Some(v @ (Value::Object(_) | Value::Array(_))) => v,
-                        _ => scalar(s, &items),
-                    }
-                })
+                .map(|s| json_text(s, &items).unwrap_or_else(|| scalar(s, &items)))
                 .collect(),
         );
     }
@@ -257,13 +253,28 @@ fn coerce_object(p: &Param, map: Map<String, Value>) -> Value {
                     .map(|s| s.property_types(&k))
                     .unwrap_or_default();
                 let v = match &v {
-                    Value::String(s) => scalar(s, &types),
+                    Value::String(s) => json_text(s, &types).unwrap_or_else(|| scalar(s, &types)),
                     _ => v,
                 };
                 (k, v)
             })
             .collect(),
     )
+}
+
+/// An object or array sent as JSON text where the schema allows one: what
+/// the runtime sends for a value OpenAPI's styles cannot spell (an object
+/// within an object or an array, AWS's nested query structures).
+fn json_text(text: &str, types: &[String]) -> Option<Value> {
+    let allows = |kind: &str| types.iter().any(|t| t == kind);
+    if !(allows("object") || allows("array")) {
+        return None;
+    }
+    match serde_json::from_str::<Value>(text).ok()? {
+        v @ Value::Object(_) if allows("object") => Some(v),
+        v @ Value::Array(_) if allows("array") => Some(v),
+        _ => None,
+    }
 }
 
 /// One piece of text as the first of `types` it parses as (a string when
@@ -516,6 +527,23 @@ mod tests {
         assert_eq!(
             query_value(&targets, &query),
             Some(serde_json::json!([{"Port": 7}, {"Port": 8}]))
+        );
+        let query = parse_query("Targets=%7B%22Port%22%3A7%7D");
+        assert_eq!(
+            query_value(&targets, &query),
+            Some(serde_json::json!([{"Port": 7}]))
+        );
+        // An object whose member is an object: that member as JSON text.
+        let template = param(
+            "LaunchTemplate",
+            "form",
+            serde_json::json!({"type": "object",
+            "properties": {"Spec": {"type": "object"}, "Count": {"type": "integer"}}}),
+        );
+        let query = parse_query("Spec=%7B%22Id%22%3A%22a%22%7D&Count=2");
+        assert_eq!(
+            query_value(&template, &query),
+            Some(serde_json::json!({"Spec": {"Id": "a"}, "Count": 2}))
         );
     }
 

@@ -526,7 +526,12 @@ fn the_mock_tells_fragment_routes_apart_by_what_they_ask() {
             "/channels#app-arn": {"get": {"parameters": [query("app-arn", true)],
                 "responses": answer(json!({"by": "app"}))}},
             "/channels#scope=flows&flow-arn": {"get": {"parameters": [
-                query("scope", true), query("flow-arn", true)], "responses": answer(json!({"by": "flow"}))}}
+                query("scope", true), query("flow-arn", true)], "responses": answer(json!({"by": "flow"}))}},
+            // A label names no parameter: nothing is asked of the request.
+            "/{tenant}/{next}#Users_ListNext": {"get": {"parameters": [
+                {"name": "tenant", "in": "path", "required": true, "schema": {"type": "string"}},
+                {"name": "next", "in": "path", "required": true, "schema": {"type": "string"}}],
+                "responses": answer(json!({"next": "users"}))}}
         }}),
     )
     .unwrap();
@@ -544,6 +549,7 @@ fn the_mock_tells_fragment_routes_apart_by_what_they_ask() {
         get("/channels?flow-arn=y&scope=flows"),
         json!({"by": "flow"})
     );
+    assert_eq!(get("/t1/page2"), json!({"next": "users"}));
 }
 
 /// `serve --mock --watch`: when the document changes, the mock answers
