@@ -61,14 +61,22 @@ pub struct HttpBinding {
 /// APIs.guru's AWS descriptions (328 documents, 8,014 operations) key each
 /// action `/#Action=…` or `/#X-Amz-Target=…`, the operation told apart on
 /// the wire by the parameter the fragment names. A `#` inside a `{slot}`
-/// belongs to the slot's name.
+/// belongs to the slot's name, and one followed by more path (a `/` or a
+/// `{slot}`: Mastercard's `/send/#env/v1/partners/{partnerId}`) is a
+/// placeholder in the path, not a fragment.
 pub fn split_fragment(template: &str) -> (&str, Option<&str>) {
     let mut in_slot = false;
     for (at, c) in template.char_indices() {
         match c {
             '{' => in_slot = true,
             '}' => in_slot = false,
-            '#' if !in_slot => return (&template[..at], Some(&template[at + 1..])),
+            '#' if !in_slot => {
+                let rest = &template[at + 1..];
+                if rest.contains(['/', '{']) {
+                    return (template, None);
+                }
+                return (&template[..at], Some(rest));
+            }
             _ => {}
         }
     }

@@ -548,6 +548,19 @@ fn a_path_keys_fragment_is_not_sent() {
     );
     assert_eq!(split_fragment("/a/{b#c}/d"), ("/a/{b#c}/d", None));
     assert_eq!(split_fragment("/#"), ("/", Some("")));
+    // More path after the `#`: a placeholder, sent as it is written.
+    assert_eq!(
+        split_fragment("/send/#env/v1/{id}"),
+        ("/send/#env/v1/{id}", None)
+    );
+    let binding = op(
+        "/send/#env/v1/{id}",
+        vec![required(param("id", Location::Path, Style::Simple, false))],
+    );
+    assert_eq!(
+        url_of(&binding, json!({"id": "p1"})),
+        format!("{BASE}/send/%23env/v1/p1")
+    );
 }
 
 #[test]
