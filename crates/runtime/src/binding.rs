@@ -58,7 +58,7 @@ pub struct HttpBinding {
 /// `/` and the fragment `Action=Describe`. A URL's fragment is never sent
 /// (RFC 3986, section 3.5), so the request goes to the path alone.
 /// Documents use a fragment to keep otherwise equal path keys apart:
-/// APIs.guru's AWS descriptions (328 documents, 8,014 operations) key each
+/// APIs.guru's AWS descriptions (327 documents, 8,009 operations) key each
 /// action `/#Action=…` or `/#X-Amz-Target=…`, the operation told apart on
 /// the wire by the parameter the fragment names. A `#` inside a `{slot}`
 /// belongs to the slot's name, and one followed by more path (a `/` or a
