@@ -538,12 +538,13 @@ fn a_path_keys_fragment_is_not_sent() {
         url_of(&binding, json!({"Action": "DescribeTags"})),
         format!("{BASE}/?Action=DescribeTags")
     );
-    let binding = op(
-        "/v1/{id}/tags#X-Amz-Target=Tags.List",
-        vec![required(param("id", Location::Path, Style::Simple, false))],
-    );
+    // The URL of `template` with its one slot `{id}` filled with `id`.
+    let with_id = |template: &str, id: &str| {
+        let slot = required(param("id", Location::Path, Style::Simple, false));
+        url_of(&op(template, vec![slot]), json!({ "id": id }))
+    };
     assert_eq!(
-        url_of(&binding, json!({"id": "a#b"})),
+        with_id("/v1/{id}/tags#X-Amz-Target=Tags.List", "a#b"),
         format!("{BASE}/v1/a%23b/tags")
     );
     assert_eq!(split_fragment("/a/{b#c}/d"), ("/a/{b#c}/d", None));
@@ -553,12 +554,8 @@ fn a_path_keys_fragment_is_not_sent() {
         split_fragment("/send/#env/v1/{id}"),
         ("/send/#env/v1/{id}", None)
     );
-    let binding = op(
-        "/send/#env/v1/{id}",
-        vec![required(param("id", Location::Path, Style::Simple, false))],
-    );
     assert_eq!(
-        url_of(&binding, json!({"id": "p1"})),
+        with_id("/send/#env/v1/{id}", "p1"),
         format!("{BASE}/send/%23env/v1/p1")
     );
 }
