@@ -326,7 +326,8 @@ impl MockServer {
         // Path keys told apart only by a fragment (`/#Action=…`): the
         // request must carry what the fragment says.
         if candidates.iter().any(|(r, _)| !r.fragment.is_empty()) {
-            candidates.retain(|(r, _)| carries(req, &r.fragment));
+            let query = validate::parse_query(req.query.as_deref().unwrap_or_default());
+            candidates.retain(|(r, _)| carries(req, &query, &r.fragment));
             if candidates.is_empty() {
                 return Err((
                     Problem {
@@ -422,17 +423,17 @@ impl MockServer {
     }
 }
 
-/// `path` without the server prefix, which must end at a segment boundary.
-/// Whether `req` carries every condition of a route's fragment, each as a
-/// query parameter or a header (names of headers in any case): `name=value`
-/// that value, a bare `name` any value.
-fn carries(req: &MockRequest, conditions: &[(String, Option<String>)]) -> bool {
+/// Whether a request carries every condition of a route's fragment, each
+/// as a query parameter (`query`, decoded) or a header (names of headers in
+/// any case): `name=value` that value, a bare `name` any value.
+fn carries(
+    req: &MockRequest,
+    query: &[(String, String)],
+    conditions: &[(String, Option<String>)],
+) -> bool {
     let holds = |value: &str, wanted: &Option<String>| wanted.as_deref().is_none_or(|w| w == value);
     conditions.iter().all(|(name, wanted)| {
-        let in_query = req.query.as_deref().is_some_and(|q| {
-            url::form_urlencoded::parse(q.as_bytes()).any(|(k, v)| k == *name && holds(&v, wanted))
-        });
-        in_query
+        query.iter().any(|(k, v)| k == name && holds(v, wanted))
             || req
                 .headers
                 .iter()
@@ -440,6 +441,7 @@ fn carries(req: &MockRequest, conditions: &[(String, Option<String>)]) -> bool {
     })
 }
 
+/// `path` without the server prefix, which must end at a segment boundary.
 fn strip_prefix<'p>(path: &'p str, prefix: &str) -> Option<&'p str> {
     let rest = path.strip_prefix(prefix)?;
     if rest.is_empty() {

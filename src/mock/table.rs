@@ -205,7 +205,7 @@ impl Schema {
 }
 
 /// Calls `found` with each schema of the property `name` in `schema` and
-/// its composition branches (references followed, depth-bounded).
+/// its composition branches.
 fn for_each_property(
     root: &Value,
     schema: &Value,
@@ -213,17 +213,25 @@ fn for_each_property(
     depth: usize,
     found: &mut dyn FnMut(&Value),
 ) {
+    for_each_branch(root, schema, depth, &mut |branch| {
+        if let Some(prop) = branch.get("properties").and_then(|ps| ps.get(name)) {
+            found(prop);
+        }
+    });
+}
+
+/// Calls `visit` with `schema` and each of its `allOf`/`anyOf`/`oneOf`
+/// branches, at any depth, references followed (depth-bounded).
+fn for_each_branch(root: &Value, schema: &Value, depth: usize, visit: &mut dyn FnMut(&Value)) {
     if depth > 16 {
         return;
     }
     let schema = resolve(root, schema, depth);
-    if let Some(prop) = schema.get("properties").and_then(|ps| ps.get(name)) {
-        found(prop);
-    }
+    visit(schema);
     for key in ["allOf", "anyOf", "oneOf"] {
         if let Some(Value::Array(list)) = schema.get(key) {
             for s in list {
-                for_each_property(root, s, name, depth + 1, found);
+                for_each_branch(root, s, depth + 1, visit);
             }
         }
     }
@@ -241,27 +249,18 @@ fn resolve<'v>(root: &'v Value, schema: &'v Value, depth: usize) -> &'v Value {
 }
 
 fn types_of(root: &Value, schema: &Value, out: &mut Vec<String>, depth: usize) {
-    if depth > 16 {
-        return;
-    }
-    let schema = resolve(root, schema, depth);
-    let mut push = |t: &str| {
-        if !out.iter().any(|o| o == t) {
-            out.push(t.to_string());
-        }
-    };
-    match schema.get("type") {
-        Some(Value::String(t)) => push(t),
-        Some(Value::Array(ts)) => ts.iter().filter_map(Value::as_str).for_each(push),
-        _ => {}
-    }
-    for key in ["allOf", "anyOf", "oneOf"] {
-        if let Some(Value::Array(list)) = schema.get(key) {
-            for s in list {
-                types_of(root, s, out, depth + 1);
+    for_each_branch(root, schema, depth, &mut |branch| {
+        let mut push = |t: &str| {
+            if !out.iter().any(|o| o == t) {
+                out.push(t.to_string());
             }
+        };
+        match branch.get("type") {
+            Some(Value::String(t)) => push(t),
+            Some(Value::Array(ts)) => ts.iter().filter_map(Value::as_str).for_each(push),
+            _ => {}
         }
-    }
+    });
 }
 
 /// Builds the route table of every operation of `doc`; `keep_schemas`
@@ -307,8 +306,8 @@ fn route(
             _ => false,
         })
     };
-    let fragment = split_fragment(op.path)
-        .1
+    let (path, fragment) = split_fragment(op.path);
+    let fragment = fragment
         .map(|f| {
             f.split('&')
                 .map(|pair| match pair.split_once('=') {
@@ -322,7 +321,7 @@ fn route(
     Route {
         method: op.method.to_ascii_uppercase(),
         path: op.path.to_string(),
-        template: Template::parse(split_fragment(op.path).0),
+        template: Template::parse(path),
         fragment,
         params,
         body,

@@ -27,6 +27,7 @@ use crate::runtime::binding::{
     BodyBinding, BodyProp, BodyShape, Location, MediaKind, ParamBinding, Style,
 };
 use crate::runtime::schemas::tool_schema_uri;
+use crate::runtime::wire::media::essence;
 
 /// Header parameters OpenAPI says to ignore (the body and auth set them).
 const IGNORED_HEADERS: &[&str] = &["accept", "content-type", "authorization"];
@@ -571,12 +572,8 @@ fn pick_media_type(media: Vec<MediaType<'_>>) -> Option<MediaType<'_>> {
             MediaKind::Text => 3,
             MediaKind::Binary => 4,
         };
-        let essence = mt.split(';').next().unwrap_or(mt).trim();
-        (
-            kind,
-            essence.contains('*'),
-            !essence.eq_ignore_ascii_case("application/json"),
-        )
+        let essence = essence(mt);
+        (kind, essence.contains('*'), essence != "application/json")
     };
     media.into_iter().min_by_key(|m| rank(m.name))
 }
