@@ -25,14 +25,14 @@ use crate::serve::{pet_reply, petstore};
 use crate::support::local;
 
 /// A signing key and its public JWK.
-struct SigningKey {
+pub(crate) struct SigningKey {
     kid: String,
     alg: Algorithm,
     key: EncodingKey,
 }
 
 impl SigningKey {
-    fn load(file: &str, kid: &str, alg: Algorithm) -> Self {
+    pub(crate) fn load(file: &str, kid: &str, alg: Algorithm) -> Self {
         let pem = std::fs::read(local(&format!("tests/fixtures/authz/{file}"))).unwrap();
         let key = match alg {
             Algorithm::ES256 => EncodingKey::from_ec_pem(&pem),
@@ -46,14 +46,14 @@ impl SigningKey {
         }
     }
 
-    fn jwk(&self) -> Value {
+    pub(crate) fn jwk(&self) -> Value {
         let mut jwk = Jwk::from_encoding_key(&self.key, self.alg).unwrap();
         jwk.common.key_id = Some(self.kid.clone());
         serde_json::to_value(jwk).unwrap()
     }
 
     /// A token with `claims`, its header naming `kid` (default: this key's).
-    fn sign(&self, claims: &Value, kid: Option<&str>) -> String {
+    pub(crate) fn sign(&self, claims: &Value, kid: Option<&str>) -> String {
         let mut header = Header::new(self.alg);
         header.kid = Some(kid.unwrap_or(&self.kid).to_string());
         jsonwebtoken::encode(&header, claims, &self.key).unwrap()
@@ -62,8 +62,8 @@ impl SigningKey {
 
 /// The authorization server: RFC 8414 metadata and a JWKS whose keys the
 /// test can change, counting JWKS fetches.
-struct Issuer {
-    url: String,
+pub(crate) struct Issuer {
+    pub(crate) url: String,
     keys: Arc<Mutex<Vec<Value>>>,
     fetches: Arc<AtomicUsize>,
 }
@@ -76,7 +76,7 @@ struct IssuerState {
 }
 
 impl Issuer {
-    async fn start(keys: Vec<Value>) -> Self {
+    pub(crate) async fn start(keys: Vec<Value>) -> Self {
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let url = format!("http://{}", listener.local_addr().unwrap());
         let state = IssuerState {
@@ -115,7 +115,7 @@ impl Issuer {
     }
 }
 
-fn now() -> u64 {
+pub(crate) fn now() -> u64 {
     SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .unwrap()
@@ -123,7 +123,7 @@ fn now() -> u64 {
 }
 
 /// A free loopback port (so the resource URL can name the real address).
-fn free_port() -> u16 {
+pub(crate) fn free_port() -> u16 {
     std::net::TcpListener::bind("127.0.0.1:0")
         .unwrap()
         .local_addr()

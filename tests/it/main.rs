@@ -30,6 +30,7 @@ mod naming;
 mod oas32;
 mod otlp;
 mod overlay;
+mod ownership;
 mod parity;
 mod production;
 mod props;

@@ -716,7 +716,7 @@ async fn an_older_client_is_asked_for_missing_arguments_over_its_session() {
 
 /// A document whose one operation answers in 3 s on the test backend
 /// (`/files/slow`).
-fn files_catalog() -> openapi2mcp::tools::Catalog {
+pub(crate) fn files_catalog() -> openapi2mcp::tools::Catalog {
     let doc = json!({"openapi": "3.0.3", "info": {"title": "Files", "version": "1"}, "paths": {
         "/files/{name}": {"get": {"operationId": "getFile", "parameters": [
             {"name": "name", "in": "path", "required": true, "schema": {"type": "string"}}],
@@ -725,7 +725,7 @@ fn files_catalog() -> openapi2mcp::tools::Catalog {
     openapi2mcp::tools::build(&doc, &openapi2mcp::tools::BuildOptions::default()).0
 }
 
-fn slow_reply(r: &crate::backend::Recorded) -> crate::backend::Reply {
+pub(crate) fn slow_reply(r: &crate::backend::Recorded) -> crate::backend::Reply {
     (
         200,
         "text/plain",

@@ -4,8 +4,10 @@
 //! shown; nothing reaches the API until the person accepts.
 //! - MCP 2026-07-28 clients get an `InputRequiredResult` with a form
 //!   elicitation and a sealed `requestState` ([`super::seal`]) bound to the
-//!   tool, a digest of the arguments and the caller; the retry carrying the
-//!   answer is checked against all three.
+//!   tool, a digest of the arguments and the caller (the person, see
+//!   [`super::protocol::caller_digest`]); the retry carrying the answer is
+//!   checked against all three, and an accepted answer sends one request:
+//!   its nonce is then used ([`super::once`]), so a replay is refused.
 //! - Older clients that declared elicitation get an `elicitation/create`
 //!   request on their session.
 //! - Clients that cannot be asked (no elicitation capability, stateless
@@ -26,6 +28,7 @@ use serde_json::{Map, Value, json};
 
 use super::Bridge;
 use super::ask;
+use super::once::ClaimError;
 use super::protocol::modern;
 use super::seal::{MAX_STATE_CHARS, SealError, sha256_hex};
 use openapi2mcp_runtime::auth::login::now_secs;
@@ -103,6 +106,10 @@ struct State {
     /// only the model's original arguments).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     a: Option<Map<String, Value>>,
+    /// A random nonce: an accepted confirmation is used once
+    /// ([`super::once`]), however often its state is sent back.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    n: String,
 }
 
 /// Which question a sealed state answers.
@@ -305,9 +312,14 @@ impl Bridge {
                 Ok(bytes) => {
                     // Expired, or the arguments changed since the question
                     // was asked: ask again about these.
-                    asked = serde_json::from_slice::<State>(&bytes)
-                        .ok()
-                        .filter(|s| s.t == name && s.d == digest && s.x >= now_secs());
+                    // A confirmation without a nonce (sealed before
+                    // confirmations were single-use) is asked anew.
+                    asked = serde_json::from_slice::<State>(&bytes).ok().filter(|s| {
+                        s.t == name
+                            && s.d == digest
+                            && s.x >= now_secs()
+                            && (s.q != Question::Confirm || !s.n.is_empty())
+                    });
                 }
                 Err(SealError::TooLong | SealError::Forged) => return Err(forged_state(name)),
             }
@@ -344,6 +356,7 @@ impl Bridge {
                 x: now_secs() + STATE_TTL.as_secs(),
                 q: question,
                 a: (!given.is_empty()).then(|| given.clone()),
+                n: nonce()?,
             };
             let token = self
                 .shared
@@ -393,7 +406,20 @@ impl Bridge {
             && state.q == Question::Confirm
             && let Some(answer) = response(CONFIRM_KEY)
         {
-            return Ok(self.decided(name, &what, answer_of(&answer)));
+            let answer = answer_of(&answer);
+            if answer == Answer::Accepted
+                && let Err(why) = self.use_confirmation(state).await
+            {
+                return Ok(Gate::Answer(Box::new(refusal(match why {
+                    ClaimError::Used => format!(
+                        "Not sent: this confirmation of `{name}` was used already; one confirmation sends one request. Call `{name}` again without requestState to ask the person again."
+                    ),
+                    other => format!(
+                        "Not sent: the confirmation of `{name}` could not be recorded as used ({other}), so it was not trusted. The request would have been:\n\n{what}"
+                    ),
+                }))));
+            }
+            return Ok(self.decided(name, &what, answer));
         }
         if !can_elicit {
             return self.cannot_ask(name, &what, true);
@@ -436,6 +462,7 @@ impl Bridge {
             x: now_secs() + STATE_TTL.as_secs(),
             q: Question::Login,
             a: None,
+            n: nonce()?,
         };
         self.shared
             .sealer
@@ -507,11 +534,28 @@ impl Bridge {
         }
     }
 
-    /// Associated data binding a state to the tool and the caller (their
-    /// `Authorization` header's digest on HTTP; nothing on stdio).
+    /// Associated data binding a state to the tool and the caller (the
+    /// person a validated token names, else the `Authorization` header's
+    /// digest on HTTP; nothing on stdio): [`super::protocol::caller_digest`].
     fn state_context(&self, name: &str, context: &RequestContext<RoleServer>) -> Vec<u8> {
         let caller = super::protocol::caller_digest(context);
         format!("openapi2mcp/confirm/v1|{name}|{caller}").into_bytes()
+    }
+
+    /// Marks an accepted confirmation's nonce used: in the shared token
+    /// store when there is one (every instance then refuses a replay),
+    /// else in this process.
+    async fn use_confirmation(&self, state: &State) -> Result<(), ClaimError> {
+        let store = self.shared.options.token_store.as_ref();
+        let result = self
+            .shared
+            .used_once
+            .claim(&state.n, state.x, store.map(|s| &*s.0))
+            .await;
+        if let Err(e) = &result {
+            tracing::warn!(target: "openapi2mcp::audit", tool = %state.t, "confirmation refused: {e}");
+        }
+        result
     }
 
     fn decided(&self, name: &str, what: &str, answer: Answer) -> Gate {
@@ -549,6 +593,18 @@ impl Bridge {
             "Not sent: `{name}` changes data and this server asks a person to confirm such calls, but this MCP client cannot be asked (it did not declare elicitation, or has no session). The request would have been:\n\n{what}\n\nThe server's operator can turn confirmation off (--confirm none) or allow unconfirmed calls from such clients (--unconfirmed allow)."
         )))))
     }
+}
+
+/// A fresh random nonce for a sealed state.
+fn nonce() -> Result<String, McpError> {
+    let nonce = super::connect::random_token();
+    if nonce.is_empty() {
+        return Err(McpError::internal_error(
+            "the system random generator failed",
+            None,
+        ));
+    }
+    Ok(nonce)
 }
 
 /// The error for a `requestState` this server did not seal for the call.

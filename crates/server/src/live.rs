@@ -27,6 +27,8 @@ pub(super) struct Shared {
     pub(super) sealer: super::seal::Sealer,
     /// Calls that became tasks (kept across reloads).
     pub(super) tasks: super::tasks::Tasks,
+    /// Confirmations already used (a `requestState` answers one call).
+    pub(super) used_once: super::once::UsedOnce,
     /// 2026-07-28 `subscriptions/listen` streams.
     pub(super) listeners: super::protocol::Listeners,
     /// Set when the HTTP transport requires a token: lists become
@@ -58,6 +60,7 @@ impl Shared {
             peers: Mutex::new(Vec::new()),
             listeners: Default::default(),
             tasks: Default::default(),
+            used_once: Default::default(),
             access_controlled: AtomicBool::new(false),
             stateless: AtomicBool::new(false),
             in_flight: AtomicUsize::new(0),

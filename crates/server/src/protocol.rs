@@ -158,15 +158,41 @@ impl Bridge {
     }
 }
 
-/// Who is asking, as far as this server can tell: a digest of the HTTP
-/// `Authorization` header (empty on stdio and unauthenticated HTTP, where
-/// there is one caller, or none told apart). Binds confirmations and tasks
-/// to their caller.
+/// Who is asking, as far as this server can tell: the person a validated
+/// OAuth access token names (`iss|sub`), so that their state survives a
+/// refreshed token; else a digest of the HTTP `Authorization` header (a
+/// static `--auth-token`, or a token without `sub`); empty on stdio and
+/// unauthenticated HTTP, where there is one caller, or none told apart.
+/// Binds confirmations, tasks and sessions to their caller; a digest, so
+/// that nothing derived from it names the person or carries the token.
 pub(super) fn caller_digest(context: &RequestContext<RoleServer>) -> String {
     context
         .extensions
         .get::<axum::http::request::Parts>()
-        .and_then(|p| p.headers.get(axum::http::header::AUTHORIZATION))
+        .map(caller_of_parts)
+        .unwrap_or_default()
+}
+
+/// [`caller_digest`] of an HTTP request's head (also used before rmcp
+/// sees the request, where sessions are bound to their caller).
+pub(super) fn caller_of_parts(parts: &axum::http::request::Parts) -> String {
+    caller_of(&parts.extensions, &parts.headers)
+}
+
+/// [`caller_digest`] from a request's extensions (where the validated
+/// principal is) and headers.
+pub(super) fn caller_of(
+    extensions: &axum::http::Extensions,
+    headers: &axum::http::HeaderMap,
+) -> String {
+    if let Some(person) = extensions
+        .get::<super::authz::Principal>()
+        .and_then(super::run::person_id)
+    {
+        return super::seal::sha256_hex(format!("principal|{person}").as_bytes());
+    }
+    headers
+        .get(axum::http::header::AUTHORIZATION)
         .map(|v| super::seal::sha256_hex(v.as_bytes()))
         .unwrap_or_default()
 }

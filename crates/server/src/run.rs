@@ -112,7 +112,10 @@ impl CallEnv {
                 .and_then(|p| p.headers.get("mcp-session-id"))
                 .and_then(|v| v.to_str().ok())
             {
-                attributes.push(("mcp.session.id", session.into()));
+                // A digest: the id itself lets whoever reads the spans
+                // into the session.
+                let digest = super::seal::sha256_hex(session.as_bytes());
+                attributes.push(("mcp.session.id", digest[..32].to_string().into()));
             }
             attributes
         } else {

@@ -36,6 +36,7 @@ use tokio_util::sync::CancellationToken;
 use super::authz::{self, Authorizer, AuthzOptions};
 use super::modes::{Outbox, splice_tools, tools_of};
 use super::ops::{self, OpsState};
+use super::session_owner::SessionOwners;
 use super::{Bridge, ServeError};
 
 /// Serves over stdin/stdout until the client disconnects.
@@ -544,16 +545,24 @@ pub async fn bind_http(
     let drain_bridge = bridge.clone();
     let scope_bridge = bridge.clone();
     let factory = move || Ok(bridge.new_session());
+    let mut owners = None;
     let mcp = if options.stateless {
         axum::Router::new().nest_service(
             "/mcp",
             StreamableHttpService::new(factory, Arc::new(NeverSessionManager::default()), config),
         )
     } else {
-        axum::Router::new().nest_service(
-            "/mcp",
-            StreamableHttpService::new(factory, Arc::new(LocalSessionManager::default()), config),
-        )
+        let manager = Arc::new(LocalSessionManager::default());
+        let live = Arc::clone(&manager);
+        owners = Some(Arc::new(SessionOwners::new(Arc::new(move |id: String| {
+            let live = Arc::clone(&live);
+            Box::pin(async move {
+                use rmcp::transport::streamable_http_server::session::SessionManager;
+                live.has_session(&id.into()).await.unwrap_or(false)
+            })
+        }))));
+        axum::Router::new()
+            .nest_service("/mcp", StreamableHttpService::new(factory, manager, config))
     };
     // Requests admitted to the MCP endpoint count as in flight until their
     // response has been sent: a call that arrived just before a shutdown
@@ -581,6 +590,14 @@ pub async fn bind_http(
             })
         }
     }));
+    // Sessions answer only the caller who opened them; this layer sits
+    // inside the authorization check, which names the caller.
+    let mcp = match owners {
+        Some(owners) => mcp.layer(middleware::from_fn(move |req: Request, next: Next| {
+            super::session_owner::bind(Arc::clone(&owners), req, next)
+        })),
+        None => mcp,
+    };
     let authorizer = match options.authz.clone() {
         Some(o) => {
             let a = Arc::new(Authorizer::new(o).map_err(ServeError::Transport)?);

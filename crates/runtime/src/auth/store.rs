@@ -106,6 +106,15 @@ pub trait TokenStore: Send + Sync {
     fn put<'a>(&'a self, key: &'a str, tokens: &'a StoredTokens) -> StoreFuture<'a, ()>;
     /// Removes and returns the tokens under `key`.
     fn remove<'a>(&'a self, key: &'a str) -> StoreFuture<'a, Option<StoredTokens>>;
+    /// Marks `id` used until `until` (seconds since the epoch) where every
+    /// instance sharing this store sees it, and says whether it was unused:
+    /// how a single-use value (a confirmation's nonce) is refused a second
+    /// time by any instance. `None` from a store that is not shared
+    /// between instances: the caller remembers the mark itself.
+    fn claim_once<'a>(&'a self, id: &'a str, until: u64) -> StoreFuture<'a, Option<bool>> {
+        let _ = (id, until);
+        Box::pin(async { Ok(None) })
+    }
 }
 
 /// The store `location` names: `keyring:` (the OS keyring,
@@ -556,6 +565,32 @@ impl TokenStore for RedisStore {
             value.map(|v| self.decode(key, &v)).transpose()
         })
     }
+
+    fn claim_once<'a>(&'a self, id: &'a str, until: u64) -> StoreFuture<'a, Option<bool>> {
+        Box::pin(async move {
+            let ttl = until.saturating_sub(super::login::now_secs()).max(1);
+            let mut connection = self.connection().await?;
+            // SET NX: only the first instance to mark it gets `OK`.
+            let set: Option<String> = redis::cmd("SET")
+                .arg(once_entry(id))
+                .arg(1)
+                .arg("NX")
+                .arg("EX")
+                .arg(ttl)
+                .query_async(&mut connection)
+                .await
+                .map_err(|e| self.io(e))?;
+            Ok(Some(set.is_some()))
+        })
+    }
+}
+
+/// The Redis key marking single-use `id` used: its SHA-256, so that the
+/// key says nothing of what was used.
+fn once_entry(id: &str) -> String {
+    let digest = digest::digest(&digest::SHA256, id.as_bytes());
+    let hex: String = digest.as_ref().iter().map(|b| format!("{b:02x}")).collect();
+    format!("openapi2mcp:once:{hex}")
 }
 
 #[cfg(test)]
