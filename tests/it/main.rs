@@ -7,6 +7,7 @@ mod backend;
 mod budget;
 mod cli;
 mod code_mode;
+mod compressed;
 mod corpus;
 mod discovery;
 mod generate;
