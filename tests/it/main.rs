@@ -44,3 +44,4 @@ mod snapshots;
 mod support;
 mod tolerance;
 mod typed;
+mod url_secrets;
