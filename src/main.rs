@@ -197,6 +197,7 @@ fn mock(args: MockArgs) -> Result<ExitCode> {
     let load = LoadOptions {
         allow_remote_refs: args.allow_remote_refs,
         max_document_bytes: args.max_document_bytes,
+        http_timeout: std::time::Duration::from_secs_f64(args.fetch_timeout),
         overlays: args.overlays,
         ..LoadOptions::default()
     };

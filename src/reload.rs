@@ -277,8 +277,9 @@ impl Reloader {
     }
 
     async fn poll_url(self: Arc<Self>, interval: Duration) {
+        // A whole poll (body included) within --fetch-timeout.
         let client = match reqwest::Client::builder()
-            .timeout(Duration::from_secs(30))
+            .timeout(self.options.load.http_timeout)
             .build()
         {
             Ok(c) => c,

@@ -7,7 +7,7 @@ use clap::builder::RangedU64ValueParser;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use openapi2mcp::commands;
-use openapi2mcp::document::{DEFAULT_MAX_DOCUMENT_BYTES, LoadOptions};
+use openapi2mcp::document::{DEFAULT_FETCH_TIMEOUT, DEFAULT_MAX_DOCUMENT_BYTES, LoadOptions};
 use openapi2mcp::pipeline::PipelineOptions;
 use openapi2mcp::server::cli::{DEFAULT_LOG_FILTER, ServeFlags, number_in};
 use openapi2mcp::tools::descriptions::DescriptionMode;
@@ -119,6 +119,12 @@ pub(crate) struct MockArgs {
     #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_MAX_DOCUMENT_BYTES,
           value_parser = clap::value_parser!(u64).range(1..=MAX_DOCUMENT_BYTES_LIMIT))]
     pub(crate) max_document_bytes: u64,
+    /// The longest one fetch of a URL (the document, an overlay, a remote
+    /// `$ref`, a --watch poll) may take, whole: from sending the request to
+    /// the last byte of the body.
+    #[arg(long, value_name = "SECS", env = "OPENAPI2MCP_FETCH_TIMEOUT",
+          default_value_t = DEFAULT_FETCH_TIMEOUT.as_secs_f64(), value_parser = parse_fetch_timeout)]
+    pub(crate) fetch_timeout: f64,
     /// Address to listen on.
     #[arg(long, default_value = "127.0.0.1:4010")]
     pub(crate) listen: std::net::SocketAddr,
@@ -260,6 +266,12 @@ pub(crate) struct SpecArgs {
     #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_MAX_DOCUMENT_BYTES,
           value_parser = clap::value_parser!(u64).range(1..=MAX_DOCUMENT_BYTES_LIMIT))]
     pub(crate) max_document_bytes: u64,
+    /// The longest one fetch of a URL (the document, an overlay, a remote
+    /// `$ref`, a --watch poll) may take, whole: from sending the request to
+    /// the last byte of the body.
+    #[arg(long, value_name = "SECS", env = "OPENAPI2MCP_FETCH_TIMEOUT",
+          default_value_t = DEFAULT_FETCH_TIMEOUT.as_secs_f64(), value_parser = parse_fetch_timeout)]
+    pub(crate) fetch_timeout: f64,
     /// Output schemas: full (the response schema, admitting the nulls and
     /// loose oneOfs real APIs send), strict (the response schema's types as
     /// written), loose ({"type":"object"}), or off.
@@ -332,6 +344,7 @@ impl SpecArgs {
             arazzo: Vec::new(),
             allow_remote_refs: false,
             max_document_bytes: DEFAULT_MAX_DOCUMENT_BYTES,
+            fetch_timeout: DEFAULT_FETCH_TIMEOUT.as_secs_f64(),
             output_schema: OutputMode::Off,
             schema_budget: openapi2mcp::tools::DEFAULT_SCHEMA_BUDGET,
             output_schema_budget: None,
@@ -359,6 +372,11 @@ pub(crate) const MAX_SCHEMA_BUDGET: u64 = 1 << 30;
 /// The largest --max-tokens: far past any context window.
 pub(crate) const MAX_TOKENS: u64 = 1 << 40;
 
+/// The --fetch-timeout range: a tenth of a second to an hour.
+pub(crate) fn parse_fetch_timeout(s: &str) -> Result<f64, String> {
+    number_in(s, 0.1, 3_600.0, "seconds")
+}
+
 /// The --watch-interval range: a tenth of a second to a day.
 pub(crate) fn parse_watch_interval(s: &str) -> Result<f64, String> {
     number_in(s, 0.1, 86_400.0, "seconds")
@@ -379,6 +397,7 @@ pub(crate) fn pipeline_options(args: &SpecArgs, keep_examples: bool) -> Result<P
         load: LoadOptions {
             allow_remote_refs: args.allow_remote_refs,
             max_document_bytes: args.max_document_bytes,
+            http_timeout: std::time::Duration::from_secs_f64(args.fetch_timeout),
             keep_examples,
             overlays: args.overlays.clone(),
             ..LoadOptions::default()

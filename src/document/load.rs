@@ -32,7 +32,9 @@ pub struct LoadOptions {
     /// Follow `$ref`s to absolute `http(s)://` URLs. Off by default: a
     /// document should not make us fetch arbitrary hosts.
     pub allow_remote_refs: bool,
-    /// Timeout for each HTTP fetch (the document itself and remote refs).
+    /// The longest one HTTP fetch (the document, an overlay, a remote
+    /// `$ref`) may take, whole: from sending the request to the last byte
+    /// of the body. A server that drips its answer is cut off here.
     pub http_timeout: Duration,
     /// Keep the source text of each file in memory so diagnostics can name
     /// lines. Off by default: local files are re-read when a diagnostic is
@@ -50,6 +52,9 @@ pub struct LoadOptions {
     pub max_document_bytes: u64,
 }
 
+/// Default of [`LoadOptions::http_timeout`]: 30 seconds for one fetch.
+pub const DEFAULT_FETCH_TIMEOUT: Duration = Duration::from_secs(30);
+
 /// Default of [`LoadOptions::max_document_bytes`]: 64 MiB, five times
 /// the largest real document we know (Microsoft Graph's).
 pub const DEFAULT_MAX_DOCUMENT_BYTES: u64 = 64 << 20;
@@ -58,7 +63,7 @@ impl Default for LoadOptions {
     fn default() -> Self {
         Self {
             allow_remote_refs: false,
-            http_timeout: Duration::from_secs(30),
+            http_timeout: DEFAULT_FETCH_TIMEOUT,
             keep_sources: false,
             keep_examples: true,
             overlays: Vec::new(),
@@ -95,6 +100,10 @@ pub struct Document {
     /// reference is resolved against its file's `$self` and finds the
     /// file that calls itself so (see [`Document::ref_target`]).
     selves: BTreeMap<String, String>,
+    /// How diagnostics name the files that could not be read (a remote
+    /// `$ref` that failed): their keys are URLs that may carry the root's
+    /// credentials.
+    unread: BTreeMap<String, String>,
 }
 
 impl Document {
@@ -153,7 +162,10 @@ impl Document {
 
     /// How to name the file `key` to a user (the path or URL as given).
     pub fn display_name<'a>(&'a self, key: &'a str) -> &'a str {
-        self.files.get(key).map_or(key, |f| f.display.as_str())
+        match self.files.get(key) {
+            Some(f) => f.display.as_str(),
+            None => self.unread.get(key).map_or(key, String::as_str),
+        }
     }
 
     /// Fills in the `line` of each diagnostic, from the kept source text or
@@ -223,6 +235,7 @@ impl Document {
             root: key,
             files,
             selves,
+            unread: BTreeMap::new(),
         })
     }
 }
@@ -306,6 +319,7 @@ pub fn load(
         },
     );
 
+    let mut unread = BTreeMap::new();
     while let Some((url, referrer)) = queue.pop_front() {
         let key = url.to_string();
         if files.contains_key(&key) {
@@ -318,6 +332,7 @@ pub fn load(
         let (text, mut value) = match loaded {
             Ok(x) => x,
             Err(mut d) => {
+                unread.insert(key, display);
                 d.message = format!("{} (referenced from {referrer})", d.message);
                 d.severity = super::diag::Severity::Warning;
                 warnings.push(d);
@@ -349,6 +364,7 @@ pub fn load(
         root: root_key,
         files,
         selves,
+        unread,
     };
     doc.locate(&mut warnings);
     Ok((doc, warnings))

@@ -23,5 +23,6 @@ mod yaml;
 
 pub use diag::{Diagnostic, Severity};
 pub use load::{
-    DEFAULT_MAX_DOCUMENT_BYTES, Document, LoadOptions, SpecVersion, load, shown_location,
+    DEFAULT_FETCH_TIMEOUT, DEFAULT_MAX_DOCUMENT_BYTES, Document, LoadOptions, SpecVersion, load,
+    shown_location,
 };

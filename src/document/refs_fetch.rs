@@ -308,8 +308,15 @@ impl<'a> Fetcher<'a> {
         String::from_utf8(body).map_err(|e| fail(format!("the file is not UTF-8 text: {e}")))
     }
 
+    /// One http(s) URL, whole within [`LoadOptions::http_timeout`] (from
+    /// sending the request to the end of the body: a server dripping a
+    /// byte a second is cut off there, not after one read timeout per
+    /// byte) and [`LoadOptions::max_document_bytes`].
     fn fetch(&mut self, url: &Url, display: &str) -> Result<String, Diagnostic> {
         let fail = |what: String| Diagnostic::error(display, "", what);
+        let limit_time = self.options.http_timeout;
+        let started = std::time::Instant::now();
+        let late = || fail(fetch_deadline_message(limit_time));
         if self.client.is_none() {
             let client = reqwest::blocking::Client::builder()
                 .timeout(self.options.http_timeout)
@@ -320,10 +327,19 @@ impl<'a> Fetcher<'a> {
         }
         let client = self.client.as_ref().expect("client was just set");
         // reqwest's messages name the URL, which may carry a credential.
+        // A request's own timeout bounds the whole exchange, body
+        // included (the client's bounds each read only).
         let response = client
             .get(url.clone())
+            .timeout(limit_time)
             .send()
-            .map_err(|e| fail(format!("cannot fetch: {}", e.without_url())))?;
+            .map_err(|e| {
+                if e.is_timeout() {
+                    late()
+                } else {
+                    fail(format!("cannot fetch: {}", e.without_url()))
+                }
+            })?;
         let status = response.status();
         if !status.is_success() {
             return Err(fail(format!(
@@ -340,24 +356,53 @@ impl<'a> Fetcher<'a> {
             return Err(too_large());
         }
         // Read one byte past the limit, never more: an endless body ends
-        // here, not in memory.
+        // here, not in memory; a slow one ends at the deadline.
         let mut body = Vec::new();
-        std::io::Read::read_to_end(
-            &mut std::io::Read::take(response, limit.saturating_add(1)),
-            &mut body,
-        )
-        .map_err(|e| {
-            fail(format!(
-                "cannot read the response body: {}",
-                io_without_url(e)
-            ))
-        })?;
+        let mut reader = std::io::Read::take(response, limit.saturating_add(1));
+        let mut chunk = vec![0u8; 64 << 10];
+        loop {
+            if started.elapsed() >= limit_time {
+                return Err(late());
+            }
+            match std::io::Read::read(&mut reader, &mut chunk) {
+                Ok(0) => break,
+                Ok(n) => body.extend_from_slice(&chunk[..n]),
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(e) if is_timeout(&e) || started.elapsed() >= limit_time => {
+                    return Err(late());
+                }
+                Err(e) => {
+                    return Err(fail(format!(
+                        "cannot read the response body: {}",
+                        io_without_url(e)
+                    )));
+                }
+            }
+        }
         if body.len() as u64 > limit {
             return Err(too_large());
         }
         String::from_utf8(body)
             .map_err(|e| fail(format!("the response body is not UTF-8 text: {e}")))
     }
+}
+
+/// What a fetch that passed its deadline says: the limit and how to
+/// change it (the URL is the diagnostic's file, without credentials).
+fn fetch_deadline_message(limit: std::time::Duration) -> String {
+    format!(
+        "the fetch did not finish within the limit of {} seconds (--fetch-timeout, OPENAPI2MCP_FETCH_TIMEOUT); the server is too slow or never ends its answer",
+        limit.as_secs_f64()
+    )
+}
+
+/// Whether a body read failed on a timeout (reqwest's, inside the I/O
+/// error).
+fn is_timeout(e: &std::io::Error) -> bool {
+    e.kind() == std::io::ErrorKind::TimedOut
+        || e.get_ref()
+            .and_then(|inner| inner.downcast_ref::<reqwest::Error>())
+            .is_some_and(reqwest::Error::is_timeout)
 }
 
 /// An error from reading a response body, without the URL reqwest puts

@@ -39,10 +39,27 @@ pub struct Backend {
 impl Backend {
     /// Starts a backend answering with `reply` for every request.
     pub async fn start(reply: fn(&Recorded) -> Reply) -> Self {
+        Self::start_with(move |recorded| {
+            let (status, content_type, bytes) = reply(recorded);
+            Response::builder()
+                .status(StatusCode::from_u16(status).unwrap())
+                .header("content-type", content_type)
+                .body(Body::from(bytes))
+                .unwrap()
+        })
+        .await
+    }
+
+    /// Starts a backend answering every request with the response `reply`
+    /// makes (any headers, a streamed body).
+    pub async fn start_with(
+        reply: impl Fn(&Recorded) -> Response + Clone + Send + Sync + 'static,
+    ) -> Self {
         let log: Arc<Mutex<Vec<Recorded>>> = Arc::default();
         let shared = Arc::clone(&log);
         let app = axum::Router::new().fallback(move |req: Request| {
             let log = Arc::clone(&shared);
+            let reply = reply.clone();
             async move {
                 let (parts, body) = req.into_parts();
                 let body = axum::body::to_bytes(body, 64 << 20)
@@ -71,13 +88,9 @@ impl Backend {
                 if recorded.target.contains("/slow") {
                     tokio::time::sleep(std::time::Duration::from_secs(3)).await;
                 }
-                let (status, content_type, bytes) = reply(&recorded);
+                let response = reply(&recorded);
                 log.lock().unwrap().push(recorded);
-                Response::builder()
-                    .status(StatusCode::from_u16(status).unwrap())
-                    .header("content-type", content_type)
-                    .body(Body::from(bytes))
-                    .unwrap()
+                response
             }
         });
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();

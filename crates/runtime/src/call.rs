@@ -30,6 +30,7 @@ use super::lro::{self, LroMode, Monitor};
 use super::request;
 use super::response::{self, Content, HttpResponse, ToolOutcome};
 use super::schemas::{SchemaSide, SchemaSource, Schemas, with_closure};
+use super::wire::display_url;
 
 pub use super::conform::conform;
 pub use members::ApiMember;
@@ -388,14 +389,13 @@ impl Api {
             Err(e) => return (response::not_authenticated(&e.to_string()).into(), None),
         };
         let prepared = draft.finish();
-        let request_line = format!("{} {}", prepared.method, without_query(&prepared.url));
+        let request_line = format!("{} {}", prepared.method, display_url(&prepared.url));
         let resp = match member.channel.client.send(&prepared).await {
             Ok(resp) => resp,
             Err(failure) => {
-                return (
-                    response::from_transport_failure(&failure, &request_line).into(),
-                    None,
-                );
+                let mut outcome = response::from_transport_failure(&failure, &request_line);
+                mask_sent(&mut outcome, &prepared.credentials);
+                return (outcome.into(), None);
             }
         };
         let mut outcome = response::from_response(
@@ -763,10 +763,6 @@ fn validate(prepared: &Prepared, args: &Value, schemas: &dyn SchemaSource) -> Op
         format!("The inputSchema of `{name}` lists the accepted arguments.")
     };
     Some(format!("{}. {hint}", problems.join("; ")))
-}
-
-fn without_query(url: &str) -> &str {
-    url.split(['?', '#']).next().unwrap_or(url)
 }
 
 #[cfg(test)]

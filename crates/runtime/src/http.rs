@@ -10,7 +10,11 @@
 //! say a 503 with its `Retry-After`, is returned instead). Redirects are
 //! followed here, hop by hop, under [`super::redirect`]'s policy (same
 //! origin only unless allowed, never a credential to another origin, no
-//! `Referer`), within the same deadline.
+//! `Referer`), within the same deadline. Bodies come decoded: the client
+//! asks for gzip, deflate, brotli and zstd (`Accept-Encoding`) and decodes
+//! them, and the size cap counts decoded bytes, so a small compressed
+//! answer that would decode to gigabytes (a decompression bomb) stops at
+//! the cap like any other long body.
 //!
 //! Self-contained: imports only `super::request`, `super::redirect`,
 //! `super::response`, `super::progress` (items of a streaming response
@@ -255,6 +259,16 @@ impl HttpClient {
             None => client.request(method, &request.url),
         };
         for (name, value) in &request.headers {
+            // The client negotiates content codings itself and decodes
+            // what comes back; a documented `Accept-Encoding` header
+            // parameter asking for one it cannot decode would bring back
+            // bytes no one can read.
+            if name.eq_ignore_ascii_case("accept-encoding") && !decodable_codings(value) {
+                tracing::debug!(
+                    "not sending the Accept-Encoding argument `{value}`: it admits a content coding the client cannot decode"
+                );
+                continue;
+            }
             builder = builder.header(name.as_str(), value.as_str());
         }
         // The client's trace continues into the API (unless the call sets
@@ -504,6 +518,41 @@ pub fn retry_after(headers: &[(String, String)], now: SystemTime) -> Option<Dura
     Some(at.duration_since(now).unwrap_or(Duration::ZERO))
 }
 
+/// The content codings the client decodes (reqwest's `gzip`, `deflate`,
+/// `brotli` and `zstd` features), and `identity`.
+const DECODED_CODINGS: &[&str] = &["gzip", "x-gzip", "deflate", "br", "zstd", "identity"];
+
+/// Whether every coding an `Accept-Encoding` value admits is one the
+/// client decodes: `gzip;q=1.0, identity` is, `compress` or `*` (any
+/// coding, refused ones with `q=0` aside) is not, nor is an empty value.
+pub fn decodable_codings(value: &str) -> bool {
+    let mut any = false;
+    for item in value.split(',') {
+        let mut parts = item.split(';');
+        let coding = parts.next().unwrap_or_default().trim();
+        if coding.is_empty() {
+            continue;
+        }
+        let refused = parts.any(|p| {
+            p.trim()
+                .strip_prefix("q=")
+                .and_then(|q| q.trim().parse::<f64>().ok())
+                .is_some_and(|q| q == 0.0)
+        });
+        if refused {
+            continue;
+        }
+        if !DECODED_CODINGS
+            .iter()
+            .any(|c| coding.eq_ignore_ascii_case(c))
+        {
+            return false;
+        }
+        any = true;
+    }
+    any
+}
+
 /// The first value of header `name` (case-insensitive), if any.
 fn header_value<'a>(headers: &'a [(String, String)], name: &str) -> Option<&'a str> {
     headers
@@ -520,9 +569,13 @@ fn location(headers: &[(String, String)]) -> Option<&str> {
         .map(|(_, value)| value.as_str())
 }
 
-/// Sorts a reqwest error into what the model needs to know.
+/// Sorts a reqwest error into what the model needs to know. reqwest
+/// names the URL in its messages, query and all: the message is taken
+/// without it (the outcome names the request by its masked request line),
+/// and any URL a cause still writes is masked.
 fn classify(e: reqwest::Error) -> TransportFailure {
-    let text = error_chain(&e);
+    let e = e.without_url();
+    let text = super::wire::redact_urls_in(&error_chain(&e));
     if e.is_timeout() {
         return TransportFailure::Timeout { seconds: 0.0 };
     }

@@ -72,3 +72,19 @@ fn the_client_is_built_once_when_first_needed_and_shared_by_clones() {
     let given = LazyClient::from(own);
     assert!(given.cell.get().is_some());
 }
+
+#[test]
+fn only_accept_encodings_the_client_decodes_are_passed_on() {
+    for ok in [
+        "gzip",
+        "gzip, deflate, br, zstd",
+        "identity",
+        "GZIP;q=1.0, identity;q=0.5",
+        "compress;q=0, gzip",
+    ] {
+        assert!(decodable_codings(ok), "{ok}");
+    }
+    for refused in ["compress", "*", "gzip, x-custom", "", " , ", "identity;q=0"] {
+        assert!(!decodable_codings(refused), "{refused}");
+    }
+}

@@ -22,6 +22,8 @@
 use std::collections::HashSet;
 
 use super::request::PreparedRequest;
+/// A URL safe to show and log: user info masked, no query or fragment.
+pub use super::wire::display_url;
 
 /// Redirects followed for one call, at most.
 pub const MAX_REDIRECTS: usize = 5;
@@ -219,24 +221,4 @@ pub fn origin_of(url: &str) -> Option<String> {
     let host = parsed.host_str()?.to_ascii_lowercase();
     let port = parsed.port_or_known_default()?;
     Some(format!("{}://{host}:{port}", parsed.scheme()))
-}
-
-/// `url` without user info, query or fragment: safe to show and log.
-pub fn display_url(url: &str) -> String {
-    match url::Url::parse(url) {
-        Ok(mut parsed) => {
-            let _ = parsed.set_username("");
-            let _ = parsed.set_password(None);
-            parsed.set_query(None);
-            parsed.set_fragment(None);
-            parsed.into()
-        }
-        Err(_) => url
-            .split(['?', '#'])
-            .next()
-            .unwrap_or_default()
-            .chars()
-            .take(200)
-            .collect(),
-    }
 }

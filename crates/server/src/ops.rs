@@ -77,12 +77,14 @@ async fn readyz(State(state): State<Arc<OpsState>>) -> Response {
     let mut ready = tools > 0 && !draining;
     let mut body = json!({"tools": tools, "draining": draining});
     if let Some(url) = &state.ready_url {
+        // The answer is unauthenticated: the URL without its credentials.
+        let shown = openapi2mcp_runtime::wire::redact_url(url);
         // Any HTTP answer means the API is reachable; its status is its own business.
         match state.client.get(url).send().await {
-            Ok(res) => body["backend"] = json!({"url": url, "status": res.status().as_u16()}),
+            Ok(res) => body["backend"] = json!({"url": shown, "status": res.status().as_u16()}),
             Err(e) => {
                 ready = false;
-                body["backend"] = json!({"url": url, "error": without_url(&e)});
+                body["backend"] = json!({"url": shown, "error": without_url(&e)});
             }
         }
     }
@@ -95,10 +97,12 @@ async fn readyz(State(state): State<Arc<OpsState>>) -> Response {
     (status, axum::Json(body)).into_response()
 }
 
+/// reqwest's message without the URL it names (query and all), and any
+/// URL a cause writes masked.
 fn without_url(e: &reqwest::Error) -> String {
     let mut s = e.to_string();
     if let Some(u) = e.url() {
         s = s.replace(&format!(" ({u})"), "");
     }
-    s
+    openapi2mcp_runtime::wire::redact_urls_in(&s)
 }

@@ -15,7 +15,7 @@ use super::super::request::{self, RequestDraft};
 use super::super::response::{
     self, Content, HttpResponse, ResponseLimits, ToolOutcome, TransportFailure,
 };
-use super::super::wire::redact_url;
+use super::super::wire::{display_url, redact_url};
 use super::channel::{Channel, get_draft};
 use super::expr::{ExprContext, resolve_value};
 use super::status::{Detected, OpStatus, final_target, names_wait, read_status, wait_after};
@@ -127,7 +127,7 @@ impl fmt::Debug for Monitor {
 /// (to add to the initial answer).
 pub(crate) fn start(start: Start<'_>) -> Result<Monitor, String> {
     let api_origin = origin_of(&start.url).unwrap_or_default();
-    let request_line = format!("{} {}", start.method, without_query(&start.url));
+    let request_line = format!("{} {}", start.method, display_url(&start.url));
     let status_url = start.detected.status_url.clone();
     let status_origin = origin_of(&status_url).unwrap_or_default();
     if status_origin != api_origin && !allowed(start.allowed_origins, &status_origin) {
@@ -353,7 +353,7 @@ impl State {
             Err(e) => return Some(response::not_authenticated(&e.to_string()).into()),
         }
         let prepared = draft.finish();
-        let line = format!("{} {}", prepared.method, without_query(&prepared.url));
+        let line = format!("{} {}", prepared.method, display_url(&prepared.url));
         let patience = Instant::now() + MAX_RETRY_AFTER;
         if let Err(outcome) = self.wait_for_rate_limit(patience).await {
             return Some(outcome.into());
@@ -449,7 +449,7 @@ impl State {
     /// `answer` (from the status resource) as an outcome, with no output
     /// shape: for messages.
     fn status_outcome(&self, answer: &HttpResponse) -> ToolOutcome {
-        let line = format!("GET {}", without_query(&self.status_url));
+        let line = format!("GET {}", display_url(&self.status_url));
         response::from_response(answer, None, &self.limits, &line)
     }
 
@@ -512,7 +512,7 @@ impl State {
                 self.result_from(&result, &url)
             }
             Fetched::Answer(result) => {
-                let line = format!("GET {}", without_query(&url));
+                let line = format!("GET {}", display_url(&url));
                 let outcome = response::from_response(&result, None, &self.limits, &line);
                 self.result_unreadable(&url, outcome, Some(result.status))
             }
@@ -543,7 +543,7 @@ impl State {
     /// `answer` from `url` as the operation's result, through the same
     /// response path as any call (with the tool's output shape).
     fn result_from(&self, answer: &HttpResponse, url: &str) -> CallReport {
-        let line = format!("GET {}", without_query(url));
+        let line = format!("GET {}", display_url(url));
         CallReport {
             outcome: response::from_response(answer, self.output.as_ref(), &self.limits, &line),
             status: Some(answer.status),
@@ -577,7 +577,7 @@ impl State {
         if limit && let Err(wait) = self.channel.try_acquire() {
             return Fetched::Limited(wait);
         }
-        let line = format!("GET {}", without_query(url));
+        let line = format!("GET {}", display_url(url));
         let Some(mut draft) = get_draft(url, self.accept.as_deref()) else {
             return Fetched::Failed(response::from_transport_failure(
                 &TransportFailure::Other("the URL is not an http(s) URL".into()),
@@ -635,8 +635,4 @@ fn trim_secs(d: Duration) -> String {
     } else {
         format!("{s}")
     }
-}
-
-fn without_query(url: &str) -> &str {
-    url.split(['?', '#']).next().unwrap_or(url)
 }

@@ -158,7 +158,10 @@ pub(super) fn not_modified(request_line: &str) -> ToolOutcome {
 /// Any other 3xx: the caller does not follow redirects, so say where it led.
 pub(super) fn redirect(resp: &HttpResponse, request_line: &str) -> ToolOutcome {
     let target = match header(&resp.headers, "location") {
-        Some(location) => format!("The server redirected to {location}, which was not followed."),
+        Some(location) => format!(
+            "The server redirected to {}, which was not followed.",
+            super::super::wire::redact_url(location)
+        ),
         None => "The server answered with a redirect but no Location header.".to_string(),
     };
     let text = format!(

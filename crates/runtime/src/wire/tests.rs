@@ -99,3 +99,49 @@ fn redact_url_masks_user_info_and_query_values_only() {
         assert_eq!(redact_url(path), path);
     }
 }
+
+#[test]
+fn display_url_masks_user_info_and_drops_query_and_fragment() {
+    assert_eq!(
+        display_url("http://user:pa55@127.0.0.1:8080/v1/items/1?api_key=k3y#frag"),
+        "http://***@127.0.0.1:8080/v1/items/1"
+    );
+    assert_eq!(
+        display_url("https://api.example.com/v1/pets?page=2"),
+        "https://api.example.com/v1/pets"
+    );
+    // Not parseable, but a URL all the same: user info and query cut by hand.
+    assert_eq!(
+        display_url("http://user:pa55@[bad/path?token=t0k"),
+        "http://***@[bad/path"
+    );
+    assert_eq!(
+        mask_url("http://user:pa55@[bad/path?token=t0k", UrlQuery::Masked),
+        "http://***@[bad/path?***"
+    );
+    assert_eq!(display_url("specs/petstore.yaml"), "specs/petstore.yaml");
+}
+
+#[test]
+fn urls_inside_messages_are_masked() {
+    assert_eq!(
+        redact_urls_in(
+            "error sending request for url (http://u:p4ss@127.0.0.1:9/x?api_key=k3y&page=2): refused"
+        ),
+        "error sending request for url (http://***@127.0.0.1:9/x?api_key=***&page=***): refused"
+    );
+    assert_eq!(
+        redact_urls_in("see https://h.example/a?sig=abc and ftp://x@y/z"),
+        "see https://h.example/a?sig=*** and ftp://***@y/z"
+    );
+    assert_eq!(redact_urls_in("no url here"), "no url here");
+    assert_eq!(redact_urls_in("odd :// alone"), "odd :// alone");
+}
+
+#[test]
+fn urls_after_non_ascii_text_are_masked_without_panicking() {
+    assert_eq!(
+        redact_urls_in("échec: éhttp://u:p@h/x?k=v"),
+        "échec: éhttp://***@h/x?k=***"
+    );
+}
