@@ -588,3 +588,142 @@ async fn a_generated_crate_logs_in_and_out_the_same_way() {
         "{said}"
     );
 }
+
+/// Jupyter Server's token as an apiKey scheme called `token`: its older
+/// variable name would be `OPENAPI2MCP_TOKEN_KEY`, the token store's key.
+/// With both set (the API key in `OPENAPI2MCP_CRED_TOKEN_KEY`), a real
+/// `serve` starts, the API gets the API key (never the store's key), and
+/// the token store opens with its own key (a stored login is used).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_scheme_named_like_a_setting_keeps_its_own_variable() {
+    use openapi2mcp::runtime::auth::store::{FileStore, StoredTokens, TokenStore};
+    const API_KEY: &str = "token jupyter-api-k3y";
+    let backend = Backend::start(pet).await;
+    let dir = scratch("setting-collision");
+    let token_url = "http://127.0.0.1:9/token";
+    let doc = json!({
+        "openapi": "3.1.0",
+        "info": {"title": "Jupyter-ish", "version": "1"},
+        "servers": [{"url": backend.url()}],
+        "components": {"securitySchemes": {
+            "token": {"type": "apiKey", "in": "header", "name": "Authorization"},
+            "oauth": {"type": "oauth2", "flows": {"authorizationCode": {
+                "authorizationUrl": "http://127.0.0.1:9/auth",
+                "tokenUrl": token_url,
+                "scopes": {"pets:read": "read pets"}
+            }}}
+        }},
+        "paths": {
+            "/api/kernels": {"get": {
+                "operationId": "listKernels",
+                "security": [{"token": []}],
+                "responses": {"200": {"description": "ok", "content": {"application/json": {"schema": {"type": "object"}}}}}
+            }},
+            "/pets/{petId}": {"get": {
+                "operationId": "getPet",
+                "security": [{"oauth": ["pets:read"]}],
+                "parameters": [{"name": "petId", "in": "path", "required": true, "schema": {"type": "integer"}}],
+                "responses": {"200": {"description": "ok", "content": {"application/json": {"schema": {"type": "object"}}}}}
+            }}
+        }
+    });
+    let spec = dir.join("jupyter.json");
+    std::fs::write(&spec, doc.to_string()).unwrap();
+    // A login kept under the store's own key.
+    let store = dir.join("tokens.enc");
+    let now = openapi2mcp::runtime::auth::login::now_secs();
+    FileStore::with_secret(&store, TOKEN_KEY)
+        .unwrap()
+        .put(
+            &format!("local\n{token_url}\n{CLIENT_ID}"),
+            &StoredTokens {
+                access_token: "alice-access-token".into(),
+                refresh_token: None,
+                expires_at: Some(now + 3600),
+                obtained_at: Some(now),
+                scopes: vec!["pets:read".into()],
+            },
+        )
+        .await
+        .unwrap();
+
+    let mut cmd = command(&["serve", spec.to_str().unwrap()], &store);
+    cmd.env("OPENAPI2MCP_CRED_TOKEN_KEY", API_KEY);
+    let (transport, stderr) = TokioChildProcess::builder(cmd)
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let log = std::sync::Arc::new(std::sync::Mutex::new(String::new()));
+    if let Some(stderr) = stderr {
+        let log = std::sync::Arc::clone(&log);
+        tokio::spawn(async move {
+            let mut lines = tokio::io::BufReader::new(stderr).lines();
+            while let Ok(Some(line)) = lines.next_line().await {
+                log.lock().unwrap().push_str(&format!("{line}\n"));
+            }
+        });
+    }
+    let client = tokio::time::timeout(Duration::from_secs(30), ().serve(transport))
+        .await
+        .expect("serve starts")
+        .unwrap_or_else(|e| panic!("serve starts: {e}\n{}", log.lock().unwrap()));
+    let kernels = client
+        .call_tool(CallToolRequestParams::new("list_kernels"))
+        .await
+        .unwrap();
+    assert_ne!(kernels.is_error, Some(true), "{kernels:?}");
+    let seen = backend.take();
+    assert_eq!(seen.len(), 1);
+    assert_eq!(
+        seen[0].header("authorization"),
+        Some(API_KEY),
+        "the API key"
+    );
+    let pet = client
+        .call_tool(
+            CallToolRequestParams::new("get_pet")
+                .with_arguments(json!({"petId": 1}).as_object().unwrap().clone()),
+        )
+        .await
+        .unwrap();
+    assert_ne!(pet.is_error, Some(true), "{pet:?}");
+    assert_eq!(bearer(&backend.take()), "alice-access-token");
+    client.cancel().await.unwrap();
+    let log = log.lock().unwrap().clone();
+    assert!(
+        !log.contains(TOKEN_KEY) && !log.contains("jupyter-api-k3y"),
+        "{log}"
+    );
+
+    // Without OPENAPI2MCP_CRED_TOKEN_KEY the store's key is never sent
+    // (the request goes without a key, as for any unconfigured scheme),
+    // and serve warns, naming both variables.
+    let cmd = command(&["serve", spec.to_str().unwrap()], &store);
+    let (transport, stderr) = TokioChildProcess::builder(cmd)
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stderr = tokio::io::BufReader::new(stderr.unwrap()).lines();
+    let client = ().serve(transport).await.unwrap();
+    let unkeyed = client
+        .call_tool(CallToolRequestParams::new("list_kernels"))
+        .await
+        .unwrap();
+    assert!(!format!("{unkeyed:?}").contains(TOKEN_KEY));
+    let seen = backend.take();
+    assert_eq!(seen.len(), 1);
+    assert_eq!(seen[0].header("authorization"), None, "no store key sent");
+    client.cancel().await.unwrap();
+    let mut said = String::new();
+    while let Ok(Ok(Some(line))) =
+        tokio::time::timeout(Duration::from_secs(10), stderr.next_line()).await
+    {
+        said.push_str(&line);
+        said.push('\n');
+    }
+    assert!(
+        said.contains("OPENAPI2MCP_CRED_TOKEN_KEY") && said.contains("OPENAPI2MCP_TOKEN_KEY"),
+        "{said}"
+    );
+    assert!(!said.contains(TOKEN_KEY));
+}

@@ -171,10 +171,7 @@ impl LoginClient {
             ));
         };
         let flows = login.as_deref().cloned().unwrap_or_default();
-        let var = |field: &str| {
-            let variable = env_var(name, field);
-            credentials.get(&variable).map(str::to_string)
-        };
+        let var = |field: &str| credentials.value(name, field).map(str::to_string);
         let client_id = var("CLIENT_ID").ok_or_else(|| {
             format!(
                 "logging in to `{name}` needs the OAuth client id registered with its authorization server in {}",
