@@ -206,7 +206,12 @@ async fn start_login(spec: &Path, store: &Path, extra: &[&str]) -> Login {
         "60",
     ];
     args.extend(extra);
-    let mut child = command(&args, store)
+    start_login_command(command(&args, store)).await
+}
+
+/// Runs the `login` command `cmd` until it prints its URL.
+async fn start_login_command(mut cmd: tokio::process::Command) -> Login {
+    let mut child = cmd
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
         .spawn()
@@ -726,4 +731,137 @@ async fn a_scheme_named_like_a_setting_keeps_its_own_variable() {
         "{said}"
     );
     assert!(!said.contains(TOKEN_KEY));
+}
+
+/// A public client (no secret): node-oidc-provider rotates its refresh
+/// tokens, each usable once, and revokes the whole grant when a used one
+/// comes back.
+const PUBLIC_ID: &str = "o2m-public";
+
+/// `openapi2mcp ARGS` as the public client, with logins in `store` (a file
+/// or a redis:// URL).
+fn public_command(args: &[&str], store: &std::ffi::OsStr) -> tokio::process::Command {
+    let mut cmd = tokio::process::Command::new(env!("CARGO_BIN_EXE_openapi2mcp"));
+    cmd.args(args)
+        .arg("--token-store")
+        .arg(store)
+        .env("OPENAPI2MCP_TOKEN_KEY", TOKEN_KEY)
+        .env("OPENAPI2MCP_OAUTH_CLIENT_ID", PUBLIC_ID)
+        .env_remove("OPENAPI2MCP_OAUTH_CLIENT_SECRET")
+        .env(
+            "OPENAPI2MCP_OAUTH_SCOPES",
+            "openid offline_access pets:read",
+        )
+        .env("RUST_LOG", "warn")
+        .stdin(Stdio::null())
+        .kill_on_drop(true);
+    cmd
+}
+
+/// Two `serve` processes sharing one login (two desktop clients; two
+/// instances over Redis) find its access token expiring and call at the
+/// same moment: one refreshes, the other waits for it and uses what it
+/// stored. Both calls go through, and the store still holds a working
+/// login (a later refresh succeeds).
+async fn a_shared_login_survives_two_processes_refreshing(dir: &Path, store: &std::ffi::OsStr) {
+    let clients = json!([
+        {
+            "client_id": CLIENT_ID,
+            "client_secret": CLIENT_SECRET,
+            "redirect_uris": ["http://127.0.0.1/callback"],
+            "grant_types": ["authorization_code", "refresh_token"],
+            "response_types": ["code"],
+            "token_endpoint_auth_method": "client_secret_basic"
+        },
+        {
+            "client_id": PUBLIC_ID,
+            "application_type": "native",
+            "redirect_uris": ["http://127.0.0.1/callback"],
+            "grant_types": ["authorization_code", "refresh_token"],
+            "response_types": ["code"],
+            "token_endpoint_auth_method": "none"
+        }
+    ]);
+    let Some(provider) = provider_with(&clients, &[("ACCESS_TOKEN_TTL", "3")]).await else {
+        return;
+    };
+    let backend = Backend::start(pet).await;
+    let spec = document(dir, &provider.issuer, &backend.url());
+    let spec = spec.to_str().unwrap();
+    let login = start_login_command(public_command(
+        &["login", spec, "--no-browser", "--timeout", "60"],
+        store,
+    ))
+    .await;
+    let page = approve(&browser(), &login.url, "alice").await;
+    assert!(page.contains("close this window"), "{page}");
+    let (ok, said) = login.finish().await;
+    assert!(ok, "{said}");
+
+    let get_pet = || {
+        CallToolRequestParams::new("get_pet")
+            .with_arguments(json!({"petId": 1}).as_object().unwrap().clone())
+    };
+    for round in 0..2 {
+        // Lives 3 s, refreshed from 1 s before expiry.
+        tokio::time::sleep(Duration::from_millis(2_200)).await;
+        let first =
+            ().serve(TokioChildProcess::new(public_command(&["serve", spec], store)).unwrap())
+                .await
+                .unwrap();
+        let second =
+            ().serve(TokioChildProcess::new(public_command(&["serve", spec], store)).unwrap())
+                .await
+                .unwrap();
+        let (a, b) = tokio::time::timeout(Duration::from_secs(60), async {
+            tokio::join!(first.call_tool(get_pet()), second.call_tool(get_pet()))
+        })
+        .await
+        .expect("both calls end");
+        let (a, b) = (a.unwrap(), b.unwrap());
+        assert_ne!(a.is_error, Some(true), "round {round}, first: {a:?}");
+        assert_ne!(b.is_error, Some(true), "round {round}, second: {b:?}");
+        let seen = backend.take();
+        assert_eq!(seen.len(), 2, "round {round}");
+        for request in &seen {
+            let token = request
+                .header("authorization")
+                .and_then(|v| v.strip_prefix("Bearer "))
+                .expect("a bearer token");
+            let about = introspect(&provider.issuer, token).await;
+            assert_eq!(about["active"], true, "round {round}: {about}");
+            assert_eq!(about["sub"], "alice", "round {round}: {about}");
+        }
+        first.cancel().await.unwrap();
+        second.cancel().await.unwrap();
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_processes_refresh_a_shared_login_in_a_file_store() {
+    let dir = scratch("refresh-race-file");
+    let store = dir.join("tokens.enc");
+    a_shared_login_survives_two_processes_refreshing(&dir, store.as_os_str()).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_processes_refresh_a_shared_login_in_redis() {
+    let Some(redis) = crate::support::system_program("redis-server", "redis-server") else {
+        return;
+    };
+    let dir = scratch("refresh-race-redis");
+    let port = crate::identity_http::free_port();
+    let _redis = crate::identity_http::Running(
+        std::process::Command::new(redis)
+            .args(["--port", &port.to_string(), "--bind", "127.0.0.1"])
+            .args(["--save", "", "--appendonly", "no", "--dir"])
+            .arg(&dir)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap(),
+    );
+    crate::identity_http::listening(port).await;
+    let store = format!("redis://127.0.0.1:{port}/0");
+    a_shared_login_survives_two_processes_refreshing(&dir, store.as_ref()).await;
 }
