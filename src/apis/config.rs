@@ -229,12 +229,22 @@ impl Config {
                 ));
             }
             for var in api.credentials.keys() {
-                if !var.starts_with(crate::runtime::auth::ENV_PREFIX) {
+                let Some(rest) = var.strip_prefix(crate::runtime::auth::ENV_PREFIX) else {
                     return Err(self.error(
                         i,
                         Some("credentials"),
                         format!(
-                            "`{var}` is not a credential variable: they are named OPENAPI2MCP_<SCHEME>_<FIELD> (see README, Credentials)"
+                            "`{var}` is not a credential variable: they are named OPENAPI2MCP_CRED_<SCHEME>_<FIELD> (or OPENAPI2MCP_<SCHEME>_<FIELD>; see README, Credentials)"
+                        ),
+                    ));
+                };
+                if let Some(what) = crate::runtime::settings::describe(var) {
+                    return Err(self.error(
+                        i,
+                        Some("credentials"),
+                        format!(
+                            "`{var}` is the server's own setting ({what}), never read as a credential: give the scheme's credential as {}{rest}",
+                            crate::runtime::auth::CRED_PREFIX
                         ),
                     ));
                 }

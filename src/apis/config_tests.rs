@@ -72,6 +72,17 @@ fn mistakes_name_the_file_line_and_key() {
     );
     assert_eq!(e.line, Some(9), "{e}");
     assert!(e.message.contains("not a credential variable"), "{e}");
+    // A setting's name (a scheme called `token`): refused, naming both.
+    let e = err(
+        "a.yaml",
+        &YAML.replace("OPENAPI2MCP_BEARER_TOKEN", "OPENAPI2MCP_TOKEN_KEY"),
+    );
+    assert_eq!(e.line, Some(9), "{e}");
+    assert!(
+        e.message.contains("token store's encryption key")
+            && e.message.contains("OPENAPI2MCP_CRED_TOKEN_KEY"),
+        "{e}"
+    );
     let e = err("a.yaml", "apis: []\n");
     assert!(e.message.contains("no API"), "{e}");
     // An unset variable: named, with the entry's line; no value shown.

@@ -25,7 +25,7 @@ pub(crate) struct Cli {
     #[arg(
         long,
         global = true,
-        env = "OPENAPI2MCP_LOG",
+        env = openapi2mcp::runtime::settings::LOG,
         default_value = DEFAULT_LOG_FILTER
     )]
     pub(crate) log: String,

@@ -41,7 +41,7 @@ pub fn server_json(
         catalog.title.clone()
     };
     let mut environment = vec![json!({
-        "name": "OPENAPI2MCP_BASE_URL",
+        "name": crate::runtime::settings::BASE_URL,
         "description": "The API's base URL (default: the document's first server)",
         "isRequired": false,
         "format": "string"

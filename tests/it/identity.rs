@@ -206,7 +206,12 @@ async fn start_login(spec: &Path, store: &Path, extra: &[&str]) -> Login {
         "60",
     ];
     args.extend(extra);
-    let mut child = command(&args, store)
+    start_login_command(command(&args, store)).await
+}
+
+/// Runs the `login` command `cmd` until it prints its URL.
+async fn start_login_command(mut cmd: tokio::process::Command) -> Login {
+    let mut child = cmd
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
         .spawn()
@@ -587,4 +592,276 @@ async fn a_generated_crate_logs_in_and_out_the_same_way() {
         out.status.success() && said.contains("removed and revoked"),
         "{said}"
     );
+}
+
+/// Jupyter Server's token as an apiKey scheme called `token`: its older
+/// variable name would be `OPENAPI2MCP_TOKEN_KEY`, the token store's key.
+/// With both set (the API key in `OPENAPI2MCP_CRED_TOKEN_KEY`), a real
+/// `serve` starts, the API gets the API key (never the store's key), and
+/// the token store opens with its own key (a stored login is used).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_scheme_named_like_a_setting_keeps_its_own_variable() {
+    use openapi2mcp::runtime::auth::store::{FileStore, StoredTokens, TokenStore};
+    const API_KEY: &str = "token jupyter-api-k3y";
+    let backend = Backend::start(pet).await;
+    let dir = scratch("setting-collision");
+    let token_url = "http://127.0.0.1:9/token";
+    let doc = json!({
+        "openapi": "3.1.0",
+        "info": {"title": "Jupyter-ish", "version": "1"},
+        "servers": [{"url": backend.url()}],
+        "components": {"securitySchemes": {
+            "token": {"type": "apiKey", "in": "header", "name": "Authorization"},
+            "oauth": {"type": "oauth2", "flows": {"authorizationCode": {
+                "authorizationUrl": "http://127.0.0.1:9/auth",
+                "tokenUrl": token_url,
+                "scopes": {"pets:read": "read pets"}
+            }}}
+        }},
+        "paths": {
+            "/api/kernels": {"get": {
+                "operationId": "listKernels",
+                "security": [{"token": []}],
+                "responses": {"200": {"description": "ok", "content": {"application/json": {"schema": {"type": "object"}}}}}
+            }},
+            "/pets/{petId}": {"get": {
+                "operationId": "getPet",
+                "security": [{"oauth": ["pets:read"]}],
+                "parameters": [{"name": "petId", "in": "path", "required": true, "schema": {"type": "integer"}}],
+                "responses": {"200": {"description": "ok", "content": {"application/json": {"schema": {"type": "object"}}}}}
+            }}
+        }
+    });
+    let spec = dir.join("jupyter.json");
+    std::fs::write(&spec, doc.to_string()).unwrap();
+    // A login kept under the store's own key.
+    let store = dir.join("tokens.enc");
+    let now = openapi2mcp::runtime::auth::login::now_secs();
+    FileStore::with_secret(&store, TOKEN_KEY)
+        .unwrap()
+        .put(
+            &format!("local\n{token_url}\n{CLIENT_ID}"),
+            &StoredTokens {
+                access_token: "alice-access-token".into(),
+                refresh_token: None,
+                expires_at: Some(now + 3600),
+                obtained_at: Some(now),
+                scopes: vec!["pets:read".into()],
+            },
+        )
+        .await
+        .unwrap();
+
+    let mut cmd = command(&["serve", spec.to_str().unwrap()], &store);
+    cmd.env("OPENAPI2MCP_CRED_TOKEN_KEY", API_KEY);
+    let (transport, stderr) = TokioChildProcess::builder(cmd)
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let log = std::sync::Arc::new(std::sync::Mutex::new(String::new()));
+    if let Some(stderr) = stderr {
+        let log = std::sync::Arc::clone(&log);
+        tokio::spawn(async move {
+            let mut lines = tokio::io::BufReader::new(stderr).lines();
+            while let Ok(Some(line)) = lines.next_line().await {
+                log.lock().unwrap().push_str(&format!("{line}\n"));
+            }
+        });
+    }
+    let client = tokio::time::timeout(Duration::from_secs(30), ().serve(transport))
+        .await
+        .expect("serve starts")
+        .unwrap_or_else(|e| panic!("serve starts: {e}\n{}", log.lock().unwrap()));
+    let kernels = client
+        .call_tool(CallToolRequestParams::new("list_kernels"))
+        .await
+        .unwrap();
+    assert_ne!(kernels.is_error, Some(true), "{kernels:?}");
+    let seen = backend.take();
+    assert_eq!(seen.len(), 1);
+    assert_eq!(
+        seen[0].header("authorization"),
+        Some(API_KEY),
+        "the API key"
+    );
+    let pet = client
+        .call_tool(
+            CallToolRequestParams::new("get_pet")
+                .with_arguments(json!({"petId": 1}).as_object().unwrap().clone()),
+        )
+        .await
+        .unwrap();
+    assert_ne!(pet.is_error, Some(true), "{pet:?}");
+    assert_eq!(bearer(&backend.take()), "alice-access-token");
+    client.cancel().await.unwrap();
+    let log = log.lock().unwrap().clone();
+    assert!(
+        !log.contains(TOKEN_KEY) && !log.contains("jupyter-api-k3y"),
+        "{log}"
+    );
+
+    // Without OPENAPI2MCP_CRED_TOKEN_KEY the store's key is never sent
+    // (the request goes without a key, as for any unconfigured scheme),
+    // and serve warns, naming both variables.
+    let cmd = command(&["serve", spec.to_str().unwrap()], &store);
+    let (transport, stderr) = TokioChildProcess::builder(cmd)
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stderr = tokio::io::BufReader::new(stderr.unwrap()).lines();
+    let client = ().serve(transport).await.unwrap();
+    let unkeyed = client
+        .call_tool(CallToolRequestParams::new("list_kernels"))
+        .await
+        .unwrap();
+    assert!(!format!("{unkeyed:?}").contains(TOKEN_KEY));
+    let seen = backend.take();
+    assert_eq!(seen.len(), 1);
+    assert_eq!(seen[0].header("authorization"), None, "no store key sent");
+    client.cancel().await.unwrap();
+    let mut said = String::new();
+    while let Ok(Ok(Some(line))) =
+        tokio::time::timeout(Duration::from_secs(10), stderr.next_line()).await
+    {
+        said.push_str(&line);
+        said.push('\n');
+    }
+    assert!(
+        said.contains("OPENAPI2MCP_CRED_TOKEN_KEY") && said.contains("OPENAPI2MCP_TOKEN_KEY"),
+        "{said}"
+    );
+    assert!(!said.contains(TOKEN_KEY));
+}
+
+/// A public client (no secret): node-oidc-provider rotates its refresh
+/// tokens, each usable once, and revokes the whole grant when a used one
+/// comes back.
+const PUBLIC_ID: &str = "o2m-public";
+
+/// `openapi2mcp ARGS` as the public client, with logins in `store` (a file
+/// or a redis:// URL).
+fn public_command(args: &[&str], store: &std::ffi::OsStr) -> tokio::process::Command {
+    let mut cmd = tokio::process::Command::new(env!("CARGO_BIN_EXE_openapi2mcp"));
+    cmd.args(args)
+        .arg("--token-store")
+        .arg(store)
+        .env("OPENAPI2MCP_TOKEN_KEY", TOKEN_KEY)
+        .env("OPENAPI2MCP_OAUTH_CLIENT_ID", PUBLIC_ID)
+        .env_remove("OPENAPI2MCP_OAUTH_CLIENT_SECRET")
+        .env(
+            "OPENAPI2MCP_OAUTH_SCOPES",
+            "openid offline_access pets:read",
+        )
+        .env("RUST_LOG", "warn")
+        .stdin(Stdio::null())
+        .kill_on_drop(true);
+    cmd
+}
+
+/// Two `serve` processes sharing one login (two desktop clients; two
+/// instances over Redis) find its access token expiring and call at the
+/// same moment: one refreshes, the other waits for it and uses what it
+/// stored. Both calls go through, and the store still holds a working
+/// login (a later refresh succeeds).
+async fn a_shared_login_survives_two_processes_refreshing(dir: &Path, store: &std::ffi::OsStr) {
+    let clients = json!([
+        {
+            "client_id": CLIENT_ID,
+            "client_secret": CLIENT_SECRET,
+            "redirect_uris": ["http://127.0.0.1/callback"],
+            "grant_types": ["authorization_code", "refresh_token"],
+            "response_types": ["code"],
+            "token_endpoint_auth_method": "client_secret_basic"
+        },
+        {
+            "client_id": PUBLIC_ID,
+            "application_type": "native",
+            "redirect_uris": ["http://127.0.0.1/callback"],
+            "grant_types": ["authorization_code", "refresh_token"],
+            "response_types": ["code"],
+            "token_endpoint_auth_method": "none"
+        }
+    ]);
+    let Some(provider) = provider_with(&clients, &[("ACCESS_TOKEN_TTL", "3")]).await else {
+        return;
+    };
+    let backend = Backend::start(pet).await;
+    let spec = document(dir, &provider.issuer, &backend.url());
+    let spec = spec.to_str().unwrap();
+    let login = start_login_command(public_command(
+        &["login", spec, "--no-browser", "--timeout", "60"],
+        store,
+    ))
+    .await;
+    let page = approve(&browser(), &login.url, "alice").await;
+    assert!(page.contains("close this window"), "{page}");
+    let (ok, said) = login.finish().await;
+    assert!(ok, "{said}");
+
+    let get_pet = || {
+        CallToolRequestParams::new("get_pet")
+            .with_arguments(json!({"petId": 1}).as_object().unwrap().clone())
+    };
+    for round in 0..2 {
+        // Lives 3 s, refreshed from 1 s before expiry.
+        tokio::time::sleep(Duration::from_millis(2_200)).await;
+        let first =
+            ().serve(TokioChildProcess::new(public_command(&["serve", spec], store)).unwrap())
+                .await
+                .unwrap();
+        let second =
+            ().serve(TokioChildProcess::new(public_command(&["serve", spec], store)).unwrap())
+                .await
+                .unwrap();
+        let (a, b) = tokio::time::timeout(Duration::from_secs(60), async {
+            tokio::join!(first.call_tool(get_pet()), second.call_tool(get_pet()))
+        })
+        .await
+        .expect("both calls end");
+        let (a, b) = (a.unwrap(), b.unwrap());
+        assert_ne!(a.is_error, Some(true), "round {round}, first: {a:?}");
+        assert_ne!(b.is_error, Some(true), "round {round}, second: {b:?}");
+        let seen = backend.take();
+        assert_eq!(seen.len(), 2, "round {round}");
+        for request in &seen {
+            let token = request
+                .header("authorization")
+                .and_then(|v| v.strip_prefix("Bearer "))
+                .expect("a bearer token");
+            let about = introspect(&provider.issuer, token).await;
+            assert_eq!(about["active"], true, "round {round}: {about}");
+            assert_eq!(about["sub"], "alice", "round {round}: {about}");
+        }
+        first.cancel().await.unwrap();
+        second.cancel().await.unwrap();
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_processes_refresh_a_shared_login_in_a_file_store() {
+    let dir = scratch("refresh-race-file");
+    let store = dir.join("tokens.enc");
+    a_shared_login_survives_two_processes_refreshing(&dir, store.as_os_str()).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_processes_refresh_a_shared_login_in_redis() {
+    let Some(redis) = crate::support::system_program("redis-server", "redis-server") else {
+        return;
+    };
+    let dir = scratch("refresh-race-redis");
+    let port = crate::identity_http::free_port();
+    let _redis = crate::identity_http::Running(
+        std::process::Command::new(redis)
+            .args(["--port", &port.to_string(), "--bind", "127.0.0.1"])
+            .args(["--save", "", "--appendonly", "no", "--dir"])
+            .arg(&dir)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap(),
+    );
+    crate::identity_http::listening(port).await;
+    let store = format!("redis://127.0.0.1:{port}/0");
+    a_shared_login_survives_two_processes_refreshing(&dir, store.as_ref()).await;
 }

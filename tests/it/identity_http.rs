@@ -561,8 +561,76 @@ async fn each_person_logs_in_through_the_server_and_calls_as_themself() {
     assert!(!raw.contains(&api_tokens[0].1), "the store is encrypted");
 }
 
+/// Login CSRF: alice opens her link and signs in at the MCP authorization
+/// server, but stops before the redirect back and sends that
+/// `/oauth/signed-in` URL to bob. Bob's browser (its own cookies) is
+/// refused before the code is used, so bob's API account is never stored
+/// under alice; alice's calls still ask her to log in, and her own browser
+/// can still finish the flow.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_sign_in_answer_sent_to_someone_else_is_refused() {
+    let port = free_port();
+    let base = format!("http://127.0.0.1:{port}");
+    let Some((mcp, api)) = providers(&base).await else {
+        return;
+    };
+    let backend = Backend::start(pet).await;
+    let dir = scratch("http-login-csrf");
+    let spec = crate::identity::document(&dir, &api.issuer, &backend.url());
+    let store = dir.join("tokens.enc");
+    let server = serve(&spec, &store, port, &mcp.issuer, true).await;
+    let resource = format!("{base}/mcp");
+
+    let alice = mcp_token(&mcp.issuer, &resource, "alice").await;
+    let (link, _) = login_question(&call(&server.url, &alice, None).await);
+    let alices = browser_stopping_at(&format!("{base}/oauth/signed-in"));
+    let signin = alices.get(&link).send().await.unwrap();
+    let stopped = log_in_and_consent(&alices, signin.url().clone(), "alice").await;
+    let signed_in = stopped
+        .headers()
+        .get("location")
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or_else(|| panic!("sent back to the server: {}", stopped.status()))
+        .to_string();
+    assert!(
+        signed_in.starts_with(&format!("{base}/oauth/signed-in?")),
+        "{signed_in}"
+    );
+
+    // Bob's browser opens it (and would log in to the API as bob@api).
+    let bobs = browser();
+    let page = bobs.get(&signed_in).send().await.unwrap();
+    let (status, text) = if page.url().as_str().contains("/interaction/") {
+        let done = log_in_and_consent(&bobs, page.url().clone(), "bob@api").await;
+        (done.status().as_u16(), done.text().await.unwrap())
+    } else {
+        (page.status().as_u16(), page.text().await.unwrap())
+    };
+    assert_eq!(status, 403, "{text}");
+    assert!(text.contains("another browser"), "{text}");
+    assert!(!store.exists(), "nothing stored");
+    login_question(&call(&server.url, &alice, None).await);
+    assert!(backend.take().is_empty(), "no call reached the API");
+
+    // Alice's own browser finishes the same flow: her account, her calls.
+    let page = alices.get(&signed_in).send().await.unwrap();
+    assert!(
+        page.url().as_str().contains("/interaction/"),
+        "on to the API's login: {}",
+        page.url()
+    );
+    let done = log_in_and_consent(&alices, page.url().clone(), "alice@api").await;
+    assert_eq!(done.status(), 200);
+    let result = call(&server.url, &alice, None).await;
+    assert_ne!(result["isError"], true, "{result}");
+    let sent = bearer(&backend.take());
+    assert_eq!(introspect(&api.issuer, &sent).await["sub"], "alice@api");
+    let log = server.log.lock().unwrap();
+    assert!(log.contains("reached another browser"), "audited");
+}
+
 /// A process killed when dropped.
-struct Running(std::process::Child);
+pub(crate) struct Running(pub(crate) std::process::Child);
 
 impl Drop for Running {
     fn drop(&mut self) {
@@ -572,7 +640,7 @@ impl Drop for Running {
 }
 
 /// Waits until something listens on `port` (at most 20 s).
-async fn listening(port: u16) {
+pub(crate) async fn listening(port: u16) {
     for _ in 0..200 {
         if tokio::net::TcpStream::connect(("127.0.0.1", port))
             .await

@@ -13,7 +13,9 @@
 //! schemas behind budgeted tools and the resources that serve them;
 //! `wire` holds the media-type, header and error helpers they share;
 //! `workflow` runs an Arazzo workflow's steps through the same calls;
-//! `typed` holds the serde helpers of generated crates' typed arguments.
+//! `typed` holds the serde helpers of generated crates' typed arguments;
+//! `settings` lists the environment variables that are the program's own
+//! settings (kept apart from credentials).
 
 pub mod auth;
 pub mod binding;
@@ -35,6 +37,7 @@ pub mod schemas;
 #[cfg(feature = "search")]
 pub mod search;
 pub mod select;
+pub mod settings;
 pub mod trace;
 pub mod typed;
 pub mod wire;

@@ -35,7 +35,7 @@ pub struct ServeFlags {
     #[arg(long, default_value = "127.0.0.1:8080")]
     pub listen: SocketAddr,
     /// Bearer token MCP clients must send (--transport http).
-    #[arg(long, env = "OPENAPI2MCP_AUTH_TOKEN", hide_env_values = true)]
+    #[arg(long, env = openapi2mcp_runtime::settings::AUTH_TOKEN, hide_env_values = true)]
     pub auth_token: Option<String>,
     /// No sessions: each HTTP request stands alone (for load balancers).
     #[arg(long)]
@@ -47,7 +47,7 @@ pub struct ServeFlags {
     #[arg(long = "allowed-origin")]
     pub allowed_origins: Vec<String>,
     /// Base URL of the API, overriding the document's servers.
-    #[arg(long, env = "OPENAPI2MCP_BASE_URL")]
+    #[arg(long, env = openapi2mcp_runtime::settings::BASE_URL)]
     pub base_url: Option<String>,
     /// Value of a server URL variable, NAME=VALUE (repeatable).
     #[arg(long = "server-var", value_parser = parse_key_value)]

@@ -13,13 +13,24 @@
 //!    `OPENAPI2MCP_SIGNIN_CLIENT_ID`), so that the person opening the link
 //!    is known: a link forwarded to someone else (the phishing the
 //!    specification warns of) is refused at step 2.
-//! 2. `/oauth/signed-in` checks the ID token (signature, issuer, audience,
-//!    nonce) and that its `sub` is the ticket's person, sets a cookie that
-//!    binds the rest of the flow to this browser, and sends it to the
-//!    API's authorization server (authorization code + PKCE).
-//! 3. `/oauth/callback` checks the sealed `state` and the cookie, exchanges
-//!    the code, and keeps the tokens in the token store under that person
-//!    only. They never reach the MCP client.
+//! 2. `/oauth/signed-in` checks that it is reached by the browser that
+//!    opened the link (below), then the ID token (signature, issuer,
+//!    audience, nonce) and that its `sub` is the ticket's person, and sends
+//!    the browser to the API's authorization server (authorization code +
+//!    PKCE).
+//! 3. `/oauth/callback` checks the sealed `state` and the browser again,
+//!    exchanges the code, and keeps the tokens in the token store under
+//!    that person only. They never reach the MCP client.
+//!
+//! Every step is bound to the browser that started the flow (login CSRF):
+//! `/oauth/connect` (and `/oauth/disconnect`) sets a random cookie whose
+//! SHA-256 is sealed in the sign-in's `state` and again in the API login's;
+//! `/oauth/signed-in` and `/oauth/callback` refuse a request whose cookie
+//! does not match, before any code is exchanged. So a person who stops
+//! before a redirect back and sends the URL to someone else cannot have
+//! that person's browser finish the flow (and store *their* API account
+//! under the first person): the page says why and nothing is stored. A
+//! browser reuses its cookie for flows it runs at once (two tabs).
 //!
 //! Everything a step needs travels sealed ([`super::seal`]) in the
 //! `state` parameters: instances sharing `OPENAPI2MCP_STATE_KEY` and the
@@ -44,9 +55,9 @@ pub const LOGIN_KEY: &str = "login";
 
 /// The client the server signs people in with at the MCP authorization
 /// server (to know who opened a login link); `_SECRET` beside it.
-pub const SIGNIN_CLIENT_ID_ENV: &str = "OPENAPI2MCP_SIGNIN_CLIENT_ID";
+pub const SIGNIN_CLIENT_ID_ENV: &str = openapi2mcp_runtime::settings::SIGNIN_CLIENT_ID;
 /// The secret of [`SIGNIN_CLIENT_ID_ENV`] (none: a public client).
-pub const SIGNIN_CLIENT_SECRET_ENV: &str = "OPENAPI2MCP_SIGNIN_CLIENT_SECRET";
+pub const SIGNIN_CLIENT_SECRET_ENV: &str = openapi2mcp_runtime::settings::SIGNIN_CLIENT_SECRET;
 
 /// How long a login link, and each step of it, stays usable.
 pub(super) const LINK_TTL: Duration = Duration::from_secs(900);
@@ -58,8 +69,13 @@ pub(super) const LOGIN_WAIT: Duration = Duration::from_secs(60);
 /// How often the waiting call looks at the token store.
 pub(super) const LOGIN_POLL: Duration = Duration::from_millis(400);
 
-/// The cookie binding the last step to the browser that passed the check.
+/// The cookie binding each step to the browser that opened the link.
 const COOKIE: &str = "openapi2mcp_login";
+
+/// Its name on an `https` server: the `__Host-` prefix makes browsers
+/// refuse it from a sibling subdomain or over plain HTTP (cookie tossing
+/// would otherwise let a neighbour plant a value of its choosing).
+const SECURE_COOKIE: &str = "__Host-openapi2mcp_login";
 
 /// Associated data of the three sealed values.
 pub(super) const TICKET_AAD: &[u8] = b"openapi2mcp/login/ticket/v1";
@@ -95,6 +111,8 @@ struct SignIn {
     /// A sign-in to log out (`/oauth/disconnect`), not to log in.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     d: bool,
+    /// SHA-256 of the browser's cookie value.
+    b: String,
     x: u64,
 }
 
@@ -145,6 +163,15 @@ impl LoginPages {
 
     fn secure(&self) -> bool {
         self.base.starts_with("https://")
+    }
+
+    /// The binding cookie's name and path.
+    fn cookie(&self) -> (&'static str, &'static str) {
+        if self.secure() {
+            (SECURE_COOKIE, "/")
+        } else {
+            (COOKIE, "/oauth")
+        }
     }
 }
 
@@ -279,6 +306,7 @@ fn expired() -> Response {
 /// Step 1: the link the person opened; off to sign in.
 async fn connect(
     State(state): State<Arc<LoginState>>,
+    headers: HeaderMap,
     Query(query): Query<std::collections::BTreeMap<String, String>>,
 ) -> Response {
     let sealer = &state.bridge.shared.sealer;
@@ -290,19 +318,77 @@ async fn connect(
     else {
         return expired();
     };
-    start_signin(&state, ticket.p, ticket.s, ticket.c, false).await
+    start_signin(&state, &headers, ticket.p, ticket.s, ticket.c, false).await
 }
 
 /// `/oauth/disconnect`: a person ends their logins to the API (their
 /// tokens removed and revoked), after signing in so that it is theirs.
-async fn disconnect(State(state): State<Arc<LoginState>>) -> Response {
-    start_signin(&state, String::new(), String::new(), Vec::new(), true).await
+async fn disconnect(State(state): State<Arc<LoginState>>, headers: HeaderMap) -> Response {
+    start_signin(
+        &state,
+        &headers,
+        String::new(),
+        String::new(),
+        Vec::new(),
+        true,
+    )
+    .await
+}
+
+/// The browser's binding cookie: the one it already holds (a flow under
+/// way in another tab keeps working), else a fresh random value. Empty
+/// only when the system random generator failed, which later steps
+/// refuse.
+fn browser_binding(pages: &LoginPages, headers: &HeaderMap) -> String {
+    match cookie(headers, pages.cookie().0) {
+        Some(value) if value.len() == BINDING_CHARS && value.bytes().all(is_base64url) => {
+            value.to_string()
+        }
+        _ => random_token(),
+    }
+}
+
+/// Length of a [`random_token`]: 24 bytes in unpadded base64url.
+const BINDING_CHARS: usize = 32;
+
+fn is_base64url(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'-' || b == b'_'
+}
+
+/// The `Set-Cookie` value binding the flow to this browser.
+/// (Lax: the redirects back from the authorization servers are top-level
+/// GET navigations, which carry it.) It is not cleared when a flow ends:
+/// another tab's flow may still need it; it expires with the link.
+fn binding_cookie(pages: &LoginPages, browser: &str) -> String {
+    let (name, path) = pages.cookie();
+    format!(
+        "{name}={browser}; Path={path}; Max-Age={}; HttpOnly; SameSite=Lax{}",
+        LINK_TTL.as_secs(),
+        if pages.secure() { "; Secure" } else { "" }
+    )
+}
+
+/// Whether the request's cookie is the one whose digest is `sealed`.
+fn same_browser(pages: &LoginPages, headers: &HeaderMap, sealed: &str) -> bool {
+    !sealed.is_empty()
+        && cookie(headers, pages.cookie().0)
+            .is_some_and(|c| !c.is_empty() && sha256_hex(c.as_bytes()) == sealed)
+}
+
+/// The page refusing a step reached from another browser than the one
+/// that opened the link.
+fn other_browser() -> Response {
+    page(
+        StatusCode::FORBIDDEN,
+        "This login was started in another browser: it was not used, and nothing was stored. Only the browser that opened the login link can finish it; if you were sent this page by someone, close it. To log in, open the link your own assistant gave you.",
+    )
 }
 
 /// Off to sign in at the MCP authorization server, the rest of the flow
 /// sealed in the `state`.
 async fn start_signin(
     state: &LoginState,
+    headers: &HeaderMap,
     person: String,
     scheme: String,
     scopes: Vec<String>,
@@ -321,6 +407,7 @@ async fn start_signin(
     };
     let nonce = random_token();
     let verifier = random_verifier();
+    let browser = browser_binding(&state.pages, headers);
     let sealed = SignIn {
         p: person,
         s: scheme,
@@ -328,6 +415,7 @@ async fn start_signin(
         v: verifier.clone(),
         c: scopes,
         d: logout,
+        b: sha256_hex(browser.as_bytes()),
         x: now_secs() + LINK_TTL.as_secs(),
     };
     let Ok(sealed) = sealer.seal(&serde_json::to_vec(&sealed).unwrap_or_default(), SIGNIN_AAD)
@@ -345,7 +433,7 @@ async fn start_signin(
         extra.push(("prompt", "login"));
     }
     match signin.authorization_url(&state.pages.signed_in(), sealed, &verifier, &extra) {
-        Ok(url) => redirect(&url, None),
+        Ok(url) => redirect(&url, Some(binding_cookie(&state.pages, &browser))),
         Err(e) => {
             tracing::warn!("login pages: {e}");
             page(
@@ -426,6 +514,7 @@ fn answer_of(
 /// authorization server.
 async fn signed_in(
     State(state): State<Arc<LoginState>>,
+    headers: HeaderMap,
     Query(query): Query<std::collections::BTreeMap<String, String>>,
 ) -> Response {
     let (code, sealed) = match answer_of(&query) {
@@ -441,6 +530,12 @@ async fn signed_in(
     else {
         return expired();
     };
+    // Before the code is used: a sign-in answer carried to another
+    // browser (login CSRF) is refused, and stays usable by its own.
+    if !same_browser(&state.pages, &headers, &signin.b) {
+        tracing::warn!(target: "openapi2mcp::audit", scheme = %signin.s, "a sign-in answer reached another browser than the one that opened the login link; refused");
+        return other_browser();
+    }
     let client = match state.signin().await {
         Ok(c) => c,
         Err(_) => {
@@ -504,27 +599,19 @@ async fn signed_in(
     if !signin.c.is_empty() {
         api.scopes = signin.c.clone();
     }
-    let browser = random_token();
     let verifier = random_verifier();
     let sealed = ApiLogin {
         p: signin.p,
         s: signin.s,
         v: verifier.clone(),
-        b: sha256_hex(browser.as_bytes()),
+        b: signin.b,
         x: now_secs() + LINK_TTL.as_secs(),
     };
     let Ok(sealed) = sealer.seal(&serde_json::to_vec(&sealed).unwrap_or_default(), API_AAD) else {
         return page(StatusCode::INTERNAL_SERVER_ERROR, "The login cannot start.");
     };
     match api.authorization_url(&state.pages.callback(), sealed, &verifier, &[]) {
-        Ok(url) => {
-            let cookie = format!(
-                "{COOKIE}={browser}; Path=/oauth; Max-Age={}; HttpOnly; SameSite=Lax{}",
-                LINK_TTL.as_secs(),
-                if state.pages.secure() { "; Secure" } else { "" }
-            );
-            redirect(&url, Some(cookie))
-        }
+        Ok(url) => redirect(&url, None),
         Err(e) => {
             tracing::warn!("login pages: {e}");
             page(StatusCode::INTERNAL_SERVER_ERROR, "The login cannot start.")
@@ -567,14 +654,9 @@ async fn callback(
         tracing::warn!(target: "openapi2mcp::audit", "a login callback with a state this server did not issue (or expired) was refused");
         return expired();
     };
-    let same_browser = cookie(&headers, COOKIE)
-        .is_some_and(|c| !c.is_empty() && sha256_hex(c.as_bytes()) == login.b);
-    if !same_browser {
+    if !same_browser(&state.pages, &headers, &login.b) {
         tracing::warn!(target: "openapi2mcp::audit", scheme = %login.s, "a login callback from another browser than the one that started it was refused");
-        return page(
-            StatusCode::FORBIDDEN,
-            "This login was started in another browser: it was not used. Open the link your assistant gave you in this browser.",
-        );
+        return other_browser();
     }
     let (client, store) = match state.bridge.login_client(&login.s).await {
         Ok(c) => c,
@@ -603,14 +685,8 @@ async fn callback(
         );
     }
     tracing::info!(target: "openapi2mcp::audit", scheme = %login.s, "a person logged in to the API");
-    let mut response = page(
+    page(
         StatusCode::OK,
         "You are logged in to the API. You can close this window and return to your assistant.",
-    );
-    if let Ok(v) = HeaderValue::from_str(&format!(
-        "{COOKIE}=; Path=/oauth; Max-Age=0; HttpOnly; SameSite=Lax"
-    )) {
-        response.headers_mut().insert(header::SET_COOKIE, v);
-    }
-    response
+    )
 }

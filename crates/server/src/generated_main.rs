@@ -41,7 +41,7 @@ struct Cli {
     #[command(flatten)]
     flags: ServeFlags,
     /// Log filter (e.g. `info`, `debug`); also RUST_LOG.
-    #[arg(long, env = "OPENAPI2MCP_LOG", default_value = DEFAULT_LOG_FILTER)]
+    #[arg(long, env = openapi2mcp_runtime::settings::LOG, default_value = DEFAULT_LOG_FILTER)]
     log: String,
 }
 
@@ -114,3 +114,7 @@ fn run(cli: &Cli, embedded: &Embedded, handlers: Arc<dyn Handlers>) -> Result<()
             .map_err(|e| e.to_string())
     })
 }
+
+#[cfg(test)]
+#[path = "generated_main_tests.rs"]
+mod tests;

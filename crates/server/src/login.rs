@@ -138,9 +138,8 @@ pub fn choose_scheme<'a>(
 }
 
 fn metadata_url(name: &str, scheme: &SecurityScheme, credentials: &Credentials) -> Option<String> {
-    let variable = openapi2mcp_runtime::auth::env_var(name, "METADATA_URL");
     credentials
-        .get(&variable)
+        .value(name, "METADATA_URL")
         .map(str::to_string)
         .or_else(|| match scheme {
             SecurityScheme::OAuth2 { login: Some(l), .. } => l.metadata_url.clone(),

@@ -16,7 +16,7 @@ use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 
 /// Environment variable holding the sealing secret shared by instances.
-pub const STATE_KEY_ENV: &str = "OPENAPI2MCP_STATE_KEY";
+pub const STATE_KEY_ENV: &str = openapi2mcp_runtime::settings::STATE_KEY;
 
 /// Largest `requestState` accepted back (a sealed state of ours is a few
 /// hundred bytes).

@@ -1,19 +1,24 @@
-//! Where credentials come from: `OPENAPI2MCP_<SCHEME>_<FIELD>` variables,
-//! held so that `Debug` and redacted text never show a value.
+//! Where credentials come from: `OPENAPI2MCP_CRED_<SCHEME>_<FIELD>`
+//! variables (or the older `OPENAPI2MCP_<SCHEME>_<FIELD>` where that name
+//! is not one of the program's settings), held so that `Debug` and
+//! redacted text never show a value.
 
 use std::collections::BTreeMap;
 use std::fmt;
 
-/// Prefix of every credential variable.
+/// Prefix of every credential variable (and of the program's settings).
 pub const ENV_PREFIX: &str = "OPENAPI2MCP_";
+
+/// Prefix of the credentials' own namespace, which no setting enters.
+pub const CRED_PREFIX: &str = "OPENAPI2MCP_CRED_";
 
 /// What replaces a secret in redacted text.
 const MASK: &str = "***";
 
-/// `OPENAPI2MCP_<SCHEME>`: the scheme name upper-cased, every run of
-/// characters other than ASCII letters and digits replaced by one `_`.
-pub fn env_var_prefix(scheme: &str) -> String {
-    let mut out = String::from(ENV_PREFIX);
+/// The scheme name upper-cased, every run of characters other than ASCII
+/// letters and digits replaced by one `_`.
+fn normalized(scheme: &str) -> String {
+    let mut out = String::new();
     let mut in_gap = false;
     for c in scheme.chars() {
         if c.is_ascii_alphanumeric() {
@@ -27,10 +32,52 @@ pub fn env_var_prefix(scheme: &str) -> String {
     out
 }
 
-/// `OPENAPI2MCP_<SCHEME>_<FIELD>`, e.g. `env_var("api_key", "KEY")` is
-/// `OPENAPI2MCP_API_KEY_KEY`.
-pub fn env_var(scheme: &str, field: &str) -> String {
+/// `OPENAPI2MCP_<SCHEME>`: the scheme name upper-cased, every run of
+/// characters other than ASCII letters and digits replaced by one `_`
+/// (the older credential names' prefix).
+pub fn env_var_prefix(scheme: &str) -> String {
+    format!("{ENV_PREFIX}{}", normalized(scheme))
+}
+
+/// `OPENAPI2MCP_<SCHEME>_<FIELD>`: the older name of a credential, in the
+/// settings' namespace; read only where it is not a setting
+/// ([`collision`]).
+pub fn legacy_env_var(scheme: &str, field: &str) -> String {
     format!("{}_{field}", env_var_prefix(scheme))
+}
+
+/// `OPENAPI2MCP_CRED_<SCHEME>_<FIELD>`: a credential's name in a namespace
+/// of its own, always read first.
+pub fn cred_env_var(scheme: &str, field: &str) -> String {
+    format!("{CRED_PREFIX}{}_{field}", normalized(scheme))
+}
+
+/// Why the older name of scheme `scheme`'s `field` is not read as a
+/// credential: it is one of the program's settings (what it is is
+/// returned), or it lies in the credentials' own namespace (another
+/// scheme's name there).
+pub fn collision(scheme: &str, field: &str) -> Option<&'static str> {
+    let legacy = legacy_env_var(scheme, field);
+    crate::settings::describe(&legacy).or_else(|| {
+        legacy
+            .starts_with(CRED_PREFIX)
+            .then_some("a name in the credentials' own namespace")
+    })
+}
+
+/// The variable to set for scheme `scheme`'s `field`, as messages name it:
+/// `OPENAPI2MCP_<SCHEME>_<FIELD>` (e.g. `env_var("api_key", "KEY")` is
+/// `OPENAPI2MCP_API_KEY_KEY`), or `OPENAPI2MCP_CRED_<SCHEME>_<FIELD>` when
+/// that name is one of the program's settings ([`collision`]): a scheme
+/// called `token` has its key in `OPENAPI2MCP_CRED_TOKEN_KEY`, since
+/// `OPENAPI2MCP_TOKEN_KEY` is the token store's key. The `CRED_` name
+/// works for every scheme ([`Credentials::credential`]).
+pub fn env_var(scheme: &str, field: &str) -> String {
+    if collision(scheme, field).is_some() {
+        cred_env_var(scheme, field)
+    } else {
+        legacy_env_var(scheme, field)
+    }
 }
 
 /// A string that never shows in `Debug` output.
@@ -86,6 +133,38 @@ impl Credentials {
     /// The value of `variable`, if set and not empty.
     pub fn get(&self, variable: &str) -> Option<&str> {
         self.values.get(variable).map(Secret::expose)
+    }
+
+    /// Scheme `scheme`'s `field`: `OPENAPI2MCP_CRED_<SCHEME>_<FIELD>`, else
+    /// `OPENAPI2MCP_<SCHEME>_<FIELD>` unless that name is a setting
+    /// ([`collision`]); with the variable it was read from.
+    pub fn credential(&self, scheme: &str, field: &str) -> Option<(String, &str)> {
+        let namespaced = cred_env_var(scheme, field);
+        if let Some(value) = self.get(&namespaced) {
+            return Some((namespaced, value));
+        }
+        if collision(scheme, field).is_some() {
+            return None;
+        }
+        let legacy = legacy_env_var(scheme, field);
+        self.get(&legacy).map(|value| (legacy, value))
+    }
+
+    /// The value of scheme `scheme`'s `field` ([`Credentials::credential`]).
+    pub fn value(&self, scheme: &str, field: &str) -> Option<&str> {
+        self.credential(scheme, field).map(|(_, value)| value)
+    }
+
+    /// The settings among these variables that scheme `scheme`'s `field`
+    /// would have been read from under its older name, while its own
+    /// `CRED_` name is unset: `(setting, what it is, the name to set)`,
+    /// for a warning at start-up.
+    pub fn shadowed(&self, scheme: &str, field: &str) -> Option<(String, &'static str, String)> {
+        let what = collision(scheme, field)?;
+        let legacy = legacy_env_var(scheme, field);
+        let namespaced = cred_env_var(scheme, field);
+        (self.get(&legacy).is_some() && self.get(&namespaced).is_none())
+            .then_some((legacy, what, namespaced))
     }
 }
 

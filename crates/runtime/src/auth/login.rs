@@ -171,10 +171,7 @@ impl LoginClient {
             ));
         };
         let flows = login.as_deref().cloned().unwrap_or_default();
-        let var = |field: &str| {
-            let variable = env_var(name, field);
-            credentials.get(&variable).map(str::to_string)
-        };
+        let var = |field: &str| credentials.value(name, field).map(str::to_string);
         let client_id = var("CLIENT_ID").ok_or_else(|| {
             format!(
                 "logging in to `{name}` needs the OAuth client id registered with its authorization server in {}",
@@ -676,6 +673,14 @@ impl UserLogin {
     /// the scopes they were granted; `None` when they have not logged in
     /// (or their login ended: expired without a refresh token, or refused
     /// on refresh).
+    ///
+    /// Processes sharing the store may share a login whose refresh tokens
+    /// rotate: one refresh at a time, within this process (a mutex) and
+    /// across them ([`TokenStore::lock`]), and after waiting, the store is
+    /// read again (another holder may have refreshed). A refresh refused
+    /// with `invalid_grant` reads the store once more and takes newer
+    /// tokens another process stored; only the login that was refused is
+    /// removed ([`TokenStore::remove_if`]), never newer tokens.
     pub(super) async fn tokens(
         &self,
         http: &reqwest::Client,
@@ -693,34 +698,73 @@ impl UserLogin {
             return Ok(Some(tokens));
         }
         let _refreshing = self.refreshing.lock().await;
-        // Another call may have refreshed while this one waited.
-        let Some(tokens) = self.store.get(&key).await.map_err(store_error)? else {
-            return Ok(None);
-        };
-        if fresh(&tokens) {
-            return Ok(Some(tokens));
-        }
-        let Some(refresh_token) = tokens.refresh_token.clone() else {
-            return Ok(None);
-        };
-        match client.refresh(&refresh_token, http).await {
-            Ok(new) => {
-                self.store.put(&key, &new).await.map_err(store_error)?;
-                Ok(Some(new))
+        let lock = match self.store.lock(&key).await {
+            Ok(Some(lock)) => Some(lock),
+            Ok(None) => {
+                tracing::warn!(scheme = %client.scheme, "another process held this login's refresh past the wait; going on");
+                None
             }
-            Err(reason) => {
-                tracing::warn!(scheme = %client.scheme, "token refresh failed: {reason}");
-                // A refused refresh ends the login: log in again.
-                if reason.contains("invalid_grant") {
-                    let _ = self.store.remove(&key).await;
-                    return Ok(None);
+            Err(e) => {
+                tracing::warn!(scheme = %client.scheme, "the refresh lock cannot be taken ({e}); going on");
+                None
+            }
+        };
+        let outcome = self.refresh(client, &key, http).await;
+        if let Some(lock) = lock {
+            lock.release().await;
+        }
+        outcome
+    }
+
+    /// The refresh itself, under the locks: the store read again first.
+    async fn refresh(
+        &self,
+        client: &LoginClient,
+        key: &str,
+        http: &reqwest::Client,
+    ) -> Result<Option<StoredTokens>, AuthError> {
+        let store_error = |e: super::store::StoreError| AuthError::Login {
+            scheme: client.scheme.clone(),
+            reason: e.to_string(),
+        };
+        // Another call or process may have refreshed while this one waited.
+        let Some(mut tokens) = self.store.get(key).await.map_err(store_error)? else {
+            return Ok(None);
+        };
+        // Bounded: a refused refresh is retried once, with newer tokens
+        // another process stored meanwhile.
+        for _ in 0..2 {
+            if fresh(&tokens) {
+                return Ok(Some(tokens));
+            }
+            let Some(refresh_token) = tokens.refresh_token.clone() else {
+                return Ok(None);
+            };
+            let reason = match client.refresh(&refresh_token, http).await {
+                Ok(new) => {
+                    self.store.put(key, &new).await.map_err(store_error)?;
+                    return Ok(Some(new));
                 }
-                Err(AuthError::Token {
+                Err(reason) => reason,
+            };
+            tracing::warn!(scheme = %client.scheme, "token refresh failed: {reason}");
+            if !reason.contains("invalid_grant") {
+                return Err(AuthError::Token {
                     url: client.token_url.clone(),
                     reason,
-                })
+                });
+            }
+            // Refused: newer tokens another process stored are used; a
+            // login still the one refused has ended (log in again).
+            match self.store.get(key).await.map_err(store_error)? {
+                Some(current) if current != tokens => tokens = current,
+                _ => {
+                    let _ = self.store.remove_if(key, &tokens).await;
+                    return Ok(None);
+                }
             }
         }
+        Ok(fresh(&tokens).then_some(tokens))
     }
 }
 

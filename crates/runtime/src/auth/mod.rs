@@ -17,11 +17,19 @@
 //! [`Credentials::from_pairs`]. Empty values count as unset. Variables are
 //! read once, when the [`Authenticator`] is built.
 //!
-//! Every variable is named `OPENAPI2MCP_<SCHEME>_<FIELD>`, where `<SCHEME>`
-//! is the security scheme's name (its key in `components.securitySchemes`)
-//! upper-cased, with every run of characters other than ASCII letters and
-//! digits replaced by one `_`: `api_key` → `API_KEY`, `petstore-auth` →
-//! `PETSTORE_AUTH`, `bearerAuth` → `BEARERAUTH` (see [`env_var`]).
+//! Every variable is named `OPENAPI2MCP_CRED_<SCHEME>_<FIELD>`, where
+//! `<SCHEME>` is the security scheme's name (its key in
+//! `components.securitySchemes`) upper-cased, with every run of characters
+//! other than ASCII letters and digits replaced by one `_`: `api_key` →
+//! `API_KEY`, `petstore-auth` → `PETSTORE_AUTH`, `bearerAuth` →
+//! `BEARERAUTH` (see [`cred_env_var`]). The older name without `CRED_`,
+//! `OPENAPI2MCP_<SCHEME>_<FIELD>`, is read when the `CRED_` one is unset,
+//! except where it is one of the program's own settings
+//! ([`crate::settings`]): a scheme called `token` never takes
+//! `OPENAPI2MCP_TOKEN_KEY` (the token store's key) as its API key, and a
+//! warning at start-up names both variables when that one is set and the
+//! scheme's `OPENAPI2MCP_CRED_TOKEN_KEY` is not. Messages name the older
+//! name where it is read, else the `CRED_` one ([`env_var`]).
 //!
 //! | Scheme type          | Fields                                                                 | Sent as                                                |
 //! |----------------------|------------------------------------------------------------------------|--------------------------------------------------------|
@@ -64,7 +72,8 @@
 //! [`AuthError::ConflictingSchemes`], naming the two schemes and the place,
 //! instead of sending half of it.
 //!
-//! Self-contained: imports only `super::binding` and `super::request`.
+//! Imports `super::binding`, `super::request`, `crate::http` and
+//! `crate::settings`.
 //!
 //! `credentials` reads and masks the variables, `schemes` resolves each
 //! security scheme against them, `placement` puts a credential on a
@@ -92,7 +101,10 @@ use oauth2::ClientCredentials;
 use placement::{apply_api_key, record_credential, set_authorization};
 use schemes::{Method, SchemeAuth, Slot, resolve};
 
-pub use credentials::{Credentials, ENV_PREFIX, env_var, env_var_prefix, redact, redact_json};
+pub use credentials::{
+    CRED_PREFIX, Credentials, ENV_PREFIX, collision, cred_env_var, env_var, env_var_prefix,
+    legacy_env_var, redact, redact_json,
+};
 pub use placement::apply_passthrough;
 
 // ---------------------------------------------------------------------------
@@ -246,6 +258,15 @@ impl Authenticator {
         http: impl Into<crate::http::LazyClient>,
         store: Option<std::sync::Arc<dyn store::TokenStore>>,
     ) -> Self {
+        for (name, scheme) in schemes {
+            for field in schemes::fields(scheme) {
+                if let Some((setting, what, namespaced)) = credentials.shadowed(name, field) {
+                    tracing::warn!(
+                        "security scheme `{name}` reads its {field} from {namespaced}, which is not set: {setting} is {what}, one of the server's own settings, and is never read as a credential"
+                    );
+                }
+            }
+        }
         let schemes = schemes
             .iter()
             .map(|(name, scheme)| {

@@ -184,6 +184,16 @@ impl TokenStore for KeyringStore {
             Ok(secret.and_then(|s| decode(key, &s).ok()))
         })
     }
+
+    /// The keyring is one person's, on one machine: their processes (two
+    /// desktop clients) take turns through a lock file beside the default
+    /// token file. Its compare-and-delete stays the trait's (the keyring
+    /// has none), made safe by this lock among refreshing processes.
+    fn lock<'a>(&'a self, _key: &'a str) -> StoreFuture<'a, Option<super::store::StoreLock>> {
+        Box::pin(super::store::file_lock(
+            super::store::default_path().with_file_name("keyring.refresh.lock"),
+        ))
+    }
 }
 
 #[cfg(test)]

@@ -116,6 +116,29 @@ impl SchemeAuth {
     }
 }
 
+/// Every field a scheme of this kind reads (`KEY`, `TOKEN`, ...).
+pub(super) fn fields(scheme: &SecurityScheme) -> &'static [&'static str] {
+    match scheme {
+        SecurityScheme::ApiKey { .. } => &[KEY],
+        SecurityScheme::Http { scheme, .. } if scheme.eq_ignore_ascii_case("basic") => {
+            &[USERNAME, PASSWORD]
+        }
+        SecurityScheme::Http { .. } | SecurityScheme::OpenIdConnect { .. } => &[TOKEN],
+        SecurityScheme::OAuth2 { .. } => &[
+            TOKEN,
+            CLIENT_ID,
+            CLIENT_SECRET,
+            TOKEN_URL,
+            SCOPES,
+            "METADATA_URL",
+            "AUTHORIZATION_URL",
+            "DEVICE_AUTHORIZATION_URL",
+            "REVOCATION_URL",
+        ],
+        SecurityScheme::MutualTls => &[],
+    }
+}
+
 /// Reads what `scheme` needs from `credentials`; with a token `store`,
 /// OAuth2 schemes offering a login flow serve each person's own login.
 pub(super) fn resolve(
@@ -142,14 +165,14 @@ pub(super) fn resolve(
                 credentials,
             );
             // A ready `_TOKEN` wins over anyone's login.
-            let token_set = credentials.get(&env_var(name, TOKEN)).is_some();
+            let token_set = credentials.value(name, TOKEN).is_some();
             if let (Some(store), Some(flows), false) = (store, login, token_set)
                 && let Ok(client) = LoginClient::from_scheme(name, scheme, credentials)
             {
                 auth.secrets
                     .extend(client.secret().map(|s| Secret(s.to_string())));
                 let metadata = credentials
-                    .get(&env_var(name, "METADATA_URL"))
+                    .value(name, "METADATA_URL")
                     .map(str::to_string)
                     .or_else(|| flows.metadata_url.clone());
                 auth.login = Some(Box::new(UserLogin::new(
@@ -190,7 +213,8 @@ fn resolve_api_key(
         return SchemeAuth::unsupported(label, "an apiKey cannot be sent in the path");
     }
     let variable = env_var(scheme, KEY);
-    let key = credentials.get(&variable).map(|k| Secret(k.to_string()));
+    let read = credentials.credential(scheme, KEY);
+    let key = read.as_ref().map(|(_, k)| Secret(k.to_string()));
     let mut secrets: Vec<Secret> = key.iter().cloned().collect();
     if let Some(key) = &key
         && location == Location::Query
@@ -199,11 +223,11 @@ fn resolve_api_key(
             url::form_urlencoded::byte_serialize(key.expose().as_bytes()).collect(),
         ));
     }
-    let method = key.map(|key| Method::ApiKey {
+    let method = key.zip(read).map(|(key, (read_from, _))| Method::ApiKey {
         name: key_name.to_string(),
         location,
         key,
-        variable: variable.clone(),
+        variable: read_from,
     });
     SchemeAuth {
         label,
@@ -240,8 +264,10 @@ fn capitalize(word: &str) -> String {
 fn resolve_basic(scheme: &str, credentials: &Credentials) -> SchemeAuth {
     let user_var = env_var(scheme, USERNAME);
     let pass_var = env_var(scheme, PASSWORD);
-    let username = credentials.get(&user_var);
-    let password = credentials.get(&pass_var);
+    let user_read = credentials.credential(scheme, USERNAME);
+    let pass_read = credentials.credential(scheme, PASSWORD);
+    let username = user_read.as_ref().map(|(_, v)| *v);
+    let password = pass_read.as_ref().map(|(_, v)| *v);
     let mut secrets: Vec<Secret> = [username, password]
         .into_iter()
         .flatten()
@@ -250,9 +276,11 @@ fn resolve_basic(scheme: &str, credentials: &Credentials) -> SchemeAuth {
     let method = username.map(|user| {
         let encoded = STANDARD.encode(format!("{user}:{}", password.unwrap_or_default()));
         secrets.push(Secret(encoded.clone()));
+        let read_user = user_read.as_ref().map_or(&user_var, |(v, _)| v);
+        let read_pass = pass_read.as_ref().map_or(&pass_var, |(v, _)| v);
         Method::Authorization {
             value: Secret(format!("Basic {encoded}")),
-            variable: format!("{user_var}/{pass_var}"),
+            variable: format!("{read_user}/{read_pass}"),
         }
     });
     SchemeAuth {
@@ -273,13 +301,14 @@ fn authorization() -> Slot {
 /// A scheme satisfied by `_TOKEN`, sent as `Authorization: <auth> <token>`.
 fn resolve_token(scheme: &str, auth: &str, label: String, credentials: &Credentials) -> SchemeAuth {
     let variable = env_var(scheme, TOKEN);
-    let token = credentials.get(&variable);
+    let read = credentials.credential(scheme, TOKEN);
+    let token = read.as_ref().map(|(_, t)| *t);
     SchemeAuth {
         label,
-        options: Ok(vec![vec![variable.clone()]]),
-        method: token.map(|t| Method::Authorization {
+        options: Ok(vec![vec![variable]]),
+        method: read.as_ref().map(|(read_from, t)| Method::Authorization {
             value: Secret(format!("{auth} {t}")),
-            variable: variable.clone(),
+            variable: read_from.clone(),
         }),
         secrets: token.map(|t| Secret(t.to_string())).into_iter().collect(),
         slot: Some(authorization()),
@@ -297,9 +326,9 @@ fn resolve_oauth2(
 ) -> SchemeAuth {
     let label = format!("oauth2, flows: {}", flows.join(", "));
     let mut auth = resolve_token(scheme, "Bearer", label, credentials);
-    let [id_var, secret_var, url_var, scopes_var] =
-        [CLIENT_ID, CLIENT_SECRET, TOKEN_URL, SCOPES].map(|f| env_var(scheme, f));
-    let secret = credentials.get(&secret_var);
+    let [id_var, secret_var, url_var] =
+        [CLIENT_ID, CLIENT_SECRET, TOKEN_URL].map(|f| env_var(scheme, f));
+    let secret = credentials.value(scheme, CLIENT_SECRET);
     auth.secrets.extend(secret.map(|s| Secret(s.to_string())));
     let mut needed = vec![id_var.clone(), secret_var.clone()];
     if document_url.is_none() {
@@ -311,15 +340,17 @@ fn resolve_oauth2(
     if auth.method.is_some() {
         return auth;
     }
-    let token_url = credentials.get(&url_var).or(document_url);
-    if let (Some(id), Some(secret), Some(token_url)) = (credentials.get(&id_var), secret, token_url)
+    let url_read = credentials.credential(scheme, TOKEN_URL);
+    let token_url = url_read.as_ref().map(|(_, u)| *u).or(document_url);
+    if let (Some(id), Some(secret), Some(token_url)) =
+        (credentials.value(scheme, CLIENT_ID), secret, token_url)
     {
         auth.method = Some(Method::ClientCredentials(Box::new(ClientCredentials {
             client_id: id.to_string(),
             client_secret: Secret(secret.to_string()),
             token_url: token_url.to_string(),
-            url_variable: url_var,
-            scopes: credentials.get(&scopes_var).map(split_scopes),
+            url_variable: url_read.map_or(url_var, |(read_from, _)| read_from),
+            scopes: credentials.value(scheme, SCOPES).map(split_scopes),
             slots: Mutex::new(BTreeMap::new()),
         })));
     }

@@ -11,7 +11,19 @@
 //! modification time or size), so a `login` in another process is seen at
 //! once while calls do not pay for a read each; every change replaces the
 //! file atomically (written to a temporary file with mode 0600, then
-//! renamed).
+//! renamed), its read-modify-write cycle under an exclusive `flock` of
+//! `<file>.lock`, so processes sharing the file lose none of each other's
+//! changes.
+//!
+//! Refresh tokens may be rotated (each used once), so two processes
+//! sharing one login (two desktop clients, instances over Redis) must not
+//! refresh it at once: the loser's refresh is refused and, before, it
+//! removed the login, the winner's fresh tokens included. A store
+//! therefore offers [`TokenStore::lock`], one holder at a time per login
+//! across the processes sharing it (the file store: an `flock` of
+//! `<file>.refresh.lock`; Redis: `SET NX PX` of a random token, released by
+//! its holder only), and [`TokenStore::remove_if`], which removes a login
+//! only while it is still the one the caller read (compare-and-delete).
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -25,7 +37,7 @@ use base64::engine::general_purpose::STANDARD;
 use serde::{Deserialize, Serialize};
 
 /// The variable holding the secret the token file is encrypted with.
-pub const TOKEN_KEY_ENV: &str = "OPENAPI2MCP_TOKEN_KEY";
+pub const TOKEN_KEY_ENV: &str = crate::settings::TOKEN_KEY;
 
 /// Fewest characters of that secret.
 const MIN_KEY_CHARS: usize = 32;
@@ -115,6 +127,187 @@ pub trait TokenStore: Send + Sync {
         let _ = (id, until);
         Box::pin(async { Ok(None) })
     }
+
+    /// Removes the tokens under `key` only while they are still
+    /// `expected` (compare-and-delete); whether they were removed. A login
+    /// refused on refresh is removed this way, so that newer tokens another
+    /// process stored meanwhile stay. The default compares, then removes
+    /// (not atomic: a store shared by processes overrides it).
+    fn remove_if<'a>(&'a self, key: &'a str, expected: &'a StoredTokens) -> StoreFuture<'a, bool> {
+        Box::pin(async move {
+            match self.get(key).await? {
+                Some(current) if current == *expected => Ok(self.remove(key).await?.is_some()),
+                _ => Ok(false),
+            }
+        })
+    }
+
+    /// Waits (at most [`LOCK_WAIT`]) to be the only holder of the refresh
+    /// of the login under `key` among the processes sharing this store;
+    /// the lock ends when the returned [`StoreLock`] is released or
+    /// dropped, or after [`LOCK_TTL`] should its holder die. `Ok(None)`:
+    /// another holder kept it past the wait (the caller goes on, re-reading
+    /// what that holder stored). The default (a store no other process
+    /// shares) holds nothing.
+    fn lock<'a>(&'a self, key: &'a str) -> StoreFuture<'a, Option<StoreLock>> {
+        let _ = key;
+        Box::pin(async { Ok(Some(StoreLock::default())) })
+    }
+}
+
+/// Longest wait for another process's refresh of the same login.
+pub const LOCK_WAIT: std::time::Duration = std::time::Duration::from_secs(20);
+
+/// How long a Redis refresh lock outlives a holder that died.
+pub const LOCK_TTL: std::time::Duration = std::time::Duration::from_secs(30);
+
+/// How often a waiting process tries the lock again.
+const LOCK_POLL: std::time::Duration = std::time::Duration::from_millis(25);
+
+/// How a [`StoreLock`] is given back.
+type Release = Box<dyn FnOnce() -> StoreFuture<'static, ()> + Send>;
+
+/// One holder's refresh lock ([`TokenStore::lock`]); released by
+/// [`StoreLock::release`], or when dropped (a Redis lock then in a task
+/// of the running runtime).
+#[derive(Default)]
+pub struct StoreLock {
+    /// The open, `flock`ed lock file (closing it unlocks).
+    file: Option<std::fs::File>,
+    /// How a lock held elsewhere (Redis) is given back.
+    release: Option<Release>,
+}
+
+impl std::fmt::Debug for StoreLock {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("StoreLock").finish_non_exhaustive()
+    }
+}
+
+impl StoreLock {
+    /// Gives the lock back now.
+    pub async fn release(mut self) {
+        self.file.take();
+        if let Some(release) = self.release.take()
+            && let Err(e) = release().await
+        {
+            tracing::debug!("a refresh lock could not be released (it expires by itself): {e}");
+        }
+    }
+}
+
+impl Drop for StoreLock {
+    fn drop(&mut self) {
+        if let Some(release) = self.release.take()
+            && let Ok(runtime) = tokio::runtime::Handle::try_current()
+        {
+            runtime.spawn(async move {
+                let _ = release().await;
+            });
+        }
+    }
+}
+
+/// A refresh lock held as an exclusive `flock` of the file `path`
+/// (waiting at most [`LOCK_WAIT`]): the file store's, and the OS
+/// keyring's (processes of one person on one machine).
+pub(super) async fn file_lock(path: PathBuf) -> Result<Option<StoreLock>, StoreError> {
+    let file = flock_file(&path, LOCK_WAIT)
+        .await
+        .map_err(|e| StoreError::Io {
+            path: path.display().to_string(),
+            reason: e.to_string(),
+        })?;
+    Ok(file.map(|file| StoreLock {
+        file: Some(file),
+        release: None,
+    }))
+}
+
+/// An exclusive `flock` of `path` (created with mode 0600), tried every
+/// [`LOCK_POLL`] for at most `wait`; `None` when still held elsewhere.
+/// Off Unix, no lock is taken (a file store is then one process's).
+async fn flock_file(
+    path: &Path,
+    wait: std::time::Duration,
+) -> std::io::Result<Option<std::fs::File>> {
+    let file = open_lock_file(path)?;
+    let deadline = std::time::Instant::now() + wait;
+    loop {
+        if try_flock(&file)? {
+            return Ok(Some(file));
+        }
+        if std::time::Instant::now() >= deadline {
+            return Ok(None);
+        }
+        tokio::time::sleep(LOCK_POLL).await;
+    }
+}
+
+fn open_lock_file(path: &Path) -> std::io::Result<std::fs::File> {
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir)?;
+    }
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true).write(true).create(true).truncate(false);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt as _;
+        options.mode(0o600);
+    }
+    options.open(path)
+}
+
+/// Takes an exclusive `flock` without waiting; whether it was taken.
+#[cfg(unix)]
+fn try_flock(file: &std::fs::File) -> std::io::Result<bool> {
+    use std::os::fd::AsRawFd as _;
+    loop {
+        // SAFETY: the descriptor belongs to `file`, open for the call.
+        let done = unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) };
+        if done == 0 {
+            return Ok(true);
+        }
+        let error = std::io::Error::last_os_error();
+        match error.kind() {
+            std::io::ErrorKind::Interrupted => continue,
+            std::io::ErrorKind::WouldBlock => return Ok(false),
+            _ => return Err(error),
+        }
+    }
+}
+
+#[cfg(not(unix))]
+fn try_flock(_file: &std::fs::File) -> std::io::Result<bool> {
+    Ok(true)
+}
+
+/// An exclusive `flock` of `path`, waited for (a read-modify-write of the
+/// token file takes milliseconds).
+fn flock_blocking(path: &Path) -> std::io::Result<std::fs::File> {
+    let file = open_lock_file(path)?;
+    #[cfg(unix)]
+    {
+        use std::os::fd::AsRawFd as _;
+        loop {
+            // SAFETY: the descriptor belongs to `file`, open for the call.
+            if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX) } == 0 {
+                break;
+            }
+            let error = std::io::Error::last_os_error();
+            if error.kind() != std::io::ErrorKind::Interrupted {
+                return Err(error);
+            }
+        }
+    }
+    Ok(file)
+}
+
+/// `path` with `suffix` added to its file name (`tokens.enc.lock`).
+fn beside(path: &Path, suffix: &str) -> PathBuf {
+    let mut name = path.as_os_str().to_os_string();
+    name.push(suffix);
+    PathBuf::from(name)
 }
 
 /// The store `location` names: `keyring:` (the OS keyring,
@@ -388,27 +581,49 @@ impl FileStore {
         Ok(self.load()?.remove(key))
     }
 
-    fn put_now(&self, key: &str, tokens: &StoredTokens) -> Result<(), StoreError> {
+    /// Runs `change` on the entries under this process's mutex and the
+    /// file's `flock` (other processes' changes are neither lost nor
+    /// overwritten); saves them when it says so.
+    fn modify<T>(
+        &self,
+        change: impl FnOnce(&mut BTreeMap<String, StoredTokens>) -> (T, bool),
+    ) -> Result<T, StoreError> {
         let _writing = self
             .writing
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let _locked = flock_blocking(&beside(&self.path, ".lock")).map_err(|e| self.io(e))?;
         let mut entries = self.load()?;
-        entries.insert(key.to_string(), tokens.clone());
-        self.save(&entries)
+        let (out, changed) = change(&mut entries);
+        if changed {
+            self.save(&entries)?;
+        }
+        Ok(out)
+    }
+
+    fn put_now(&self, key: &str, tokens: &StoredTokens) -> Result<(), StoreError> {
+        self.modify(|entries| {
+            entries.insert(key.to_string(), tokens.clone());
+            ((), true)
+        })
     }
 
     fn remove_now(&self, key: &str) -> Result<Option<StoredTokens>, StoreError> {
-        let _writing = self
-            .writing
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
-        let mut entries = self.load()?;
-        let removed = entries.remove(key);
-        if removed.is_some() {
-            self.save(&entries)?;
-        }
-        Ok(removed)
+        self.modify(|entries| {
+            let removed = entries.remove(key);
+            let changed = removed.is_some();
+            (removed, changed)
+        })
+    }
+
+    fn remove_if_now(&self, key: &str, expected: &StoredTokens) -> Result<bool, StoreError> {
+        self.modify(|entries| {
+            let same = entries.get(key) == Some(expected);
+            if same {
+                entries.remove(key);
+            }
+            (same, same)
+        })
     }
 }
 
@@ -423,6 +638,16 @@ impl TokenStore for FileStore {
 
     fn remove<'a>(&'a self, key: &'a str) -> StoreFuture<'a, Option<StoredTokens>> {
         Box::pin(async move { self.remove_now(key) })
+    }
+
+    fn remove_if<'a>(&'a self, key: &'a str, expected: &'a StoredTokens) -> StoreFuture<'a, bool> {
+        Box::pin(async move { self.remove_if_now(key, expected) })
+    }
+
+    /// One lock file for every login of the file (`<file>.refresh.lock`):
+    /// refreshes are rare and short, and no lock file is left per person.
+    fn lock<'a>(&'a self, _key: &'a str) -> StoreFuture<'a, Option<StoreLock>> {
+        Box::pin(file_lock(beside(&self.path, ".refresh.lock")))
     }
 }
 
@@ -524,6 +749,21 @@ fn redacted_url(url: &str) -> String {
     }
 }
 
+/// Deletes `KEYS[1]` only while it holds `ARGV[1]`: the compare-and-delete
+/// of a login, and the release of a refresh lock by its holder only.
+const DELETE_IF_SAME: &str = r"if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) else return 0 end";
+
+/// Prefix of the refresh locks' Redis keys.
+const REDIS_LOCK_PREFIX: &str = "openapi2mcp:refresh-lock:";
+
+impl RedisStore {
+    fn lock_entry(key: &str) -> String {
+        let digest = digest::digest(&digest::SHA256, key.as_bytes());
+        let hex: String = digest.as_ref().iter().map(|b| format!("{b:02x}")).collect();
+        format!("{REDIS_LOCK_PREFIX}{hex}")
+    }
+}
+
 impl TokenStore for RedisStore {
     fn get<'a>(&'a self, key: &'a str) -> StoreFuture<'a, Option<StoredTokens>> {
         Box::pin(async move {
@@ -563,6 +803,92 @@ impl TokenStore for RedisStore {
                 .await
                 .map_err(|e| self.io(e))?;
             value.map(|v| self.decode(key, &v)).transpose()
+        })
+    }
+
+    /// Compares the decrypted entry (each write encrypts anew), then
+    /// deletes it in one script only while it is still the value read.
+    fn remove_if<'a>(&'a self, key: &'a str, expected: &'a StoredTokens) -> StoreFuture<'a, bool> {
+        Box::pin(async move {
+            let mut connection = self.connection().await?;
+            let entry = Self::entry(key);
+            let value: Option<Vec<u8>> = redis::cmd("GET")
+                .arg(&entry)
+                .query_async(&mut connection)
+                .await
+                .map_err(|e| self.io(e))?;
+            let Some(value) = value else {
+                return Ok(false);
+            };
+            if self.decode(key, &value)? != *expected {
+                return Ok(false);
+            }
+            let deleted: i64 = redis::cmd("EVAL")
+                .arg(DELETE_IF_SAME)
+                .arg(1)
+                .arg(&entry)
+                .arg(value)
+                .query_async(&mut connection)
+                .await
+                .map_err(|e| self.io(e))?;
+            Ok(deleted == 1)
+        })
+    }
+
+    /// `SET <lock> <random token> NX PX` ([`LOCK_TTL`]), tried every
+    /// [`LOCK_POLL`]; released by a script deleting it only while it still
+    /// holds this holder's token (an expired lock taken over by another
+    /// process is not released by the first).
+    fn lock<'a>(&'a self, key: &'a str) -> StoreFuture<'a, Option<StoreLock>> {
+        Box::pin(async move {
+            let mut connection = self.connection().await?;
+            let entry = Self::lock_entry(key);
+            let mut token = [0u8; 16];
+            self.cipher
+                .rng
+                .fill(&mut token)
+                .map_err(|_| self.io("the system random generator failed"))?;
+            let token = STANDARD.encode(token);
+            let deadline = std::time::Instant::now() + LOCK_WAIT;
+            loop {
+                let taken: Option<String> = redis::cmd("SET")
+                    .arg(&entry)
+                    .arg(&token)
+                    .arg("NX")
+                    .arg("PX")
+                    .arg(LOCK_TTL.as_millis() as u64)
+                    .query_async(&mut connection)
+                    .await
+                    .map_err(|e| self.io(e))?;
+                if taken.is_some() {
+                    break;
+                }
+                if std::time::Instant::now() >= deadline {
+                    return Ok(None);
+                }
+                tokio::time::sleep(LOCK_POLL).await;
+            }
+            let url = self.url.clone();
+            let release: Release = Box::new(move || {
+                Box::pin(async move {
+                    redis::cmd("EVAL")
+                        .arg(DELETE_IF_SAME)
+                        .arg(1)
+                        .arg(entry)
+                        .arg(token)
+                        .query_async::<i64>(&mut connection)
+                        .await
+                        .map(|_| ())
+                        .map_err(|e| StoreError::Io {
+                            path: url,
+                            reason: e.to_string(),
+                        })
+                })
+            });
+            Ok(Some(StoreLock {
+                file: None,
+                release: Some(release),
+            }))
         })
     }
 

@@ -82,3 +82,43 @@ fn a_location_is_described_without_a_password() {
     assert!(!redis.contains("hunter2"), "{redis}");
     assert!(redis.contains("cache:6379"), "{redis}");
 }
+
+/// One refresh lock holder at a time among the stores sharing a file
+/// (each `FileStore` here stands for a process), and a login removed only
+/// while it is still the one read.
+#[tokio::test]
+async fn refresh_lock_and_compare_and_delete() {
+    let path = temp_path("lock");
+    let secret = "k".repeat(40);
+    let a = FileStore::with_secret(&path, &secret).unwrap();
+    let b = FileStore::with_secret(&path, &secret).unwrap();
+    let held = a
+        .lock("alice")
+        .await
+        .unwrap()
+        .expect("a free lock is taken");
+    let lock_file = beside(&path, ".refresh.lock");
+    let short = std::time::Duration::from_millis(100);
+    assert!(
+        flock_file(&lock_file, short).await.unwrap().is_none(),
+        "held by a: b waits, then gives up"
+    );
+    held.release().await;
+    let taken = flock_file(&lock_file, short).await.unwrap();
+    assert!(taken.is_some(), "released: b takes it");
+    drop(taken);
+
+    let old = tokens("old-access");
+    let new = tokens("new-access");
+    a.put_now("alice", &old).unwrap();
+    b.put_now("alice", &new).unwrap();
+    assert!(!a.remove_if(&"alice".to_string(), &old).await.unwrap());
+    assert_eq!(a.get_now("alice").unwrap(), Some(new.clone()), "newer kept");
+    assert!(a.remove_if(&"alice".to_string(), &new).await.unwrap());
+    assert_eq!(b.get_now("alice").unwrap(), None);
+    // Writes of two processes to one file lose nothing.
+    a.put_now("alice", &old).unwrap();
+    b.put_now("bob", &new).unwrap();
+    assert_eq!(a.get_now("alice").unwrap(), Some(old));
+    assert_eq!(a.get_now("bob").unwrap(), Some(new));
+}

@@ -110,6 +110,98 @@ fn env_var_naming() {
     assert_eq!(env_var_prefix("x"), "OPENAPI2MCP_X");
 }
 
+/// Credentials have a namespace of their own (`OPENAPI2MCP_CRED_`); the
+/// older names are read only where they are not one of the program's
+/// settings: a Jupyter-style apiKey scheme called `token` never takes the
+/// token store's key (`OPENAPI2MCP_TOKEN_KEY`) as its API key.
+#[tokio::test]
+async fn credentials_never_come_from_a_setting() {
+    assert_eq!(
+        cred_env_var("api_key", "KEY"),
+        "OPENAPI2MCP_CRED_API_KEY_KEY"
+    );
+    for (scheme, field, setting) in [
+        ("token", "KEY", crate::settings::TOKEN_KEY),
+        ("state", "KEY", crate::settings::STATE_KEY),
+        ("signin", "CLIENT_ID", crate::settings::SIGNIN_CLIENT_ID),
+        (
+            "signin",
+            "CLIENT_SECRET",
+            crate::settings::SIGNIN_CLIENT_SECRET,
+        ),
+        ("auth", "TOKEN", crate::settings::AUTH_TOKEN),
+    ] {
+        assert_eq!(legacy_env_var(scheme, field), setting);
+        assert!(collision(scheme, field).is_some(), "{setting}");
+        assert_eq!(env_var(scheme, field), cred_env_var(scheme, field));
+    }
+    // Another scheme's name in the credentials' namespace is no fallback.
+    assert!(collision("cred_x", "KEY").is_some());
+    assert_eq!(collision("api_key", "KEY"), None);
+    // No setting is in the credentials' namespace.
+    for (setting, _) in crate::settings::ALL {
+        assert!(!setting.starts_with(CRED_PREFIX), "{setting}");
+    }
+
+    let store_key = "0123456789abcdef0123456789abcdef-store";
+    let c = creds(&[(crate::settings::TOKEN_KEY, store_key)]);
+    assert_eq!(
+        c.value("token", "KEY"),
+        None,
+        "a setting is not a credential"
+    );
+    assert!(c.shadowed("token", "KEY").is_some());
+    let c = creds(&[
+        (crate::settings::TOKEN_KEY, store_key),
+        ("OPENAPI2MCP_CRED_TOKEN_KEY", "token jupyter-s3cret"),
+    ]);
+    assert_eq!(c.value("token", "KEY"), Some("token jupyter-s3cret"));
+    assert_eq!(c.shadowed("token", "KEY"), None);
+    let auth = Authenticator::new(
+        &[(
+            "token".to_string(),
+            api_key("Authorization", Location::Header),
+        )]
+        .into(),
+        &c,
+        reqwest::Client::new(),
+    );
+    let sent = applied(&auth, &[requirement(&["token"])], "https://j.example/api")
+        .await
+        .unwrap();
+    assert_eq!(
+        header_of(&sent, "authorization").as_deref(),
+        Some("token jupyter-s3cret")
+    );
+    // Without the namespaced name: asked for it, the store key unsent.
+    let auth = Authenticator::new(
+        &[(
+            "token".to_string(),
+            api_key("Authorization", Location::Header),
+        )]
+        .into(),
+        &creds(&[(crate::settings::TOKEN_KEY, store_key)]),
+        reqwest::Client::new(),
+    );
+    let e = applied(&auth, &[requirement(&["token"])], "https://j.example/api")
+        .await
+        .unwrap_err();
+    assert!(e.to_string().contains("OPENAPI2MCP_CRED_TOKEN_KEY"), "{e}");
+    assert!(!e.to_string().contains(store_key));
+
+    // Elsewhere both names work, the namespaced one first.
+    let c = creds(&[("OPENAPI2MCP_API_KEY_KEY", "old")]);
+    assert_eq!(
+        c.credential("api_key", "KEY"),
+        Some(("OPENAPI2MCP_API_KEY_KEY".into(), "old"))
+    );
+    let c = creds(&[
+        ("OPENAPI2MCP_API_KEY_KEY", "old"),
+        ("OPENAPI2MCP_CRED_API_KEY_KEY", "new"),
+    ]);
+    assert_eq!(c.value("api_key", "KEY"), Some("new"));
+}
+
 #[test]
 fn empty_values_count_as_unset() {
     let c = creds(&[("OPENAPI2MCP_A_KEY", ""), ("OPENAPI2MCP_B_KEY", "v")]);

@@ -11,7 +11,7 @@ use super::SelectError;
 
 /// The variable a worker process would be started with (none is, in this
 /// build).
-pub const WORKER_ENV: &str = "OPENAPI2MCP_SELECTOR_WORKER";
+pub const WORKER_ENV: &str = crate::settings::SELECTOR_WORKER;
 
 /// Memory budget of a worker process (none runs in this build).
 pub const MEMORY_LIMIT: u64 = 1 << 30;

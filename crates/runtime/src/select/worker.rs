@@ -26,7 +26,7 @@ use super::{SelectError, TIME_LIMIT, eval};
 
 /// The environment variable that puts a process in worker mode; its
 /// value is the protocol version.
-pub const WORKER_ENV: &str = "OPENAPI2MCP_SELECTOR_WORKER";
+pub const WORKER_ENV: &str = crate::settings::SELECTOR_WORKER;
 
 /// The argument a worker is started with: a program without the worker
 /// hook (a test harness, another CLI) refuses it and exits at once
