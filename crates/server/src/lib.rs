@@ -30,6 +30,7 @@ pub mod seal;
 mod shape;
 pub mod tasks;
 pub mod transport;
+mod workflows;
 
 use std::collections::{BTreeSet, HashMap};
 use std::sync::{Arc, Mutex};

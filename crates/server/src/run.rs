@@ -36,6 +36,9 @@ pub(super) struct CallEnv {
     /// The person the call is made for (whose own API login is used);
     /// `None` when no token store is configured, so nothing is looked up.
     person: Option<String>,
+    /// The scopes of the request's validated access token (`None`: no
+    /// token was validated), for the checks of a workflow's steps.
+    scopes: Option<std::collections::BTreeSet<String>>,
 }
 
 /// The person of a call that has no validated user: on HTTP without
@@ -120,6 +123,9 @@ impl CallEnv {
         };
         Self {
             person: options.token_store.is_some().then(|| person_of(parts)),
+            scopes: parts
+                .and_then(|p| p.extensions.get::<super::authz::Principal>())
+                .map(|p| p.scopes.clone()),
             authorization: parts
                 .and_then(|p| p.headers.get(axum::http::header::AUTHORIZATION))
                 .and_then(|v| v.to_str().ok())
@@ -215,15 +221,20 @@ impl Bridge {
             }
             None => (None, None),
         };
+        // A workflow's steps are checked as direct calls of their tools.
+        let guard = self.step_guard(tool, env.scopes.clone());
+        // Boxed: the futures around it nest deep enough as they are.
+        let call: std::pin::Pin<Box<dyn std::future::Future<Output = CallReport> + Send + '_>> =
+            Box::pin(async {
+                let call = self.call(tool, args, env.authorization.as_deref(), mode, selector);
+                match guard {
+                    Some(guard) => openapi2mcp_runtime::workflow::checking(guard, call).await,
+                    None => call.await,
+                }
+            });
         let traced = openapi2mcp_runtime::trace::scope(
             env.trace.clone(),
-            openapi2mcp_runtime::progress::scope(
-                sink,
-                as_user(
-                    env.person.clone(),
-                    self.call(tool, args, env.authorization.as_deref(), mode, selector),
-                ),
-            ),
+            openapi2mcp_runtime::progress::scope(sink, as_user(env.person.clone(), call)),
         );
         let report = tokio::select! {
             report = tracing::Instrument::instrument(traced, span) => report,
