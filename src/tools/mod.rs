@@ -554,6 +554,7 @@ fn draft(op: &Operation<'_>) -> Result<Option<Draft>, Diagnostic> {
                 origin,
                 security: op.security(),
                 args: args.names,
+                steps: Vec::new(),
             },
             path: op.path.to_string(),
             method: op.method.to_string(),

@@ -561,3 +561,249 @@ async fn calls_behind_scripts_and_meta_tools_need_their_own_scopes() {
         server.shutdown.cancel();
     }
 }
+
+// --- Arazzo workflows need their steps' scopes (issue #43, item 2) -------
+
+/// A shop whose operations ask for OAuth scopes in the document, and two
+/// workflows over it: `copyPet` reads a pet and creates one (read and
+/// write), `removePet` reads and deletes (destructive).
+fn shop_with_workflows() -> openapi2mcp::tools::Catalog {
+    let doc = json!({
+        "openapi": "3.0.3",
+        "info": {"title": "Shop", "version": "1"},
+        "paths": {
+            "/pets": {"post": {
+                "operationId": "createPet",
+                "security": [{"oauth": ["pets:write"]}],
+                "requestBody": {"required": true, "content": {"application/json": {"schema": {
+                    "type": "object", "properties": {"name": {"type": "string"}}}}}},
+                "responses": {"201": {"description": "created", "content": {"application/json": {
+                    "schema": {"type": "object"}}}}}
+            }},
+            "/pets/{petId}": {
+                "parameters": [{"name": "petId", "in": "path", "required": true,
+                    "schema": {"type": "integer"}}],
+                "get": {
+                    "operationId": "getPet",
+                    "security": [{"oauth": ["pets:read"]}],
+                    "responses": {"200": {"description": "the pet", "content": {"application/json": {
+                        "schema": {"type": "object"}}}}}
+                },
+                "delete": {
+                    "operationId": "deletePet",
+                    "security": [{"oauth": ["pets:write"]}],
+                    "responses": {"204": {"description": "gone"}}
+                }
+            }
+        },
+        "components": {"securitySchemes": {"oauth": {"type": "oauth2", "flows": {
+            "authorizationCode": {
+                "authorizationUrl": "http://127.0.0.1:9/authorize",
+                "tokenUrl": "http://127.0.0.1:9/token",
+                "scopes": {"pets:read": "read", "pets:write": "write"}}}}}}
+    });
+    let doc = openapi2mcp::document::Document::from_value("shop.yaml", doc).unwrap();
+    let mut catalog =
+        openapi2mcp::tools::build(&doc, &openapi2mcp::tools::BuildOptions::default()).0;
+    let pet_id = json!({"type": "object", "required": ["pet_id"],
+        "properties": {"pet_id": {"type": "integer"}}});
+    let read = json!({"stepId": "read", "operationId": "getPet",
+        "parameters": [{"name": "petId", "in": "path", "value": "$inputs.pet_id"}],
+        "outputs": {"name": "$response.body#/name"}});
+    let arazzo = json!({
+        "arazzo": "1.0.1",
+        "info": {"title": "Shop workflows", "version": "1"},
+        "sourceDescriptions": [{"name": "shop", "url": "./shop.yaml", "type": "openapi"}],
+        "workflows": [
+            {"workflowId": "copyPet", "inputs": pet_id, "steps": [read, {
+                "stepId": "write", "operationId": "createPet",
+                "requestBody": {"contentType": "application/json",
+                    "payload": {"name": "$steps.read.outputs.name"}},
+                "successCriteria": [{"condition": "$statusCode == 201"}],
+                "outputs": {"id": "$response.body#/id"}}],
+             "outputs": {"id": "$steps.write.outputs.id"}},
+            {"workflowId": "removePet", "inputs": pet_id, "steps": [read, {
+                "stepId": "remove", "operationId": "deletePet",
+                "parameters": [{"name": "petId", "in": "path", "value": "$inputs.pet_id"}],
+                "successCriteria": [{"condition": "$statusCode == 204"}]}]}
+        ]
+    });
+    let (workflows, warnings) =
+        openapi2mcp::arazzo::from_value("shop.arazzo.yaml", &arazzo, &catalog.tools).unwrap();
+    assert!(warnings.is_empty(), "{warnings:?}");
+    assert_eq!(workflows.len(), 2);
+    catalog.tools.extend(workflows);
+    catalog
+}
+
+fn shop_reply(r: &crate::backend::Recorded) -> crate::backend::Reply {
+    match (r.method.as_str(), r.target.as_str()) {
+        ("GET", "/v1/pets/1") => (
+            200,
+            "application/json",
+            br#"{"id":1,"name":"Rex"}"#.to_vec(),
+        ),
+        ("POST", "/v1/pets") => (
+            201,
+            "application/json",
+            br#"{"id":2,"name":"Rex"}"#.to_vec(),
+        ),
+        ("DELETE", "/v1/pets/1") => (204, "application/json", Vec::new()),
+        _ => (
+            404,
+            "application/json",
+            br#"{"message":"no such pet"}"#.to_vec(),
+        ),
+    }
+}
+
+/// `tools/call` at MCP 2026-07-28 with a bearer token and a client that
+/// can be asked (elicitation).
+async fn call_2026_as(server: &Protected, token: &str, params: Value) -> (u16, Value) {
+    let mut params = params;
+    params["_meta"] = crate::protocol::meta_2026();
+    params["_meta"]["io.modelcontextprotocol/clientCapabilities"] = json!({"elicitation": {}});
+    let name = params["name"].as_str().unwrap_or_default().to_string();
+    let res = reqwest::Client::new()
+        .post(&server.resource)
+        .header("content-type", "application/json")
+        .header("accept", "application/json, text/event-stream")
+        .header("mcp-protocol-version", "2026-07-28")
+        .header("mcp-method", "tools/call")
+        .header("mcp-name", name)
+        .header("authorization", format!("Bearer {token}"))
+        .body(
+            json!({"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": params})
+                .to_string(),
+        )
+        .send()
+        .await
+        .unwrap();
+    let status = res.status().as_u16();
+    (
+        status,
+        crate::protocol::reply_of(&res.text().await.unwrap()),
+    )
+}
+
+#[tokio::test]
+async fn a_workflow_needs_the_scopes_and_confirmations_of_its_steps() {
+    let rsa = SigningKey::load("rsa.pem", "rsa-1", Algorithm::RS256);
+    let issuer = Issuer::start(vec![rsa.jwk()]).await;
+    let backend = Backend::start(shop_reply).await;
+    let port = free_port();
+    let resource = format!("http://127.0.0.1:{port}/mcp");
+    let options = ServeOptions {
+        base_url: Some(format!("{}/v1", backend.url())),
+        tool_scopes: ToolScopePolicy::Document,
+        listing: ListingOptions {
+            mode: ToolsMode::Full,
+            ..ListingOptions::default()
+        },
+        ..ServeOptions::default()
+    };
+    let bridge = Bridge::new(shop_with_workflows(), options).unwrap();
+    let mut authz = AuthzOptions::new(&resource, &issuer.url, None);
+    authz.required_scopes = vec!["mcp".into()];
+    let shutdown = CancellationToken::new();
+    let bound = bind_http(
+        bridge,
+        HttpTransportOptions {
+            listen: format!("127.0.0.1:{port}").parse().unwrap(),
+            stateless: true,
+            authz: Some(authz),
+            ..HttpTransportOptions::default()
+        },
+        shutdown.clone(),
+    )
+    .await
+    .unwrap();
+    tokio::spawn(bound.run());
+    let server = Protected {
+        origin: format!("http://127.0.0.1:{port}"),
+        resource: resource.clone(),
+        shutdown,
+        backend,
+    };
+    let reader = rsa.sign(&claims(&issuer, &resource, "mcp pets:read"), None);
+    let writer = rsa.sign(
+        &claims(&issuer, &resource, "mcp pets:read pets:write"),
+        None,
+    );
+
+    // A reader is not shown the workflows with a write step.
+    let list = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list"});
+    let shown = names(&message(rpc(&server, Some(&reader), list.clone()).await).await);
+    assert!(shown.contains(&"get_pet".to_string()), "{shown:?}");
+    assert!(!shown.contains(&"copy_pet".to_string()), "{shown:?}");
+    assert!(!shown.contains(&"remove_pet".to_string()), "{shown:?}");
+    let every = names(&message(rpc(&server, Some(&writer), list).await).await);
+    assert!(every.contains(&"copy_pet".to_string()), "{every:?}");
+
+    // A reader cannot run one: 403 before the first step, naming both
+    // scopes; the API receives nothing, not even the read.
+    let copy = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+        "params": {"name": "copy_pet", "arguments": {"pet_id": 1}}});
+    let res = rpc(&server, Some(&reader), copy.clone()).await;
+    assert_eq!(res.status(), 403, "{}", res.text().await.unwrap());
+    assert!(
+        challenge(&res).contains(r#"scope="pets:read pets:write""#),
+        "{}",
+        challenge(&res)
+    );
+    assert!(server.backend.take().is_empty(), "nothing reached the API");
+
+    // A token with both scopes runs it: a read, then the write.
+    let done = message(rpc(&server, Some(&writer), copy).await).await;
+    assert_ne!(done["result"]["isError"], true, "{done}");
+    assert_eq!(
+        done["result"]["structuredContent"],
+        json!({"id": 2}),
+        "{done}"
+    );
+    let sent: Vec<String> = server
+        .backend
+        .take()
+        .iter()
+        .map(|r| format!("{} {}", r.method, r.target))
+        .collect();
+    assert_eq!(sent, ["GET /v1/pets/1", "POST /v1/pets"]);
+
+    // A destructive step is confirmed before the first step runs: the
+    // question names the DELETE, and nothing is sent until it is answered.
+    let remove = json!({"name": "remove_pet", "arguments": {"pet_id": 1}});
+    let (_, asked) = call_2026_as(&server, &writer, remove.clone()).await;
+    assert_eq!(asked["result"]["resultType"], "input_required", "{asked}");
+    let message_text = asked["result"]["inputRequests"]["confirm"]["params"]["message"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+    assert!(
+        message_text.contains("`remove`: DELETE /pets/{petId} (delete_pet)"),
+        "{message_text}"
+    );
+    assert!(
+        server.backend.take().is_empty(),
+        "nothing sent before the answer"
+    );
+    let mut declined = remove.clone();
+    declined["inputResponses"] = json!({"confirm": {"action": "decline"}});
+    declined["requestState"] = asked["result"]["requestState"].clone();
+    let (_, refused) = call_2026_as(&server, &writer, declined).await;
+    assert_eq!(refused["result"]["isError"], true, "{refused}");
+    assert!(server.backend.take().is_empty(), "declined: nothing sent");
+    let mut accepted = remove;
+    accepted["inputResponses"] =
+        json!({"confirm": {"action": "accept", "content": {"confirm": true}}});
+    accepted["requestState"] = asked["result"]["requestState"].clone();
+    let (_, removed) = call_2026_as(&server, &writer, accepted).await;
+    assert_ne!(removed["result"]["isError"], true, "{removed}");
+    let sent: Vec<String> = server
+        .backend
+        .take()
+        .iter()
+        .map(|r| format!("{} {}", r.method, r.target))
+        .collect();
+    assert_eq!(sent, ["GET /v1/pets/1", "DELETE /v1/pets/1"]);
+    server.shutdown.cancel();
+}

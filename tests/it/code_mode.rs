@@ -757,3 +757,77 @@ async fn cancelling_execute_stops_the_script() {
     assert_eq!(after.is_error, Some(false), "{}", text_of(&after));
     client.cancel().await.unwrap();
 }
+
+/// Issue #43 item 9: code-mode scripts are bounded per caller as well as
+/// in total. Caller X starts as many runaway scripts as the server runs at
+/// once; caller Y's short script still runs at once, before any of X's
+/// ends (X's beyond its share wait for X's own).
+#[tokio::test]
+async fn one_caller_s_runaway_scripts_leave_room_for_another_s() {
+    use std::time::Duration;
+    let backend = Backend::start(pet_reply).await;
+    let mut opts = options(ToolsMode::Code, backend.url());
+    opts.code = CodeBudgets {
+        wall: Duration::from_secs(3),
+        ..CodeBudgets::default()
+    };
+    let bridge = openapi2mcp::server::Bridge::new(petstore(), opts).unwrap();
+    let (url, shutdown) = crate::protocol::http_server(bridge).await;
+    let run = |authorization: &'static str, script: &'static str| {
+        let url = url.clone();
+        async move {
+            let body = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+                "params": {"name": "execute", "arguments": {"script": script}}});
+            let res = reqwest::Client::new()
+                .post(&url)
+                .header("content-type", "application/json")
+                .header("accept", "application/json, text/event-stream")
+                .header("mcp-protocol-version", "2025-06-18")
+                .header("authorization", authorization)
+                .body(body.to_string())
+                .timeout(Duration::from_secs(30))
+                .send()
+                .await
+                .unwrap();
+            crate::protocol::reply_of(&res.text().await.unwrap())["result"].clone()
+        }
+    };
+    let order = std::sync::Mutex::new(Vec::new());
+    // Eight: as many as the server has ever run at once.
+    let xs: Vec<_> = (0..8)
+        .map(|i| {
+            let (run, order) = (&run, &order);
+            async move {
+                let got = run("Bearer caller-x", "while (true) {}").await;
+                order.lock().unwrap().push(format!("x{i}"));
+                got
+            }
+        })
+        .collect();
+    let y = async {
+        tokio::time::sleep(Duration::from_millis(400)).await;
+        let got = run("Bearer caller-y", "return 6 * 7;").await;
+        order.lock().unwrap().push("y".to_string());
+        got
+    };
+    let (x_results, y_result) = tokio::join!(crate::selectors::futures_join_all(xs.into_iter()), y);
+    assert_eq!(y_result["isError"], false, "{y_result}");
+    assert_eq!(y_result["structuredContent"]["result"], 42, "{y_result}");
+    let order = order.into_inner().unwrap();
+    assert_eq!(
+        order.first().map(String::as_str),
+        Some("y"),
+        "Y's script ran while X's held their share: {order:?}"
+    );
+    // X's scripts ended at their budget, or were not run beyond X's share
+    // (which says so, and says to wait rather than to try again).
+    for got in &x_results {
+        assert_eq!(got["isError"], true, "{got}");
+        let said = got["content"][0]["text"].as_str().unwrap_or_default();
+        assert!(
+            said.contains("wall-time budget") || said.contains("its share"),
+            "{said}"
+        );
+    }
+    shutdown.cancel();
+}

@@ -317,7 +317,7 @@ async fn a_flood_of_selectors_runs_a_bounded_number_of_workers() {
 }
 
 /// Awaits every future (all run concurrently on this task).
-async fn futures_join_all<F: std::future::Future>(
+pub(crate) async fn futures_join_all<F: std::future::Future>(
     futures: impl Iterator<Item = F>,
 ) -> Vec<F::Output> {
     let mut set: Vec<std::pin::Pin<Box<F>>> = futures.map(Box::pin).collect();
@@ -356,4 +356,135 @@ async fn ordinary_selectors_still_work_through_the_worker() {
     let selected: &Value = &got.structured_content.unwrap()["selected"];
     assert_eq!(selected, &json!(["DOG", 0, 1]));
     server.client.cancel().await.unwrap();
+}
+
+// --- fair shares and writes (issue #43, item 9) ---------------------------
+
+/// A stateless HTTP server in this process (its selector workers are this
+/// test binary, see [`SELECTOR_WORKER`]) over the petstore, in full mode
+/// with `--response-filter`; its URL, the token that stops it, and the
+/// backend.
+async fn http_with_selectors() -> (String, tokio_util::sync::CancellationToken, Backend) {
+    use openapi2mcp::server::modes::{ListingOptions, ToolsMode};
+    use openapi2mcp::server::{Bridge, ServeOptions};
+    let backend = Backend::start(pet_reply).await;
+    let options = ServeOptions {
+        base_url: Some(format!("{}/v1", backend.url())),
+        response_filter: true,
+        listing: ListingOptions {
+            mode: ToolsMode::Full,
+            ..ListingOptions::default()
+        },
+        ..ServeOptions::default()
+    };
+    let bridge = Bridge::new(crate::serve::petstore(), options).unwrap();
+    let (url, shutdown) = crate::protocol::http_server(bridge).await;
+    (url, shutdown, backend)
+}
+
+/// `tools/call` of `name` with `arguments` over HTTP as the caller whose
+/// `Authorization` header is `authorization`: the result.
+async fn call_as(url: &str, authorization: &str, name: &str, arguments: Value) -> Value {
+    let body = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+        "params": {"name": name, "arguments": arguments}});
+    let res = reqwest::Client::new()
+        .post(url)
+        .header("content-type", "application/json")
+        .header("accept", "application/json, text/event-stream")
+        .header("mcp-protocol-version", "2025-06-18")
+        .header("authorization", authorization)
+        .body(body.to_string())
+        .timeout(Duration::from_secs(30))
+        .send()
+        .await
+        .unwrap();
+    crate::protocol::reply_of(&res.text().await.unwrap())["result"].clone()
+}
+
+fn text(result: &Value) -> String {
+    result["content"][0]["text"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string()
+}
+
+#[tokio::test]
+async fn one_caller_s_runaway_selectors_leave_room_for_another_s() {
+    let (url, shutdown, _backend) = http_with_selectors().await;
+    let workers = openapi2mcp::runtime::select::max_workers();
+    // Caller X fills every worker there is with selectors that run until
+    // they are stopped (2 s); caller Y then asks for a quick one.
+    let runaway = json!({"petId": 1, "response_filter": "last(repeat(1))"});
+    let order = std::sync::Mutex::new(Vec::new());
+    let xs = (0..workers).map(|i| {
+        let (url, runaway, order) = (&url, runaway.clone(), &order);
+        async move {
+            let got = call_as(url, "Bearer caller-x", "get_pet", runaway).await;
+            order.lock().unwrap().push(format!("x{i}"));
+            got
+        }
+    });
+    let y = async {
+        // Let X's selectors take their workers first.
+        tokio::time::sleep(Duration::from_millis(400)).await;
+        let got = call_as(
+            &url,
+            "Bearer caller-y",
+            "get_pet",
+            json!({"petId": 1, "response_filter": ".name"}),
+        )
+        .await;
+        order.lock().unwrap().push("y".into());
+        got
+    };
+    let (x_results, y_result) = tokio::join!(futures_join_all(xs), y);
+    assert_eq!(y_result["isError"], false, "{y_result}");
+    assert_eq!(y_result["structuredContent"], json!({"selected": "Rex"}));
+    let order = order.into_inner().unwrap();
+    assert_eq!(
+        order.first().map(String::as_str),
+        Some("y"),
+        "Y's selector ran while X's held their share: {order:?}"
+    );
+    for got in &x_results {
+        assert_eq!(got["isError"], true, "{got}");
+        let said = text(got);
+        assert!(
+            said.contains("ran longer than 2 s") || said.contains("selectors at once"),
+            "{said}"
+        );
+        // A GET was sent: calling again is harmless, and the result says
+        // what was sent and answered.
+        assert!(said.contains("GET request was sent"), "{said}");
+    }
+    shutdown.cancel();
+}
+
+#[tokio::test]
+async fn a_selector_failing_after_a_post_says_the_post_was_sent() {
+    let (url, shutdown, backend) = http_with_selectors().await;
+    let got = call_as(
+        &url,
+        "Bearer caller-x",
+        "create_pet",
+        json!({"name": "Rex", "response_filter": "error(\"boom\")"}),
+    )
+    .await;
+    assert_eq!(got["isError"], true, "{got}");
+    let said = text(&got);
+    assert!(said.contains("The POST request was sent"), "{said}");
+    assert!(said.contains("HTTP 201"), "{said}");
+    assert!(
+        said.contains("boom"),
+        "the selector's error is named: {said}"
+    );
+    assert!(
+        said.contains("Do not send this POST again"),
+        "no retry is invited: {said}"
+    );
+    assert!(!said.to_lowercase().contains("try again"), "{said}");
+    let sent = backend.take();
+    assert_eq!(sent.len(), 1, "one POST");
+    assert_eq!(sent[0].method, "POST");
+    shutdown.cancel();
 }

@@ -491,6 +491,18 @@ impl Api {
         )
     }
 
+    /// Why `args` do not fit `tool`'s input schema (the message a refused
+    /// call gets), or `None` when they do: what a confirmation of a call
+    /// that sends no request of its own (a workflow's) checks first, as
+    /// [`Api::preview`] does for an operation.
+    pub fn invalid_args(&self, tool: ToolId, args: &Map<String, Value>) -> Option<String> {
+        validate(
+            self.prepared(tool),
+            &Value::Object(args.clone()),
+            self.schemas_of(tool),
+        )
+    }
+
     /// Whether `args` are refused by `tool`'s input schema only for
     /// lacking top-level required arguments (or not at all): only then is
     /// it worth asking a person for them; other errors are the model's to

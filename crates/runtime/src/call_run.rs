@@ -115,7 +115,9 @@ impl Api {
             ..report
         };
         if report.pending.is_none() {
-            report.outcome = self.deliver(tool, report.outcome, selector).await;
+            report.outcome = self
+                .deliver(tool, report.outcome, selector, report.status)
+                .await;
         }
         let verdict = match verdict {
             Verdict::Ok if report.outcome.is_error => Verdict::Error,
@@ -138,25 +140,79 @@ impl Api {
         selector: Option<&str>,
     ) -> ToolOutcome {
         let outcome = self.conform(tool, outcome);
-        self.deliver(tool, outcome, selector).await
+        self.deliver(tool, outcome, selector, None).await
     }
 
     /// A conformed outcome as the client gets it: secrets masked, then
     /// the selector applied (its output capped at the API's response
-    /// size cap).
+    /// size cap). A selector that fails on a result the API gave (the
+    /// request was sent; `status` is the API's answer when known) says
+    /// so, see [`sent_but_not_shown`].
     async fn deliver(
         &self,
         tool: ToolId,
         outcome: ToolOutcome,
         selector: Option<&str>,
+        status: Option<u16>,
     ) -> ToolOutcome {
         let outcome = self.redact(tool, outcome);
         match selector {
             Some(expression) => {
                 let cap = self.member(tool).options.http.limits.max_body_bytes;
-                crate::select::select_outcome(expression, outcome, cap).await
+                let answered = !outcome.is_error;
+                let selected = crate::select::select_outcome(expression, outcome, cap).await;
+                if answered && selected.is_error {
+                    let method = &self.tool(tool).http.method;
+                    return sent_but_not_shown(method, status, selected);
+                }
+                selected
             }
             None => outcome,
         }
+    }
+}
+
+/// Methods whose requests change nothing, so that calling again is
+/// harmless.
+const SAFE_METHODS: [&str; 4] = ["GET", "HEAD", "OPTIONS", "TRACE"];
+
+/// The error of a selector that failed on the result of a request that
+/// was sent (`failed`, the selector's error): it says the request was
+/// sent and what the API answered, and that the response is not shown
+/// because of the selector. A request that changes data (any method but
+/// GET, HEAD, OPTIONS, TRACE; a workflow's steps) is not to be sent again
+/// to see its response: that would repeat the change.
+fn sent_but_not_shown(method: &str, status: Option<u16>, failed: ToolOutcome) -> ToolOutcome {
+    let why: String = failed
+        .content
+        .iter()
+        .filter_map(|c| match c {
+            crate::response::Content::Text(t) => Some(t.as_str()),
+            _ => None,
+        })
+        .collect::<Vec<_>>()
+        .join(" ");
+    let answered = match status {
+        Some(status) => format!("the API answered HTTP {status}"),
+        None => "the API answered".to_string(),
+    };
+    let method = method.to_ascii_uppercase();
+    let text = if method == "WORKFLOW" {
+        format!(
+            "The workflow ran (its steps' requests were sent) and {answered}, but its result is not shown because {why}. Do not run the workflow again to see its result: that would send its requests again."
+        )
+    } else if SAFE_METHODS.contains(&method.as_str()) {
+        format!(
+            "The {method} request was sent and {answered}, but its response is not shown because {why}. Call again with another selector, or without one."
+        )
+    } else {
+        format!(
+            "The {method} request was sent and {answered}: the change it asked for may have been made. Its response is not shown because {why}. Do not send this {method} again to see its response: that would repeat the change; read the resource with a read operation instead."
+        )
+    };
+    ToolOutcome {
+        content: vec![crate::response::Content::Text(text)],
+        structured: None,
+        is_error: true,
     }
 }

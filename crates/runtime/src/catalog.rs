@@ -182,6 +182,11 @@ pub struct ToolHead {
     /// Argument names, for search: parameters, then the body's top-level
     /// properties.
     pub args: Vec<String>,
+    /// The tools an Arazzo workflow's steps call, each once, in step
+    /// order (empty for an operation): a workflow needs what its steps
+    /// need (their scopes; see the server's `authz::scopes`), known before
+    /// the workflow is built.
+    pub steps: Vec<String>,
 }
 
 impl ToolHead {
@@ -215,6 +220,20 @@ impl ToolHead {
                 .get("properties")
                 .and_then(Value::as_object)
                 .map(|p| p.keys().cloned().collect())
+                .unwrap_or_default(),
+            steps: def
+                .http
+                .workflow
+                .as_ref()
+                .map(|w| {
+                    let mut steps: Vec<String> = Vec::new();
+                    for step in &w.steps {
+                        if !steps.contains(&step.tool) {
+                            steps.push(step.tool.clone());
+                        }
+                    }
+                    steps
+                })
                 .unwrap_or_default(),
         }
     }

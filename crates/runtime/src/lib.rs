@@ -13,6 +13,8 @@
 //! schemas behind budgeted tools and the resources that serve them;
 //! `wire` holds the media-type, header and error helpers they share;
 //! `workflow` runs an Arazzo workflow's steps through the same calls;
+//! `fair` shares the bounded pools (scripts, selector workers) fairly
+//! between callers;
 //! `typed` holds the serde helpers of generated crates' typed arguments;
 //! `settings` lists the environment variables that are the program's own
 //! settings (kept apart from credentials).
@@ -23,6 +25,7 @@ pub mod call;
 pub mod catalog;
 pub mod code;
 pub mod conform;
+pub mod fair;
 pub mod http;
 pub mod jsoncut;
 pub mod lro;

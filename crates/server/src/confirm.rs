@@ -477,6 +477,9 @@ impl Bridge {
     /// cannot be built (it is then refused before anything is sent, so
     /// there is nothing to ask).
     fn resolved_request(&self, tool: ToolId, args: &Map<String, Value>) -> Option<String> {
+        if let Some(workflow) = self.workflow_request(tool, args) {
+            return workflow;
+        }
         self.inner
             .api
             .preview(tool, args)

@@ -32,6 +32,7 @@ mod session_owner;
 mod shape;
 pub mod tasks;
 pub mod transport;
+mod workflows;
 
 use std::collections::{BTreeSet, HashMap};
 use std::sync::{Arc, Mutex};

@@ -36,6 +36,30 @@ pub(super) struct CallEnv {
     /// The person the call is made for (whose own API login is used);
     /// `None` when no token store is configured, so nothing is looked up.
     person: Option<String>,
+    /// The scopes of the request's validated access token (`None`: no
+    /// token was validated), for the checks of a workflow's steps.
+    scopes: Option<std::collections::BTreeSet<String>>,
+    /// Whose share of the bounded pools (selector workers) the call uses
+    /// ([`fair_caller`]).
+    caller: Option<String>,
+}
+
+/// Who a request's share of the server's bounded pools (code-mode
+/// scripts, selector workers; see [`openapi2mcp_runtime::fair`]) is
+/// counted against: the caller [`super::protocol::caller_digest`] tells
+/// apart, else the HTTP session; `None` (the total bounds it alone) on
+/// stdio's one client and anonymous stateless HTTP, where nothing tells
+/// callers apart.
+pub(super) fn fair_caller(context: &RequestContext<RoleServer>) -> Option<String> {
+    let digest = super::protocol::caller_digest(context);
+    if !digest.is_empty() {
+        return Some(digest);
+    }
+    context
+        .extensions
+        .get::<axum::http::request::Parts>()
+        .and_then(|p| p.headers.get("mcp-session-id"))
+        .map(|v| format!("session:{}", super::seal::sha256_hex(v.as_bytes())))
 }
 
 /// The person of a call that has no validated user: on HTTP without
@@ -123,6 +147,10 @@ impl CallEnv {
         };
         Self {
             person: options.token_store.is_some().then(|| person_of(parts)),
+            scopes: parts
+                .and_then(|p| p.extensions.get::<super::authz::Principal>())
+                .map(|p| p.scopes.clone()),
+            caller: fair_caller(context),
             authorization: parts
                 .and_then(|p| p.headers.get(axum::http::header::AUTHORIZATION))
                 .and_then(|v| v.to_str().ok())
@@ -218,15 +246,21 @@ impl Bridge {
             }
             None => (None, None),
         };
+        // A workflow's steps are checked as direct calls of their tools.
+        let guard = self.step_guard(tool, env.scopes.clone());
+        // Boxed: the futures around it nest deep enough as they are.
+        let call: std::pin::Pin<Box<dyn std::future::Future<Output = CallReport> + Send + '_>> =
+            Box::pin(async {
+                let call = self.call(tool, args, env.authorization.as_deref(), mode, selector);
+                match guard {
+                    Some(guard) => openapi2mcp_runtime::workflow::checking(guard, call).await,
+                    None => call.await,
+                }
+            });
+        let call = openapi2mcp_runtime::fair::as_caller(env.caller.clone(), call);
         let traced = openapi2mcp_runtime::trace::scope(
             env.trace.clone(),
-            openapi2mcp_runtime::progress::scope(
-                sink,
-                as_user(
-                    env.person.clone(),
-                    self.call(tool, args, env.authorization.as_deref(), mode, selector),
-                ),
-            ),
+            openapi2mcp_runtime::progress::scope(sink, as_user(env.person.clone(), call)),
         );
         let report = tokio::select! {
             report = tracing::Instrument::instrument(traced, span) => report,

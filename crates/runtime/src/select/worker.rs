@@ -5,7 +5,9 @@
 //! (rlimits, set between fork and exec), is killed and reaped at the
 //! deadline, and may crash (a stack overflow, an allocation past the
 //! budget) without touching the server: the call gets an error naming
-//! the likely cause. A semaphore bounds how many run at once.
+//! the likely cause. A pool bounds how many run at once, in all and per
+//! caller (see [`crate::fair`]): one client's runaway selectors cannot
+//! keep another's from running.
 //!
 //! Protocol (version [`PROTOCOL`], in the [`WORKER_ENV`] variable):
 //! the request is `<max_bytes> <expression length>\n<expression><input
@@ -20,7 +22,8 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
-use tokio::sync::Semaphore;
+
+use crate::fair::{Busy, FairPool};
 
 use super::{SelectError, TIME_LIMIT, eval};
 
@@ -58,7 +61,7 @@ const REAP_WAIT: Duration = Duration::from_secs(1);
 
 static PROGRAM: OnceLock<PathBuf> = OnceLock::new();
 
-static PERMITS: OnceLock<Semaphore> = OnceLock::new();
+static PERMITS: OnceLock<FairPool> = OnceLock::new();
 
 /// Sets the program started as a selector worker (it must call
 /// [`serve_as_worker`] first thing in `main`), for an embedder whose own
@@ -92,8 +95,14 @@ pub fn max_workers() -> usize {
         .clamp(2, 8)
 }
 
-fn permits() -> &'static Semaphore {
-    PERMITS.get_or_init(|| Semaphore::new(max_workers()))
+/// How many of them one caller's selectors may use at once (a quarter,
+/// at least one): [`crate::fair::share_of`] [`max_workers`].
+fn max_workers_per_caller() -> usize {
+    crate::fair::share_of(max_workers())
+}
+
+fn permits() -> &'static FairPool {
+    PERMITS.get_or_init(|| FairPool::new(max_workers(), max_workers_per_caller()))
 }
 
 /// Worker mode: when this process was started as a selector worker, runs
@@ -185,11 +194,19 @@ pub(super) async fn apply_with(
         expression: expression.to_string(),
         reason,
     };
-    let Ok(Ok(_permit)) = tokio::time::timeout(TIME_LIMIT, permits().acquire()).await else {
-        return Err(limit(format!(
-            "was not run: the server is evaluating {} selectors at once already; try again shortly",
-            max_workers()
-        )));
+    let caller = crate::fair::current_caller();
+    let _permit = match permits().acquire(caller.as_deref(), TIME_LIMIT).await {
+        Ok(permit) => permit,
+        Err(Busy::Caller { share, total }) => {
+            return Err(limit(format!(
+                "was not run: {share} selectors at once already run for this caller (its share of the server's {total} selector workers)"
+            )));
+        }
+        Err(Busy::Pool { total }) => {
+            return Err(limit(format!(
+                "was not run: the server is evaluating {total} selectors at once already"
+            )));
+        }
     };
     let request = encode_request(expression, &input, max_bytes);
     drop(input);

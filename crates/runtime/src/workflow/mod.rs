@@ -11,6 +11,11 @@
 //! plain data, serialized into generated crates with the tools), run by
 //! [`run`] from `Api::execute_in`. Errors name the workflow and the step.
 //! Self-contained, like the rest of the runtime.
+//!
+//! Before each step runs, the caller's [`StepCheck`] (installed with
+//! [`checking`]; the server checks the step's scopes and confirmation as
+//! for a direct call of its tool) may refuse it: the workflow then ends at
+//! that step, with nothing of it sent, and no `onFailure` action applies.
 
 pub mod expr;
 
@@ -35,6 +40,25 @@ pub const MAX_RETRY_WAIT: Duration = Duration::from_secs(60);
 
 /// How deep workflows may call workflows.
 pub const MAX_DEPTH: usize = 8;
+
+/// What the caller of a workflow checks before each of its steps is sent,
+/// as it checks a direct call of the step's tool: the server refuses a
+/// step whose tool the caller's token may not call, or that needs a
+/// confirmation the workflow's did not cover.
+pub trait StepCheck: Send + Sync {
+    /// `Err(why)`: `step` of `workflow` (the `workflowId`s and `stepId`)
+    /// calling `tool` is not run, and the workflow fails saying `why`.
+    fn check(&self, workflow: &str, step: &str, tool: &str) -> Result<(), String>;
+}
+
+/// Runs `fut` (a call that may run workflows, nested ones included) with
+/// `check` asked before every workflow step it runs.
+pub async fn checking<F: std::future::Future>(
+    check: std::sync::Arc<dyn StepCheck>,
+    fut: F,
+) -> F::Output {
+    STEP_CHECK.scope(check, fut).await
+}
 
 /// One workflow, ready to run.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -237,6 +261,7 @@ pub fn run<'a>(
 
 tokio::task_local! {
     static DEPTH: usize;
+    static STEP_CHECK: std::sync::Arc<dyn StepCheck>;
 }
 
 struct Runner<'a> {
@@ -253,6 +278,9 @@ enum StepResult {
     Succeeded,
     /// Why not: the criteria, the API's error, or arguments refused.
     Failed(String),
+    /// The caller's [`StepCheck`] refused it (nothing was sent): the
+    /// workflow ends here, whatever its failure actions say.
+    Refused(String),
 }
 
 impl Runner<'_> {
@@ -273,6 +301,9 @@ impl Runner<'_> {
             }
             let step = &steps[at];
             let (result, report) = self.step(step).await;
+            if let StepResult::Refused(why) = &result {
+                return self.failed(step, &format!("not run: {why}"), None);
+            }
             last_status = report.as_ref().and_then(|r| r.status).or(last_status);
             let (actions, fallback) = match &result {
                 StepResult::Succeeded => {
@@ -282,7 +313,7 @@ impl Runner<'_> {
                     retries[at] = 0;
                     (pick(&step.on_success, &self.workflow.on_success), None)
                 }
-                StepResult::Failed(why) => (
+                StepResult::Failed(why) | StepResult::Refused(why) => (
                     pick(&step.on_failure, &self.workflow.on_failure),
                     Some(why.clone()),
                 ),
@@ -364,6 +395,14 @@ impl Runner<'_> {
                 );
             }
         };
+        let refused = STEP_CHECK
+            .try_with(|c| c.check(&self.workflow.id, &step.id, &step.tool))
+            .unwrap_or(Ok(()));
+        if let Err(why) = refused {
+            self.log
+                .push(format!("step `{}`: not run ({why})", step.id));
+            return (StepResult::Refused(why), None);
+        }
         let binding = &self.api.tool(tool).http;
         let args = match self.arguments(step, binding) {
             Ok(args) => args,
@@ -433,7 +472,7 @@ impl Runner<'_> {
                 .map_or_else(|| "no response".to_string(), |s| format!("HTTP {s}")),
             match &result {
                 StepResult::Succeeded => "succeeded".to_string(),
-                StepResult::Failed(why) => format!("failed: {why}"),
+                StepResult::Failed(why) | StepResult::Refused(why) => format!("failed: {why}"),
             }
         ));
         (result, Some(report))

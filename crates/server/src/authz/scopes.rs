@@ -5,6 +5,11 @@
 //!
 //! A rule is a list of alternatives; a token passes when it holds every
 //! scope of at least one alternative. An empty list needs nothing.
+//!
+//! An Arazzo workflow tool needs what each of its steps needs (the
+//! conjunction of their rules, nested workflows included), whatever the
+//! policy: the HTTP guard and `tools/list` then treat it as any other
+//! tool, and a token that may not run one of its steps cannot start it.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
@@ -35,6 +40,11 @@ pub enum ToolScopePolicy {
 /// Alternatives of scope sets; see the module documentation.
 pub type ScopeRule = Vec<Vec<String>>;
 
+/// Most alternatives a workflow's combined rule keeps; past it the rule
+/// becomes one alternative holding every scope its steps mention (stricter,
+/// never looser, than the exact conjunction).
+pub const MAX_ALTERNATIVES: usize = 64;
+
 /// The rule of every tool of `tools` that needs scopes.
 pub fn for_tools(
     tools: &[ToolHead],
@@ -43,6 +53,10 @@ pub fn for_tools(
 ) -> HashMap<String, ScopeRule> {
     let mut out = HashMap::new();
     for tool in tools {
+        if !tool.steps.is_empty() {
+            // A workflow: from its steps' rules, below.
+            continue;
+        }
         let rule: ScopeRule = match policy {
             ToolScopePolicy::None => continue,
             ToolScopePolicy::ReadWrite { read, write } => {
@@ -88,7 +102,95 @@ pub fn for_tools(
             out.insert(tool.name.clone(), rule);
         }
     }
+    if *policy == ToolScopePolicy::None {
+        return out;
+    }
+    let by_name: HashMap<&str, &ToolHead> = tools.iter().map(|t| (t.name.as_str(), t)).collect();
+    let mut done = HashMap::new();
+    let mut workflows = Vec::new();
+    for tool in tools.iter().filter(|t| !t.steps.is_empty()) {
+        let (rule, _) = workflow_rule(tool, &by_name, &out, &mut done, &mut Vec::new());
+        if !rule.is_empty() {
+            workflows.push((tool.name.clone(), rule));
+        }
+    }
+    out.extend(workflows);
     out
+}
+
+/// The rule of workflow `tool`: the conjunction of its steps' rules
+/// (`operations`). A nested workflow's rule is computed once (`done`)
+/// unless it was cut short: `path` holds the workflows being computed,
+/// and a step calling one of them (a cycle) adds nothing more, since its
+/// steps are counted already. Returns the rule and whether a cycle was
+/// cut below `tool`.
+fn workflow_rule(
+    tool: &ToolHead,
+    by_name: &HashMap<&str, &ToolHead>,
+    operations: &HashMap<String, ScopeRule>,
+    done: &mut HashMap<String, ScopeRule>,
+    path: &mut Vec<String>,
+) -> (ScopeRule, bool) {
+    if let Some(rule) = done.get(&tool.name) {
+        return (rule.clone(), false);
+    }
+    path.push(tool.name.clone());
+    let mut rule = ScopeRule::new();
+    let mut cut = false;
+    for step in &tool.steps {
+        let step_rule = match by_name.get(step.as_str()) {
+            Some(head) if !head.steps.is_empty() => {
+                if path.contains(&head.name) {
+                    cut = true;
+                    continue;
+                }
+                let (nested, nested_cut) = workflow_rule(head, by_name, operations, done, path);
+                cut |= nested_cut;
+                nested
+            }
+            _ => operations.get(step).cloned().unwrap_or_default(),
+        };
+        rule = both(&rule, &step_rule);
+    }
+    path.pop();
+    if !cut {
+        done.insert(tool.name.clone(), rule.clone());
+    }
+    (rule, cut)
+}
+
+/// A rule met exactly when both `a` and `b` are: one alternative of each,
+/// together (alternatives that hold another are dropped); past
+/// [`MAX_ALTERNATIVES`], every scope of both in one alternative.
+pub fn both(a: &[Vec<String>], b: &[Vec<String>]) -> ScopeRule {
+    if a.is_empty() {
+        return b.to_vec();
+    }
+    if b.is_empty() {
+        return a.to_vec();
+    }
+    let mut sets: Vec<BTreeSet<String>> = Vec::new();
+    for x in a {
+        for y in b {
+            let set: BTreeSet<String> = x.iter().chain(y).cloned().collect();
+            if !sets.contains(&set) {
+                sets.push(set);
+            }
+        }
+    }
+    // A token meeting a smaller alternative needs no larger one holding it.
+    let minimal: Vec<&BTreeSet<String>> = sets
+        .iter()
+        .filter(|s| !sets.iter().any(|t| t != *s && t.is_subset(s)))
+        .collect();
+    if minimal.len() > MAX_ALTERNATIVES {
+        let every: BTreeSet<String> = a.iter().chain(b).flatten().cloned().collect();
+        return vec![every.into_iter().collect()];
+    }
+    minimal
+        .into_iter()
+        .map(|s| s.iter().cloned().collect())
+        .collect()
 }
 
 /// Whether `granted` satisfies `rule`; when not, the scopes of the

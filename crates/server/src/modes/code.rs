@@ -16,6 +16,10 @@
 //! (whose questions are `InputRequiredResult`s, answered by a retry of the
 //! whole request) cannot be asked in the middle of a script, so such a call
 //! fails in the script with a message saying so.
+//!
+//! At most [`MAX_SCRIPTS`] scripts run at once, and at most
+//! [`MAX_SCRIPTS_PER_CALLER`] of one caller's: a caller's scripts beyond
+//! its share wait for its own to finish, not for everyone's.
 
 use std::rc::Rc;
 use std::sync::Arc;
@@ -35,6 +39,7 @@ use openapi2mcp_runtime::call::Missing;
 use openapi2mcp_runtime::code::sandbox::{self, Budgets, Host, HostAnswer, ScriptError};
 #[cfg(feature = "search")]
 use openapi2mcp_runtime::code::typescript::{self, Operation};
+use openapi2mcp_runtime::fair::{Busy, FairPool};
 use openapi2mcp_runtime::select::SELECT_ARG;
 
 /// Longest script accepted, in bytes.
@@ -52,7 +57,16 @@ const MAX_SEARCH_CHARS: usize = 24_000;
 
 /// Scripts running at once (each holds a blocking thread and up to its
 /// memory budget); more wait.
-static RUNNING: tokio::sync::Semaphore = tokio::sync::Semaphore::const_new(8);
+pub const MAX_SCRIPTS: usize = 8;
+
+/// Scripts one caller may run at once (see
+/// [`super::super::run::fair_caller`]): a quarter of [`MAX_SCRIPTS`], so
+/// one caller's runaway scripts leave the others' room to run.
+pub const MAX_SCRIPTS_PER_CALLER: usize = MAX_SCRIPTS / 4;
+
+/// The slots of running scripts, shared fairly between callers.
+static RUNNING: std::sync::LazyLock<FairPool> =
+    std::sync::LazyLock::new(|| FairPool::new(MAX_SCRIPTS, MAX_SCRIPTS_PER_CALLER));
 
 /// Sets the script's cancellation flag when dropped.
 struct StopOnDrop(Arc<AtomicBool>);
@@ -206,12 +220,23 @@ impl Bridge {
             .into());
         }
         let budgets = self.shared.options.code;
-        let Ok(_permit) = tokio::time::timeout(budgets.wall, RUNNING.acquire()).await else {
-            return Ok(refuse(format!(
-                "{}: too many scripts are running; try again shortly",
-                m.name()
-            ))
-            .into());
+        let caller = super::super::run::fair_caller(context);
+        let _permit = match RUNNING.acquire(caller.as_deref(), budgets.wall).await {
+            Ok(permit) => permit,
+            Err(Busy::Caller { share, .. }) => {
+                return Ok(refuse(format!(
+                    "{}: not run: {share} scripts of this caller are running already (its share of the server's {MAX_SCRIPTS}); wait for one to finish",
+                    m.name()
+                ))
+                .into());
+            }
+            Err(Busy::Pool { total }) => {
+                return Ok(refuse(format!(
+                    "{}: not run: the server runs {total} scripts at once already; try again shortly",
+                    m.name()
+                ))
+                .into());
+            }
         };
         let started = Instant::now();
         let deadline = started + budgets.wall;
