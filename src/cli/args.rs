@@ -122,7 +122,7 @@ pub(crate) struct MockArgs {
     /// The longest one fetch of a URL (the document, an overlay, a remote
     /// `$ref`, a --watch poll) may take, whole: from sending the request to
     /// the last byte of the body.
-    #[arg(long, value_name = "SECS", env = "OPENAPI2MCP_FETCH_TIMEOUT",
+    #[arg(long, value_name = "SECS", env = openapi2mcp::runtime::settings::FETCH_TIMEOUT,
           default_value_t = DEFAULT_FETCH_TIMEOUT.as_secs_f64(), value_parser = parse_fetch_timeout)]
     pub(crate) fetch_timeout: f64,
     /// Address to listen on.
@@ -269,7 +269,7 @@ pub(crate) struct SpecArgs {
     /// The longest one fetch of a URL (the document, an overlay, a remote
     /// `$ref`, a --watch poll) may take, whole: from sending the request to
     /// the last byte of the body.
-    #[arg(long, value_name = "SECS", env = "OPENAPI2MCP_FETCH_TIMEOUT",
+    #[arg(long, value_name = "SECS", env = openapi2mcp::runtime::settings::FETCH_TIMEOUT,
           default_value_t = DEFAULT_FETCH_TIMEOUT.as_secs_f64(), value_parser = parse_fetch_timeout)]
     pub(crate) fetch_timeout: f64,
     /// Output schemas: full (the response schema, admitting the nulls and

@@ -30,6 +30,9 @@ pub const SIGNIN_CLIENT_ID: &str = "OPENAPI2MCP_SIGNIN_CLIENT_ID";
 pub const SIGNIN_CLIENT_SECRET: &str = "OPENAPI2MCP_SIGNIN_CLIENT_SECRET";
 /// Set by the server on the response-selector worker processes it starts.
 pub const SELECTOR_WORKER: &str = "OPENAPI2MCP_SELECTOR_WORKER";
+/// The deadline of one whole fetch of a document, overlay or remote
+/// `$ref` (`--fetch-timeout`).
+pub const FETCH_TIMEOUT: &str = "OPENAPI2MCP_FETCH_TIMEOUT";
 
 /// Every setting, with what it is (for messages).
 pub const ALL: &[(&str, &str)] = &[
@@ -44,6 +47,7 @@ pub const ALL: &[(&str, &str)] = &[
         "the login pages' sign-in client secret",
     ),
     (SELECTOR_WORKER, "the response-selector worker switch"),
+    (FETCH_TIMEOUT, "the deadline of a document fetch"),
 ];
 
 /// What `variable` is when it is one of the settings.

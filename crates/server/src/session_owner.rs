@@ -96,12 +96,6 @@ impl SessionOwners {
     fn closed(&self, id: &str) {
         self.lock().by_session.remove(id);
     }
-
-    /// How many sessions are remembered (for tests).
-    #[cfg(test)]
-    fn len(&self) -> usize {
-        self.lock().by_session.len()
-    }
 }
 
 /// The middleware in front of rmcp's streamable HTTP service (inside the
