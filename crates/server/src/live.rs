@@ -53,11 +53,11 @@ impl Shared {
         Self {
             sealer,
             current: ArcSwap::new(inner),
+            tasks: super::tasks::Tasks::new(options.tasks.clone()),
             options,
             handlers,
             peers: Mutex::new(Vec::new()),
             listeners: Default::default(),
-            tasks: Default::default(),
             access_controlled: AtomicBool::new(false),
             stateless: AtomicBool::new(false),
             in_flight: AtomicUsize::new(0),
