@@ -22,6 +22,7 @@ mod identity_http;
 mod identity_keyring;
 mod lazy;
 mod lint;
+mod listener;
 mod lro;
 mod mcp_headers;
 mod mock;

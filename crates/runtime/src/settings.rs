@@ -34,6 +34,29 @@ pub const SELECTOR_WORKER: &str = "OPENAPI2MCP_SELECTOR_WORKER";
 /// `$ref` (`--fetch-timeout`).
 pub const FETCH_TIMEOUT: &str = "OPENAPI2MCP_FETCH_TIMEOUT";
 
+/// How long a task is kept (`--task-ttl`).
+pub const TASK_TTL: &str = "OPENAPI2MCP_TASK_TTL";
+/// The most tasks kept (`--max-tasks`).
+pub const MAX_TASKS: &str = "OPENAPI2MCP_MAX_TASKS";
+/// The bytes of finished task results kept (`--task-results-bytes`).
+pub const TASK_RESULTS_BYTES: &str = "OPENAPI2MCP_TASK_RESULTS_BYTES";
+/// The deadline of a request head (`--header-timeout`).
+pub const HEADER_TIMEOUT: &str = "OPENAPI2MCP_HEADER_TIMEOUT";
+/// The deadline of a request body (`--body-timeout`).
+pub const BODY_TIMEOUT: &str = "OPENAPI2MCP_BODY_TIMEOUT";
+/// How long an idle connection is kept (`--idle-timeout`).
+pub const IDLE_TIMEOUT: &str = "OPENAPI2MCP_IDLE_TIMEOUT";
+/// The most connections served (`--max-connections`).
+pub const MAX_CONNECTIONS: &str = "OPENAPI2MCP_MAX_CONNECTIONS";
+/// The most connections from one address (`--max-connections-per-ip`).
+pub const MAX_CONNECTIONS_PER_IP: &str = "OPENAPI2MCP_MAX_CONNECTIONS_PER_IP";
+/// The connections kept for health probes (`--ops-reserve`).
+pub const OPS_RESERVE: &str = "OPENAPI2MCP_OPS_RESERVE";
+/// The most sessions kept (`--max-sessions`).
+pub const MAX_SESSIONS: &str = "OPENAPI2MCP_MAX_SESSIONS";
+/// How long an idle session is kept (`--session-idle-timeout`).
+pub const SESSION_IDLE_TIMEOUT: &str = "OPENAPI2MCP_SESSION_IDLE_TIMEOUT";
+
 /// Every setting, with what it is (for messages).
 pub const ALL: &[(&str, &str)] = &[
     (LOG, "the log filter"),
@@ -48,6 +71,23 @@ pub const ALL: &[(&str, &str)] = &[
     ),
     (SELECTOR_WORKER, "the response-selector worker switch"),
     (FETCH_TIMEOUT, "the deadline of a document fetch"),
+    (TASK_TTL, "how long a task is kept"),
+    (MAX_TASKS, "the most tasks kept"),
+    (
+        TASK_RESULTS_BYTES,
+        "the bytes of finished task results kept",
+    ),
+    (HEADER_TIMEOUT, "the deadline of a request head"),
+    (BODY_TIMEOUT, "the deadline of a request body"),
+    (IDLE_TIMEOUT, "how long an idle connection is kept"),
+    (MAX_CONNECTIONS, "the most connections served"),
+    (
+        MAX_CONNECTIONS_PER_IP,
+        "the most connections from one address",
+    ),
+    (OPS_RESERVE, "the connections kept for health probes"),
+    (MAX_SESSIONS, "the most sessions kept"),
+    (SESSION_IDLE_TIMEOUT, "how long an idle session is kept"),
 ];
 
 /// What `variable` is when it is one of the settings.

@@ -13,7 +13,10 @@ use super::confirm::{ConfirmPolicy, Unconfirmable};
 
 use super::authz::AuthzOptions;
 use super::authz::scopes::ToolScopePolicy;
+use super::listener::{self, ListenerLimits};
 use super::modes::{AUTO_TOKEN_BUDGET, ListingOptions, ToolsMode};
+use super::sessions::{self, SessionLimits};
+use super::tasks::{self, TaskLimits};
 use super::transport::{self, HttpTransportOptions};
 use super::{Bridge, ServeError, ServeOptions};
 use openapi2mcp_runtime::auth::Credentials;
@@ -195,6 +198,23 @@ pub struct ServeFlags {
     /// the result and may cancel it); others wait for the result.
     #[arg(long, value_name = "SECS", default_value_t = 5.0, value_parser = parse_task_after)]
     pub task_after: f64,
+    /// Seconds a task (and its result) is kept after its creation; one
+    /// still running then is cancelled. The `ttlMs` of every task.
+    #[arg(long, value_name = "SECS", env = openapi2mcp_runtime::settings::TASK_TTL,
+          default_value_t = tasks::DEFAULT_TASK_TTL.as_secs_f64(), value_parser = parse_task_ttl)]
+    pub task_ttl: f64,
+    /// Tasks kept at once; past it the oldest finished task is forgotten
+    /// (logged), and when all are running a new call is answered directly.
+    #[arg(long, value_name = "N", env = openapi2mcp_runtime::settings::MAX_TASKS,
+          default_value_t = tasks::DEFAULT_MAX_TASKS,
+          value_parser = RangedU64ValueParser::<usize>::new().range(1..=MAX_CONNECTIONS))]
+    pub max_tasks: usize,
+    /// Bytes of finished tasks' results kept at once (their JSON text);
+    /// past it the oldest finished tasks are forgotten (logged).
+    #[arg(long, value_name = "BYTES", env = openapi2mcp_runtime::settings::TASK_RESULTS_BYTES,
+          default_value_t = tasks::DEFAULT_TASK_RESULT_BYTES,
+          value_parser = RangedU64ValueParser::<usize>::new().range(1024..=MAX_TASK_RESULT_BYTES))]
+    pub task_results_bytes: usize,
     /// /readyz also checks that the API at --base-url answers.
     #[arg(long)]
     pub ready_check_backend: bool,
@@ -209,7 +229,55 @@ pub struct ServeFlags {
     /// argument for that header is taken out of the tool.
     #[arg(long = "header", value_name = "'NAME: VALUE'")]
     pub headers: Vec<String>,
+    /// Seconds a request head (request line and headers) may take to
+    /// arrive: from the connection's accept, or from the first byte of the
+    /// next request on a kept-alive connection. Slower clients are cut.
+    #[arg(long, value_name = "SECS", env = openapi2mcp_runtime::settings::HEADER_TIMEOUT, help_heading = HTTP_LIMITS,
+          default_value_t = listener::DEFAULT_HEADER_TIMEOUT.as_secs_f64(), value_parser = parse_listener_timeout)]
+    pub header_timeout: f64,
+    /// Seconds a request body may take to arrive, from its head.
+    #[arg(long, value_name = "SECS", env = openapi2mcp_runtime::settings::BODY_TIMEOUT, help_heading = HTTP_LIMITS,
+          default_value_t = listener::DEFAULT_BODY_TIMEOUT.as_secs_f64(), value_parser = parse_listener_timeout)]
+    pub body_timeout: f64,
+    /// Seconds a kept-alive connection may wait for its next request
+    /// (responses being sent, SSE streams included, are never cut).
+    #[arg(long, value_name = "SECS", env = openapi2mcp_runtime::settings::IDLE_TIMEOUT, help_heading = HTTP_LIMITS,
+          default_value_t = listener::DEFAULT_IDLE_TIMEOUT.as_secs_f64(), value_parser = parse_listener_timeout)]
+    pub idle_timeout: f64,
+    /// Connections served at once. Past this (or the per-IP cap) a reserve
+    /// of --ops-reserve connections answers /healthz, /readyz and /metrics
+    /// only, and 503 with Retry-After on any other path.
+    #[arg(long, value_name = "N", env = openapi2mcp_runtime::settings::MAX_CONNECTIONS, help_heading = HTTP_LIMITS,
+          default_value_t = listener::DEFAULT_MAX_CONNECTIONS,
+          value_parser = RangedU64ValueParser::<usize>::new().range(1..=MAX_CONNECTIONS))]
+    pub max_connections: usize,
+    /// Connections served at once from one IP address (IPv6: one /64); 0
+    /// for no per-IP cap (behind a reverse proxy, whose one address every
+    /// connection then has).
+    #[arg(long, value_name = "N", env = openapi2mcp_runtime::settings::MAX_CONNECTIONS_PER_IP, help_heading = HTTP_LIMITS,
+          default_value_t = listener::DEFAULT_MAX_CONNECTIONS_PER_IP,
+          value_parser = RangedU64ValueParser::<usize>::new().range(0..=MAX_CONNECTIONS))]
+    pub max_connections_per_ip: usize,
+    /// Connections accepted past the caps for the operations endpoints only.
+    #[arg(long, value_name = "N", env = openapi2mcp_runtime::settings::OPS_RESERVE, help_heading = HTTP_LIMITS,
+          default_value_t = listener::OPS_RESERVE,
+          value_parser = RangedU64ValueParser::<usize>::new().range(0..=MAX_OPS_RESERVE))]
+    pub ops_reserve: usize,
+    /// Sessions kept at once (HTTP with sessions); creating one more closes
+    /// the least recently used (logged).
+    #[arg(long, value_name = "N", env = openapi2mcp_runtime::settings::MAX_SESSIONS, help_heading = HTTP_LIMITS,
+          default_value_t = sessions::DEFAULT_MAX_SESSIONS,
+          value_parser = RangedU64ValueParser::<usize>::new().range(1..=MAX_CONNECTIONS))]
+    pub max_sessions: usize,
+    /// Seconds a session without requests lives; its client then gets 404
+    /// and starts a new one.
+    #[arg(long, value_name = "SECS", env = openapi2mcp_runtime::settings::SESSION_IDLE_TIMEOUT, help_heading = HTTP_LIMITS,
+          default_value_t = sessions::DEFAULT_SESSION_IDLE.as_secs_f64(), value_parser = parse_session_idle)]
+    pub session_idle_timeout: f64,
 }
+
+/// The help heading of the HTTP listener's bounds.
+const HTTP_LIMITS: &str = "HTTP limits";
 
 /// Why --forward-authorization cannot go with --auth-token or --oauth-issuer.
 const TOKEN_PASSTHROUGH: &str = "--forward-authorization cannot be used with --auth-token or --oauth-issuer: the Authorization header then carries a token meant for this server, and forwarding it to the API is token passthrough, which the MCP authorization specification forbids";
@@ -238,6 +306,19 @@ pub const RATE_LIMIT_RANGE: (f64, f64) = (0.001, 1_000_000.0);
 pub const MAX_RATE_BURST: i64 = 1_000_000;
 /// The largest --tools-budget, in tokens.
 pub const MAX_TOOLS_BUDGET: u64 = 1_000_000_000;
+/// The largest --task-results-bytes: 16 GiB.
+pub const MAX_TASK_RESULT_BYTES: u64 = 16 << 30;
+
+/// The most --max-connections (and --max-connections-per-ip, --max-sessions, --max-tasks).
+pub const MAX_CONNECTIONS: u64 = 1_000_000;
+/// The largest --ops-reserve.
+pub const MAX_OPS_RESERVE: u64 = 10_000;
+/// The longest listener timeout (--header-timeout, --body-timeout,
+/// --idle-timeout): an hour.
+pub const MAX_LISTENER_TIMEOUT_SECS: f64 = 3_600.0;
+/// The shortest listener timeout: a tenth of a second.
+pub const MIN_LISTENER_TIMEOUT_SECS: f64 = 0.1;
+
 /// The longest --shutdown-grace: an hour.
 pub const MAX_SHUTDOWN_GRACE_SECS: f64 = 3_600.0;
 
@@ -269,6 +350,24 @@ fn parse_rate(s: &str) -> Result<f64, String> {
         RATE_LIMIT_RANGE.1,
         "calls per second",
     )
+}
+
+fn parse_listener_timeout(s: &str) -> Result<f64, String> {
+    number_in(
+        s,
+        MIN_LISTENER_TIMEOUT_SECS,
+        MAX_LISTENER_TIMEOUT_SECS,
+        "seconds",
+    )
+}
+
+/// --task-ttl: a second to a week.
+fn parse_task_ttl(s: &str) -> Result<f64, String> {
+    number_in(s, 1.0, 7.0 * MAX_TIMEOUT_SECS, "seconds")
+}
+
+fn parse_session_idle(s: &str) -> Result<f64, String> {
+    number_in(s, 1.0, MAX_TIMEOUT_SECS, "seconds")
 }
 
 fn parse_shutdown_grace(s: &str) -> Result<f64, String> {
@@ -413,6 +512,14 @@ impl ServeFlags {
                 )?),
             },
             task_after: Duration::from_secs_f64(self.task_after),
+            tasks: TaskLimits {
+                max_tasks: self.max_tasks.max(1),
+                max_result_bytes: self.task_results_bytes,
+                ttl: Duration::from_secs_f64(
+                    parse_task_ttl(&self.task_ttl.to_string())
+                        .map_err(|e| format!("--task-ttl: {e}"))?,
+                ),
+            },
             code: super::modes::code::CodeBudgets {
                 wall: Duration::from_secs_f64(self.code_timeout),
                 memory_bytes: self.code_memory * 1024 * 1024,
@@ -433,6 +540,44 @@ impl ServeFlags {
                 ToolScopePolicy::None
             },
             ..ServeOptions::default()
+        })
+    }
+
+    /// The HTTP listener's timeouts and caps; an error names the flag out
+    /// of range (flags built by hand are checked here).
+    pub fn listener_limits(&self) -> Result<ListenerLimits, ServeError> {
+        let secs = |flag: &str, v: f64| {
+            parse_listener_timeout(&v.to_string())
+                .map(Duration::from_secs_f64)
+                .map_err(|e| ServeError::Options(format!("{flag}: {e}")))
+        };
+        if self.max_connections == 0 {
+            return Err(ServeError::Options(
+                "--max-connections: give at least 1".into(),
+            ));
+        }
+        Ok(ListenerLimits {
+            header_timeout: secs("--header-timeout", self.header_timeout)?,
+            body_timeout: secs("--body-timeout", self.body_timeout)?,
+            idle_timeout: secs("--idle-timeout", self.idle_timeout)?,
+            max_connections: self.max_connections,
+            max_connections_per_ip: self.max_connections_per_ip,
+            ops_reserve: self.ops_reserve,
+        })
+    }
+
+    /// The count cap and idle expiry of HTTP sessions.
+    pub fn session_limits(&self) -> Result<SessionLimits, ServeError> {
+        let idle = parse_session_idle(&self.session_idle_timeout.to_string())
+            .map_err(|e| ServeError::Options(format!("--session-idle-timeout: {e}")))?;
+        if self.max_sessions == 0 {
+            return Err(ServeError::Options(
+                "--max-sessions: give at least 1".into(),
+            ));
+        }
+        Ok(SessionLimits {
+            max_sessions: self.max_sessions,
+            idle_timeout: Duration::from_secs_f64(idle),
         })
     }
 
@@ -493,6 +638,8 @@ impl ServeFlags {
                             .flatten(),
                         shutdown_grace: Duration::from_secs_f64(self.shutdown_grace.max(0.0)),
                         public_url: self.public_url.clone(),
+                        limits: self.listener_limits()?,
+                        sessions: self.session_limits()?,
                     },
                     shutdown,
                 )

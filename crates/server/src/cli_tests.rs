@@ -65,6 +65,17 @@ fn every_numeric_flag_is_range_checked_and_its_bounds_accepted() {
         ("--tools-budget", "1000000001"),
         ("--shutdown-grace", "-0.5"),
         ("--shutdown-grace", "3600.5"),
+        ("--header-timeout", "0.05"),
+        ("--body-timeout", "3600.5"),
+        ("--idle-timeout", "NaN"),
+        ("--max-connections", "0"),
+        ("--max-connections-per-ip", "1000001"),
+        ("--ops-reserve", "10001"),
+        ("--max-sessions", "0"),
+        ("--session-idle-timeout", "0.5"),
+        ("--task-ttl", "0"),
+        ("--max-tasks", "0"),
+        ("--task-results-bytes", "1023"),
     ];
     for (flag, value) in refused {
         let arg = format!("{flag}={value}");
@@ -85,6 +96,13 @@ fn every_numeric_flag_is_range_checked_and_its_bounds_accepted() {
         "--rate-burst=1000000",
         "--tools-budget=1000000000",
         "--shutdown-grace=3600",
+        "--header-timeout=3600",
+        "--max-connections=1000000",
+        "--max-connections-per-ip=1000000",
+        "--ops-reserve=10000",
+        "--max-sessions=1000000",
+        "--task-ttl=604800",
+        "--task-results-bytes=17179869184",
     ])
     .unwrap();
     assert!(bounds.flags.options().is_ok());
@@ -97,6 +115,15 @@ fn every_numeric_flag_is_range_checked_and_its_bounds_accepted() {
         "--rate-burst=1",
         "--tools-budget=0",
         "--shutdown-grace=0",
+        "--header-timeout=0.1",
+        "--max-connections=1",
+        "--max-connections-per-ip=0",
+        "--ops-reserve=0",
+        "--max-sessions=1",
+        "--session-idle-timeout=1",
+        "--task-ttl=1",
+        "--max-tasks=1",
+        "--task-results-bytes=1024",
     ])
     .unwrap();
     assert!(low.flags.options().is_ok());
@@ -113,5 +140,63 @@ fn the_lro_timeout_reaches_the_runtime_options() {
     assert_eq!(
         set.flags.options().unwrap().http.lro.timeout,
         std::time::Duration::from_millis(2500)
+    );
+}
+
+#[test]
+fn the_listener_session_and_task_bounds_reach_their_options_with_production_defaults() {
+    use std::time::Duration;
+    let default = parse(&[]).unwrap().flags;
+    let listener = default.listener_limits().unwrap();
+    assert_eq!(listener, crate::listener::ListenerLimits::default());
+    assert_eq!(listener.header_timeout, Duration::from_secs(10));
+    assert_eq!(listener.max_connections, 1024);
+    assert_eq!(listener.max_connections_per_ip, 128);
+    let sessions = default.session_limits().unwrap();
+    assert_eq!(sessions, crate::sessions::SessionLimits::default());
+    assert_eq!(
+        default.options().unwrap().tasks,
+        crate::tasks::TaskLimits::default()
+    );
+    let set = parse(&[
+        "--header-timeout=2.5",
+        "--body-timeout=7",
+        "--idle-timeout=90",
+        "--max-connections=64",
+        "--max-connections-per-ip=0",
+        "--ops-reserve=4",
+        "--max-sessions=10",
+        "--session-idle-timeout=60",
+        "--task-ttl=120",
+        "--max-tasks=5",
+        "--task-results-bytes=4096",
+    ])
+    .unwrap()
+    .flags;
+    assert_eq!(
+        set.listener_limits().unwrap(),
+        crate::listener::ListenerLimits {
+            header_timeout: Duration::from_millis(2500),
+            body_timeout: Duration::from_secs(7),
+            idle_timeout: Duration::from_secs(90),
+            max_connections: 64,
+            max_connections_per_ip: 0,
+            ops_reserve: 4,
+        }
+    );
+    assert_eq!(
+        set.session_limits().unwrap(),
+        crate::sessions::SessionLimits {
+            max_sessions: 10,
+            idle_timeout: Duration::from_secs(60),
+        }
+    );
+    assert_eq!(
+        set.options().unwrap().tasks,
+        crate::tasks::TaskLimits {
+            max_tasks: 5,
+            max_result_bytes: 4096,
+            ttl: Duration::from_secs(120),
+        }
     );
 }

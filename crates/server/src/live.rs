@@ -55,11 +55,11 @@ impl Shared {
         Self {
             sealer,
             current: ArcSwap::new(inner),
+            tasks: super::tasks::Tasks::new(options.tasks.clone()),
             options,
             handlers,
             peers: Mutex::new(Vec::new()),
             listeners: Default::default(),
-            tasks: Default::default(),
             used_once: Default::default(),
             access_controlled: AtomicBool::new(false),
             stateless: AtomicBool::new(false),

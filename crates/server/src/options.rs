@@ -58,6 +58,9 @@ pub struct ServeOptions {
     /// How long a call of a client that declared the tasks extension runs
     /// before it becomes a task (`--task-after`).
     pub task_after: std::time::Duration,
+    /// How many tasks, how many bytes of their results, and for how long
+    /// they are kept (`--max-tasks`, `--task-results-bytes`, `--task-ttl`).
+    pub tasks: tasks::TaskLimits,
     /// Budgets of code mode's scripts (`--code-*`).
     pub code: super::modes::code::CodeBudgets,
     /// Headers added to every API request (`--header`); the arguments
@@ -91,6 +94,7 @@ impl Default for ServeOptions {
             spans: None,
             token_store: None,
             task_after: tasks::DEFAULT_TASK_AFTER,
+            tasks: tasks::TaskLimits::default(),
             code: super::modes::code::CodeBudgets::default(),
             headers: std::sync::Arc::default(),
             members: Vec::new(),

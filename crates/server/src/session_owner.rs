@@ -93,7 +93,8 @@ impl SessionOwners {
         owners.prune_at = (owners.by_session.len() * 2).max(PRUNE_FROM);
     }
 
-    fn closed(&self, id: &str) {
+    /// Forgets session `id` (ended: closed, expired or evicted).
+    pub(super) fn closed(&self, id: &str) {
         self.lock().by_session.remove(id);
     }
 }

@@ -3,7 +3,8 @@
 //! (Host and Origin checks, loopback by default), client authorization (a
 //! static bearer token, or OAuth access tokens per the MCP specification:
 //! see [`super::authz`]), stateless mode for load-balanced deployments,
-//! operations endpoints ([`super::ops`]), and graceful shutdown on
+//! operations endpoints ([`super::ops`]), a listener bounded in time and
+//! connections ([`super::listener`]), and graceful shutdown on
 //! SIGINT/SIGTERM that lets calls in flight finish, up to a deadline.
 
 use std::net::SocketAddr;
@@ -24,7 +25,6 @@ use rmcp::transport::Transport;
 use rmcp::transport::async_rw::{
     DEFAULT_MAX_LINE_LENGTH, JsonRpcMessageCodec, JsonRpcMessageCodecError,
 };
-use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::streamable_http_server::session::never::NeverSessionManager;
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
 // rmcp's line codec (tokio-util's `codec` feature, which rmcp's stdio
@@ -34,9 +34,11 @@ use tokio_util::codec::Decoder;
 use tokio_util::sync::CancellationToken;
 
 use super::authz::{self, Authorizer, AuthzOptions};
+use super::listener::ListenerLimits;
 use super::modes::{Outbox, splice_tools, tools_of};
 use super::ops::{self, OpsState};
 use super::session_owner::SessionOwners;
+use super::sessions::{BoundedSessions, SessionLimits};
 use super::{Bridge, ServeError};
 
 /// Serves over stdin/stdout until the client disconnects.
@@ -467,6 +469,10 @@ pub struct HttpTransportOptions {
     /// The server's public base URL, where people's browsers reach its
     /// login pages (`--public-url`; default: the origin of the resource URL).
     pub public_url: Option<String>,
+    /// Timeouts and connection caps of the listener (see [`super::listener`]).
+    pub limits: ListenerLimits,
+    /// The count cap and idle expiry of sessions (see [`super::sessions`]).
+    pub sessions: SessionLimits,
 }
 
 impl Default for HttpTransportOptions {
@@ -481,6 +487,8 @@ impl Default for HttpTransportOptions {
             ready_url: None,
             shutdown_grace: Duration::from_secs(10),
             public_url: None,
+            limits: ListenerLimits::default(),
+            sessions: SessionLimits::default(),
         }
     }
 }
@@ -490,6 +498,9 @@ impl Default for HttpTransportOptions {
 pub struct BoundHttp {
     /// The address actually bound (useful with port 0).
     pub local_addr: SocketAddr,
+    /// The sessions (none when stateless): whether one is live, and word
+    /// of each one's end.
+    pub sessions: Option<Arc<BoundedSessions>>,
     server: std::pin::Pin<Box<dyn std::future::Future<Output = Result<(), ServeError>> + Send>>,
 }
 
@@ -546,23 +557,25 @@ pub async fn bind_http(
     let scope_bridge = bridge.clone();
     let factory = move || Ok(bridge.new_session());
     let mut owners = None;
+    let sessions_bound = Arc::new(BoundedSessions::new(options.sessions.clone()));
     let mcp = if options.stateless {
         axum::Router::new().nest_service(
             "/mcp",
             StreamableHttpService::new(factory, Arc::new(NeverSessionManager::default()), config),
         )
     } else {
-        let manager = Arc::new(LocalSessionManager::default());
-        let live = Arc::clone(&manager);
-        owners = Some(Arc::new(SessionOwners::new(Arc::new(move |id: String| {
-            let live = Arc::clone(&live);
-            Box::pin(async move {
-                use rmcp::transport::streamable_http_server::session::SessionManager;
-                live.has_session(&id.into()).await.unwrap_or(false)
-            })
-        }))));
-        axum::Router::new()
-            .nest_service("/mcp", StreamableHttpService::new(factory, manager, config))
+        let live = Arc::downgrade(&sessions_bound);
+        let bound = Arc::new(SessionOwners::new(Arc::new(move |id: String| {
+            let live = live.upgrade().is_some_and(|s| s.is_live(&id));
+            Box::pin(async move { live })
+        })));
+        let forget = Arc::clone(&bound);
+        sessions_bound.on_end(move |id, _| forget.closed(id));
+        owners = Some(bound);
+        axum::Router::new().nest_service(
+            "/mcp",
+            StreamableHttpService::new(factory, Arc::clone(&sessions_bound), config),
+        )
     };
     // Requests admitted to the MCP endpoint count as in flight until their
     // response has been sent: a call that arrived just before a shutdown
@@ -672,6 +685,7 @@ pub async fn bind_http(
         .local_addr()
         .map_err(|e| ServeError::Transport(e.to_string()))?;
     let grace = options.shutdown_grace;
+    let limits = options.limits.clone();
     let server = async move {
         // On shutdown: stop accepting connections and report not ready, let
         // calls in flight finish (up to `grace`), then end the sessions so
@@ -684,16 +698,14 @@ pub async fn bind_http(
             drain_bridge.drained(grace).await;
             sessions.cancel();
         });
-        let served = axum::serve(listener, router)
-            .with_graceful_shutdown(async move { shutdown.cancelled().await })
-            .await
-            .map_err(|e| ServeError::Transport(e.to_string()));
+        super::listener::serve(listener, router, limits, shutdown).await;
         drain.abort();
         end_sessions.cancel();
-        served
+        Ok(())
     };
     Ok(BoundHttp {
         local_addr,
+        sessions: (!options.stateless).then_some(sessions_bound),
         server: Box::pin(server),
     })
 }
