@@ -112,9 +112,9 @@ async fn refresh_lock_and_compare_and_delete() {
     let new = tokens("new-access");
     a.put_now("alice", &old).unwrap();
     b.put_now("alice", &new).unwrap();
-    assert!(!a.remove_if(&"alice".to_string(), &old).await.unwrap());
+    assert!(!a.remove_if("alice", &old).await.unwrap());
     assert_eq!(a.get_now("alice").unwrap(), Some(new.clone()), "newer kept");
-    assert!(a.remove_if(&"alice".to_string(), &new).await.unwrap());
+    assert!(a.remove_if("alice", &new).await.unwrap());
     assert_eq!(b.get_now("alice").unwrap(), None);
     // Writes of two processes to one file lose nothing.
     a.put_now("alice", &old).unwrap();
