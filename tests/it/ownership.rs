@@ -19,6 +19,7 @@ use tokio_util::sync::CancellationToken;
 
 use crate::authz::{Issuer, SigningKey, free_port, now};
 use crate::backend::Backend;
+use crate::identity_http::{Running, listening};
 use crate::protocol::{meta_2026, reply_of};
 use crate::serve::{pet_reply, petstore};
 use crate::support::local;
@@ -317,29 +318,6 @@ async fn a_task_follows_the_person_across_refreshed_tokens() {
     assert!(mine.get("error").is_none(), "{mine}");
     assert_eq!(mine["result"]["taskId"], id.as_str(), "{mine}");
     shutdown.cancel();
-}
-
-/// Kills a child process when dropped.
-struct Running(std::process::Child);
-
-impl Drop for Running {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-async fn listening(port: u16) {
-    for _ in 0..200 {
-        if tokio::net::TcpStream::connect(("127.0.0.1", port))
-            .await
-            .is_ok()
-        {
-            return;
-        }
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-    panic!("nothing listens on 127.0.0.1:{port}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
