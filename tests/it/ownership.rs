@@ -20,7 +20,7 @@ use tokio_util::sync::CancellationToken;
 use crate::authz::{Issuer, SigningKey, free_port, now};
 use crate::backend::Backend;
 use crate::identity_http::{Running, listening};
-use crate::protocol::{meta_2026, reply_of};
+use crate::protocol::reply_of;
 use crate::serve::{pet_reply, petstore};
 use crate::support::local;
 
@@ -180,37 +180,12 @@ async fn a_session_answers_only_the_person_who_opened_it() {
 /// A 2026-07-28 `tools/call` of `params` by the holder of `token`, from a
 /// client that declared elicitation (and tasks, with `tasks`).
 async fn call_as(url: &str, token: &str, method: &str, params: Value, tasks: bool) -> Value {
-    let mut params = params;
-    let mut meta = meta_2026();
-    meta["io.modelcontextprotocol/clientCapabilities"] = if tasks {
+    let capabilities = if tasks {
         json!({"elicitation": {}, "extensions": {"io.modelcontextprotocol/tasks": {}}})
     } else {
         json!({"elicitation": {}})
     };
-    params["_meta"] = meta;
-    let name = ["name", "taskId"]
-        .iter()
-        .find_map(|k| params.get(*k).and_then(Value::as_str))
-        .unwrap_or_default()
-        .to_string();
-    let body = json!({"jsonrpc": "2.0", "id": 9, "method": method, "params": params});
-    let text = reqwest::Client::new()
-        .post(url)
-        .header("authorization", format!("Bearer {token}"))
-        .header("content-type", "application/json")
-        .header("accept", "application/json, text/event-stream")
-        .header("mcp-protocol-version", "2026-07-28")
-        .header("mcp-method", method)
-        .header("mcp-name", name)
-        .body(body.to_string())
-        .timeout(Duration::from_secs(30))
-        .send()
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
-    reply_of(&text)
+    crate::protocol::rpc_2026_as(url, Some(token), method, params, capabilities).await
 }
 
 fn accepted(first: &Value, state: &str) -> Value {

@@ -735,10 +735,22 @@ pub(crate) fn slow_reply(r: &crate::backend::Recorded) -> crate::backend::Reply 
 
 /// A 2026-07-28 request whose client declared the tasks extension.
 pub(crate) async fn rpc_tasks(url: &str, method: &str, params: Value) -> Value {
+    let capabilities = json!({"extensions": {"io.modelcontextprotocol/tasks": {}}});
+    rpc_2026_as(url, None, method, params, capabilities).await
+}
+
+/// A 2026-07-28 request from a client declaring `capabilities`, sent
+/// with `token` as its bearer token when given; the JSON-RPC response.
+pub(crate) async fn rpc_2026_as(
+    url: &str,
+    token: Option<&str>,
+    method: &str,
+    params: Value,
+    capabilities: Value,
+) -> Value {
     let mut params = params;
     let mut meta = meta_2026();
-    meta["io.modelcontextprotocol/clientCapabilities"] =
-        json!({"extensions": {"io.modelcontextprotocol/tasks": {}}});
+    meta["io.modelcontextprotocol/clientCapabilities"] = capabilities;
     params["_meta"] = meta;
     let name = ["name", "taskId"]
         .iter()
@@ -746,8 +758,11 @@ pub(crate) async fn rpc_tasks(url: &str, method: &str, params: Value) -> Value {
         .unwrap_or_default()
         .to_string();
     let body = json!({"jsonrpc": "2.0", "id": 11, "method": method, "params": params});
-    let text = reqwest::Client::new()
-        .post(url)
+    let mut request = reqwest::Client::new().post(url);
+    if let Some(token) = token {
+        request = request.header("authorization", format!("Bearer {token}"));
+    }
+    let text = request
         .header("content-type", "application/json")
         .header("accept", "application/json, text/event-stream")
         .header("mcp-protocol-version", "2026-07-28")
