@@ -32,6 +32,7 @@ pub mod seal;
 mod session_owner;
 pub mod sessions;
 mod shape;
+mod stdio;
 pub mod tasks;
 pub mod transport;
 mod workflows;

@@ -3,7 +3,7 @@ use std::os::fd::AsFd;
 
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
-use super::nonblocking_unix_socket;
+use super::super::stdio::nonblocking_unix_socket;
 
 #[tokio::test]
 async fn a_unix_socket_is_driven_by_the_reactor() {
@@ -48,7 +48,7 @@ fn rmcp_decode(line: &str) -> Option<rmcp::service::RxJsonRpcMessage<rmcp::servi
 }
 
 fn decode_call_str(line: &str) -> Option<serde_json::Value> {
-    super::decode_call(line.as_bytes()).map(|m| serde_json::to_value(m).unwrap())
+    super::super::stdio::decode_call(line.as_bytes()).map(|m| serde_json::to_value(m).unwrap())
 }
 
 #[test]
@@ -69,7 +69,8 @@ fn a_tools_call_decodes_as_rmcp_decodes_it() {
     // The progress token reaches the request's extensions, where the
     // server reads it.
     let meta = r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t","_meta":{"progressToken":"p1"}}}"#;
-    let Some(rmcp::model::JsonRpcMessage::Request(request)) = super::decode_call(meta.as_bytes())
+    let Some(rmcp::model::JsonRpcMessage::Request(request)) =
+        super::super::stdio::decode_call(meta.as_bytes())
     else {
         panic!("not a request")
     };
