@@ -10,6 +10,7 @@ mod code_mode;
 mod compressed;
 mod corpus;
 mod discovery;
+mod exact_integers;
 mod fetch_deadline;
 mod generate;
 mod github;

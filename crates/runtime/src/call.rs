@@ -366,6 +366,9 @@ impl Api {
         let http = &called.endpoint.http;
         let member = self.member(tool);
         let options = &member.options;
+        if let Some(clash) = crate::exact::clash() {
+            return (response::invalid_arguments(&clash).into(), None);
+        }
         let mut draft = match request::draft_at(
             http,
             args,

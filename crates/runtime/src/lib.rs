@@ -25,6 +25,7 @@ pub mod call;
 pub mod catalog;
 pub mod code;
 pub mod conform;
+pub mod exact;
 pub mod fair;
 pub mod http;
 pub mod jsoncut;

@@ -146,11 +146,7 @@ fn canonical(value: &Value) -> Value {
 
 fn args_digest(args: &Map<String, Value>) -> String {
     let canonical = canonical(&Value::Object(args.clone()));
-    sha256_hex(
-        serde_json::to_string(&canonical)
-            .unwrap_or_default()
-            .as_bytes(),
-    )
+    sha256_hex(openapi2mcp_runtime::exact::json_text(&canonical).as_bytes())
 }
 
 /// What the person answered, from an `ElicitResult`-shaped value.

@@ -35,6 +35,7 @@ mod shape;
 mod stdio;
 pub mod tasks;
 pub mod transport;
+mod wide_integers;
 mod workflows;
 
 use std::collections::{BTreeSet, HashMap};
@@ -505,6 +506,22 @@ impl ServerHandler for Bridge {
     }
 
     async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, McpError> {
+        // Integers beyond 64 bits as the client wrote them, for what is
+        // built from the arguments before the call (a confirmation's
+        // preview and digest) as for the call itself.
+        let exact = wide_integers::of(&context);
+        openapi2mcp_runtime::exact::scope(exact, self.answer_call(request, context)).await
+    }
+}
+
+impl Bridge {
+    /// `tools/call`: a meta-tool, or a tool of the catalog through its
+    /// confirmation gate and the call.
+    async fn answer_call(
         &self,
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,

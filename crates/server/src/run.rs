@@ -42,6 +42,8 @@ pub(super) struct CallEnv {
     /// Whose share of the bounded pools (selector workers) the call uses
     /// ([`fair_caller`]).
     caller: Option<String>,
+    /// The integers beyond 64 bits the request held, sent as written.
+    exact: Option<std::sync::Arc<openapi2mcp_runtime::exact::ExactIntegers>>,
 }
 
 /// Who a request's share of the server's bounded pools (code-mode
@@ -151,6 +153,7 @@ impl CallEnv {
                 .and_then(|p| p.extensions.get::<super::authz::Principal>())
                 .map(|p| p.scopes.clone()),
             caller: fair_caller(context),
+            exact: super::wide_integers::of(context),
             authorization: parts
                 .and_then(|p| p.headers.get(axum::http::header::AUTHORIZATION))
                 .and_then(|v| v.to_str().ok())
@@ -257,6 +260,7 @@ impl Bridge {
                     None => call.await,
                 }
             });
+        let call = openapi2mcp_runtime::exact::scope(env.exact.clone(), call);
         let call = openapi2mcp_runtime::fair::as_caller(env.caller.clone(), call);
         let traced = openapi2mcp_runtime::trace::scope(
             env.trace.clone(),

@@ -187,7 +187,7 @@ where
             let end = self.next_line().await?;
             let line = &self.buf[..end - 1];
             let line = line.strip_suffix(b"\r").unwrap_or(line);
-            let decoded = if line.is_empty() {
+            let mut decoded = if line.is_empty() {
                 Ok(None)
             } else if let Some(call) = decode_call(line) {
                 Ok(Some(call))
@@ -195,6 +195,9 @@ where
                 let mut whole = BytesMut::from(&self.buf[..end]);
                 JsonRpcMessageCodec::<RxJsonRpcMessage<RoleServer>>::default().decode(&mut whole)
             };
+            if let Ok(Some(message)) = &mut decoded {
+                super::wide_integers::attach(message, line);
+            }
             self.buf.drain(..end);
             match decoded {
                 Ok(Some(mut message)) => {

@@ -157,6 +157,8 @@ pub async fn bind_http(
             StreamableHttpService::new(factory, Arc::clone(&sessions_bound), config),
         )
     };
+    // Integers beyond 64 bits are read from the body before rmcp parses it.
+    let mcp = mcp.layer(middleware::from_fn(super::wide_integers::layer));
     // Requests admitted to the MCP endpoint count as in flight until their
     // response has been sent: a call that arrived just before a shutdown
     // signal is answered too (the call's own count begins later).

@@ -14,6 +14,7 @@ use super::args::{invalid, missing, non_null};
 use super::binary::{data_uri_rest, decode_binary, not_a_file};
 use super::multipart::multipart_body;
 use super::shape::{Shape, atom};
+use crate::exact::json_text;
 
 // ---------------------------------------------------------------------------
 
@@ -69,7 +70,7 @@ fn whole_body(
     }
     let content_type = concrete_media_type(&body.media_type, None);
     match (MediaKind::of(&body.media_type), value) {
-        (MediaKind::Json, v) => Ok(Some((content_type, v.to_string().into_bytes()))),
+        (MediaKind::Json, v) => Ok(Some((content_type, json_text(v).into_bytes()))),
         (MediaKind::Form, Value::Object(map)) => form_body(body, &loose_fields(arg, map)),
         (MediaKind::Multipart, Value::Object(map)) => multipart_body(body, &loose_fields(arg, map)),
         (MediaKind::Multipart, _) => Err(invalid(
@@ -156,14 +157,14 @@ fn json_object_body(body: &BodyBinding, fields: &[Field<'_>]) -> Encoded {
         .map(|f| (f.name.to_string(), f.value.clone()))
         .collect();
     let content_type = concrete_media_type(&body.media_type, None);
-    Some((content_type, Value::Object(object).to_string().into_bytes()))
+    Some((content_type, json_text(&Value::Object(object)).into_bytes()))
 }
 
 /// A string as UTF-8; anything else as its JSON text.
 fn text_bytes(value: &Value) -> Vec<u8> {
     match value {
         Value::String(s) => s.as_bytes().to_vec(),
-        other => other.to_string().into_bytes(),
+        other => json_text(other).into_bytes(),
     }
 }
 

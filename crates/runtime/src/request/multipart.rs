@@ -108,7 +108,7 @@ fn multipart_part(field: &Field<'_>, item: &Value) -> Result<Part, RequestError>
             let json_type = declared
                 .filter(|t| is_json(t))
                 .unwrap_or_else(|| "application/json".into());
-            let text = other.to_string();
+            let text = crate::exact::json_text(other);
             part(
                 &disposition,
                 Some(json_type),

@@ -81,20 +81,8 @@ pub(super) fn atom(value: &Value) -> Option<String> {
     match value {
         Value::Null => None,
         Value::String(s) => Some(s.clone()),
-        Value::Number(n) => Some(number_text(n)),
-        other => Some(other.to_string()),
-    }
-}
-
-/// A number as parameter text, integral values without a fraction (`1.0`
-/// → `1`): JSON Schema counts `1.0` as an integer, so it passes an integer
-/// parameter's schema, but an API parsing the parameter as an integer
-/// would reject the text `1.0`.
-fn number_text(n: &serde_json::Number) -> String {
-    const EXACT: f64 = 9_007_199_254_740_992.0; // 2^53
-    match n.as_f64() {
-        Some(f) if n.is_f64() && f.fract() == 0.0 && f.abs() < EXACT => format!("{}", f as i64),
-        _ => n.to_string(),
+        Value::Number(n) => Some(crate::exact::number_text(n)),
+        other => Some(crate::exact::json_text(other)),
     }
 }
 
@@ -103,6 +91,6 @@ fn number_text(n: &serde_json::Number) -> String {
 pub(super) fn content_text(media_type: &str, value: &Value) -> String {
     match value {
         Value::String(s) if !is_json(media_type) => s.clone(),
-        other => other.to_string(),
+        other => crate::exact::json_text(other),
     }
 }

@@ -132,8 +132,8 @@ fn keys(_options: &AuthzOptions) -> Result<Keys, String> {
 }
 
 /// Largest request body looked into for the tool name of a `tools/call`
-/// when per-tool scopes apply.
-const MAX_PEEK_BYTES: usize = 16 << 20;
+/// when per-tool scopes apply: the largest the server reads at all.
+const MAX_PEEK_BYTES: usize = crate::wide_integers::MAX_REQUEST_BYTES;
 
 impl Authorizer {
     /// Checks the URLs; an error names the flag at fault.
