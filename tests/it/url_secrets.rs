@@ -174,6 +174,10 @@ async fn credentials_in_urls_reach_the_api_and_nothing_else() {
         "RUST_LOG=debug writes debug lines: {log}"
     );
     assert_no_secret("the debug log", &log);
+    assert!(
+        !log.contains('\u{1b}'),
+        "a log written to a pipe carries no colour codes: {log}"
+    );
 
     let exports = collector.take();
     assert!(!exports.is_empty(), "no spans were exported");

@@ -652,14 +652,20 @@ impl ServeFlags {
 }
 
 /// Logs to stderr (stdout belongs to the protocol in stdio mode), filtered
-/// by `RUST_LOG` when set, else by `filter`.
+/// by `RUST_LOG` when set, else by `filter`. Colours only on a terminal
+/// (and not with `NO_COLOR`): MCP hosts, systemd and container runtimes
+/// write stderr to files, where escape codes are noise.
 pub fn init_logging(filter: &str) {
+    use std::io::IsTerminal as _;
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
         .or_else(|_| tracing_subscriber::EnvFilter::try_new(filter))
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn"));
+    let colours =
+        std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
     tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_writer(std::io::stderr)
+        .with_ansi(colours)
         .init();
 }
 
