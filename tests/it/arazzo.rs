@@ -279,12 +279,17 @@ fn a_workflow_that_cannot_run_is_left_out_naming_its_step() {
 
 /// `generate SPEC --arazzo ARAZZO` into target/arazzo-generated/NAME
 /// (a stable place, so a rebuild is incremental), built against the
-/// shared target/generated; its binary.
+/// shared target/generated; its binary. The crate depends on this
+/// repository's runtime and server by path, as the other generated crates
+/// the tests build do, so they share one build of them (vendoring is
+/// `parity::vendored_petstore_matches_serve`'s subject).
 fn generated_with_workflows(name: &str, spec: &str, arazzo: &str) -> std::path::PathBuf {
     let out = root().join("target/arazzo-generated").join(name);
     let generated = std::process::Command::new(env!("CARGO_BIN_EXE_openapi2mcp"))
         .args(["generate", spec, "--arazzo", arazzo, "-q", "--name"])
         .arg(format!("{name}-mcp"))
+        .arg("--runtime-path")
+        .arg(root().join("crates"))
         .arg("--out")
         .arg(&out)
         .current_dir(root())
