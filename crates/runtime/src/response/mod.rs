@@ -10,9 +10,9 @@
 //! depends on the MCP SDK, turns its outcome into the SDK's types. From the
 //! rest of this crate it reads only the tool's output shape (`binding`),
 //! `jsoncut` (a JSON body over the cap, cut at whole items) and `wire`'s
-//! media-type and URL helpers, so the mapping depends on the exchange and
-//! the tool, not on how the request was sent (credentials, retries,
-//! redirects).
+//! media-type and URL helpers: the HTTP client hands it the response, or
+//! the failure, as plain data, so it needs nothing of the request builder,
+//! the client or the credentials.
 //!
 //! `status` maps each status class to an outcome and its advice, `body`
 //! decides what a body is (`kind`) and renders it within the size cap, and
