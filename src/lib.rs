@@ -1,5 +1,5 @@
-//! openapi2mcp: turn an OpenAPI document (2.0, 3.0 or 3.1) into Model Context
-//! Protocol tools.
+//! openapi2mcp: turn an OpenAPI document (2.0, 3.0, 3.1 or 3.2) into Model
+//! Context Protocol tools.
 //!
 //! Data flows one way: [`document`] reads and normalises the document and
 //! resolves its operations ([`document::model`], the only reader of raw

@@ -3,7 +3,10 @@
 //! `tools` from the document, consumed by the request builder; serializable
 //! so the generator can embed it in generated crates.
 //!
-//! Self-contained: no imports from the rest of the crate.
+//! From the rest of the crate it holds only a workflow tool's steps
+//! (`workflow::WorkflowBinding`, plain data too) and re-exports
+//! [`MediaKind`] beside the bodies it describes, so a binding stays data
+//! that serializes whole.
 
 use serde::{Deserialize, Serialize};
 

@@ -10,8 +10,6 @@
 //! into a typed struct and hands them to the operation's own function, the
 //! place a developer adds custom logic, which sends them on with
 //! [`Call::send`].
-//!
-//! Self-contained: imports only sibling runtime modules.
 
 use std::collections::{BTreeMap, HashMap};
 use std::future::Future;

@@ -4,14 +4,16 @@
 //! JSON and reads it back at start-up: the same data, the same tool list.
 //!
 //! This file is where the tool model lives (here rather than in `tools`,
-//! which builds it, because generated crates vendor `runtime/`): a
-//! [`ToolHead`] is what is known of a tool before its schemas are built, a
-//! [`ToolDef`] the full definition a [`Catalog`] holds, and a
-//! [`LazyCatalog`] serves heads and builds definitions on demand through a
-//! [`ToolSource`]. What one call needs of a `ToolDef` is cut from it as a
-//! [`super::call::ToolEndpoint`].
+//! which builds it, because generated crates depend on this crate and not
+//! on the generator): a [`ToolHead`] is what is known of a tool before its
+//! schemas are built, a [`ToolDef`] the full definition a [`Catalog`]
+//! holds, and a [`LazyCatalog`] serves heads and builds definitions on
+//! demand through a [`ToolSource`]. What one call needs of a `ToolDef` is
+//! cut from it as a [`super::call::ToolEndpoint`].
 //!
-//! Self-contained: no imports from the rest of the crate.
+//! From the rest of the crate it uses only `binding` (how each tool maps
+//! onto HTTP) and, with the `search` feature, `search`'s entry for a tool:
+//! the tool model depends on nothing of how a call is made.
 
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};

@@ -15,8 +15,6 @@
 //! and a note names each value changed. Only a result that cannot be made
 //! to fit (its top level is the wrong kind, or nothing would be left) is
 //! an error, and the error says that the call itself succeeded.
-//!
-//! Self-contained: imports only sibling runtime modules.
 
 use serde_json::{Map, Value};
 

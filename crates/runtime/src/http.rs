@@ -16,9 +16,12 @@
 //! answer that would decode to gigabytes (a decompression bomb) stops at
 //! the cap like any other long body.
 //!
-//! Self-contained: imports only `super::request`, `super::redirect`,
-//! `super::response`, `super::progress` (items of a streaming response
-//! are reported as they arrive) and (for its options) `super::lro`.
+//! From the rest of the crate it uses only `request`, `redirect`,
+//! `response`, `progress` (items of a streaming response are reported as
+//! they arrive), `trace` (each request's `traceparent` and span),
+//! `program` (the `User-Agent`), `wire` (URLs and errors without secrets)
+//! and (for its options) `lro`: it sends a request already built with its
+//! credentials, so it knows nothing of tools, bindings or auth schemes.
 
 use std::time::{Duration, SystemTime};
 

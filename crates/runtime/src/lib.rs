@@ -1,8 +1,10 @@
 #![deny(missing_docs)]
-//! Everything a tool call needs at run time, as plain Rust that imports
-//! nothing from the rest of this crate: the generator copies these files
-//! verbatim into generated servers, so live and generated behaviour share one
-//! source of truth.
+//! Everything a tool call needs at run time, as a crate of its own that
+//! depends on no other openapi2mcp crate: `openapi2mcp serve` and
+//! generated crates both run it, and a generated crate depends on it (by
+//! version, by path, or on a whole copy under its `vendor/`, made by
+//! `generate --vendor`, the default) without depending on the generator,
+//! so live and generated behaviour share one source of truth.
 //!
 //! `binding` is the data (how arguments map onto HTTP); `request` turns a
 //! call's arguments into an HTTP request; `response` turns the HTTP

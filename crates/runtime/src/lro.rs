@@ -91,10 +91,9 @@
 //! [`LroMode::Return`] returns the 202 at once with the [`Monitor`] in
 //! `CallReport::pending`, for a server that maps the operation to a task.
 //!
-//! Self-contained: imports only sibling runtime modules. `status` reads
-//! answers (status fields, waits, the status URL), `expr` resolves runtime
-//! expressions, `monitor` polls and cancels, `channel` sends a request the
-//! way a call does.
+//! `status` reads answers (status fields, waits, the status URL), `expr`
+//! resolves runtime expressions, `monitor` polls and cancels, `channel`
+//! sends a request the way a call does.
 
 mod channel;
 mod expr;

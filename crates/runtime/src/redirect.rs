@@ -17,7 +17,11 @@
 //! A refusal names the whole chain (URLs without query strings, so no
 //! credential placed in a query is ever shown).
 //!
-//! Self-contained: imports only `super::request`.
+//! From the rest of the crate it uses only `request` (the request each hop
+//! rebuilds) and `wire`'s [`display_url`] (re-exported; the URLs a refusal
+//! names): another origin gets only a fixed list of harmless headers, and
+//! the request carries the credential values placed on it, so the policy
+//! keeps credentials on the API's origin without knowing of `auth`.
 
 use std::collections::HashSet;
 

@@ -17,7 +17,10 @@
 //! - what it parses as JSON (`fromjson`, its input) may nest
 //!   [`MAX_DEPTH`] levels, and its output is capped in bytes and nesting.
 //!
-//! Self-contained: no imports from the rest of the crate.
+//! From the rest of the crate it uses only `response` (the result it
+//! selects from), `fair` (workers are a pool shared fairly between
+//! callers) and `settings` (the variable that starts a worker): a selector
+//! sees the result alone, nothing of the call that made it.
 
 #[cfg(feature = "jq")]
 mod eval;

@@ -1,6 +1,8 @@
 //! The command-line surface of a running server, shared by `openapi2mcp
-//! serve` and generated crates (which get this file verbatim), so both take
-//! the same flags, with the same defaults, and start the same way.
+//! serve` and generated crates (whose program, `generated_main` in this
+//! crate, flattens the same [`ServeFlags`] and starts logging through
+//! [`init_logging`]), so both take the same flags, with the same defaults,
+//! and start the same way.
 
 use std::collections::BTreeMap;
 use std::net::SocketAddr;

@@ -15,8 +15,10 @@
 //!   descriptions, examples from the document), which is what the search
 //!   tool of code mode returns.
 //!
-//! Self-contained (imports nothing from the rest of the crate): generated
-//! crates carry these files verbatim.
+//! From the rest of the crate only `jsoncut` is used (the preview of a
+//! result over the output budget, cut at whole items); operations are
+//! called back through [`sandbox::Host`], so the sandbox holds no
+//! credentials and knows nothing of how a call is made.
 
 pub mod sandbox;
 pub mod typescript;

@@ -6,8 +6,13 @@
 //! do next. This module classifies the body by media type, caps what enters
 //! the model's context, produces `structuredContent` when the tool advertises
 //! an output schema, and turns failures into `isError` results that name the
-//! cause and the next step. It is SDK-neutral and imports nothing from the
-//! rest of the crate, because the runtime is copied into generated servers.
+//! cause and the next step. It is SDK-neutral: the server crate, which
+//! depends on the MCP SDK, turns its outcome into the SDK's types. From the
+//! rest of this crate it reads only the tool's output shape (`binding`),
+//! `jsoncut` (a JSON body over the cap, cut at whole items) and `wire`'s
+//! media-type and URL helpers: the HTTP client hands it the response, or
+//! the failure, as plain data, so it needs nothing of the request builder,
+//! the client or the credentials.
 //!
 //! `status` maps each status class to an outcome and its advice, `body`
 //! decides what a body is (`kind`) and renders it within the size cap, and

@@ -7,10 +7,10 @@
 //! API overruling `retryAfter`), and returns the workflow's outputs.
 //! What a step reads and writes is runtime expressions (see [`expr`]).
 //!
-//! Built by `crate::arazzo` from an Arazzo document (the bindings here are
-//! plain data, serialized into generated crates with the tools), run by
-//! [`run`] from `Api::execute_in`. Errors name the workflow and the step.
-//! Self-contained, like the rest of the runtime.
+//! Built by `openapi2mcp::arazzo` from an Arazzo document (the bindings
+//! here are plain data, serialized into generated crates with the tools),
+//! run by [`run`] from `Api::execute_in`. Errors name the workflow and the
+//! step.
 //!
 //! Before each step runs, the caller's [`StepCheck`] (installed with
 //! [`checking`]; the server checks the step's scopes and confirmation as
@@ -107,10 +107,10 @@ pub struct StepBinding {
     pub outputs: Vec<(String, String)>,
 }
 
-/// A criterion: a simple condition (see [`expr`]; `crate::arazzo` writes
-/// a simple one with a `context` as `<context> <condition>`), or a regular
-/// expression or JSONPath query applied to the value of its `context`.
-/// (`xpath` criteria are refused by `crate::arazzo`.)
+/// A criterion: a simple condition (see [`expr`]; `openapi2mcp::arazzo`
+/// writes a simple one with a `context` as `<context> <condition>`), or a
+/// regular expression or JSONPath query applied to the value of its
+/// `context`. (`xpath` criteria are refused by `openapi2mcp::arazzo`.)
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Criterion {
     /// The condition as written.
