@@ -470,8 +470,13 @@ async fn a_workflow_with_a_destructive_step_is_confirmed_before_any_step_runs() 
         ..ServeOptions::default()
     };
     // The default policy confirms destructive calls; this client cannot be
-    // asked, so the workflow is refused before its first (harmless) step.
-    let client = crate::serve::connect(catalog.clone(), base.clone()).await;
+    // asked, so with --unconfirmed refuse the workflow is refused before
+    // its first (harmless) step.
+    let strict = ServeOptions {
+        unconfirmed: openapi2mcp::server::confirm::Unconfirmable::Refuse,
+        ..base.clone()
+    };
+    let client = crate::serve::connect(catalog.clone(), strict).await;
     let refused = call(&client, "cleanup", json!({"id": 1})).await;
     assert_eq!(refused.is_error, Some(true), "{refused:?}");
     assert!(backend.take().is_empty(), "nothing may be sent unconfirmed");

@@ -404,10 +404,12 @@ async fn read_only_scripts_refuse_writes_and_confirmation_is_not_skipped() {
     assert_eq!(backend.take()[0].method, "DELETE");
     client.cancel().await.unwrap();
 
-    // With --confirm destructive and a client that cannot be asked, the
-    // delete is refused inside the script and nothing is sent.
+    // With --confirm destructive, --unconfirmed refuse and a client that
+    // cannot be asked, the delete is refused inside the script and nothing
+    // is sent.
     let mut opts = options(ToolsMode::Code, backend.url());
     opts.confirm = ConfirmPolicy::Destructive;
+    opts.unconfirmed = openapi2mcp::server::confirm::Unconfirmable::Refuse;
     let client = connect(petstore(), opts).await;
     let refused = execute(&client, "return await api.delete_pet({petId: 1});").await;
     assert_eq!(refused.is_error, Some(true));

@@ -389,8 +389,23 @@ async fn clients_that_cannot_be_asked_are_refused_or_let_through_as_configured()
     let backend = Backend::start(pet_reply).await;
     let delete = json!({"name": "delete_pet", "arguments": {"petId": 1}});
 
-    // 2026-07-28 without elicitation: -32021 naming the capability, HTTP 400.
-    let bridge = Bridge::new(petstore(), petstore_on(&backend)).unwrap();
+    // By default (--unconfirmed allow): sent without asking, on 2026-07-28
+    // and on an older revision over stateless HTTP, the host's own
+    // approval relied on.
+    let (url, shutdown) =
+        http_server(Bridge::new(petstore(), petstore_on(&backend)).unwrap()).await;
+    let (_, sent) = call_2026(&url, delete.clone(), false).await;
+    assert_ne!(sent["result"]["isError"], true, "{sent}");
+    let (_, old) = rpc(&url, "2025-06-18", "tools/call", delete.clone()).await;
+    assert_ne!(old["result"]["isError"], true, "{old}");
+    assert_eq!(backend.take().len(), 2);
+    shutdown.cancel();
+
+    // --unconfirmed refuse, 2026-07-28 without elicitation: -32021 naming
+    // the capability, HTTP 400.
+    let mut strict = petstore_on(&backend);
+    strict.unconfirmed = openapi2mcp::server::confirm::Unconfirmable::Refuse;
+    let bridge = Bridge::new(petstore(), strict).unwrap();
     let (url, shutdown) = http_server(bridge).await;
     let (status, refused) = call_2026(&url, delete.clone(), false).await;
     assert_eq!(refused["error"]["code"], -32021, "{refused}");
@@ -406,19 +421,10 @@ async fn clients_that_cannot_be_asked_are_refused_or_let_through_as_configured()
         .unwrap_or_default();
     assert_eq!(old["result"]["isError"], true, "{old}");
     assert!(
-        text.contains("--unconfirmed allow") && text.contains("--confirm none"),
+        text.contains("--unconfirmed refuse") && text.contains("--confirm none"),
         "{text}"
     );
     assert!(backend.take().is_empty());
-    shutdown.cancel();
-
-    // --unconfirmed allow: sent without asking.
-    let mut options = petstore_on(&backend);
-    options.unconfirmed = openapi2mcp::server::confirm::Unconfirmable::Allow;
-    let (url, shutdown) = http_server(Bridge::new(petstore(), options).unwrap()).await;
-    let (_, sent) = call_2026(&url, delete.clone(), false).await;
-    assert_ne!(sent["result"]["isError"], true, "{sent}");
-    assert_eq!(backend.take().len(), 1);
     shutdown.cancel();
 
     // --confirm writes: a POST is asked about too; in discovery mode the
@@ -506,21 +512,30 @@ async fn an_older_client_is_asked_over_its_session() {
         client.cancel().await.unwrap();
     }
 
-    // A session client without elicitation: refused, nothing sent.
-    let bridge = Bridge::new(petstore(), petstore_on(&backend)).unwrap();
-    let (client_io, server_io) = tokio::io::duplex(1 << 20);
-    tokio::spawn(async move {
-        if let Ok(running) = rmcp::ServiceExt::serve(bridge, server_io).await {
-            let _ = running.waiting().await;
-        }
-    });
-    let client = rmcp::ServiceExt::serve((), client_io).await.unwrap();
-    let params = CallToolRequestParams::new("delete_pet")
-        .with_arguments(json!({"petId": 1}).as_object().unwrap().clone());
-    let result = client.call_tool(params).await.unwrap();
-    assert_eq!(result.is_error, Some(true));
-    assert!(backend.take().is_empty());
-    client.cancel().await.unwrap();
+    // A session client without elicitation (claude.ai, Gemini CLI,
+    // opencode declare none): sent by default, the host's own approval
+    // relied on; refused with --unconfirmed refuse, nothing sent.
+    for (unconfirmed, sent) in [
+        (openapi2mcp::server::confirm::Unconfirmable::Allow, 1),
+        (openapi2mcp::server::confirm::Unconfirmable::Refuse, 0),
+    ] {
+        let mut options = petstore_on(&backend);
+        options.unconfirmed = unconfirmed;
+        let bridge = Bridge::new(petstore(), options).unwrap();
+        let (client_io, server_io) = tokio::io::duplex(1 << 20);
+        tokio::spawn(async move {
+            if let Ok(running) = rmcp::ServiceExt::serve(bridge, server_io).await {
+                let _ = running.waiting().await;
+            }
+        });
+        let client = rmcp::ServiceExt::serve((), client_io).await.unwrap();
+        let params = CallToolRequestParams::new("delete_pet")
+            .with_arguments(json!({"petId": 1}).as_object().unwrap().clone());
+        let result = client.call_tool(params).await.unwrap();
+        assert_eq!(result.is_error, Some(sent == 0), "{result:?}");
+        assert_eq!(backend.take().len(), sent, "{unconfirmed:?}");
+        client.cancel().await.unwrap();
+    }
 }
 
 // --- missing required arguments ------------------------------------------

@@ -165,10 +165,12 @@ pub struct ServeFlags {
     #[arg(long, value_enum)]
     pub confirm: Option<ConfirmPolicy>,
     /// What happens to a call needing confirmation when the client cannot
-    /// be asked (no elicitation capability, or stateless HTTP on an older
-    /// protocol revision): `refuse` it with an error saying so, or `allow`
-    /// it unconfirmed (logged).
-    #[arg(long, value_enum, default_value_t = Unconfirmable::Refuse)]
+    /// be asked (no elicitation capability, as in claude.ai, Claude
+    /// Desktop, Gemini CLI and opencode, or stateless HTTP on an older
+    /// protocol revision): `allow` sends it, logged, relying on the host's
+    /// own approval of tool calls (the tool is annotated destructive);
+    /// `refuse` refuses it with an error saying so.
+    #[arg(long, value_enum, default_value_t = Unconfirmable::Allow)]
     pub unconfirmed: Unconfirmable,
     /// Whether a call lacking required arguments asks the person for them
     /// (one elicitation form, when the client declared elicitation and

@@ -11,8 +11,12 @@
 //! - Older clients that declared elicitation get an `elicitation/create`
 //!   request on their session.
 //! - Clients that cannot be asked (no elicitation capability, stateless
-//!   HTTP on an older revision) are refused with a clear error, or let
-//!   through when the operator said so (`--unconfirmed allow`).
+//!   HTTP on an older revision: claude.ai, Claude Desktop, Gemini CLI and
+//!   opencode declare none) get the call sent by default, logged: the tool
+//!   is annotated destructive, and those hosts ask their person before a
+//!   tool call themselves; refusing would leave a destructive tool listed
+//!   that no call of theirs could ever send. `--unconfirmed refuse` refuses
+//!   such calls with an error saying why instead.
 
 use std::time::Duration;
 
@@ -73,9 +77,12 @@ impl ConfirmPolicy {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
 pub enum Unconfirmable {
     /// Refuse the call; nothing is sent.
-    #[default]
     Refuse,
-    /// Send it unconfirmed (logged).
+    /// Send it, relying on the host's own approval of tool calls (the
+    /// tool is annotated destructive); logged. The default: the hosts that
+    /// declare no elicitation ask their person before every call they
+    /// have not been told to trust.
+    #[default]
     Allow,
 }
 
@@ -574,7 +581,7 @@ impl Bridge {
 
     fn cannot_ask(&self, name: &str, what: &str, modern: bool) -> Result<Gate, McpError> {
         if self.shared.options.unconfirmed == Unconfirmable::Allow {
-            tracing::warn!(target: "openapi2mcp::audit", tool = %name, "sent without confirmation: the client cannot be asked (--unconfirmed allow)");
+            tracing::warn!(target: "openapi2mcp::audit", tool = %name, "sent without this server's confirmation: the client cannot be asked, so the host's own approval of tool calls is relied on (--unconfirmed refuse refuses such calls)");
             return Ok(Gate::Proceed);
         }
         if modern {
@@ -589,7 +596,7 @@ impl Bridge {
             return Err(error);
         }
         Ok(Gate::Answer(Box::new(refusal(format!(
-            "Not sent: `{name}` changes data and this server asks a person to confirm such calls, but this MCP client cannot be asked (it did not declare elicitation, or has no session). The request would have been:\n\n{what}\n\nThe server's operator can turn confirmation off (--confirm none) or allow unconfirmed calls from such clients (--unconfirmed allow)."
+            "Not sent: `{name}` changes data and this server asks a person to confirm such calls, but this MCP client cannot be asked (it did not declare elicitation, or has no session). The request would have been:\n\n{what}\n\nThis server refuses such calls from clients that cannot be asked (--unconfirmed refuse); its operator can send them relying on the host's own approval of tool calls (--unconfirmed allow, the default) or turn confirmation off (--confirm none)."
         )))))
     }
 }
