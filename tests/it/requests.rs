@@ -329,6 +329,32 @@ async fn accept_prefers_json_among_the_documented_media_types() {
     client.cancel().await.unwrap();
 }
 
+/// httpbin's `/image` as its Swagger 2.0 description has it: the image
+/// answer has no schema, `produces` lists the image types.
+#[tokio::test]
+async fn a_swagger_2_answer_without_a_schema_is_asked_for_in_its_produces_types() {
+    let server = RawServer::start().await;
+    let doc = json!({
+        "swagger": "2.0",
+        "info": {"title": "httpbin", "version": "1"},
+        "produces": ["application/json"],
+        "paths": {"/image": {"get": {
+            "operationId": "getImage",
+            "produces": ["image/webp", "image/svg+xml", "image/jpeg", "image/png", "image/*"],
+            "responses": {"200": {"description": "An image."}}
+        }}}
+    });
+    let client = connect(catalog_of(doc), options(&server)).await;
+    call(&client, "get_image", json!({})).await;
+    let seen = server.take();
+    let accept = seen[0].header("accept").unwrap_or_default().to_string();
+    for media in ["image/webp", "image/svg+xml", "image/jpeg", "image/png"] {
+        assert!(accept.contains(media), "{accept}");
+    }
+    assert_ne!(accept, "*/*");
+    client.cancel().await.unwrap();
+}
+
 /// A Stripe-like form body whose `encoding` gives styles (Stripe's
 /// `metadata[key]=value` is `deepObject`).
 fn form_styles_doc() -> Value {

@@ -50,7 +50,7 @@ impl Upgrader<'_> {
         let mut out = Map::new();
         for (name, response) in map {
             let pointer = push_token("/responses", &name);
-            if let Some(converted) = self.response(response, &pointer, &produces) {
+            if let Some(converted) = self.response(response, &pointer, &produces, &[]) {
                 out.insert(name, converted);
             }
         }

@@ -522,3 +522,47 @@ fn rewrite_ref_keeps_non_2_0_refs() {
         "a.json#/components/securitySchemes/k"
     );
 }
+
+#[test]
+fn a_success_without_a_schema_is_in_the_declared_produces() {
+    // httpbin's `/image`: an image answer has no schema in 2.0; its
+    // `produces` is what `Accept` must offer (a strict API answers 406 to
+    // `*/*`). Errors and empty answers get no content; undeclared
+    // `produces` adds nothing.
+    let doc = json!({
+        "swagger": "2.0",
+        "produces": ["application/json"],
+        "paths": {
+            "/image": {"get": {
+                "produces": ["image/webp", "image/png"],
+                "responses": {
+                    "200": {"description": "An image."},
+                    "204": {"description": "nothing"},
+                    "404": {"description": "missing"}
+                }
+            }},
+            "/status": {"get": {"responses": {"200": {"description": "up"}}}}
+        }
+    });
+    let (out, _) = run(doc);
+    let image = &out["paths"]["/image"]["get"]["responses"];
+    assert_eq!(
+        image["200"]["content"],
+        json!({"image/webp": {}, "image/png": {}})
+    );
+    assert!(image["204"].get("content").is_none());
+    assert!(image["404"].get("content").is_none());
+    let status = &out["paths"]["/status"]["get"]["responses"]["200"];
+    assert_eq!(status["content"], json!({"application/json": {}}));
+
+    let undeclared = json!({
+        "swagger": "2.0",
+        "paths": {"/status": {"get": {"responses": {"200": {"description": "up"}}}}}
+    });
+    let (out, _) = run(undeclared);
+    assert!(
+        out["paths"]["/status"]["get"]["responses"]["200"]
+            .get("content")
+            .is_none()
+    );
+}

@@ -3,6 +3,7 @@
 
 use super::bodies::effective_media;
 use super::bodies::merge_body_parts;
+use super::responses::Produces;
 use super::*;
 
 impl Upgrader<'_> {
@@ -82,6 +83,12 @@ impl Upgrader<'_> {
             &push_token(pointer, "produces"),
             "media type",
         );
+        // Declared media types (the operation's, else the document's):
+        // what a response without a schema is in too (see `responses`).
+        let declared_produces = own_produces
+            .clone()
+            .or_else(|| self.produces.clone())
+            .unwrap_or_default();
         let produces = effective_media(own_produces, &self.produces);
         let mut servers =
             self.operation_servers(op.get("schemes"), &push_token(pointer, "schemes"));
@@ -116,7 +123,11 @@ impl Upgrader<'_> {
                         out.insert("requestBody".into(), body);
                     }
                     let responses_pointer = push_token(pointer, "responses");
-                    if let Some(responses) = self.responses(value, &responses_pointer, &produces) {
+                    let media = Produces {
+                        effective: &produces,
+                        declared: &declared_produces,
+                    };
+                    if let Some(responses) = self.responses(value, &responses_pointer, media) {
                         out.insert(key, responses);
                     }
                 }

@@ -6,13 +6,34 @@ use super::parameters::split_simple;
 use super::schemas::is_array_schema;
 use super::*;
 
+/// An operation's media types for its responses.
+#[derive(Clone, Copy)]
+pub(super) struct Produces<'a> {
+    /// `produces` (the operation's, else the document's), else JSON: the
+    /// media types of a response's schema.
+    pub(super) effective: &'a [String],
+    /// `produces` as declared (empty when neither the operation nor the
+    /// document declares it).
+    pub(super) declared: &'a [String],
+}
+
+/// Whether a response with `code` carries a body (not 1xx, 204, 205 or
+/// 304, and not an error: what an API sends in a success it declares).
+fn success_with_body(code: &str) -> bool {
+    code.starts_with('2') && !matches!(code, "204" | "205")
+}
+
 impl Upgrader<'_> {
-    /// An operation's `responses` map.
+    /// An operation's `responses` map. A success response without a
+    /// schema gets `content` entries without a schema for the declared
+    /// `produces`: 2.0 documents leave out the schema of binary answers
+    /// (an image), and `produces` is what the request's `Accept` must
+    /// offer; without them `*/*` is sent and a strict API answers 406.
     pub(super) fn responses(
         &mut self,
         value: Value,
         pointer: &str,
-        produces: &[String],
+        produces: Produces<'_>,
     ) -> Option<Value> {
         let map = self.expect_object(value, pointer)?;
         let mut out = Map::new();
@@ -22,19 +43,27 @@ impl Upgrader<'_> {
                 continue;
             }
             let response_pointer = push_token(pointer, &code);
-            if let Some(converted) = self.response(response, &response_pointer, produces) {
+            let schemaless: &[String] = match success_with_body(&code) {
+                true => produces.declared,
+                false => &[],
+            };
+            if let Some(converted) =
+                self.response(response, &response_pointer, produces.effective, schemaless)
+            {
                 out.insert(code, converted);
             }
         }
         Some(Value::Object(out))
     }
 
-    /// One response (or `$ref` to one).
+    /// One response (or `$ref` to one); without a schema, its `content`
+    /// is `schemaless` (media types without a schema), if any.
     pub(super) fn response(
         &mut self,
         value: Value,
         pointer: &str,
         produces: &[String],
+        schemaless: &[String],
     ) -> Option<Value> {
         let map = self.expect_object(value, pointer)?;
         if let Some(reference) = map.get("$ref") {
@@ -74,6 +103,13 @@ impl Upgrader<'_> {
                     &examples_pointer,
                     "examples dropped: the response has no schema",
                 );
+            }
+            if !schemaless.is_empty() {
+                let content = schemaless
+                    .iter()
+                    .map(|media| (media.clone(), Value::Object(Map::new())))
+                    .collect();
+                out.insert("content".into(), Value::Object(content));
             }
             return Some(Value::Object(out));
         };
