@@ -128,10 +128,29 @@ pub(super) async fn bind(owners: Arc<SessionOwners>, req: Request, next: Next) -
                 owners.opened(id.to_owned(), caller).await;
             }
         }
-        Some(id) if deleting && response.status().is_success() => owners.closed(&id),
+        Some(id) if deleting && response.status().is_success() => {
+            owners.closed(&id);
+            return ended(response);
+        }
         Some(_) => {}
     }
     response
+}
+
+/// The answer to a DELETE that ended a session: rmcp answers `202
+/// Accepted`, but the session is closed by then, and the official Python
+/// SDK logs "Session termination failed: 202" for anything but 200 or
+/// 204 at the end of every HTTP session; `204 No Content` says what
+/// happened.
+fn ended(response: Response) -> Response {
+    if response.status() != StatusCode::ACCEPTED {
+        return response;
+    }
+    let (mut parts, _) = response.into_parts();
+    parts.status = StatusCode::NO_CONTENT;
+    parts.headers.remove(axum::http::header::CONTENT_LENGTH);
+    parts.headers.remove(axum::http::header::CONTENT_TYPE);
+    Response::from_parts(parts, axum::body::Body::empty())
 }
 
 #[cfg(test)]
