@@ -536,7 +536,9 @@ fn detect_version(file: &str, value: &Value) -> Result<SpecVersion, Diagnostic> 
             Err(Diagnostic::error(
                 file,
                 "/openapi",
-                format!("unsupported OpenAPI version {v}: expected 3.0.x or 3.1.x"),
+                format!(
+                    "unsupported OpenAPI version {v}: expected 3.0.x, 3.1.x or 3.2.x (or swagger: 2.0)"
+                ),
             ))
         };
     }
