@@ -33,6 +33,7 @@ use serde::de::{
 use serde::ser::{Serialize, SerializeMap, Serializer};
 use serde_json::Value;
 
+use super::model::TOOL_EXTENSIONS;
 use super::model::pointers::{ADDITIONAL_OPERATIONS, FIXED_METHODS};
 use super::parse::scalar_visits;
 
@@ -204,7 +205,8 @@ impl Serialize for LazyMap {
 /// - an operation's `responses`, `callbacks` and `externalDocs`;
 /// - a parameter's `schema`, `example` and `examples`;
 /// - extensions (`x-…`) of path items, operations and parameters, but
-///   `x-mcp`.
+///   those a tool is named and chosen by ([`TOOL_EXTENSIONS`]: `x-mcp`
+///   and the other generators' extensions of the same meaning).
 ///
 /// Requests bodies are kept whole (their properties are arguments).
 /// Everything else is parsed as it is. The test
@@ -228,7 +230,7 @@ impl Outline {
     /// What `key`'s value is at this level: skipped (`None`), or read at
     /// which level (`Some(None)`: as a plain value).
     fn child(self, key: &str) -> Option<Option<Level>> {
-        let extension = key.starts_with("x-") && key != "x-mcp";
+        let extension = key.starts_with("x-") && !TOOL_EXTENSIONS.contains(&key);
         match self.0 {
             Level::Item if extension => None,
             Level::Item if FIXED_METHODS.contains(&key) => Some(Some(Level::Operation)),

@@ -66,6 +66,32 @@ pub(super) fn check(catalog: &Catalog, doc: &Document, document: &str) -> Vec<(A
                 from_diagnostic("operation-not-a-tool", None, what, d),
             ));
         }
+        if let Ok(x) = op.x_mcp() {
+            for dialect in &x.dialects {
+                let r = rule("other-generator-extension");
+                out.push((
+                    anchor,
+                    Finding {
+                        rule: r.id,
+                        level: r.level,
+                        tool: tool.clone(),
+                        message: format!(
+                            "{method} {}: `{dialect}` read as `x-mcp`{}",
+                            op.path,
+                            if x.exclude {
+                                " (the operation is left out)"
+                            } else {
+                                ""
+                            }
+                        ),
+                        hint: r.hint,
+                        file: op.file().to_string(),
+                        pointer: format!("{}/{}", op.pointer(), dialect.replace('.', "/")),
+                        line: None,
+                    },
+                ));
+            }
+        }
         if let Some(id) = op.operation_id().map(str::to_string) {
             match ids.get(&id) {
                 Some((m, p)) => {

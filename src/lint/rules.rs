@@ -20,6 +20,12 @@ pub const RULES: &[Rule] = &[
         hint: "Fix what the message names (point the `$ref` at a component that exists, give each parameter a `name` and an `in`); until then the operation is missing from every listing.",
     },
     Rule {
+        id: "other-generator-extension",
+        level: Level::Note,
+        summary: "An operation's tool is shaped by another generator's extension (`x-speakeasy-mcp`, `x-mint.mcp`), read as `x-mcp`",
+        hint: "Nothing to fix: the extension is honoured (left out, name, title, description); `x-mcp` wins where both say something.",
+    },
+    Rule {
         id: "duplicate-operation-id",
         level: Level::Error,
         summary: "Two operations share an operationId (OpenAPI requires each to be unique)",

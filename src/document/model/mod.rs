@@ -38,7 +38,7 @@ pub use parameters::{McpHeaderExtension, Parameter};
 pub use responses::{Header, Response};
 pub use schema::{ObjectShape, RefTarget, ScalarType, Schema};
 pub use security::Info;
-pub use xmcp::{HintOverrides, XMcp};
+pub use xmcp::{HintOverrides, TOOL_EXTENSIONS, XMcp};
 
 #[cfg(test)]
 mod boundary_tests;

@@ -9,7 +9,7 @@ use crate::document::lazy::LazyMap;
 use super::bodies::RequestBody;
 use super::parameters::Parameter;
 use super::responses::Response;
-use super::xmcp::XMcp;
+use super::xmcp::{Dialect, XMcp};
 use crate::document::diag::push_token;
 use crate::document::refs::Located;
 use crate::document::{Diagnostic, Document};
@@ -102,9 +102,26 @@ impl<'d> Operation<'d> {
         self.node.value.get("deprecated") == Some(&Value::Bool(true))
     }
 
-    /// The `x-mcp` extension; a malformed one is a diagnostic.
+    /// The `x-mcp` extension, with what other generators' extensions of
+    /// the same meaning add (see [`XMcp`]); a malformed `x-mcp` is a
+    /// diagnostic.
     pub fn x_mcp(&self) -> Result<XMcp, Diagnostic> {
-        XMcp::read(self.doc, self.node.child("x-mcp"))
+        let mut x = XMcp::read(self.doc, self.node.child("x-mcp"))?;
+        if let Some(node) = self.node.child("x-speakeasy-mcp") {
+            x.merge(Dialect {
+                name: "x-speakeasy-mcp",
+                node,
+                switch: ("disabled", true),
+            });
+        }
+        if let Some(node) = self.node.child("x-mint").and_then(|m| m.child("mcp")) {
+            x.merge(Dialect {
+                name: "x-mint.mcp",
+                node,
+                switch: ("enabled", false),
+            });
+        }
+        Ok(x)
     }
 
     /// The request body, its `$ref` followed; `Ok(None)` without one, a

@@ -5,7 +5,7 @@ use serde_json::{Value, json};
 use crate::document::Document;
 use crate::document::dialect::Direction;
 
-use super::RefTarget;
+use super::{RefTarget, XMcp};
 
 fn doc(v: Value) -> Document {
     Document::from_value("t.json", v).unwrap()
@@ -239,4 +239,36 @@ fn tag_parents_refuse_unknown_parents_and_cycles() {
     assert!(diags[0].message.contains("`nope`"), "{}", diags[0].message);
     assert!(diags[1].message.contains("cycle"), "{}", diags[1].message);
     assert_eq!(diags[1].pointer, "/tags/5/parent");
+}
+
+#[test]
+fn other_generators_mcp_extensions_mean_what_x_mcp_means() {
+    let d = doc(json!({"openapi": "3.1.0", "paths": {"/a": {
+        // Speakeasy: disabled.
+        "get": {"x-speakeasy-mcp": {"disabled": true}},
+        // Mintlify: not enabled.
+        "put": {"x-mint": {"mcp": {"enabled": false}}},
+        // x-mcp's own `enabled` form.
+        "patch": {"x-mcp": {"enabled": false}},
+        // Names and descriptions; x-mcp wins where both speak.
+        "post": {"x-mcp": {"name": "mine"},
+                 "x-speakeasy-mcp": {"name": "theirs", "title": "Create an A", "description": "Creates."}},
+        "delete": {"x-mint": {"mcp": {"enabled": true, "name": "remove_a"}}},
+        // Says nothing this reads: not reported.
+        "head": {"x-speakeasy-mcp": {"scopes": ["read"]}, "x-mint": {"href": "/a"}}
+    }}}));
+    let x = |method| d.operation("/a", method).unwrap().x_mcp().unwrap();
+    assert!(x("get").exclude && x("get").dialects == ["x-speakeasy-mcp"]);
+    assert!(x("put").exclude && x("put").dialects == ["x-mint.mcp"]);
+    assert!(x("patch").exclude && x("patch").dialects.is_empty());
+    let post = x("post");
+    assert!(!post.exclude);
+    assert_eq!(post.name.as_deref(), Some("mine"));
+    assert_eq!(post.title.as_deref(), Some("Create an A"));
+    assert_eq!(post.description.as_deref(), Some("Creates."));
+    assert!(post.description_given);
+    assert_eq!(post.dialects, ["x-speakeasy-mcp"]);
+    let delete = x("delete");
+    assert!(!delete.exclude && delete.name.as_deref() == Some("remove_a"));
+    assert_eq!(x("head"), XMcp::default());
 }

@@ -1,6 +1,14 @@
-//! The `x-mcp` operation extension, typed: `x-mcp: false` or
-//! `{exclude: true}` drops the operation; `name`, `title`, `description`,
-//! `annotations: {readOnlyHint, …}` override what the tool would be.
+//! The `x-mcp` operation extension, typed: `x-mcp: false`,
+//! `{exclude: true}` or `{enabled: false}` drops the operation; `name`,
+//! `title`, `description`, `annotations: {readOnlyHint, …}` override what
+//! the tool would be.
+//!
+//! Other generators' extensions that mean the same are read too, so a
+//! document annotated for them keeps its meaning here: Speakeasy's
+//! `x-speakeasy-mcp` (`disabled`, `name`, `title`, `description`) and
+//! Mintlify's `x-mint: {mcp: {enabled, name, description}}`. `x-mcp`
+//! wins where both say something; [`XMcp::dialects`] names what was read
+//! (`lint` reports it).
 
 use serde_json::Value;
 
@@ -35,6 +43,25 @@ pub struct XMcp {
     pub description_given: bool,
     /// Annotation hints to force.
     pub annotations: HintOverrides,
+    /// The other generators' extensions that said something here
+    /// (`x-speakeasy-mcp`, `x-mint.mcp`), in the order read.
+    pub dialects: Vec<&'static str>,
+}
+
+/// The operation extensions [`XMcp`] is read from: what planning a tool
+/// reads of an operation's extensions (the lazy document keeps them in a
+/// path item's outline).
+pub const TOOL_EXTENSIONS: &[&str] = &["x-mcp", "x-speakeasy-mcp", "x-mint"];
+
+/// Another generator's operation extension meaning what `x-mcp` means.
+pub(super) struct Dialect<'a> {
+    /// Its name, as `lint` reports it.
+    pub(super) name: &'static str,
+    /// Its node.
+    pub(super) node: Located<'a>,
+    /// The key that, `true`, leaves the operation out (`disabled`), or,
+    /// `false`, does (`enabled`).
+    pub(super) switch: (&'static str, bool),
 }
 
 impl XMcp {
@@ -63,8 +90,10 @@ impl XMcp {
         let text = |k: &str| map.get(k).and_then(Value::as_str).map(str::to_string);
         let hints = map.get("annotations");
         let hint = |k: &str| hints.and_then(|h| h.get(k)).and_then(Value::as_bool);
+        let excluded = map.get("exclude").and_then(Value::as_bool) == Some(true)
+            || map.get("enabled").and_then(Value::as_bool) == Some(false);
         Ok(Self {
-            exclude: map.get("exclude").and_then(Value::as_bool).unwrap_or(false),
+            exclude: excluded,
             name: text("name"),
             title: text("title"),
             description: text("description"),
@@ -75,6 +104,38 @@ impl XMcp {
                 idempotent_hint: hint("idempotentHint"),
                 open_world_hint: hint("openWorldHint"),
             },
+            dialects: Vec::new(),
         })
+    }
+
+    /// Fills what `x-mcp` left unsaid from `dialect` (a mapping; anything
+    /// else says nothing and is ignored, as its own generator would).
+    pub(super) fn merge(&mut self, dialect: Dialect<'_>) {
+        let Value::Object(map) = dialect.node.value else {
+            return;
+        };
+        let mut said = false;
+        let (key, leaves_out_when) = dialect.switch;
+        if map.get(key).and_then(Value::as_bool) == Some(leaves_out_when) {
+            self.exclude = true;
+            said = true;
+        }
+        let text = |k: &str| map.get(k).and_then(Value::as_str).map(str::to_string);
+        for (field, value) in [
+            (&mut self.name, text("name")),
+            (&mut self.title, text("title")),
+            (&mut self.description, text("description")),
+        ] {
+            if field.is_none() && value.is_some() {
+                *field = value;
+                said = true;
+            }
+        }
+        if self.description.is_some() {
+            self.description_given = true;
+        }
+        if said {
+            self.dialects.push(dialect.name);
+        }
     }
 }
