@@ -182,17 +182,7 @@ async fn integers_beyond_64_bits_reach_the_api_as_written_over_http() {
         .kill_on_drop(true)
         .spawn()
         .unwrap();
-    let mut lines = tokio::io::BufReader::new(child.stderr.take().unwrap()).lines();
-    let url = loop {
-        let line = tokio::time::timeout(Duration::from_secs(20), lines.next_line())
-            .await
-            .expect("server announces its endpoint")
-            .unwrap()
-            .expect("stderr open");
-        if let Some(rest) = line.split("MCP endpoint at ").nth(1) {
-            break rest.trim().to_string();
-        }
-    };
+    let (url, mut lines) = crate::support::announced_endpoint(&mut child, |_| {}).await;
     tokio::spawn(async move { while let Ok(Some(_)) = lines.next_line().await {} });
     let post = async |body: String| {
         reqwest::Client::new()

@@ -386,18 +386,7 @@ async fn sighup_reloads_and_sigterm_lets_the_call_in_flight_finish() {
         .kill_on_drop(true)
         .spawn()
         .unwrap();
-    use tokio::io::AsyncBufReadExt;
-    let mut lines = tokio::io::BufReader::new(child.stderr.take().unwrap()).lines();
-    let url = loop {
-        let line = tokio::time::timeout(Duration::from_secs(20), lines.next_line())
-            .await
-            .expect("server announces its endpoint")
-            .unwrap()
-            .expect("stderr open");
-        if let Some(rest) = line.split("MCP endpoint at ").nth(1) {
-            break rest.trim().to_string();
-        }
-    };
+    let (url, mut lines) = crate::support::announced_endpoint(&mut child, |_| {}).await;
     tokio::spawn(async move { while let Ok(Some(_)) = lines.next_line().await {} });
     let list = || {
         post(

@@ -228,3 +228,30 @@ pub(crate) fn system_program(name: &str, package: &str) -> Option<PathBuf> {
         "{name} is not installed (Debian package {package}) and could not be installed (needs apt-get as root); install it, or set {SKIP_SYSTEM}=1 to skip the tests that need it (local runs only)"
     );
 }
+
+/// The lines a served child writes on stderr.
+pub type StderrLines = tokio::io::Lines<tokio::io::BufReader<tokio::process::ChildStderr>>;
+
+/// The MCP endpoint URL a `serve --transport http` child announces on
+/// stderr (`… MCP endpoint at http://…/mcp`), waited for at most 20 s,
+/// with the rest of its stderr to read or drain (`each` sees every line
+/// up to the announcement, for tests that keep the log).
+pub async fn announced_endpoint(
+    child: &mut tokio::process::Child,
+    mut each: impl FnMut(&str),
+) -> (String, StderrLines) {
+    use tokio::io::AsyncBufReadExt;
+    let stderr = child.stderr.take().expect("stderr piped");
+    let mut lines = tokio::io::BufReader::new(stderr).lines();
+    loop {
+        let line = tokio::time::timeout(std::time::Duration::from_secs(20), lines.next_line())
+            .await
+            .expect("server announces its endpoint")
+            .unwrap()
+            .expect("stderr open");
+        each(&line);
+        if let Some(rest) = line.split("MCP endpoint at ").nth(1) {
+            return (rest.trim().to_string(), lines);
+        }
+    }
+}

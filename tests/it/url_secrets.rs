@@ -9,7 +9,6 @@ use std::time::Duration;
 
 use base64::Engine as _;
 use serde_json::{Value, json};
-use tokio::io::AsyncBufReadExt;
 
 use crate::backend::{Backend, Recorded, Reply};
 
@@ -107,18 +106,10 @@ async fn credentials_in_urls_reach_the_api_and_nothing_else() {
         .spawn()
         .unwrap();
     let log = Arc::new(Mutex::new(String::new()));
-    let mut lines = tokio::io::BufReader::new(child.stderr.take().unwrap()).lines();
-    let url = loop {
-        let line = tokio::time::timeout(Duration::from_secs(20), lines.next_line())
-            .await
-            .expect("server announces its endpoint")
-            .unwrap()
-            .expect("stderr open");
-        log.lock().unwrap().push_str(&format!("{line}\n"));
-        if let Some(rest) = line.split("MCP endpoint at ").nth(1) {
-            break rest.trim().to_string();
-        }
-    };
+    let (url, mut lines) = crate::support::announced_endpoint(&mut child, |line| {
+        log.lock().unwrap().push_str(&format!("{line}\n"))
+    })
+    .await;
     let shared = Arc::clone(&log);
     let reader = tokio::spawn(async move {
         while let Ok(Some(line)) = lines.next_line().await {
