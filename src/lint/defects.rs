@@ -68,49 +68,40 @@ pub(super) fn check(catalog: &Catalog, doc: &Document, document: &str) -> Vec<(A
         }
         if let Ok(x) = op.x_mcp() {
             for dialect in &x.dialects {
-                let r = rule("other-generator-extension");
+                let left_out = match x.exclude {
+                    true => " (the operation is left out)",
+                    false => "",
+                };
                 out.push((
                     anchor,
-                    Finding {
-                        rule: r.id,
-                        level: r.level,
-                        tool: tool.clone(),
-                        message: format!(
-                            "{method} {}: `{dialect}` read as `x-mcp`{}",
-                            op.path,
-                            if x.exclude {
-                                " (the operation is left out)"
-                            } else {
-                                ""
-                            }
+                    at_operation(
+                        "other-generator-extension",
+                        op,
+                        &tool,
+                        format!(
+                            "{method} {}: `{dialect}` read as `x-mcp`{left_out}",
+                            op.path
                         ),
-                        hint: r.hint,
-                        file: op.file().to_string(),
-                        pointer: format!("{}/{}", op.pointer(), dialect.replace('.', "/")),
-                        line: None,
-                    },
+                        format!("{}/{}", op.pointer(), dialect.replace('.', "/")),
+                    ),
                 ));
             }
         }
         if let Some(id) = op.operation_id().map(str::to_string) {
             match ids.get(&id) {
                 Some((m, p)) => {
-                    let r = rule("duplicate-operation-id");
                     out.push((
                         anchor,
-                        Finding {
-                            rule: r.id,
-                            level: r.level,
-                            tool: tool.clone(),
-                            message: format!(
+                        at_operation(
+                            "duplicate-operation-id",
+                            op,
+                            &tool,
+                            format!(
                                 "operationId `{id}` of {method} {} is also the operationId of {m} {p}; tools, links and generated code that name operations by id cannot tell them apart",
                                 op.path
                             ),
-                            hint: r.hint,
-                            file: op.file().to_string(),
-                            pointer: pointers::operation_id(op.pointer()),
-                            line: None,
-                        },
+                            pointers::operation_id(op.pointer()),
+                        ),
                     ));
                 }
                 None => {
@@ -143,6 +134,28 @@ fn build_failure(op: &Operation<'_>) -> Option<Diagnostic> {
         Ok(_) => {}
     }
     op.request_body().err()
+}
+
+/// A finding of rule `id` about `op` (its file), at `pointer`; the line is
+/// found from the pointer later.
+fn at_operation(
+    id: &str,
+    op: &Operation<'_>,
+    tool: &Option<String>,
+    message: String,
+    pointer: String,
+) -> Finding {
+    let r = rule(id);
+    Finding {
+        rule: r.id,
+        level: r.level,
+        tool: tool.clone(),
+        message,
+        hint: r.hint,
+        file: op.file().to_string(),
+        pointer,
+        line: None,
+    }
 }
 
 /// A finding quoting a build diagnostic: its file and pointer, `what`
