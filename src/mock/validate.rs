@@ -136,36 +136,21 @@ fn strip_style(p: &Param, v: &str) -> String {
 
 fn query_value(p: &Param, query: &[(String, String)]) -> Option<Value> {
     if p.style == "deepObject" {
-        let prefix = format!("{}[", p.name);
-        // A member given more than once (`range[at]=a&range[at]=b`), or
-        // declared an array, is an array of its values.
-        let mut members: Vec<(String, Vec<String>)> = Vec::new();
+        // `range[at]=1`, nested `f[a][b]=1`, indexed arrays `ids[0]=7`
+        // (what the runtime sends), a member repeated `range[at]=1&range[at]=2`.
+        let mut tree = Value::Null;
         for (k, v) in query {
-            let Some(key) = k.strip_prefix(&prefix).and_then(|k| k.strip_suffix(']')) else {
-                continue;
-            };
-            match members.iter_mut().find(|(m, _)| m == key) {
-                Some((_, values)) => values.push(v.clone()),
-                None => members.push((key.to_string(), vec![v.clone()])),
+            if let Some(path) = super::brackets::segments(k, &p.name) {
+                super::brackets::insert(&mut tree, &path, Value::String(v.clone()));
             }
         }
-        let map: Map<String, Value> = members
-            .into_iter()
-            .map(|(key, mut values)| {
-                let items = p
-                    .schema
-                    .as_ref()
-                    .map(|s| s.property_item_types(&key))
-                    .unwrap_or_default();
-                let value = if values.len() > 1 || !items.is_empty() {
-                    Value::Array(values.iter().map(|v| scalar(v, &items)).collect())
-                } else {
-                    Value::String(values.swap_remove(0))
-                };
-                (key, value)
-            })
-            .collect();
-        return (!map.is_empty()).then(|| coerce_object(p, map));
+        if tree.is_null() {
+            return None;
+        }
+        return Some(match &p.schema {
+            Some(schema) => coerce_tree(schema, &schema.value, tree),
+            None => tree,
+        });
     }
     let values: Vec<String> = query
         .iter()
@@ -260,6 +245,49 @@ fn coerce_object(p: &Param, map: Map<String, Value>) -> Value {
             })
             .collect(),
     )
+}
+
+/// `value` (texts read from a query or form) with each text made what
+/// `at`, a subschema of `schema`, says it is: a number, a boolean, JSON
+/// text of an object or array, or the one item of an array.
+fn coerce_tree(schema: &Schema, at: &Value, value: Value) -> Value {
+    match value {
+        Value::String(text) => {
+            let types = schema.types_at(at);
+            if let Some(v) = json_text(&text, &types) {
+                return v;
+            }
+            let array_only =
+                types.iter().any(|t| t == "array") && !types.iter().any(|t| t == "string");
+            match (array_only, schema.items_of(at)) {
+                (true, Some(items)) => {
+                    Value::Array(vec![coerce_tree(schema, items, Value::String(text))])
+                }
+                _ => scalar(&text, &types),
+            }
+        }
+        Value::Object(map) => Value::Object(
+            map.into_iter()
+                .map(|(k, v)| {
+                    let v = match schema.property_of(at, &k) {
+                        Some(prop) => coerce_tree(schema, prop, v),
+                        None => v,
+                    };
+                    (k, v)
+                })
+                .collect(),
+        ),
+        Value::Array(items) => match schema.items_of(at) {
+            Some(item) => Value::Array(
+                items
+                    .into_iter()
+                    .map(|v| coerce_tree(schema, item, v))
+                    .collect(),
+            ),
+            None => Value::Array(items),
+        },
+        other => other,
+    }
 }
 
 /// An object or array sent as JSON text where the schema allows one: what
@@ -499,7 +527,8 @@ mod tests {
             json_content: false,
             schema: Some(Schema::new(schema)),
         };
-        // As the runtime sends a deepObject's array member: the key repeated.
+        // A deepObject's array member as older writers send it: the key
+        // repeated.
         let range = param(
             "range",
             "deepObject",
@@ -515,6 +544,24 @@ mod tests {
         assert_eq!(
             query_value(&range, &query),
             Some(serde_json::json!({"at": [1]}))
+        );
+        // As the runtime sends it: indexed, as Stripe reads it.
+        let query = parse_query("range[at][0]=1&range[by]=x&range[at][1]=2");
+        assert_eq!(
+            query_value(&range, &query),
+            Some(serde_json::json!({"at": [1, 2], "by": "x"}))
+        );
+        let ids = param(
+            "tax_id_data",
+            "deepObject",
+            serde_json::json!({"type": "array", "items": {"type": "object",
+            "properties": {"type": {"type": "string"}, "n": {"type": "integer"}}}}),
+        );
+        let query =
+            parse_query("tax_id_data[0][type]=eu_vat&tax_id_data[0][n]=3&tax_id_data[1][type]=gb");
+        assert_eq!(
+            query_value(&ids, &query),
+            Some(serde_json::json!([{"type": "eu_vat", "n": 3}, {"type": "gb"}]))
         );
         // Objects in an exploded array travel as JSON text, one per item.
         let targets = param(

@@ -355,6 +355,80 @@ async fn a_swagger_2_answer_without_a_schema_is_asked_for_in_its_produces_types(
     client.cancel().await.unwrap();
 }
 
+/// Stripe's `POST /v1/customers` as its description has it: form fields
+/// with `style: deepObject, explode: true`, among them an array of objects
+/// (`tax_id_data`) and an array of strings (`preferred_locales`). The body
+/// on the wire is read back by `qs` (the parser Node servers read bracketed
+/// keys with; Stripe's own examples write `tax_id_data[0][type]=…`), and
+/// must give back the arguments.
+#[tokio::test]
+async fn deep_object_arrays_reach_a_qs_server_as_the_arguments() {
+    let Some(qs) = crate::support::external("qs") else {
+        return;
+    };
+    let server = RawServer::start().await;
+    let deep = json!({"style": "deepObject", "explode": true});
+    let doc = json!({
+        "openapi": "3.0.3",
+        "info": {"title": "Stripe-like", "version": "1"},
+        "paths": {"/v1/customers": {"post": {
+            "operationId": "PostCustomers",
+            "requestBody": {"content": {"application/x-www-form-urlencoded": {
+                "schema": {"type": "object", "properties": {
+                    "email": {"type": "string"},
+                    "metadata": {"type": "object", "additionalProperties": {"type": "string"}},
+                    "preferred_locales": {"type": "array", "items": {"type": "string"}},
+                    "tax_id_data": {"type": "array", "items": {"type": "object", "properties": {
+                        "type": {"type": "string"}, "value": {"type": "string"}}}},
+                    "invoice_settings": {"type": "object", "properties": {
+                        "custom_fields": {"type": "array", "items": {"type": "object", "properties": {
+                            "name": {"type": "string"}, "value": {"type": "string"}}}}}}
+                }},
+                "encoding": {"metadata": deep, "preferred_locales": deep,
+                             "tax_id_data": deep, "invoice_settings": deep}
+            }}},
+            "responses": {"200": {"description": "ok"}}
+        }}}
+    });
+    let args = json!({
+        "email": "ada@example.com",
+        "metadata": {"order": "6735", "note": "a&b=c [x]"},
+        "preferred_locales": ["en", "fr"],
+        "tax_id_data": [{"type": "eu_vat", "value": "DE123"}, {"type": "gb_vat", "value": "GB9"}],
+        "invoice_settings": {"custom_fields": [{"name": "PO", "value": "42"}]}
+    });
+    let client = connect(catalog_of(doc), options(&server)).await;
+    let result = call(&client, "create_customer", args.clone()).await;
+    assert_eq!(result.is_error, Some(false), "{}", text_of(&result));
+    let seen = server.take();
+    let body = String::from_utf8(seen[0].body.clone()).unwrap();
+    assert!(
+        body.contains("tax_id_data%5B0%5D%5Btype%5D=eu_vat"),
+        "indexed, as Stripe reads it: {body}"
+    );
+    let script = format!(
+        "const qs = require({}); process.stdout.write(JSON.stringify(qs.parse(require('fs').readFileSync(0, 'utf8'))))",
+        serde_json::to_string(&qs.to_string_lossy()).unwrap()
+    );
+    let mut node = std::process::Command::new("node")
+        .args(["-e", &script])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("node runs (CI has it)");
+    use std::io::Write as _;
+    node.stdin
+        .take()
+        .unwrap()
+        .write_all(body.as_bytes())
+        .unwrap();
+    let out = node.wait_with_output().unwrap();
+    assert!(out.status.success());
+    let parsed: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(parsed, args, "qs reads back the arguments from {body}");
+    client.cancel().await.unwrap();
+}
+
 /// A Stripe-like form body whose `encoding` gives styles (Stripe's
 /// `metadata[key]=value` is `deepObject`).
 fn form_styles_doc() -> Value {
@@ -402,7 +476,7 @@ async fn form_bodies_follow_the_documented_encoding_styles() {
     assert_eq!(
         String::from_utf8_lossy(&seen[0].body),
         "email=ada%40example.com&metadata%5Border_id%5D=6735&metadata%5Bnote%5D=a%20b\
-         &expand=sources&expand=tax&preferred_locales=en%2Cfr"
+         &expand%5B0%5D=sources&expand%5B1%5D=tax&preferred_locales=en%2Cfr"
     );
     client.cancel().await.unwrap();
 }

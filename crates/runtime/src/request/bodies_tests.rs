@@ -213,8 +213,8 @@ fn form_fields_follow_the_encoding_style() {
     let expected: Vec<(String, String)> = [
         ("metadata[order]", "a b"),
         ("metadata[nested][x]", "1"),
-        ("metadata[tags]", "t1"),
-        ("metadata[tags]", "t2"),
+        ("metadata[tags][0]", "t1"),
+        ("metadata[tags][1]", "t2"),
         ("ids", "1,2"),
         ("colors", "red"),
         ("colors", "blue"),

@@ -266,8 +266,8 @@ pub(super) fn form_body(body: &BodyBinding, fields: &[Field<'_>]) -> Result<Enco
 ///   for an array, `k1=v1&k2=v2` for an object;
 /// - not exploded: one pair, members joined with `,` (`form`), ` `
 ///   (`spaceDelimited`) or `|` (`pipeDelimited`); an object as `k1,v1,k2,v2`;
-/// - `deepObject`: `name[k]=v`, nested objects `name[a][b]=v`, arrays
-///   repeating the key.
+/// - `deepObject`: `name[k]=v`, nested objects `name[a][b]=v`, array
+///   members indexed (`name[0]=v`, `name[0][k]=v`), as Stripe reads them.
 ///
 /// Empty arrays and objects send nothing (RFC 6570 "undefined").
 pub(super) fn styled_pairs(name: &str, value: &Value, style: FormStyle) -> Vec<(String, String)> {
@@ -295,7 +295,8 @@ pub(super) fn styled_pairs(name: &str, value: &Value, style: FormStyle) -> Vec<(
     vec![(name.to_string(), shape.join(delimiter, false))]
 }
 
-/// `deepObject` pairs: `prefix[key]` per member, recursively.
+/// `deepObject` pairs: `prefix[key]` per member and `prefix[i]` per array
+/// item, recursively (see `query::deep_object`).
 fn deep_pairs(prefix: String, value: &Value, out: &mut Vec<(String, String)>) {
     match value {
         Value::Object(map) => {
@@ -304,7 +305,9 @@ fn deep_pairs(prefix: String, value: &Value, out: &mut Vec<(String, String)>) {
             }
         }
         Value::Array(items) => {
-            out.extend(items.iter().filter_map(atom).map(|v| (prefix.clone(), v)));
+            for (i, member) in items.iter().enumerate() {
+                deep_pairs(format!("{prefix}[{i}]"), member, out);
+            }
         }
         other => out.extend(atom(other).map(|v| (prefix, v))),
     }

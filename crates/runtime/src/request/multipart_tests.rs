@@ -125,8 +125,8 @@ fn multipart_fields_follow_the_encoding_style() {
         case(Style::DeepObject, true),
         rows(&[
             ("primitive", "p v"),
-            ("array", "a"),
-            ("array", "b c"),
+            ("array[0]", "a"),
+            ("array[1]", "b c"),
             ("object[foo]", "f"),
             ("object[bar]", "b")
         ])
@@ -167,8 +167,8 @@ fn styled_parts_encode_nothing_and_skip_empty_values() {
             ("path".into(), None, "a/b,c%2Cd,é".into()),
             ("open".into(), None, "x&y,1+1=2".into()),
             ("meta[n][deep]".into(), None, "1".into()),
-            ("meta[list]".into(), None, "true".into()),
-            ("meta[list]".into(), None, "2".into()),
+            ("meta[list][0]".into(), None, "true".into()),
+            ("meta[list][2]".into(), None, "2".into()),
             (
                 "file".into(),
                 Some("application/octet-stream".into()),

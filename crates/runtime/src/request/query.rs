@@ -151,7 +151,10 @@ fn exploded_query(name: &str, shape: &Shape, enc: impl Fn(&str) -> String) -> Ve
 }
 
 /// `name[key]=value` with literal brackets, recursing into nested objects
-/// (`name[a][b]=v`); arrays repeat the key; a primitive is `name=value`.
+/// (`name[a][b]=v`) and arrays, whose members are indexed (`name[a][0]=v`,
+/// `name[a][0][b]=v`: OpenAPI leaves deepObject arrays undefined; the APIs
+/// that use them, Stripe first, and the parsers behind them (`qs`, PHP)
+/// read indexed brackets); a primitive is `name=value`.
 fn deep_object(prefix: &str, value: &Value, allow_reserved: bool, out: &mut Vec<String>) {
     match value {
         Value::Object(map) => {
@@ -161,11 +164,8 @@ fn deep_object(prefix: &str, value: &Value, allow_reserved: bool, out: &mut Vec<
             }
         }
         Value::Array(items) => {
-            for text in items.iter().filter_map(atom) {
-                out.push(format!(
-                    "{prefix}={}",
-                    encode_query_value(&text, allow_reserved)
-                ));
+            for (i, member) in items.iter().enumerate() {
+                deep_object(&format!("{prefix}[{i}]"), member, allow_reserved, out);
             }
         }
         other => {

@@ -517,7 +517,15 @@ fn query_deep_object() {
     let nested = json!({"color": {"range": {"gte": 1}, "tags": ["a b", "c"], "k&": null}});
     assert_eq!(
         url_of(&binding, nested),
-        format!("{BASE}/c?color[range][gte]=1&color[tags]=a%20b&color[tags]=c")
+        format!("{BASE}/c?color[range][gte]=1&color[tags][0]=a%20b&color[tags][1]=c")
+    );
+    // Objects in arrays, as Stripe reads them (`tax_id_data[0][type]=…`).
+    let listed = json!({"color": {"ids": [{"type": "eu_vat", "value": "x"}, {"type": "gb"}]}});
+    assert_eq!(
+        url_of(&binding, listed),
+        format!(
+            "{BASE}/c?color[ids][0][type]=eu_vat&color[ids][0][value]=x&color[ids][1][type]=gb"
+        )
     );
 }
 
