@@ -368,28 +368,20 @@ async fn deep_object_arrays_reach_a_qs_server_as_the_arguments() {
     };
     let server = RawServer::start().await;
     let deep = json!({"style": "deepObject", "explode": true});
-    let doc = json!({
-        "openapi": "3.0.3",
-        "info": {"title": "Stripe-like", "version": "1"},
-        "paths": {"/v1/customers": {"post": {
-            "operationId": "PostCustomers",
-            "requestBody": {"content": {"application/x-www-form-urlencoded": {
-                "schema": {"type": "object", "properties": {
-                    "email": {"type": "string"},
-                    "metadata": {"type": "object", "additionalProperties": {"type": "string"}},
-                    "preferred_locales": {"type": "array", "items": {"type": "string"}},
-                    "tax_id_data": {"type": "array", "items": {"type": "object", "properties": {
-                        "type": {"type": "string"}, "value": {"type": "string"}}}},
-                    "invoice_settings": {"type": "object", "properties": {
-                        "custom_fields": {"type": "array", "items": {"type": "object", "properties": {
-                            "name": {"type": "string"}, "value": {"type": "string"}}}}}}
-                }},
-                "encoding": {"metadata": deep, "preferred_locales": deep,
-                             "tax_id_data": deep, "invoice_settings": deep}
-            }}},
-            "responses": {"200": {"description": "ok"}}
-        }}}
-    });
+    let doc = customers_doc(
+        json!({
+            "email": {"type": "string"},
+            "metadata": {"type": "object", "additionalProperties": {"type": "string"}},
+            "preferred_locales": {"type": "array", "items": {"type": "string"}},
+            "tax_id_data": {"type": "array", "items": {"type": "object", "properties": {
+                "type": {"type": "string"}, "value": {"type": "string"}}}},
+            "invoice_settings": {"type": "object", "properties": {
+                "custom_fields": {"type": "array", "items": {"type": "object", "properties": {
+                    "name": {"type": "string"}, "value": {"type": "string"}}}}}}
+        }),
+        json!({"metadata": deep, "preferred_locales": deep,
+               "tax_id_data": deep, "invoice_settings": deep}),
+    );
     let args = json!({
         "email": "ada@example.com",
         "metadata": {"order": "6735", "note": "a&b=c [x]"},
@@ -432,23 +424,32 @@ async fn deep_object_arrays_reach_a_qs_server_as_the_arguments() {
 /// A Stripe-like form body whose `encoding` gives styles (Stripe's
 /// `metadata[key]=value` is `deepObject`).
 fn form_styles_doc() -> Value {
+    customers_doc(
+        json!({
+            "email": {"type": "string"},
+            "metadata": {"type": "object", "additionalProperties": {"type": "string"}},
+            "expand": {"type": "array", "items": {"type": "string"}},
+            "preferred_locales": {"type": "array", "items": {"type": "string"}}
+        }),
+        json!({
+            "metadata": {"style": "deepObject", "explode": true},
+            "expand": {"style": "deepObject", "explode": true},
+            "preferred_locales": {"style": "form", "explode": false}
+        }),
+    )
+}
+
+/// Stripe's `POST /v1/customers` with a form body of `properties`, whose
+/// Encoding Object is `encoding`.
+fn customers_doc(properties: Value, encoding: Value) -> Value {
     json!({
         "openapi": "3.0.3",
         "info": {"title": "forms", "version": "1"},
         "paths": {"/v1/customers": {"post": {
             "operationId": "PostCustomers",
             "requestBody": {"content": {"application/x-www-form-urlencoded": {
-                "schema": {"type": "object", "properties": {
-                    "email": {"type": "string"},
-                    "metadata": {"type": "object", "additionalProperties": {"type": "string"}},
-                    "expand": {"type": "array", "items": {"type": "string"}},
-                    "preferred_locales": {"type": "array", "items": {"type": "string"}}
-                }},
-                "encoding": {
-                    "metadata": {"style": "deepObject", "explode": true},
-                    "expand": {"style": "deepObject", "explode": true},
-                    "preferred_locales": {"style": "form", "explode": false}
-                }
+                "schema": {"type": "object", "properties": properties},
+                "encoding": encoding
             }}},
             "responses": {"200": {"description": "ok", "content": {"application/json": {"schema": {"type": "object"}}}}}
         }}}
