@@ -41,11 +41,6 @@ impl ExactIntegers {
             .map(|(_, text)| text.as_str())
     }
 
-    /// How many literals were found.
-    pub fn len(&self) -> usize {
-        self.literals.len()
-    }
-
     /// Whether none was found ([`scan`] returns `None` then).
     pub fn is_empty(&self) -> bool {
         self.literals.is_empty()

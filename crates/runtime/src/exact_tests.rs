@@ -28,7 +28,7 @@ fn only_integers_beyond_64_bits_outside_strings_are_found() {
 #[test]
 fn the_first_integer_past_u64_is_found() {
     let found = scan(b"[18446744073709551616, -9223372036854775809]").unwrap();
-    assert_eq!(found.len(), 2);
+    assert_eq!(found.literals.len(), 2);
 }
 
 #[test]

@@ -16,7 +16,8 @@
 //! `wire` holds the media-type, header and error helpers they share;
 //! `workflow` runs an Arazzo workflow's steps through the same calls;
 //! `fair` shares the bounded pools (scripts, selector workers) fairly
-//! between callers;
+//! between callers; `exact` keeps integers beyond 64 bits as the client
+//! wrote them while a request is built;
 //! `typed` holds the serde helpers of generated crates' typed arguments;
 //! `settings` lists the environment variables that are the program's own
 //! settings (kept apart from credentials).
