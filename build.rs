@@ -1,8 +1,9 @@
-//! Lists the files of the runtime and server crates for `generate
+//! Lists the files of the crates generated servers depend on for `generate
 //! --vendor` (`codegen::vendor::SOURCES`): every file under
-//! `crates/runtime` and `crates/server` (their manifests and `src/`) but
-//! unit tests (`tests.rs`, `*_tests.rs`), embedded with `include_str!`, so
-//! a file added to either crate is vendored without anyone listing it.
+//! `crates/model`, `crates/runtime` and `crates/server` (their manifests
+//! and `src/`) but unit tests (`tests.rs`, `*_tests.rs`), embedded with
+//! `include_str!`, so a file added to any of them is vendored without
+//! anyone listing it.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -11,7 +12,7 @@ fn main() {
     let root = PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR").expect("set by cargo"));
     let crates = root.join("crates");
     let mut files = Vec::new();
-    for name in ["runtime", "server"] {
+    for name in ["model", "runtime", "server"] {
         files.push(format!("{name}/Cargo.toml"));
         walk(&crates, &format!("{name}/src"), &mut files);
         println!("cargo:rerun-if-changed=crates/{name}/src");

@@ -17,9 +17,10 @@
 //!
 //! # Where the tool model lives
 //!
-//! The model's types are defined in [`runtime::catalog`] (re-exported by
-//! [`tools`], which builds them), because generated crates depend on the
-//! runtime crate and read their embedded catalog back at start-up. One tool
+//! The model's types are defined in the `openapi2mcp-model` crate
+//! (`crates/model`), re-exported by the runtime as [`runtime::catalog`]
+//! and by [`tools`], which builds them, because generated crates depend on
+//! the runtime crate and read their embedded catalog back at start-up. One tool
 //! has one name per stage, each a cut of the one before:
 //!
 //! - [`tools::ToolHead`]: what is known before its schemas are built (name,

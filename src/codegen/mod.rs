@@ -10,8 +10,9 @@
 //! - `tools.json`, the serialized [`Catalog`], which the crate lists as
 //!   `tools/list` (so the two modes list the same tools by construction);
 //! - the dependency on the runtime and server crates (`crates/runtime`,
-//!   `crates/server`), by version, by path, or [`vendor`]ed whole under
-//!   `vendor/` (see [`RuntimeSource`]).
+//!   `crates/server`, which bring the tool model crate `crates/model`), by
+//!   version, by path, or [`vendor`]ed whole under `vendor/` (see
+//!   [`RuntimeSource`]).
 //!
 //! Output is deterministic: the same catalog and options give the same
 //! bytes, so `generate --check` can tell a stale crate from a fresh one.

@@ -1,5 +1,6 @@
 //! What a generated crate takes from this one: the runtime and server crates
-//! (`crates/runtime`, `crates/server`) as a dependency, either by version
+//! (`crates/runtime`, `crates/server`, and the tool model crate
+//! `crates/model` they depend on) as a dependency, either by version
 //! requirement, by path, or copied whole under the generated crate's
 //! `vendor/` (one source of truth for call behaviour; the copies lose only
 //! the lines that declare unit-test modules, whose tests stay here), and the
@@ -12,7 +13,8 @@ use std::path::PathBuf;
 /// Where a generated crate gets the runtime and server crates from.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub enum RuntimeSource {
-    /// Copied whole under `vendor/runtime` and `vendor/server`, so the
+    /// Copied whole under `vendor/model`, `vendor/runtime` and
+    /// `vendor/server`, so the
     /// crate builds with no access to a registry that has them (the
     /// default: openapi2mcp's crates are not published).
     #[default]
@@ -20,7 +22,8 @@ pub enum RuntimeSource {
     /// A version requirement only (`=` this generator's version), for a
     /// registry that has the crates.
     Registry,
-    /// Path dependencies on `DIR/runtime` and `DIR/server` (a checkout of
+    /// Path dependencies on `DIR/runtime` and `DIR/server` (which find
+    /// `DIR/model` through their own manifests; a checkout of
     /// openapi2mcp: the checked-in examples, tests, monorepos). A relative
     /// `DIR` is relative to the generated crate, as Cargo reads it.
     Path(PathBuf),
@@ -71,8 +74,8 @@ fn toml_string(text: &str) -> String {
     out
 }
 
-/// `(path below crates/, contents)` of every file of the runtime and server
-/// crates but their unit tests, as they are here (listed by the build
+/// `(path below crates/, contents)` of every file of the model, runtime
+/// and server crates but their unit tests, as they are here (listed by the build
 /// script, `build.rs`): [`files`] gives them as `--vendor` writes them.
 /// Unit tests live in sibling files (`tests.rs`, `*_tests.rs`) that are
 /// not listed, so vendored crates carry only runtime code.
@@ -263,13 +266,14 @@ mod tests {
     }
 
     #[test]
-    fn every_runtime_and_server_file_is_vendored_and_no_test_file_is() {
+    fn every_model_runtime_and_server_file_is_vendored_and_no_test_file_is() {
         let root = concat!(env!("CARGO_MANIFEST_DIR"), "/crates");
         let mut paths = vec![
+            "model/Cargo.toml".to_string(),
             "runtime/Cargo.toml".to_string(),
             "server/Cargo.toml".to_string(),
         ];
-        for dir in ["runtime/src", "server/src"] {
+        for dir in ["model/src", "runtime/src", "server/src"] {
             source_files(root, dir, &mut paths);
         }
         for path in &paths {
@@ -300,6 +304,17 @@ mod tests {
             .unwrap()
             .1;
         assert!(server.contains("path = \"../runtime\""), "{server}");
+        let runtime = &vendored
+            .iter()
+            .find(|(p, _)| p == "vendor/runtime/Cargo.toml")
+            .unwrap()
+            .1;
+        assert!(runtime.contains("path = \"../model\""), "{runtime}");
+        assert!(
+            vendored
+                .iter()
+                .any(|(p, _)| p == "vendor/model/src/catalog.rs")
+        );
         assert!(!server.contains("dev-dependencies"), "{server}");
         assert!(files(&RuntimeSource::Registry).is_empty());
     }

@@ -749,7 +749,7 @@ async fn response_filter_lists_the_argument_and_a_schema_that_accepts_the_select
 #[ignore]
 fn dump_search_scores() {
     use openapi2mcp::runtime::catalog::ToolHead;
-    use openapi2mcp::runtime::search::ToolIndex;
+    use openapi2mcp::runtime::search::{SearchEntry, ToolIndex};
     let out = PathBuf::from(std::env::var("SEARCH_DUMP").expect("SEARCH_DUMP"));
     std::fs::create_dir_all(&out).unwrap();
     let options = PipelineOptions {
@@ -771,7 +771,7 @@ fn dump_search_scores() {
     for (name, path) in docs {
         let loaded = pipeline::load_catalog(path.to_str().unwrap(), &options).unwrap();
         let heads: Vec<ToolHead> = loaded.catalog.tools.iter().map(ToolHead::of).collect();
-        let index = ToolIndex::new(heads.iter().map(ToolHead::search_entry));
+        let index = ToolIndex::new(heads.iter().map(SearchEntry::from));
         let tools: Vec<Value> = heads
             .iter()
             .map(|h| {

@@ -1,19 +1,21 @@
 #![deny(missing_docs)]
 //! Everything a tool call needs at run time, as a crate of its own that
-//! depends on no other openapi2mcp crate: `openapi2mcp serve` and
-//! generated crates both run it, and a generated crate depends on it (by
-//! version, by path, or on a whole copy under its `vendor/`, made by
-//! `generate --vendor`, the default) without depending on the generator,
-//! so live and generated behaviour share one source of truth.
+//! depends on no other openapi2mcp crate but the tool model
+//! (`openapi2mcp-model`): `openapi2mcp serve` and generated crates both run
+//! it, and a generated crate depends on it (by version, by path, or on a
+//! whole copy under its `vendor/`, made by `generate --vendor`, the
+//! default) without depending on the generator, so live and generated
+//! behaviour share one source of truth.
 //!
-//! `binding` is the data (how arguments map onto HTTP); `request` turns a
+//! `binding` and `catalog` are the tool model's data (how arguments map
+//! onto HTTP, the tools themselves), re-exported from the model crate
+//! with its `wire` helpers; `request` turns a
 //! call's arguments into an HTTP request; `response` turns the HTTP
 //! response into MCP-neutral tool content; `conform` makes it fit the
 //! tool's output schema; `lro` follows long-running operations (202 +
 //! status URL) to their end; `progress` carries the items of a
 //! streaming response to whoever reports them; `schemas` holds the full
 //! schemas behind budgeted tools and the resources that serve them;
-//! `wire` holds the media-type, header and error helpers they share;
 //! `workflow` runs an Arazzo workflow's steps through the same calls;
 //! `fair` shares the bounded pools (scripts, selector workers) fairly
 //! between callers; `exact` keeps integers beyond 64 bits as the client
@@ -23,9 +25,7 @@
 //! settings (kept apart from credentials).
 
 pub mod auth;
-pub mod binding;
 pub mod call;
-pub mod catalog;
 pub mod code;
 pub mod conform;
 pub mod exact;
@@ -47,5 +47,8 @@ pub mod select;
 pub mod settings;
 pub mod trace;
 pub mod typed;
-pub mod wire;
 pub mod workflow;
+
+// The tool model, from the model crate, under the paths the run time,
+// the server, the generator and generated crates have always named.
+pub use openapi2mcp_model::{binding, catalog, wire};

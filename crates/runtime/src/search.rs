@@ -22,7 +22,8 @@
 //! for: "assign an issue to a user" changes something, "which issues are
 //! assigned to me" reads (see [`intent`]).
 //!
-//! Self-contained: no imports from the rest of the crate.
+//! From the rest of the crate it reads only the tool model's `ToolHead`
+//! (what an entry is cut from).
 
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
@@ -50,6 +51,23 @@ pub struct SearchEntry<'a> {
     pub path: &'a str,
     /// Names of the tool's arguments.
     pub params: &'a [String],
+}
+
+impl<'a> From<&'a crate::catalog::ToolHead> for SearchEntry<'a> {
+    /// What the search index reads of a tool: the one mapping from a head
+    /// to an entry, for the server's index and anything that must index
+    /// exactly as it does.
+    fn from(head: &'a crate::catalog::ToolHead) -> Self {
+        SearchEntry {
+            name: &head.name,
+            title: &head.title,
+            description: &head.description,
+            tags: &head.origin.tags,
+            method: &head.origin.method,
+            path: &head.origin.path,
+            params: &head.args,
+        }
+    }
 }
 
 /// One search hit: the tool's position in the list the index was built

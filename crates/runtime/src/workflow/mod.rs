@@ -21,7 +21,6 @@ pub mod expr;
 
 use std::time::Duration;
 
-use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use super::binding::{BodyShape, HttpBinding};
@@ -60,166 +59,48 @@ pub async fn checking<F: std::future::Future>(
     STEP_CHECK.scope(check, fut).await
 }
 
-/// One workflow, ready to run.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct WorkflowBinding {
-    /// The `workflowId`, for messages.
-    pub id: String,
-    /// The steps, in order.
-    pub steps: Vec<StepBinding>,
-    /// The workflow's outputs: name and the expression giving it.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub outputs: Vec<(String, String)>,
-    /// Success actions applying to every step that has none of its own.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub on_success: Vec<Action>,
-    /// Failure actions applying to every step that has none of its own.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub on_failure: Vec<Action>,
-}
+pub use openapi2mcp_model::workflow::{
+    Action, ActionKind, Criterion, CriterionKind, StepBinding, WorkflowBinding,
+};
 
-/// One step: the tool it calls and how its arguments are made.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct StepBinding {
-    /// The `stepId`.
-    pub id: String,
-    /// The tool called (an operation's, or another workflow's).
-    pub tool: String,
-    /// Tool arguments and the value (a template: see [`Scope::fill`]) of
-    /// each.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub args: Vec<(String, Value)>,
-    /// The request body's payload (a template), spread into the tool's
-    /// body arguments.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub payload: Option<Value>,
-    /// Simple conditions that must all hold; none: a 2xx status.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub success: Vec<Criterion>,
-    /// What to do once it succeeded (the first action whose criteria hold).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub on_success: Vec<Action>,
-    /// What to do once it failed (the first action whose criteria hold).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub on_failure: Vec<Action>,
-    /// The step's outputs: name and expression.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub outputs: Vec<(String, String)>,
-}
-
-/// A criterion: a simple condition (see [`expr`]; `openapi2mcp::arazzo`
-/// writes a simple one with a `context` as `<context> <condition>`), or a
-/// regular expression or JSONPath query applied to the value of its
-/// `context`. (`xpath` criteria are refused by `openapi2mcp::arazzo`.)
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Criterion {
-    /// The condition as written.
-    pub condition: String,
-    /// How the condition is read.
-    #[serde(default, skip_serializing_if = "CriterionKind::is_simple")]
-    pub kind: CriterionKind,
-}
-
-/// The Arazzo criterion types this runtime evaluates.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "type", rename_all = "lowercase")]
-pub enum CriterionKind {
-    /// A simple condition.
-    #[default]
-    Simple,
-    /// The condition is a regular expression that must match (anywhere)
-    /// the context's value (its text; other values as JSON).
-    Regex {
-        /// The runtime expression giving the value.
-        context: String,
-    },
-    /// The condition is a JSONPath query (RFC 9535) that must select at
-    /// least one node of the context's value.
-    JsonPath {
-        /// The runtime expression giving the value.
-        context: String,
-    },
-}
-
-impl CriterionKind {
-    fn is_simple(&self) -> bool {
-        *self == CriterionKind::Simple
-    }
-}
-
-impl Criterion {
-    fn holds(&self, scope: &Scope) -> Result<bool, String> {
-        let context = |expr: &str| {
-            scope.eval(expr).ok_or_else(|| {
+/// Whether `criterion` holds in `scope`; `Err` names a criterion that
+/// cannot be evaluated (no value for its context, a bad pattern or query).
+fn holds(criterion: &Criterion, scope: &Scope) -> Result<bool, String> {
+    let context = |expr: &str| {
+        scope.eval(expr).ok_or_else(|| {
+            format!(
+                "criterion `{}`: its context `{expr}` has no value",
+                criterion.condition
+            )
+        })
+    };
+    match &criterion.kind {
+        CriterionKind::Simple => scope.holds(&criterion.condition),
+        CriterionKind::Regex { context: expr } => {
+            let value = context(expr)?;
+            let text = match &value {
+                serde_json::Value::String(s) => s.clone(),
+                other => other.to_string(),
+            };
+            let pattern = regex::Regex::new(&criterion.condition).map_err(|e| {
                 format!(
-                    "criterion `{}`: its context `{expr}` has no value",
-                    self.condition
+                    "criterion `{}` is not a regular expression: {e}",
+                    criterion.condition
                 )
-            })
-        };
-        match &self.kind {
-            CriterionKind::Simple => scope.holds(&self.condition),
-            CriterionKind::Regex { context: expr } => {
-                let value = context(expr)?;
-                let text = match &value {
-                    serde_json::Value::String(s) => s.clone(),
-                    other => other.to_string(),
-                };
-                let pattern = regex::Regex::new(&self.condition).map_err(|e| {
-                    format!(
-                        "criterion `{}` is not a regular expression: {e}",
-                        self.condition
-                    )
-                })?;
-                Ok(pattern.is_match(&text))
-            }
-            CriterionKind::JsonPath { context: expr } => {
-                let value = context(expr)?;
-                let path = serde_json_path::JsonPath::parse(&self.condition).map_err(|e| {
-                    format!(
-                        "criterion `{}` is not a JSONPath query: {e}",
-                        self.condition
-                    )
-                })?;
-                Ok(!path.query(&value).all().is_empty())
-            }
+            })?;
+            Ok(pattern.is_match(&text))
+        }
+        CriterionKind::JsonPath { context: expr } => {
+            let value = context(expr)?;
+            let path = serde_json_path::JsonPath::parse(&criterion.condition).map_err(|e| {
+                format!(
+                    "criterion `{}` is not a JSONPath query: {e}",
+                    criterion.condition
+                )
+            })?;
+            Ok(!path.query(&value).all().is_empty())
         }
     }
-}
-
-/// A success or failure action.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Action {
-    /// Its `name`, for messages.
-    pub name: String,
-    /// What it does.
-    pub kind: ActionKind,
-    /// Conditions that must all hold for it to apply.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub criteria: Vec<Criterion>,
-}
-
-/// What an action does.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "type", rename_all = "lowercase")]
-pub enum ActionKind {
-    /// The workflow ends (successfully after a success; as a failure
-    /// after a failure).
-    End,
-    /// Control goes to this step of the workflow.
-    Goto {
-        /// The step id.
-        step: String,
-    },
-    /// The step runs again, after `after_seconds`, at most `limit` more
-    /// times.
-    Retry {
-        /// Seconds to wait first (`retryAfter`).
-        #[serde(default)]
-        after_seconds: f64,
-        /// How many retries at most (`retryLimit`, default 1).
-        limit: u32,
-    },
 }
 
 /// Runs `workflow` with `inputs` (already checked against the tool's input
@@ -443,7 +324,7 @@ impl Runner<'_> {
         } else {
             let mut unmet = None;
             for criterion in &step.success {
-                match criterion.holds(&self.scope) {
+                match holds(criterion, &self.scope) {
                     Ok(true) => {}
                     Ok(false) => {
                         unmet = Some(format!(
@@ -551,7 +432,7 @@ impl Runner<'_> {
         for action in actions {
             let mut all = true;
             for criterion in &action.criteria {
-                if !criterion.holds(&self.scope)? {
+                if !holds(criterion, &self.scope)? {
                     all = false;
                     break;
                 }

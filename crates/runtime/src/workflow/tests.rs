@@ -71,27 +71,28 @@ fn regex_and_jsonpath_criteria_apply_to_their_context() {
         201,
         json!({"pets": [{"id": 1, "status": "sold"}], "note": "Created OK"}),
     );
-    assert_eq!(regex("^2\\d\\d$", "$statusCode").holds(&scope), Ok(true));
-    assert_eq!(regex("^200$", "$statusCode").holds(&scope), Ok(false));
-    assert_eq!(regex("OK", "$response.body#/note").holds(&scope), Ok(true));
+    assert_eq!(holds(&regex("^2\\d\\d$", "$statusCode"), &scope), Ok(true));
+    assert_eq!(holds(&regex("^200$", "$statusCode"), &scope), Ok(false));
     assert_eq!(
-        jsonpath("$.pets[?@.status == 'sold']").holds(&scope),
+        holds(&regex("OK", "$response.body#/note"), &scope),
         Ok(true)
     );
     assert_eq!(
-        jsonpath("$.pets[?@.status == 'available']").holds(&scope),
+        holds(&jsonpath("$.pets[?@.status == 'sold']"), &scope),
+        Ok(true)
+    );
+    assert_eq!(
+        holds(&jsonpath("$.pets[?@.status == 'available']"), &scope),
         Ok(false)
     );
-    assert_eq!(jsonpath("$.missing").holds(&scope), Ok(false));
+    assert_eq!(holds(&jsonpath("$.missing"), &scope), Ok(false));
     // Bad patterns and queries, and a context without a value, are errors
     // naming the criterion.
-    let bad = regex("(", "$statusCode").holds(&scope).unwrap_err();
+    let bad = holds(&regex("(", "$statusCode"), &scope).unwrap_err();
     assert!(bad.contains("not a regular expression"), "{bad}");
-    let bad = jsonpath("$[?").holds(&scope).unwrap_err();
+    let bad = holds(&jsonpath("$[?"), &scope).unwrap_err();
     assert!(bad.contains("not a JSONPath query"), "{bad}");
-    let none = regex("x", "$steps.nope.outputs.x")
-        .holds(&scope)
-        .unwrap_err();
+    let none = holds(&regex("x", "$steps.nope.outputs.x"), &scope).unwrap_err();
     assert!(none.contains("has no value"), "{none}");
 }
 

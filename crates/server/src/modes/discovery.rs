@@ -23,7 +23,7 @@ use openapi2mcp_runtime::call::Missing;
 #[cfg(feature = "search")]
 use openapi2mcp_runtime::catalog::ToolHead;
 #[cfg(feature = "search")]
-use openapi2mcp_runtime::search::ToolIndex;
+use openapi2mcp_runtime::search::{SearchEntry, ToolIndex};
 
 /// The search index of a catalog, `None` until its thread has built it.
 #[cfg(feature = "search")]
@@ -45,7 +45,7 @@ pub(crate) fn index(heads: Arc<Vec<ToolHead>>) -> Index {
         .name("search-index".into())
         .spawn(move || {
             let started = Instant::now();
-            let index = ToolIndex::new(heads.iter().map(ToolHead::search_entry));
+            let index = ToolIndex::new(heads.iter().map(SearchEntry::from));
             tracing::debug!(
                 tools = heads.len(),
                 ms = started.elapsed().as_millis() as u64,

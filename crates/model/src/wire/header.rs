@@ -40,5 +40,5 @@ pub fn has_control(text: &str) -> bool {
 
 /// Whether the HTTP client accepts the text as a header value.
 pub fn is_header_value(text: &str) -> bool {
-    reqwest::header::HeaderValue::from_str(text).is_ok()
+    http::HeaderValue::from_str(text).is_ok()
 }

@@ -3,17 +3,16 @@
 //! Serializable both ways, because a generated crate embeds its catalog as
 //! JSON and reads it back at start-up: the same data, the same tool list.
 //!
-//! This file is where the tool model lives (here rather than in `tools`,
-//! which builds it, because generated crates depend on this crate and not
+//! This file is where the tool model lives (in this crate rather than in
+//! `tools`, which builds it, because generated crates depend on it and not
 //! on the generator): a [`ToolHead`] is what is known of a tool before its
 //! schemas are built, a [`ToolDef`] the full definition a [`Catalog`]
 //! holds, and a [`LazyCatalog`] serves heads and builds definitions on
 //! demand through a [`ToolSource`]. What one call needs of a `ToolDef` is
-//! cut from it as a [`super::call::ToolEndpoint`].
+//! cut from it by the run time (its `call::ToolEndpoint`).
 //!
 //! From the rest of the crate it uses only `binding` (how each tool maps
-//! onto HTTP) and, with the `search` feature, `search`'s entry for a tool:
-//! the tool model depends on nothing of how a call is made.
+//! onto HTTP): the tool model depends on nothing of how a call is made.
 
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
@@ -21,7 +20,7 @@ use std::sync::{Arc, Mutex};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 
-use super::binding::{HttpBinding, SecurityRequirement, SecurityScheme};
+use crate::binding::{HttpBinding, SecurityRequirement, SecurityScheme};
 
 /// One MCP tool: what `tools/list` shows, plus how to call the API.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -192,22 +191,6 @@ pub struct ToolHead {
 }
 
 impl ToolHead {
-    /// What the search index reads of this tool: the one mapping from a
-    /// head to a [`crate::search::SearchEntry`], for the server's index
-    /// and anything that must index exactly as it does.
-    #[cfg(feature = "search")]
-    pub fn search_entry(&self) -> crate::search::SearchEntry<'_> {
-        crate::search::SearchEntry {
-            name: &self.name,
-            title: &self.title,
-            description: &self.description,
-            tags: &self.origin.tags,
-            method: &self.origin.method,
-            path: &self.origin.path,
-            params: &self.args,
-        }
-    }
-
     /// The head of a built tool.
     pub fn of(def: &ToolDef) -> Self {
         Self {

@@ -4,7 +4,7 @@
 //! so the generator can embed it in generated crates.
 //!
 //! From the rest of the crate it holds only a workflow tool's steps
-//! (`workflow::WorkflowBinding`, plain data too) and re-exports
+//! ([`crate::workflow::WorkflowBinding`], plain data too) and re-exports
 //! [`MediaKind`] beside the bodies it describes, so a binding stays data
 //! that serializes whole.
 
@@ -54,7 +54,7 @@ pub struct HttpBinding {
     /// steps call the other tools (see `runtime::workflow`), and the
     /// method and path above only name it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub workflow: Option<Box<super::workflow::WorkflowBinding>>,
+    pub workflow: Option<Box<crate::workflow::WorkflowBinding>>,
 }
 
 /// A path template split at its fragment: `/#Action=Describe` is the path
@@ -449,7 +449,7 @@ pub enum OutputShape {
 
 /// How a media type's content is encoded (defined with the other media
 /// type helpers; named here, beside the bindings it describes).
-pub use super::wire::media::MediaKind;
+pub use crate::wire::media::MediaKind;
 
 fn is_false(b: &bool) -> bool {
     !*b
