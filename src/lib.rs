@@ -43,12 +43,14 @@ pub mod build;
 pub mod client_config;
 pub mod codegen;
 pub mod commands;
-pub mod document;
 pub mod footprint;
 pub mod lint;
 pub mod mock;
 pub mod pipeline;
 pub mod reload;
+/// The OpenAPI reader (document in, resolved operation model out): the
+/// `openapi2mcp-document` crate, which depends on no call or server code.
+pub use openapi2mcp_document as document;
 /// The run time (tool model and one call): the `openapi2mcp-runtime` crate,
 /// shared with generated crates.
 pub use openapi2mcp_runtime as runtime;

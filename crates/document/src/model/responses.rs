@@ -5,8 +5,8 @@ use serde_json::Value;
 
 use super::bodies::{MediaType, media, media_types, named_examples};
 use super::schema::Schema;
-use crate::document::refs::Located;
-use crate::document::{Diagnostic, Document};
+use crate::refs::Located;
+use crate::{Diagnostic, Document};
 
 /// One response of an operation.
 #[derive(Clone)]

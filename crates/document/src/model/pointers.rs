@@ -2,7 +2,7 @@
 //! one place: an operation under `paths`, its request body, a response,
 //! its `operationId`; and reading a pointer back into a path and method.
 
-use crate::document::pointer::{pointer_tokens, push_token};
+use crate::pointer::{pointer_tokens, push_token};
 
 /// The pointer to `paths` in the root file.
 pub const PATHS: &str = "/paths";

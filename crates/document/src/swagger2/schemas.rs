@@ -2,7 +2,7 @@
 //! in their 3.0 form, and every `$ref` pointed at its new home.
 
 use super::*;
-use crate::document::pointer::unescape_token;
+use crate::pointer::unescape_token;
 
 impl Upgrader<'_> {
     /// A 2.0 schema → 3.0 schema.

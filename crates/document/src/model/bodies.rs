@@ -5,8 +5,8 @@ use serde_json::Value;
 
 use super::responses::{Header, headers_of};
 use super::schema::Schema;
-use crate::document::refs::Located;
-use crate::document::{Diagnostic, Document};
+use crate::refs::Located;
+use crate::{Diagnostic, Document};
 
 /// A request body object (its `$ref` followed).
 #[derive(Clone)]

@@ -114,25 +114,25 @@ impl Document {
 
     /// The root document's parsed value. Raw document access: above the
     /// document layer, read the operation model ([`super::model`]).
-    pub(in crate::document) fn root(&self) -> &Value {
+    pub(crate) fn root(&self) -> &Value {
         &self.files[&self.root].value
     }
 
     /// The parsed value of the file with key `key`, if loaded (raw
     /// document access, as [`Document::root`]). The root's `paths` may be
     /// text: read it through [`Document::lazy_paths`].
-    pub(in crate::document) fn file(&self, key: &str) -> Option<&Value> {
+    pub(crate) fn file(&self, key: &str) -> Option<&Value> {
         self.files.get(key).map(|f| &f.value)
     }
 
     /// The root's `paths`, when kept as text (see [`super::lazy`]).
-    pub(in crate::document) fn lazy_paths(&self) -> Option<&LazyMap> {
+    pub(crate) fn lazy_paths(&self) -> Option<&LazyMap> {
         self.files[&self.root].paths.as_ref()
     }
 
     /// The root's `components` of kind `kind` (`schemas`, …), when kept
     /// as text (see [`super::lazy`]).
-    pub(in crate::document) fn lazy_components(&self, kind: &str) -> Option<&LazyMap> {
+    pub(crate) fn lazy_components(&self, kind: &str) -> Option<&LazyMap> {
         self.files[&self.root]
             .components
             .iter()
@@ -143,7 +143,7 @@ impl Document {
     /// The base URI of file `key` for its relative references: its
     /// `$self` (OpenAPI 3.2), resolved against where it was read, when it
     /// declares one.
-    pub(in crate::document) fn self_uri(&self, key: &str) -> Option<&str> {
+    pub(crate) fn self_uri(&self, key: &str) -> Option<&str> {
         self.selves
             .iter()
             .find(|(_, file)| file.as_str() == key)
@@ -151,7 +151,7 @@ impl Document {
     }
 
     /// The key of the file whose `$self` is `uri` (without a fragment).
-    pub(in crate::document) fn file_called(&self, uri: &str) -> Option<&str> {
+    pub(crate) fn file_called(&self, uri: &str) -> Option<&str> {
         self.selves.get(uri).map(String::as_str)
     }
 
@@ -621,10 +621,10 @@ fn is_url(location: &str) -> bool {
 /// How messages and logs name a document the user gave as `location`: a
 /// URL with its user info and query values masked (a document URL may
 /// carry a token, `?token=…` or `user:pass@`; see
-/// [`crate::runtime::wire::redact_url`]), a path as given.
+/// [`openapi2mcp_model::wire::redact_url`]), a path as given.
 pub fn shown_location(location: &str) -> String {
     if is_url(location) {
-        crate::runtime::wire::redact_url(location)
+        openapi2mcp_model::wire::redact_url(location)
     } else {
         location.to_string()
     }
@@ -641,7 +641,7 @@ fn display_for(url: &Url) -> String {
             .display()
             .to_string();
     }
-    crate::runtime::wire::redact_url(url.as_str())
+    openapi2mcp_model::wire::redact_url(url.as_str())
 }
 
 #[cfg(test)]

@@ -199,7 +199,7 @@ impl Serialize for LazyMap {
 }
 
 /// A path item's outline: the path item as parsed, less what planning a
-/// tool never reads (the planning walk of [`crate::tools::plan`] names,
+/// tool never reads (the planning walk of the tool builder's `tools::plan` names,
 /// describes and lists the arguments of each operation; its schemas are
 /// read when the tool is built, from the whole item):
 /// - an operation's `responses`, `callbacks` and `externalDocs`;

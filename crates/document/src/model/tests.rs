@@ -2,8 +2,8 @@
 
 use serde_json::{Value, json};
 
-use crate::document::Document;
-use crate::document::dialect::Direction;
+use crate::Document;
+use crate::dialect::Direction;
 
 use super::{RefTarget, XMcp};
 

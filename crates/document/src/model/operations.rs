@@ -4,15 +4,15 @@
 
 use serde_json::Value;
 
-use crate::document::lazy::LazyMap;
+use crate::lazy::LazyMap;
 
 use super::bodies::RequestBody;
 use super::parameters::Parameter;
 use super::responses::Response;
 use super::xmcp::{Dialect, XMcp};
-use crate::document::diag::push_token;
-use crate::document::refs::Located;
-use crate::document::{Diagnostic, Document};
+use crate::diag::push_token;
+use crate::refs::Located;
+use crate::{Diagnostic, Document};
 
 /// The HTTP methods OpenAPI path items can hold as fixed fields
 /// (`query` since OpenAPI 3.2).
@@ -195,7 +195,7 @@ pub struct PathItemLayout {
 }
 
 /// Path items of a document whose `paths` is kept as text (see
-/// [`crate::document::lazy`]), parsed for one walk: the operations found
+/// [`crate::lazy`]), parsed for one walk: the operations found
 /// with them ([`Document::operations_in`], [`Document::operation_in`])
 /// borrow them, and they are dropped after it. Empty for a document held
 /// as a tree.
@@ -272,7 +272,7 @@ impl Document {
 
     /// The entries of `paths` at positions `range`, each with its node:
     /// read from `items` when parsed there, else kept (see
-    /// [`crate::document::lazy::LazyMap::kept`]).
+    /// [`crate::lazy::LazyMap::kept`]).
     fn path_entries<'a>(
         &'a self,
         items: Option<&'a PathItems>,

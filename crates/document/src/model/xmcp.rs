@@ -12,8 +12,8 @@
 
 use serde_json::Value;
 
-use crate::document::refs::Located;
-use crate::document::{Diagnostic, Document};
+use crate::refs::Located;
+use crate::{Diagnostic, Document};
 
 /// Hints given explicitly in `x-mcp.annotations`.
 #[derive(Debug, Clone, Default, PartialEq)]

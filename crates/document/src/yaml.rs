@@ -217,7 +217,7 @@ fn yaml_key(key: serde_norway::Value) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::document::parse::parse_text;
+    use crate::parse::parse_text;
     use serde_json::json;
 
     /// Found by tests/it/props.rs: a nine-level alias bomb placed in a

@@ -3,7 +3,7 @@
 
 use super::schemas::is_array_schema;
 use super::*;
-use crate::document::pointer::unescape_token;
+use crate::pointer::unescape_token;
 
 impl Upgrader<'_> {
     /// A 2.0 `parameters` array: non-body parameters converted, body and

@@ -11,9 +11,9 @@ use serde_json::Value;
 
 use super::operations::Operation;
 use super::responses::Response;
-use crate::document::pointer::pointer_tokens;
-use crate::document::refs::Located;
-use crate::document::{Diagnostic, Document};
+use crate::pointer::pointer_tokens;
+use crate::refs::Located;
+use crate::{Diagnostic, Document};
 
 /// Azure's long-running-operation extension on one operation.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -167,9 +167,9 @@ fn operation_with_id<'d>(doc: &'d Document, id: &str) -> Option<Operation<'d>> {
                     &parsed
                 }
             };
-            let node = crate::document::refs::Located {
+            let node = crate::refs::Located {
                 file: doc.root_key(),
-                pointer: crate::document::diag::push_token("/paths", paths.key(at)),
+                pointer: crate::diag::push_token("/paths", paths.key(at)),
                 value,
             };
             let Some(Value::Object(item_map)) = doc.deref(node).ok().map(|i| i.value) else {

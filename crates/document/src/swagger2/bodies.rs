@@ -5,7 +5,7 @@ use super::parameters::split_simple;
 use super::schemas::is_array_schema;
 use super::schemas::is_file_type;
 use super::*;
-use crate::runtime::wire::media::essence;
+use openapi2mcp_model::wire::media::essence;
 
 impl Upgrader<'_> {
     /// The request body of an operation, from its body or formData params.

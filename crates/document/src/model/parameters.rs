@@ -5,8 +5,8 @@ use serde_json::Value;
 
 use super::bodies::MediaType;
 use super::schema::Schema;
-use crate::document::refs::Located;
-use crate::document::{Diagnostic, Document};
+use crate::refs::Located;
+use crate::{Diagnostic, Document};
 
 /// A parameter's `x-mcp-header` extension, as written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -98,7 +98,7 @@ impl<'d> Parameter<'d> {
 
     /// The parameter's `x-mcp-header` extension: whether (and under which
     /// name) an MCP client mirrors the argument into an `Mcp-Param-*`
-    /// HTTP header (see [`crate::tools::mcp_headers`]); `None` when absent.
+    /// HTTP header (see the tool builder's `tools::mcp_headers`); `None` when absent.
     pub fn mcp_header(&self) -> Option<McpHeaderExtension<'d>> {
         Some(match self.node.value.get("x-mcp-header")? {
             Value::Bool(false) => McpHeaderExtension::Never,

@@ -16,7 +16,7 @@
 //! APIs send (see [`Direction::Output`]).
 //!
 //! `$ref`s are not followed here: each one is handed to a callback that
-//! returns the reference to write instead (see [`crate::tools::bundle`]).
+//! returns the reference to write instead (see the tool builder's `tools::bundle`).
 
 use serde_json::{Map, Value, json};
 

@@ -6,8 +6,8 @@ use std::collections::BTreeMap;
 
 use serde_json::Value;
 
-use crate::document::diag::push_token;
-use crate::document::{Diagnostic, Document};
+use crate::diag::push_token;
+use crate::{Diagnostic, Document};
 
 impl Document {
     /// Each tag's `parent` (OpenAPI 3.2), child name to parent name. A

@@ -32,7 +32,7 @@ use std::collections::HashSet;
 
 use serde_json::{Map, Value, json};
 
-use crate::document::diag::{Diagnostic, push_token};
+use crate::diag::{Diagnostic, push_token};
 
 mod bodies;
 mod components;
@@ -350,7 +350,7 @@ pub(super) fn insert_non_empty(out: &mut Map<String, Value>, key: &str, map: Map
 }
 
 /// A JSON value's type with its article, for messages.
-pub(super) use crate::runtime::wire::json_kind as kind;
+pub(super) use openapi2mcp_model::wire::json_kind as kind;
 
 #[cfg(test)]
 mod tests;

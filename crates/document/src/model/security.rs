@@ -7,10 +7,10 @@ use std::collections::BTreeMap;
 use serde_json::Value;
 
 use super::operations::Operation;
-use crate::document::refs::Located;
-use crate::document::{Diagnostic, Document};
-use crate::runtime::binding::LoginFlows;
-use crate::runtime::binding::{
+use crate::refs::Located;
+use crate::{Diagnostic, Document};
+use openapi2mcp_model::binding::LoginFlows;
+use openapi2mcp_model::binding::{
     Location, SchemeUse, SecurityRequirement, SecurityScheme, Server, ServerVariable,
 };
 

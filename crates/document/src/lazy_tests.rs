@@ -1,5 +1,5 @@
 use super::*;
-use crate::document::{Document, LoadOptions, load};
+use crate::{Document, LoadOptions, load};
 
 /// A document whose paths exercise what loading does to path items: a
 /// numeric `operationId` (made a string), a repeated path (the last one
@@ -32,7 +32,7 @@ fn loaded(text: &str) -> (tempfile::TempDir, Document) {
 }
 
 /// The error loading `text` (as a JSON file) gives.
-fn load_fails(text: &str) -> crate::document::Diagnostic {
+fn load_fails(text: &str) -> crate::Diagnostic {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("doc.json");
     std::fs::write(&path, text).unwrap();
@@ -141,7 +141,7 @@ fn a_bad_path_item_is_an_error_with_its_line_when_loading() {
     );
     assert_eq!(err.line, Some(15));
     // As when `paths` was parsed whole.
-    let whole = crate::document::parse::parse_document(&text, "x", Default::default()).unwrap_err();
+    let whole = crate::parse::parse_document(&text, "x", Default::default()).unwrap_err();
     assert_eq!((whole.message, whole.line), (err.message.clone(), err.line));
 }
 
@@ -259,7 +259,7 @@ fn fails_at_the_unused_schema(text: &str) {
     );
     assert_eq!(err.pointer, "/components/schemas");
     assert_eq!(err.line, Some(13));
-    let whole = crate::document::parse::parse_document(text, "x", Default::default()).unwrap_err();
+    let whole = crate::parse::parse_document(text, "x", Default::default()).unwrap_err();
     assert_eq!(whole.line, err.line);
 }
 

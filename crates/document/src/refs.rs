@@ -2,7 +2,7 @@
 //! fragments), references across the files of a [`Document`], and `$ref`
 //! chains among non-schema objects (parameters, responses, path items …)
 //! followed with cycle detection, so a loop is a diagnostic, never a stack
-//! overflow. Schemas are not inlined here: see [`crate::tools::bundle`].
+//! overflow. Schemas are not inlined here: see the tool builder's `tools::bundle`.
 
 use std::borrow::Cow;
 
@@ -21,18 +21,18 @@ const MAX_CHAIN: usize = 64;
 /// holds. Raw document access: only the document layer (and its operation
 /// model, [`super::model`]) walks these.
 #[derive(Debug, Clone)]
-pub(in crate::document) struct Located<'a> {
+pub(crate) struct Located<'a> {
     /// Key of the file (see [`Document::file`]).
-    pub(in crate::document) file: &'a str,
+    pub(crate) file: &'a str,
     /// JSON pointer to the node inside that file.
-    pub(in crate::document) pointer: String,
+    pub(crate) pointer: String,
     /// The node itself.
-    pub(in crate::document) value: &'a Value,
+    pub(crate) value: &'a Value,
 }
 
 impl<'a> Located<'a> {
     /// The child `key` of this node (an object member), if present.
-    pub(in crate::document) fn child(&self, key: &str) -> Option<Located<'a>> {
+    pub(crate) fn child(&self, key: &str) -> Option<Located<'a>> {
         let value = self.value.get(key)?;
         Some(Located {
             file: self.file,
@@ -42,7 +42,7 @@ impl<'a> Located<'a> {
     }
 
     /// The element `index` of this node (an array), if present.
-    pub(in crate::document) fn index(&self, index: usize) -> Option<Located<'a>> {
+    pub(crate) fn index(&self, index: usize) -> Option<Located<'a>> {
         let value = self.value.get(index)?;
         Some(Located {
             file: self.file,
@@ -53,7 +53,7 @@ impl<'a> Located<'a> {
 }
 
 /// Looks up `pointer` in `value`.
-pub(in crate::document) fn get_pointer<'v>(value: &'v Value, pointer: &str) -> Option<&'v Value> {
+pub(crate) fn get_pointer<'v>(value: &'v Value, pointer: &str) -> Option<&'v Value> {
     let mut cur = value;
     for token in tokens(pointer).ok()? {
         cur = match cur {
@@ -67,7 +67,7 @@ pub(in crate::document) fn get_pointer<'v>(value: &'v Value, pointer: &str) -> O
 
 impl Document {
     /// The root document as a [`Located`] node.
-    pub(in crate::document) fn root_node(&self) -> Located<'_> {
+    pub(crate) fn root_node(&self) -> Located<'_> {
         Located {
             file: self.root_key(),
             pointer: String::new(),
@@ -77,7 +77,7 @@ impl Document {
 
     /// Where `reference` (as written in file `base`) points: file key and
     /// decoded JSON pointer.
-    pub(in crate::document) fn ref_target(
+    pub(crate) fn ref_target(
         &self,
         base: &str,
         reference: &str,
@@ -123,7 +123,7 @@ impl Document {
     }
 
     /// Resolves one `$ref` string written in file `base`.
-    pub(in crate::document) fn resolve_ref<'a>(
+    pub(crate) fn resolve_ref<'a>(
         &'a self,
         base: &str,
         reference: &str,
@@ -145,10 +145,7 @@ impl Document {
     /// parameters, request bodies, responses, headers, path items, security
     /// schemes) until a node without `$ref`. A loop or a dangling reference is
     /// a diagnostic naming the chain.
-    pub(in crate::document) fn deref<'a>(
-        &'a self,
-        node: Located<'a>,
-    ) -> Result<Located<'a>, Diagnostic> {
+    pub(crate) fn deref<'a>(&'a self, node: Located<'a>) -> Result<Located<'a>, Diagnostic> {
         let mut cur = node;
         let mut chain: Vec<String> = Vec::new();
         while let Some(reference) = cur.value.get("$ref").and_then(Value::as_str) {
@@ -177,7 +174,7 @@ impl Document {
     /// document holds it. A pointer into what the root keeps as text (its
     /// `paths`, the kinds of its `components`) reads the member it names,
     /// kept (see [`super::lazy::LazyMap::kept`]).
-    pub(in crate::document) fn value_at(&self, key: &str, pointer: &str) -> Option<(&str, &Value)> {
+    pub(crate) fn value_at(&self, key: &str, pointer: &str) -> Option<(&str, &Value)> {
         let (file_key, value) = self.file_entry(key)?;
         if file_key == self.root_key()
             && let Some(found) = self.lazy_value_at(pointer)
@@ -222,7 +219,7 @@ impl Document {
         Some(Some(cur))
     }
 
-    pub(in crate::document) fn file_entry(&self, key: &str) -> Option<(&str, &Value)> {
+    pub(crate) fn file_entry(&self, key: &str) -> Option<(&str, &Value)> {
         // `file` hands out the value; we also need a key borrowed from self.
         let value = self.file(key)?;
         let key = self.file_key(key)?;

@@ -1,16 +1,16 @@
 //! Schema handles: where a schema object is, and the one way to read it
 //! above the document layer. [`Schema::convert`] turns it into JSON
-//! Schema 2020-12 (through [`crate::document::dialect`], the only place
+//! Schema 2020-12 (through [`crate::dialect`], the only place
 //! that knows the OpenAPI dialects), handing each `$ref` to the caller
 //! resolved; the typed queries (object properties, binary content,
 //! "always an object") follow `$ref`s here, so no caller walks raw JSON.
 
 use serde_json::Value;
 
-use crate::document::dialect::{self, Direction};
-use crate::document::pointer::escape_token;
-use crate::document::refs::Located;
-use crate::document::{Diagnostic, Document};
+use crate::dialect::{self, Direction};
+use crate::pointer::escape_token;
+use crate::refs::Located;
+use crate::{Diagnostic, Document};
 
 /// How deep `$ref`/`allOf` nesting is followed by the typed queries.
 const MAX_DEPTH: usize = 16;

@@ -1,5 +1,5 @@
 use super::*;
-use crate::document::diag::Severity;
+use crate::diag::Severity;
 
 fn run(doc: Value) -> (Value, Vec<Diagnostic>) {
     let mut diags = Vec::new();
