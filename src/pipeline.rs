@@ -13,6 +13,7 @@
 use std::sync::Arc;
 
 use crate::document::{self, Diagnostic, Document, LoadOptions};
+use crate::fetch;
 use crate::mock::{MockOptions, MockServer};
 use crate::runtime::catalog::{Catalog, LazyCatalog};
 use crate::tools::lazy::LazyTools;
@@ -75,7 +76,8 @@ pub enum PipelineError {
 /// Loads `location` (path or URL) and builds its tool catalog.
 pub fn load_catalog(location: &str, options: &PipelineOptions) -> Result<Loaded, PipelineError> {
     let (mut document, mut diagnostics) =
-        document::load(location, &options.load).map_err(|d| PipelineError::Load(Box::new(d)))?;
+        document::load(location, &fetch::with_http(&options.load))
+            .map_err(|d| PipelineError::Load(Box::new(d)))?;
     let built = tools::build_all(&document, &options.build);
     let (mut catalog, stats) = (built.catalog, built.stats);
     let start = diagnostics.len();
@@ -143,7 +145,8 @@ pub fn load_served(location: &str, options: &PipelineOptions) -> Result<Served, 
     }
     let started = std::time::Instant::now();
     let (mut document, mut diagnostics) =
-        document::load(location, &options.load).map_err(|d| PipelineError::Load(Box::new(d)))?;
+        document::load(location, &fetch::with_http(&options.load))
+            .map_err(|d| PipelineError::Load(Box::new(d)))?;
     let loaded = started.elapsed();
     let plan = tools::plan(&document, &options.build);
     tracing::debug!(
@@ -212,8 +215,8 @@ pub fn load_mock(
         keep_examples: true,
         ..load.clone()
     };
-    let (document, mut diagnostics) =
-        document::load(location, &load).map_err(|d| PipelineError::Load(Box::new(d)))?;
+    let (document, mut diagnostics) = document::load(location, &fetch::with_http(&load))
+        .map_err(|d| PipelineError::Load(Box::new(d)))?;
     let (server, more) = MockServer::new(&document, options);
     let start = diagnostics.len();
     diagnostics.extend(more);

@@ -12,6 +12,7 @@
 
 pub mod diag;
 pub mod dialect;
+pub mod http;
 pub mod lazy;
 pub mod load;
 pub mod locate;

@@ -50,6 +50,10 @@ pub struct LoadOptions {
     /// remote `$ref`): a longer answer, or an endless one, is refused the
     /// moment it passes this, not after it was all buffered.
     pub max_document_bytes: u64,
+    /// The HTTP client http(s) URLs are read with (see [`crate::http`]);
+    /// `None` (the default): only files are read, and a URL is an error
+    /// saying so. The `openapi2mcp` program sets reqwest's.
+    pub http: Option<std::sync::Arc<dyn crate::http::Http>>,
 }
 
 /// Default of [`LoadOptions::http_timeout`]: 30 seconds for one fetch.
@@ -68,6 +72,7 @@ impl Default for LoadOptions {
             keep_examples: true,
             overlays: Vec::new(),
             max_document_bytes: DEFAULT_MAX_DOCUMENT_BYTES,
+            http: None,
         }
     }
 }

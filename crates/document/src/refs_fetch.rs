@@ -9,6 +9,7 @@ use serde_json::Value;
 use url::Url;
 
 use super::diag::Diagnostic;
+use super::http::{FetchError, HttpClient};
 use super::load::{LoadOptions, self_of};
 
 /// Whether a JSON text certainly has no `$ref` to another file: every
@@ -219,7 +220,7 @@ pub(super) fn regular_file(url: &Url, display: &str) -> Result<(), Diagnostic> {
 /// Reads files and URLs (one HTTP client, made on first use).
 pub(super) struct Fetcher<'a> {
     options: &'a LoadOptions,
-    client: Option<reqwest::blocking::Client>,
+    client: Option<Box<dyn HttpClient>>,
 }
 
 /// Asks the kernel to back `buffer`'s spare capacity with huge pages
@@ -308,80 +309,40 @@ impl<'a> Fetcher<'a> {
         String::from_utf8(body).map_err(|e| fail(format!("the file is not UTF-8 text: {e}")))
     }
 
-    /// One http(s) URL, whole within [`LoadOptions::http_timeout`] (from
-    /// sending the request to the end of the body: a server dripping a
-    /// byte a second is cut off there, not after one read timeout per
-    /// byte) and [`LoadOptions::max_document_bytes`].
+    /// One http(s) URL, through the caller's client (see [`crate::http`]),
+    /// whole within [`LoadOptions::http_timeout`] (from sending the
+    /// request to the end of the body: a server dripping a byte a second
+    /// is cut off there, not after one read timeout per byte) and
+    /// [`LoadOptions::max_document_bytes`].
     fn fetch(&mut self, url: &Url, display: &str) -> Result<String, Diagnostic> {
         let fail = |what: String| Diagnostic::error(display, "", what);
-        let limit_time = self.options.http_timeout;
-        let started = std::time::Instant::now();
-        let late = || fail(fetch_deadline_message(limit_time));
+        let deadline = self.options.http_timeout;
+        let limit = self.options.max_document_bytes;
         if self.client.is_none() {
-            let client = reqwest::blocking::Client::builder()
-                .timeout(self.options.http_timeout)
-                .user_agent(concat!("openapi2mcp/", env!("CARGO_PKG_VERSION")))
-                .build()
+            let Some(http) = &self.options.http else {
+                return Err(fail(
+                    "this program reads no http(s) URLs: it was built without an HTTP client (LoadOptions::http)"
+                        .to_string(),
+                ));
+            };
+            let client = http
+                .client(deadline)
                 .map_err(|e| fail(format!("cannot create HTTP client: {e}")))?;
             self.client = Some(client);
         }
-        let client = self.client.as_ref().expect("client was just set");
-        // reqwest's messages name the URL, which may carry a credential.
-        // A request's own timeout bounds the whole exchange, body
-        // included (the client's bounds each read only).
-        let response = client
-            .get(url.clone())
-            .timeout(limit_time)
-            .send()
-            .map_err(|e| {
-                if e.is_timeout() {
-                    late()
-                } else {
-                    fail(format!("cannot fetch: {}", e.without_url()))
+        let client = self.client.as_mut().expect("client was just set");
+        let body = client.get(url, deadline, limit).map_err(|e| {
+            fail(match e {
+                FetchError::Late => fetch_deadline_message(deadline),
+                FetchError::TooLarge => format!(
+                    "the document at this URL is larger than the limit of {limit} bytes (--max-document-bytes); reading stopped there"
+                ),
+                FetchError::Status(status) => {
+                    format!("fetching the document returned HTTP {status}")
                 }
-            })?;
-        let status = response.status();
-        if !status.is_success() {
-            return Err(fail(format!(
-                "fetching the document returned HTTP {status}"
-            )));
-        }
-        let limit = self.options.max_document_bytes;
-        let too_large = || {
-            fail(format!(
-                "the document at this URL is larger than the limit of {limit} bytes (--max-document-bytes); reading stopped there"
-            ))
-        };
-        if response.content_length().is_some_and(|n| n > limit) {
-            return Err(too_large());
-        }
-        // Read one byte past the limit, never more: an endless body ends
-        // here, not in memory; a slow one ends at the deadline.
-        let mut body = Vec::new();
-        let mut reader = std::io::Read::take(response, limit.saturating_add(1));
-        let mut chunk = vec![0u8; 64 << 10];
-        loop {
-            if started.elapsed() >= limit_time {
-                return Err(late());
-            }
-            match std::io::Read::read(&mut reader, &mut chunk) {
-                Ok(0) => break,
-                Ok(n) => body.extend_from_slice(&chunk[..n]),
-                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-                Err(e) if is_timeout(&e) || started.elapsed() >= limit_time => {
-                    return Err(late());
-                }
-                Err(e) => {
-                    return Err(fail(format!(
-                        "cannot read the response body: {}",
-                        io_without_url(e)
-                    )));
-                }
-            }
-        }
-        if body.len() as u64 > limit {
-            return Err(too_large());
-        }
+                FetchError::Failed(why) => why,
+            })
+        })?;
         String::from_utf8(body)
             .map_err(|e| fail(format!("the response body is not UTF-8 text: {e}")))
     }
@@ -394,33 +355,6 @@ fn fetch_deadline_message(limit: std::time::Duration) -> String {
         "the fetch did not finish within the limit of {} seconds (--fetch-timeout, OPENAPI2MCP_FETCH_TIMEOUT); the server is too slow or never ends its answer",
         limit.as_secs_f64()
     )
-}
-
-/// Whether a body read failed on a timeout (reqwest's, inside the I/O
-/// error).
-fn is_timeout(e: &std::io::Error) -> bool {
-    e.kind() == std::io::ErrorKind::TimedOut
-        || e.get_ref()
-            .and_then(|inner| inner.downcast_ref::<reqwest::Error>())
-            .is_some_and(reqwest::Error::is_timeout)
-}
-
-/// An error from reading a response body, without the URL reqwest puts
-/// in its messages.
-fn io_without_url(e: std::io::Error) -> String {
-    if !e
-        .get_ref()
-        .is_some_and(|inner| inner.is::<reqwest::Error>())
-    {
-        return e.to_string();
-    }
-    match e
-        .into_inner()
-        .map(|inner| inner.downcast::<reqwest::Error>())
-    {
-        Some(Ok(re)) => re.without_url().to_string(),
-        _ => "the connection failed".to_string(),
-    }
 }
 
 #[cfg(test)]
