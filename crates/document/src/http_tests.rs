@@ -3,12 +3,15 @@ use std::sync::{Arc, Mutex};
 use super::*;
 use crate::{LoadOptions, load};
 
+/// What a canned client was asked: URL, deadline, limit.
+type Asked = Arc<Mutex<Vec<(String, Duration, u64)>>>;
+
 /// A client answering every `GET` with one outcome, recording what it was
 /// asked.
 #[derive(Debug)]
 struct Canned {
     answer: Result<&'static str, FetchError>,
-    asked: Arc<Mutex<Vec<(String, Duration, u64)>>>,
+    asked: Asked,
 }
 
 impl Http for Canned {
@@ -22,7 +25,7 @@ impl Http for Canned {
 
 struct CannedClient {
     answer: Result<&'static str, FetchError>,
-    asked: Arc<Mutex<Vec<(String, Duration, u64)>>>,
+    asked: Asked,
 }
 
 impl HttpClient for CannedClient {
@@ -35,9 +38,7 @@ impl HttpClient for CannedClient {
     }
 }
 
-fn options(
-    answer: Result<&'static str, FetchError>,
-) -> (LoadOptions, Arc<Mutex<Vec<(String, Duration, u64)>>>) {
+fn options(answer: Result<&'static str, FetchError>) -> (LoadOptions, Asked) {
     let asked = Arc::new(Mutex::new(Vec::new()));
     let options = LoadOptions {
         http: Some(Arc::new(Canned {
