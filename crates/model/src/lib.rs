@@ -11,11 +11,13 @@
 //! themselves ([`catalog::ToolHead`], [`catalog::ToolDef`],
 //! [`catalog::Catalog`], [`catalog::LazyCatalog`]), serializable both
 //! ways because a generated crate embeds its catalog as JSON; `workflow`
-//! holds an Arazzo workflow tool's steps as data; `wire`
+//! holds an Arazzo workflow tool's steps as data; `schemas` the full
+//! schemas behind budgeted tools (a generated crate embeds them too); `wire`
 //! holds the media-type, header, URL and error-text helpers that the
 //! document reader and the run time must apply the same way.
 
 pub mod binding;
 pub mod catalog;
+pub mod schemas;
 pub mod wire;
 pub mod workflow;

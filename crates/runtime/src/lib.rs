@@ -14,8 +14,9 @@
 //! response into MCP-neutral tool content; `conform` makes it fit the
 //! tool's output schema; `lro` follows long-running operations (202 +
 //! status URL) to their end; `progress` carries the items of a
-//! streaming response to whoever reports them; `schemas` holds the full
-//! schemas behind budgeted tools and the resources that serve them;
+//! streaming response to whoever reports them; `schemas` (from the model
+//! crate) holds the full schemas behind budgeted tools and the resources
+//! that serve them;
 //! `workflow` runs an Arazzo workflow's steps through the same calls;
 //! `fair` shares the bounded pools (scripts, selector workers) fairly
 //! between callers; `exact` keeps integers beyond 64 bits as the client
@@ -40,7 +41,6 @@ pub mod ratelimit;
 pub mod redirect;
 pub mod request;
 pub mod response;
-pub mod schemas;
 #[cfg(feature = "search")]
 pub mod search;
 pub mod select;
@@ -51,4 +51,4 @@ pub mod workflow;
 
 // The tool model, from the model crate, under the paths the run time,
 // the server, the generator and generated crates have always named.
-pub use openapi2mcp_model::{binding, catalog, wire};
+pub use openapi2mcp_model::{binding, catalog, schemas, wire};

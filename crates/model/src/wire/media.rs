@@ -1,5 +1,8 @@
-//! Media types: the `type/subtype` essence, and the classification of a
-//! body's media type that the tool model and the request builder share.
+//! Media types: the `type/subtype` essence, the classification of a
+//! body's media type that the tool model and the request builder share,
+//! and the sequential media types ([`Sequence`]: JSON Lines, JSON text
+//! sequences, event streams) whose items a tool's output schema describes
+//! and the response reader reads one by one.
 
 /// `type/subtype` in lower case, parameters dropped
 /// (`Application/JSON; charset=utf-8` → `application/json`); not checked
@@ -69,6 +72,47 @@ impl MediaKind {
             MediaKind::Text
         } else {
             MediaKind::Binary
+        }
+    }
+}
+
+/// Which sequential media type a body is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Sequence {
+    /// One JSON value per line (`application/jsonl`, `application/x-ndjson`).
+    JsonLines,
+    /// RFC 7464: each JSON text after a record separator (0x1E).
+    JsonSeq,
+    /// `text/event-stream`: Server-Sent Events.
+    EventStream,
+}
+
+impl Sequence {
+    /// The sequence a media type (or `Content-Type`) names, if it is one
+    /// this reader knows.
+    pub fn of(media_type: &str) -> Option<Self> {
+        let base = essence(media_type);
+        match base.as_str() {
+            "application/jsonl"
+            | "application/x-jsonl"
+            | "application/jsonlines"
+            | "application/x-jsonlines"
+            | "application/x-ndjson"
+            | "application/ndjson" => Some(Self::JsonLines),
+            "text/event-stream" => Some(Self::EventStream),
+            _ if base == "application/json-seq" || base.ends_with("+json-seq") => {
+                Some(Self::JsonSeq)
+            }
+            _ => None,
+        }
+    }
+
+    /// "JSON Lines", … for messages.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Self::JsonLines => "JSON Lines",
+            Self::JsonSeq => "JSON text sequence",
+            Self::EventStream => "event stream",
         }
     }
 }

@@ -17,48 +17,7 @@
 
 use serde_json::{Map, Value};
 
-use super::super::wire::media::essence;
-
-/// Which sequential media type a body is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Sequence {
-    /// One JSON value per line (`application/jsonl`, `application/x-ndjson`).
-    JsonLines,
-    /// RFC 7464: each JSON text after a record separator (0x1E).
-    JsonSeq,
-    /// `text/event-stream`: Server-Sent Events.
-    EventStream,
-}
-
-impl Sequence {
-    /// The sequence a media type (or `Content-Type`) names, if it is one
-    /// this reader knows.
-    pub fn of(media_type: &str) -> Option<Self> {
-        let base = essence(media_type);
-        match base.as_str() {
-            "application/jsonl"
-            | "application/x-jsonl"
-            | "application/jsonlines"
-            | "application/x-jsonlines"
-            | "application/x-ndjson"
-            | "application/ndjson" => Some(Self::JsonLines),
-            "text/event-stream" => Some(Self::EventStream),
-            _ if base == "application/json-seq" || base.ends_with("+json-seq") => {
-                Some(Self::JsonSeq)
-            }
-            _ => None,
-        }
-    }
-
-    /// "JSON Lines", … for messages.
-    pub fn describe(self) -> &'static str {
-        match self {
-            Self::JsonLines => "JSON Lines",
-            Self::JsonSeq => "JSON text sequence",
-            Self::EventStream => "event stream",
-        }
-    }
-}
+pub use crate::wire::media::Sequence;
 
 /// The record separator of RFC 7464.
 const RS: u8 = 0x1e;
