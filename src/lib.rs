@@ -38,7 +38,6 @@
 #![deny(missing_docs)]
 
 pub mod apis;
-pub mod arazzo;
 pub mod build;
 pub mod client_config;
 pub mod codegen;
@@ -58,4 +57,9 @@ pub use openapi2mcp_runtime as runtime;
 /// The MCP layer (rmcp): the `openapi2mcp-server` crate, shared with generated
 /// crates.
 pub use openapi2mcp_server as server;
-pub mod tools;
+/// The tool builder (operation model in, tool catalog out): the
+/// `openapi2mcp-tools` crate, which depends on the reader and the model
+/// alone.
+pub use openapi2mcp_tools as tools;
+/// Arazzo workflows as tools: the tool builder's `arazzo`.
+pub use openapi2mcp_tools::arazzo;

@@ -105,17 +105,17 @@ const ALLOWED: &[(&str, &str, &str)] = &[
         "the `Prefer: example=<name>` request preference, not the document keyword",
     ),
     (
-        "src/arazzo/mod.rs",
+        "crates/tools/src/arazzo/mod.rs",
         "\"parameters\"",
         "an Arazzo step's `parameters`, in an Arazzo document",
     ),
     (
-        "src/arazzo/mod.rs",
+        "crates/tools/src/arazzo/mod.rs",
         "\"requestBody\"",
         "an Arazzo step's `requestBody`, in an Arazzo document",
     ),
     (
-        "src/arazzo/mod.rs",
+        "crates/tools/src/arazzo/mod.rs",
         "\"operationId\"",
         "an Arazzo step's `operationId`, in an Arazzo document",
     ),

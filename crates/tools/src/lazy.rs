@@ -16,8 +16,8 @@ use std::sync::{Arc, Mutex};
 
 use super::live::LiveSchemas;
 use super::{BuildOptions, Planned, Site, complete, complete_in};
-use crate::document::model::PathItems;
-use crate::runtime::catalog::{ToolDef, ToolHead, ToolSource};
+use openapi2mcp_document::model::PathItems;
+use openapi2mcp_model::catalog::{ToolDef, ToolHead, ToolSource};
 
 /// Tools below which a list is built on one thread: a thread costs more
 /// than a few dozen tools.
@@ -81,7 +81,7 @@ impl ToolSource for LazyTools {
             let built = complete(doc, &planned, &self.options, bundler, &mut warnings);
             warnings.extend(bundler.take_diagnostics());
             for w in &warnings {
-                tracing::debug!(tool = %planned.head.name, "{w}");
+                tracing::debug!(target: "openapi2mcp::tools::lazy", tool = %planned.head.name, "{w}");
             }
             built.map_err(|d| d.to_string())
         })
@@ -140,7 +140,7 @@ impl ToolSource for LazyTools {
                         continue;
                     }
                     for w in warnings.iter().chain(&bundler.take_diagnostics()) {
-                        tracing::debug!(tool = %planned.head.name, "{w}");
+                        tracing::debug!(target: "openapi2mcp::tools::lazy", tool = %planned.head.name, "{w}");
                     }
                     sink(index, built.map_err(|d| d.to_string()));
                 }
@@ -169,7 +169,10 @@ impl ToolSource for LazyTools {
         }
         let mut missed = missed.into_inner().unwrap_or_else(|e| e.into_inner());
         missed.sort_unstable();
+        // Logged under the `openapi2mcp` target, as when this was the
+        // program's own module, so `--log openapi2mcp=debug` shows it.
         tracing::debug!(
+            target: "openapi2mcp::tools::lazy",
             tools = indices.len(),
             threads,
             rebuilt_in_order = missed.len(),
@@ -188,9 +191,9 @@ impl ToolSource for LazyTools {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::document::Document;
-    use crate::tools::bundle::SchemaBundler;
-    use crate::tools::{build_all, plan};
+    use crate::bundle::SchemaBundler;
+    use crate::{build_all, plan};
+    use openapi2mcp_document::Document;
     use serde_json::json;
 
     fn doc() -> Document {
@@ -314,7 +317,7 @@ mod tests {
         let file = dir.path().join("many.json");
         std::fs::write(&file, many(150).to_string()).unwrap();
         let load = || {
-            crate::document::load(file.to_str().unwrap(), &Default::default())
+            openapi2mcp_document::load(file.to_str().unwrap(), &Default::default())
                 .unwrap()
                 .0
         };
@@ -359,7 +362,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let file = dir.path().join("deep.json");
         std::fs::write(&file, doc.to_string()).unwrap();
-        let document = crate::document::load(file.to_str().unwrap(), &Default::default())
+        let document = openapi2mcp_document::load(file.to_str().unwrap(), &Default::default())
             .unwrap()
             .0;
         let options = BuildOptions {
@@ -368,7 +371,7 @@ mod tests {
         };
         let lazy = lazy_tools(document, options);
         let built = built_in_bulk(&lazy, 100);
-        let self_uri = |name: &str| crate::runtime::schemas::tool_schema_uri(name, true);
+        let self_uri = |name: &str| openapi2mcp_model::schemas::tool_schema_uri(name, true);
         for tool in &built {
             assert!(tool.output_full.is_some(), "{} is summarized", tool.name);
             let text = serde_json::to_string(&tool.output_schema).unwrap();
@@ -377,7 +380,7 @@ mod tests {
                 "{}: {text}",
                 tool.name
             );
-            assert!(!text.contains(crate::tools::SELF_TOOL), "{text}");
+            assert!(!text.contains(crate::SELF_TOOL), "{text}");
             // The same schema as every other tool's, but for the name.
             let other = &built[(built.iter().position(|t| t.name == tool.name).unwrap() + 1) % 100];
             let theirs = serde_json::to_string(&other.output_schema).unwrap();

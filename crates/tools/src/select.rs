@@ -5,7 +5,7 @@
 
 use globset::{Glob, GlobBuilder, GlobSet, GlobSetBuilder};
 
-use crate::runtime::catalog::ToolHead;
+use openapi2mcp_model::catalog::ToolHead;
 
 /// Filters over tags, operation ids / tool names, methods and path globs.
 #[derive(Debug, Clone, Default)]

@@ -54,9 +54,9 @@
 //! fork is being created" answers the fork, its "notifications are being
 //! marked in the background" a message.
 
-use crate::document::Diagnostic;
-use crate::document::model::{Link, Operation};
-use crate::runtime::binding::{
+use openapi2mcp_document::Diagnostic;
+use openapi2mcp_document::model::{Link, Operation};
+use openapi2mcp_model::binding::{
     CancelLink, FinalStateVia, HttpBinding, LinkArgument, Location, LroBinding,
 };
 

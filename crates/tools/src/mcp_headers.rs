@@ -4,7 +4,7 @@
 //! clients as an `Mcp-Param-Region` header beside the JSON body, so a load
 //! balancer can route on it without parsing the body; the server rejects a
 //! request whose header disagrees with the body (rmcp does, for the tools
-//! [`crate::server`] hands it).
+//! the server crate hands it).
 //!
 //! An OpenAPI header parameter is what an API routes on (a region, a
 //! tenant, a consistency level), so with `--mcp-headers auto` (the default)
@@ -42,16 +42,16 @@
 
 use std::collections::BTreeMap;
 
-use clap::ValueEnum;
 use serde::Serialize;
 
-use crate::runtime::binding::{Location, SecurityScheme};
+use openapi2mcp_model::binding::{Location, SecurityScheme};
 
 /// The schema keyword SEP-2243 defines.
 pub const KEYWORD: &str = "x-mcp-header";
 
 /// Which arguments are annotated (`--mcp-headers`).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, ValueEnum, Serialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "clap", derive(clap::ValueEnum))]
 #[serde(rename_all = "lowercase")]
 pub enum McpHeaderMode {
     /// The document's `x-mcp-header` extensions, and the rule (see the

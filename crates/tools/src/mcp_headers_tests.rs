@@ -298,8 +298,8 @@ mod model {
     use serde_json::{Value, json};
 
     use super::McpHeaderMode;
-    use crate::document::Document;
-    use crate::tools::{BuildOptions, build};
+    use crate::{BuildOptions, build};
+    use openapi2mcp_document::Document;
 
     fn doc(version: &str, params: Value) -> Document {
         Document::from_value(

@@ -18,16 +18,16 @@ use super::budget::Side;
 use super::bundle::SchemaBundler;
 use super::encoding::prop_encoding;
 use super::mcp_headers::{self, Candidate, Explicit, McpHeaderMode, Routing};
-use crate::document::Diagnostic;
-use crate::document::dialect::Direction;
-use crate::document::model::{
+use openapi2mcp_document::Diagnostic;
+use openapi2mcp_document::dialect::Direction;
+use openapi2mcp_document::model::{
     McpHeaderExtension, MediaType, Operation, Parameter, ScalarType, Schema,
 };
-use crate::runtime::binding::{
+use openapi2mcp_model::binding::{
     BodyBinding, BodyProp, BodyShape, Location, MediaKind, ParamBinding, Style,
 };
-use crate::runtime::schemas::tool_schema_uri;
-use crate::runtime::wire::media::essence;
+use openapi2mcp_model::schemas::tool_schema_uri;
+use openapi2mcp_model::wire::media::essence;
 
 /// Header parameters OpenAPI says to ignore (the body and auth set them).
 const IGNORED_HEADERS: &[&str] = &["accept", "content-type", "authorization"];
@@ -798,7 +798,7 @@ mod tests {
 
     #[test]
     fn media_type_preference() {
-        let doc = crate::document::Document::from_value(
+        let doc = openapi2mcp_document::Document::from_value(
             "t",
             json!({"openapi": "3.0.3", "paths": {
                 "/a": {"post": {"requestBody": {"content": {"application/xml": {}, "application/json": {}}}}},

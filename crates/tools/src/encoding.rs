@@ -24,10 +24,10 @@
 
 use serde_json::Value;
 
-use crate::document::model::{Encoding, MediaType};
-use crate::document::{Diagnostic, SpecVersion};
-use crate::runtime::binding::{FormStyle, MediaKind, PartHeader, Style};
-use crate::runtime::wire::header::{is_header_value, is_token};
+use openapi2mcp_document::model::{Encoding, MediaType};
+use openapi2mcp_document::{Diagnostic, SpecVersion};
+use openapi2mcp_model::binding::{FormStyle, MediaKind, PartHeader, Style};
+use openapi2mcp_model::wire::header::{is_header_value, is_token};
 
 /// What the Encoding Object of one body property puts in its binding.
 #[derive(Debug, Default, PartialEq)]

@@ -1,5 +1,5 @@
 //! Tool annotations (MCP behaviour hints) from the HTTP method, and the
-//! `x-mcp` operation extension (read by [`crate::document::model`]) that
+//! `x-mcp` operation extension (read by [`openapi2mcp_document::model`]) that
 //! overrides name, title, description, annotations, or excludes the
 //! operation.
 //!
@@ -9,8 +9,8 @@
 //! talks to an external API). `destructiveHint` is always written, because
 //! MCP's default when it is absent is `true`.
 
-pub use crate::document::model::{HintOverrides, XMcp};
-pub use crate::runtime::catalog::ToolAnnotations;
+pub use openapi2mcp_document::model::{HintOverrides, XMcp};
+pub use openapi2mcp_model::catalog::ToolAnnotations;
 
 /// Hints for an upper-case method, then `x-mcp.annotations` on top.
 pub fn for_method(method: &str, title: &str, overrides: &XMcp) -> ToolAnnotations {

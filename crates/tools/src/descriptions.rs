@@ -8,12 +8,11 @@
 
 use std::collections::HashMap;
 
-use clap::ValueEnum;
-
-use crate::runtime::catalog::ToolHead;
+use openapi2mcp_model::catalog::ToolHead;
 
 /// How much of an operation's description a tool carries.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, ValueEnum)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "clap", derive(clap::ValueEnum))]
 pub enum DescriptionMode {
     /// The summary and the whole description, as written.
     #[default]
@@ -188,8 +187,8 @@ mod tests {
 
     #[test]
     fn boilerplate_repeated_across_tools_is_dropped() {
-        use crate::runtime::binding::HttpBinding;
-        use crate::runtime::catalog::{Origin, ToolAnnotations, ToolDef};
+        use openapi2mcp_model::binding::HttpBinding;
+        use openapi2mcp_model::catalog::{Origin, ToolAnnotations, ToolDef};
         let tool = |d: &str| ToolDef {
             name: "t".into(),
             title: "T".into(),

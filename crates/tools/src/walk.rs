@@ -2,15 +2,15 @@
 //! the path items are shared out in runs of about [`RUN_BYTES`] of text,
 //! each run's items parsed (their outlines: what planning reads, see
 //! [`Document::path_outlines`]), its operations drafted, and the items let go
-//! of before the next run (see [`crate::document::lazy`]): a large
+//! of before the next run (see [`openapi2mcp_document::lazy`]): a large
 //! document's `paths` is never held as a tree at once. Results come back
 //! in document order, whatever thread drafted them.
 
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use crate::document::model::Operation;
-use crate::document::{Diagnostic, Document};
+use openapi2mcp_document::model::Operation;
+use openapi2mcp_document::{Diagnostic, Document};
 
 /// Text of path items one run parses at a time: small enough that the
 /// items of every thread's run together stay a few megabytes of tree,
@@ -105,8 +105,8 @@ pub(super) fn draft_all<T: Send + Sync>(
 
 #[cfg(test)]
 mod tests {
-    use crate::document::{Document, LoadOptions, load};
-    use crate::tools::{BuildOptions, plan};
+    use crate::{BuildOptions, plan};
+    use openapi2mcp_document::{Document, LoadOptions, load};
 
     /// A document with what the outline leaves out, where planning could
     /// trip over its absence: extensions at every level (`x-mcp` kept),
@@ -169,7 +169,7 @@ mod tests {
 
     /// Diagnostics as text, without their file (a temporary file's path
     /// for a document read lazily).
-    fn shown(diagnostics: &[crate::document::Diagnostic]) -> Vec<String> {
+    fn shown(diagnostics: &[openapi2mcp_document::Diagnostic]) -> Vec<String> {
         diagnostics
             .iter()
             .map(|d| format!("{:?} {} {}", d.severity, d.pointer, d.message))
@@ -206,7 +206,8 @@ mod tests {
     }
 
     fn own_documents() -> Vec<(std::path::PathBuf, String)> {
-        let root = env!("CARGO_MANIFEST_DIR");
+        // The workspace root: this crate is `crates/tools` in it.
+        let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../..");
         let mut out = Vec::new();
         for dir in ["specs", "tests/fixtures"] {
             for entry in std::fs::read_dir(format!("{root}/{dir}")).unwrap() {
@@ -230,7 +231,7 @@ mod tests {
     #[test]
     fn lazily_read_items_build_the_tools_a_tree_builds() {
         let built = |doc: &Document| {
-            let built = crate::tools::build_all(doc, &BuildOptions::default());
+            let built = crate::build_all(doc, &BuildOptions::default());
             format!(
                 "{:#?}\n{:#?}",
                 built.catalog.tools,

@@ -3,9 +3,9 @@
 
 use serde_json::{Value, json};
 
-use crate::document::{Diagnostic, Document};
-use crate::runtime::binding::{FinalStateVia, LinkArgument, Location};
-use crate::tools::{BuildOptions, ToolDef, build};
+use crate::{BuildOptions, ToolDef, build};
+use openapi2mcp_document::{Diagnostic, Document};
+use openapi2mcp_model::binding::{FinalStateVia, LinkArgument, Location};
 
 fn doc(paths: Value) -> Document {
     Document::from_value(

@@ -12,11 +12,11 @@ use super::OutputSchemaMode;
 use super::SELF_TOOL;
 use super::bundle::SchemaBundler;
 use super::lro::LongRunning;
-use crate::document::model::{Operation, Schema};
-use crate::runtime::binding::OutputShape;
-use crate::runtime::response::Sequence;
-use crate::runtime::schemas::tool_schema_uri;
-use crate::runtime::wire::media::is_json;
+use openapi2mcp_document::model::{Operation, Schema};
+use openapi2mcp_model::binding::OutputShape;
+use openapi2mcp_model::schemas::tool_schema_uri;
+use openapi2mcp_model::wire::media::Sequence;
+use openapi2mcp_model::wire::media::is_json;
 
 /// The property that holds a non-object JSON response.
 pub const WRAP_KEY: &str = "result";

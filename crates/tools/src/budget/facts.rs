@@ -8,7 +8,7 @@ use std::sync::Arc;
 use serde_json::{Map, Value};
 
 use super::{FIELDS_LISTED, SMALL};
-use crate::tools::bundle::{Converted, json_size};
+use crate::bundle::{Converted, json_size};
 
 /// The `$defs` key a `{"$ref": "#/$defs/K"}` names.
 pub(super) fn ref_key(map: &Map<String, Value>) -> Option<&str> {

@@ -7,7 +7,7 @@ fn table(defs: Value) -> HashMap<String, Arc<Converted>> {
         .iter()
         .map(|(k, v)| {
             let mut deps = Vec::new();
-            crate::runtime::schemas::def_refs(v, &mut deps);
+            openapi2mcp_model::schemas::def_refs(v, &mut deps);
             let c = Converted::new(v.clone(), deps);
             (k.clone(), Arc::new(c))
         })
@@ -46,7 +46,7 @@ fn run_with(
     budget: usize,
 ) -> Fitted {
     let mut deps = Vec::new();
-    crate::runtime::schemas::def_refs(top, &mut deps);
+    openapi2mcp_model::schemas::def_refs(top, &mut deps);
     let deps: BTreeSet<String> = deps.into_iter().collect();
     let mut lookup = |k: &str| Arc::clone(&defs[k]);
     fit(
@@ -197,14 +197,14 @@ fn a_def_summarized_again_reads_as_the_first_time() {
 
 #[test]
 fn a_summary_naming_a_missed_target_is_not_kept() {
-    let missed = crate::tools::bundle::MISSED_KEY;
-    assert!(crate::tools::bundle::mentions_missed(
+    let missed = crate::bundle::MISSED_KEY;
+    assert!(crate::bundle::mentions_missed(
         &json!({"items": {"$ref": format!("#/$defs/{missed}")}})
     ));
-    assert!(crate::tools::bundle::mentions_missed(
+    assert!(crate::bundle::mentions_missed(
         &json!({"description": format!("{missed}. Full schema")})
     ));
-    assert!(!crate::tools::bundle::mentions_missed(
+    assert!(!crate::bundle::mentions_missed(
         &json!({"type": "object", "description": "Repo. Full schema: openapi2mcp://schemas/Repo"})
     ));
 }

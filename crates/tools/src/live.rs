@@ -9,9 +9,9 @@ use std::sync::{Arc, Mutex, OnceLock};
 use serde_json::Value;
 
 use super::bundle::{BundleState, SchemaBundler};
-use crate::document::Document;
-use crate::document::dialect::Direction;
-use crate::runtime::schemas::{SchemaSide, SchemaSource};
+use openapi2mcp_document::Document;
+use openapi2mcp_document::dialect::Direction;
+use openapi2mcp_model::schemas::{SchemaSide, SchemaSource};
 
 /// Component schemas of a loaded document, converted on demand.
 pub struct LiveSchemas {
@@ -101,8 +101,8 @@ impl SchemaSource for LiveSchemas {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::runtime::schemas::component_schema;
-    use crate::tools::{BuildOptions, OutputSchemaMode, build_all};
+    use crate::{BuildOptions, OutputSchemaMode, build_all};
+    use openapi2mcp_model::schemas::component_schema;
     use serde_json::json;
 
     #[test]

@@ -562,7 +562,7 @@ impl Expander<'_> {
             return made.clone();
         }
         let made = self.summary(&def.schema, Some(key));
-        if !crate::tools::bundle::mentions_missed(&made) {
+        if !crate::bundle::mentions_missed(&made) {
             let _ = def.summary.set(made.clone());
         }
         made
@@ -747,7 +747,7 @@ fn is_type(t: Option<&Value>, name: &str) -> bool {
 }
 
 fn schema_uri(key: &str) -> String {
-    crate::runtime::schemas::schema_uri(key)
+    openapi2mcp_model::schemas::schema_uri(key)
 }
 
 #[cfg(test)]

@@ -1,17 +1,23 @@
-//! The tool model: one [`ToolDef`] per OpenAPI operation, plain serializable
-//! data that both back ends render (the live server and the code generator).
-//! Everything the document means is decided here and in [`crate::document`];
-//! nothing downstream looks at the raw document.
+#![deny(missing_docs)]
+//! The tool model built from a document: one [`ToolDef`] per OpenAPI
+//! operation, plain serializable data that both back ends render (the live
+//! server and the code generator). Everything the document means is
+//! decided here and in the document reader (`openapi2mcp-document`);
+//! nothing downstream looks at the raw document. This crate depends on the
+//! reader and the tool model alone: no HTTP client, no run time, no MCP
+//! layer.
 //!
-//! This module builds the model; its types are defined in the runtime
-//! crate's `catalog` (re-exported here) because generated crates depend on
-//! it. [`plan`] makes a [`ToolHead`] per selected operation (a
-//! [`Planned`] tool), [`complete`] turns one into a [`ToolDef`], and
-//! [`build_all`] does both for every operation into a [`Catalog`]. Callers
-//! go through [`crate::pipeline`], which also loads the document and
-//! locates the diagnostics.
+//! The model's types are defined in the model crate's `catalog`
+//! (re-exported here) because generated crates depend on it. [`plan`]
+//! makes a [`ToolHead`] per selected operation (a [`Planned`] tool),
+//! [`complete`] turns one into a [`ToolDef`], and [`build_all`] does both
+//! for every operation into a [`Catalog`]; [`arazzo`] adds an Arazzo
+//! document's workflows as tools. Callers go through the `openapi2mcp`
+//! crate's `pipeline`, which also loads the document and locates the
+//! diagnostics.
 
 pub mod annotations;
+pub mod arazzo;
 pub mod budget;
 pub mod bundle;
 pub mod descriptions;
@@ -31,16 +37,16 @@ use std::sync::Arc;
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-pub use crate::runtime::binding::{HttpBinding, SecurityScheme, Server};
-pub use crate::runtime::catalog::{Catalog, ORIGIN_META_KEY, Origin, ToolDef, ToolHead};
 pub use annotations::ToolAnnotations;
 pub use mcp_headers::McpHeaderMode;
+pub use openapi2mcp_model::binding::{HttpBinding, SecurityScheme, Server};
+pub use openapi2mcp_model::catalog::{Catalog, ORIGIN_META_KEY, Origin, ToolDef, ToolHead};
 pub use select::Selection;
 
-use crate::document::model::Operation;
-use crate::document::{Diagnostic, Document};
 use bundle::{SchemaBundler, json_size};
 use naming::NameRequest;
+use openapi2mcp_document::model::Operation;
+use openapi2mcp_document::{Diagnostic, Document};
 
 /// Whether and how tools advertise an `outputSchema`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
@@ -48,12 +54,12 @@ use naming::NameRequest;
 pub enum OutputSchemaMode {
     /// The response schema, bundled like input schemas, tolerant of what
     /// real APIs send beside their documents (see
-    /// [`crate::document::dialect::Direction::Output`]).
+    /// [`openapi2mcp_document::dialect::Direction::Output`]).
     #[default]
     Full,
     /// The response schema with the document's types as written: no
     /// `null` where the document does not allow it, `oneOf` kept (see
-    /// [`crate::document::dialect::Direction::StrictOutput`]).
+    /// [`openapi2mcp_document::dialect::Direction::StrictOutput`]).
     Strict,
     /// Only `{"type": "object"}`: structured content without a strict
     /// shape, for APIs whose responses stray from their documents.
@@ -383,7 +389,7 @@ pub fn complete(
     warnings: &mut Vec<Diagnostic>,
 ) -> Result<ToolDef, Diagnostic> {
     // The operation's path item is read for this build and let go of
-    // after it (see `crate::document::lazy`).
+    // after it (see `openapi2mcp_document::lazy`).
     let item = doc.path_item(planned.path);
     complete_in(doc, &item, planned, options, bundler, warnings)
 }
@@ -392,7 +398,7 @@ pub fn complete(
 /// [`Document::path_item`]): the tools of one path share it.
 pub(crate) fn complete_in(
     doc: &Document,
-    item: &crate::document::model::PathItems,
+    item: &openapi2mcp_document::model::PathItems,
     planned: &Site<'_>,
     options: &BuildOptions,
     bundler: &mut SchemaBundler<'_>,
@@ -667,7 +673,7 @@ fn describe(
     op: &Operation<'_>,
     summary: Option<&str>,
     method: &str,
-    params: &[(String, crate::runtime::binding::Location)],
+    params: &[(String, openapi2mcp_model::binding::Location)],
 ) -> String {
     let summary = summary.map(str::trim).filter(|s| !s.is_empty());
     let description = op

@@ -23,7 +23,7 @@ use std::sync::Arc;
 use serde_json::Value;
 
 use super::{Expander, MAX_DEPTH, Side, TooBig, attempt, self_note};
-use crate::tools::bundle::{Converted, json_size};
+use crate::bundle::{Converted, json_size};
 
 /// A place a level summarized only for its depth: the subschema found
 /// there, where it was, and what its summary cost.

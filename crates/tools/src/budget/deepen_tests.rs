@@ -5,7 +5,7 @@ use proptest::prelude::*;
 use serde_json::{Map, json};
 
 use super::*;
-use crate::tools::budget::attempt_with;
+use crate::budget::attempt_with;
 
 /// A small deterministic generator (xorshift), so that a failing case is
 /// its seed.
@@ -72,7 +72,7 @@ fn table(defs: &Map<String, Value>) -> HashMap<String, Arc<Converted>> {
     defs.iter()
         .map(|(k, v)| {
             let mut deps = Vec::new();
-            crate::runtime::schemas::def_refs(v, &mut deps);
+            openapi2mcp_model::schemas::def_refs(v, &mut deps);
             let c = Converted::new(v.clone(), deps);
             (k.clone(), Arc::new(c))
         })

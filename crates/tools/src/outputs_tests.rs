@@ -2,8 +2,8 @@
 
 use serde_json::{Value, json};
 
-use crate::document::Document;
-use crate::tools::{BuildOptions, OutputSchemaMode, build};
+use crate::{BuildOptions, OutputSchemaMode, build};
+use openapi2mcp_document::Document;
 
 /// Jupyter Server's `Contents`, which it answers with `null` in fields
 /// typed `string` (Swagger 2.0 cannot say `nullable`).

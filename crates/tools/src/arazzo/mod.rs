@@ -3,7 +3,8 @@
 //! workflow's `inputs` and whose result is its `outputs`; its steps call
 //! the catalog's operation tools (found by `operationId` or
 //! `operationPath`) or its other workflows (`workflowId`), as the runtime
-//! runs them (see [`crate::runtime::workflow`]).
+//! runs them (the data: [`openapi2mcp_model::workflow`]; the runner: the
+//! runtime crate's `workflow`).
 //!
 //! What is read: `workflows` (`workflowId`, `summary`, `description`,
 //! `inputs`, `steps`, `outputs`, `successActions`, `failureActions`),
@@ -24,11 +25,11 @@ use std::collections::BTreeSet;
 
 use serde_json::{Map, Value, json};
 
-use crate::document::Diagnostic;
-use crate::document::model::pointers::path_and_method;
-use crate::runtime::binding::HttpBinding;
-use crate::runtime::catalog::{Origin, ToolAnnotations, ToolDef};
-use crate::runtime::workflow::{
+use openapi2mcp_document::Diagnostic;
+use openapi2mcp_document::model::pointers::path_and_method;
+use openapi2mcp_model::binding::HttpBinding;
+use openapi2mcp_model::catalog::{Origin, ToolAnnotations, ToolDef};
+use openapi2mcp_model::workflow::{
     Action, ActionKind, Criterion, CriterionKind, StepBinding, WorkflowBinding,
 };
 
@@ -50,7 +51,7 @@ pub fn workflows(
             format!("cannot read the Arazzo document: {e}"),
         )
     })?;
-    let doc = crate::document::parse::parse_text(&text, location)?;
+    let doc = openapi2mcp_document::parse::parse_text(&text, location)?;
     from_value(location, &doc, tools)
 }
 
@@ -91,7 +92,7 @@ pub fn from_value(
             .get("workflowId")
             .and_then(Value::as_str)
             .unwrap_or("workflow");
-        let base = crate::tools::naming::sanitize(id);
+        let base = crate::naming::sanitize(id);
         let mut name = base.clone();
         let mut n = 2;
         while taken.contains(&name) {
@@ -570,7 +571,7 @@ impl Reader<'_> {
 /// given, the operation's only parameter there (the specification's own
 /// pet-coupons example names `tags` `pet_tags`).
 fn argument_of(http: &HttpBinding, name: &str, location: Option<&str>) -> Option<String> {
-    let here = |b: &&crate::runtime::binding::ParamBinding| {
+    let here = |b: &&openapi2mcp_model::binding::ParamBinding| {
         location.is_none_or(|l| b.location.as_str() == l)
     };
     let plain = |s: &str| {

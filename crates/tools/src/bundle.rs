@@ -14,10 +14,10 @@ use std::sync::{Arc, OnceLock, RwLock};
 use serde_json::{Map, Value, json};
 
 use super::budget::{self, Fitted, Side};
-use crate::document::dialect::Direction;
-use crate::document::model::{RefTarget, Schema};
-use crate::document::pointer::unescape_token;
-use crate::document::{Diagnostic, Document};
+use openapi2mcp_document::dialect::Direction;
+use openapi2mcp_document::model::{RefTarget, Schema};
+use openapi2mcp_document::pointer::unescape_token;
+use openapi2mcp_document::{Diagnostic, Document};
 
 /// Document-wide `$defs` keys and converted schemas.
 pub struct SchemaBundler<'d> {
@@ -546,7 +546,7 @@ impl<'d> SchemaBundler<'d> {
 }
 
 /// Bytes of `value` as compact JSON, without building the text.
-pub use crate::runtime::wire::json_size;
+pub use openapi2mcp_model::wire::json_size;
 
 #[cfg(test)]
 mod tests {

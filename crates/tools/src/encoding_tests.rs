@@ -3,7 +3,7 @@
 use serde_json::{Value, json};
 
 use super::*;
-use crate::document::Document;
+use openapi2mcp_document::Document;
 
 /// A document of `version` (`"3.0.3"` or `"3.1.0"`) whose `POST /up` body
 /// is `media` with these properties and this `encoding`.
