@@ -42,7 +42,6 @@ pub mod build;
 pub mod client_config;
 pub mod codegen;
 pub mod commands;
-pub mod fetch;
 pub mod footprint;
 pub mod lint;
 pub mod mock;

@@ -5,110 +5,37 @@
 //!
 //! Three entries, one per kind of caller, so none re-assembles the steps
 //! (and forgets one of them): [`load_catalog`] builds every tool up front
-//! (`list`, `generate`, `lint`, `config` and the tests), [`load_served`]
-//! plans them and builds each on first use (`serve` and its reloads), and
-//! [`load_mock`] builds the mock backend's route table (`mock` and the
-//! tests of the mock).
+//! (`list`, `generate`, `lint`, `config` and the tests; the tool builder's
+//! own, with URLs read by reqwest), [`load_served`] plans them and builds
+//! each on first use (`serve` and its reloads), and [`load_mock`] builds
+//! the mock backend's route table (`mock` and the tests of the mock).
 
+use std::borrow::Cow;
 use std::sync::Arc;
 
-use crate::document::{self, Diagnostic, Document, LoadOptions};
-use crate::fetch;
+use crate::document::fetch;
+use crate::document::{self, Diagnostic, LoadOptions};
 use crate::mock::{MockOptions, MockServer};
-use crate::runtime::catalog::{Catalog, LazyCatalog};
+use crate::runtime::catalog::LazyCatalog;
 use crate::tools::lazy::LazyTools;
 use crate::tools::live::LiveSchemas;
-use crate::tools::{self, BuildOptions, BuildStats};
+use crate::tools::{self, BuildStats};
 
-/// How to load and build.
-#[derive(Debug, Clone, Default)]
-pub struct PipelineOptions {
-    /// Reading the document.
-    pub load: LoadOptions,
-    /// Turning it into tools.
-    pub build: BuildOptions,
-    /// Arazzo documents whose workflows become tools after the
-    /// document's (see [`crate::arazzo`]).
-    pub arazzo: Vec<String>,
-}
+pub use crate::tools::pipeline::{Loaded, PipelineError, PipelineOptions, no_tools_reason};
 
-/// A built catalog, the document it came from and what was found on the
-/// way (warnings, and errors confined to single operations).
-#[derive(Debug)]
-pub struct Loaded {
-    /// The tools.
-    pub catalog: Catalog,
-    /// The document (its source text dropped) and the full schemas behind
-    /// budgeted tools: what the server's resources serve.
-    pub schemas: Arc<LiveSchemas>,
-    /// Every diagnostic, located (file, pointer, line).
-    pub diagnostics: Vec<Diagnostic>,
-    /// What became of the operations.
-    pub stats: BuildStats,
-}
-
-impl Loaded {
-    /// The loaded document.
-    pub fn document(&self) -> &Document {
-        self.schemas.document()
-    }
-}
-
-/// Why there is no catalog to serve.
-#[derive(Debug, thiserror::Error)]
-pub enum PipelineError {
-    /// The document cannot be read or is not an OpenAPI document.
-    #[error("{0}")]
-    Load(Box<Diagnostic>),
-    /// The document loaded, but not one operation became a tool. The
-    /// diagnostics say why for each operation that failed.
-    #[error("{summary}")]
-    NoTools {
-        /// The error naming the document and the reason.
-        summary: Box<Diagnostic>,
-        /// Every diagnostic found, located.
-        diagnostics: Vec<Diagnostic>,
-        /// What became of the operations.
-        stats: BuildStats,
-    },
-}
-
-/// Loads `location` (path or URL) and builds its tool catalog.
+/// Loads `location` (path or URL) and builds its tool catalog (see
+/// [`tools::pipeline::load_catalog`]), reading URLs with reqwest.
 pub fn load_catalog(location: &str, options: &PipelineOptions) -> Result<Loaded, PipelineError> {
-    let (mut document, mut diagnostics) =
-        document::load(location, &fetch::with_http(&options.load))
-            .map_err(|d| PipelineError::Load(Box::new(d)))?;
-    let built = tools::build_all(&document, &options.build);
-    let (mut catalog, stats) = (built.catalog, built.stats);
-    let start = diagnostics.len();
-    diagnostics.extend(built.diagnostics);
-    for file in &options.arazzo {
-        let (workflows, found) = crate::arazzo::workflows(file, &catalog.tools)
-            .map_err(|d| PipelineError::Load(Box::new(d)))?;
-        catalog.tools.extend(workflows);
-        diagnostics.extend(found);
+    match fetch::with_http(&options.load) {
+        Cow::Borrowed(_) => tools::pipeline::load_catalog(location, options),
+        Cow::Owned(load) => tools::pipeline::load_catalog(
+            location,
+            &PipelineOptions {
+                load,
+                ..options.clone()
+            },
+        ),
     }
-    document.locate(&mut diagnostics[start..]);
-    document.drop_sources();
-    let schemas = Arc::new(LiveSchemas::new(document, built.schemas));
-    if catalog.tools.is_empty() {
-        let summary = Box::new(Diagnostic::error(
-            document::shown_location(location),
-            "",
-            no_tools_reason(&stats),
-        ));
-        return Err(PipelineError::NoTools {
-            summary,
-            diagnostics,
-            stats,
-        });
-    }
-    Ok(Loaded {
-        catalog,
-        schemas,
-        diagnostics,
-        stats,
-    })
 }
 
 /// A catalog to serve: every tool planned (named, described, selected),
@@ -227,40 +154,6 @@ pub fn load_mock(
     })
 }
 
-/// One sentence accounting for every operation of a document that gave no
-/// tools.
-pub fn no_tools_reason(stats: &BuildStats) -> String {
-    if stats.operations == 0 {
-        return "the document yields no tools: it defines no operations under `paths` (or none whose path item could be read; see the errors above)".into();
-    }
-    let mut parts = Vec::new();
-    if stats.failed > 0 {
-        parts.push(format!(
-            "{} could not be made into a tool (each error above names the operation and the problem)",
-            stats.failed
-        ));
-    }
-    if stats.excluded > 0 {
-        parts.push(format!(
-            "{} {} excluded by `x-mcp: {{exclude: true}}`",
-            stats.excluded,
-            if stats.excluded == 1 { "is" } else { "are" }
-        ));
-    }
-    if stats.unselected > 0 {
-        parts.push(format!(
-            "{} did not match the selection (--tag, --operation, --method, --path, --read-only and their --exclude-* forms)",
-            stats.unselected
-        ));
-    }
-    format!(
-        "the document yields no tools: of its {} operation{}, {}",
-        stats.operations,
-        if stats.operations == 1 { "" } else { "s" },
-        parts.join("; ")
-    )
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -321,23 +214,5 @@ components:
             load_mock(missing.to_str().unwrap(), &load, MockOptions::default()),
             Err(PipelineError::Load(_))
         ));
-    }
-
-    #[test]
-    fn reasons_account_for_every_operation() {
-        let none = BuildStats::default();
-        assert!(no_tools_reason(&none).contains("defines no operations"));
-        let mixed = BuildStats {
-            operations: 4,
-            failed: 2,
-            excluded: 1,
-            unselected: 1,
-            ..BuildStats::default()
-        };
-        let text = no_tools_reason(&mixed);
-        assert!(text.contains("of its 4 operations"), "{text}");
-        assert!(text.contains("2 could not be made into a tool"), "{text}");
-        assert!(text.contains("1 is excluded by `x-mcp"), "{text}");
-        assert!(text.contains("1 did not match the selection"), "{text}");
     }
 }

@@ -1,27 +1,11 @@
 //! What a command prints of what loading found, and whether it goes on:
-//! warnings unless `--quiet`, at most [`SHOWN`] of them; a fatal error, or
-//! the reason a document gave no tools (with the errors that say why for
-//! each operation), always. One policy for `list`, `serve`, `generate`,
-//! `lint`, `config` and `mock`.
+//! the tool builder's `report` (one policy for every command and a build
+//! script), and what it reads of the served and mock pipelines' results.
 
-use crate::document::{Diagnostic, Severity};
-use crate::pipeline::{Loaded, Mocked, PipelineError, Served};
+use crate::document::Diagnostic;
+use crate::pipeline::{Mocked, Served};
 
-/// How many diagnostics are printed before a count of the rest: a large
-/// document can have thousands, and the first ones say what kind they are.
-pub const SHOWN: usize = 20;
-
-/// What loading handed back: a catalog, a planned catalog, a mock.
-pub trait HasDiagnostics {
-    /// Every diagnostic found, located.
-    fn diagnostics(&self) -> &[Diagnostic];
-}
-
-impl HasDiagnostics for Loaded {
-    fn diagnostics(&self) -> &[Diagnostic] {
-        &self.diagnostics
-    }
-}
+pub use crate::tools::report::{HasDiagnostics, Report, SHOWN, diagnostic_lines, report};
 
 impl HasDiagnostics for Served {
     fn diagnostics(&self) -> &[Diagnostic] {
@@ -32,121 +16,5 @@ impl HasDiagnostics for Served {
 impl HasDiagnostics for Mocked {
     fn diagnostics(&self) -> &[Diagnostic] {
         &self.diagnostics
-    }
-}
-
-/// A pipeline result, sorted into what to print and what to go on with.
-#[derive(Debug)]
-pub struct Report<T> {
-    /// The lines to print on stderr, in order.
-    pub lines: Vec<String>,
-    /// What loaded; `None` when the command must stop (exit 1).
-    pub loaded: Option<T>,
-}
-
-/// Sorts `result` into the lines to print (warnings only when not
-/// `quiet`) and the loaded value, if the command can go on.
-pub fn report<T: HasDiagnostics>(result: Result<T, PipelineError>, quiet: bool) -> Report<T> {
-    match result {
-        Ok(loaded) => Report {
-            lines: if quiet {
-                Vec::new()
-            } else {
-                diagnostic_lines(loaded.diagnostics())
-            },
-            loaded: Some(loaded),
-        },
-        Err(PipelineError::Load(fatal)) => Report {
-            lines: vec![fatal.to_string()],
-            loaded: None,
-        },
-        Err(PipelineError::NoTools {
-            summary,
-            diagnostics,
-            ..
-        }) => {
-            let errors: Vec<Diagnostic> = diagnostics
-                .into_iter()
-                .filter(|d| !quiet || d.severity == Severity::Error)
-                .collect();
-            let mut lines = diagnostic_lines(&errors);
-            lines.push(summary.to_string());
-            Report {
-                lines,
-                loaded: None,
-            }
-        }
-    }
-}
-
-/// The first [`SHOWN`] diagnostics, then how many more there are and how
-/// many of those are errors.
-pub fn diagnostic_lines(diags: &[Diagnostic]) -> Vec<String> {
-    let mut lines: Vec<String> = diags.iter().take(SHOWN).map(ToString::to_string).collect();
-    if diags.len() > SHOWN {
-        let errors = diags
-            .iter()
-            .filter(|d| d.severity == Severity::Error)
-            .count();
-        lines.push(format!(
-            "... and {} more ({} errors); use --quiet to hide warnings",
-            diags.len() - SHOWN,
-            errors
-        ));
-    }
-    lines
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::tools::BuildStats;
-
-    fn warnings(n: usize) -> Vec<Diagnostic> {
-        (0..n)
-            .map(|i| Diagnostic::warning("api.yaml", "", format!("w{i}")))
-            .collect()
-    }
-
-    #[test]
-    fn long_lists_are_cut_with_a_count_of_the_rest() {
-        let mut diags = warnings(SHOWN + 2);
-        diags.push(Diagnostic::error("api.yaml", "", "broken"));
-        let lines = diagnostic_lines(&diags);
-        assert_eq!(lines.len(), SHOWN + 1);
-        assert_eq!(
-            lines[SHOWN],
-            "... and 3 more (1 errors); use --quiet to hide warnings"
-        );
-        assert_eq!(diagnostic_lines(&warnings(SHOWN)).len(), SHOWN);
-    }
-
-    #[test]
-    fn no_tools_prints_errors_even_when_quiet_then_the_reason() {
-        let mut diagnostics = warnings(1);
-        diagnostics.push(Diagnostic::error("api.yaml", "", "broken"));
-        let failed = || {
-            Err::<Loaded, _>(PipelineError::NoTools {
-                summary: Box::new(Diagnostic::error("api.yaml", "", "no tools")),
-                diagnostics: diagnostics.clone(),
-                stats: BuildStats::default(),
-            })
-        };
-        let quiet = report(failed(), true);
-        assert!(quiet.loaded.is_none());
-        assert_eq!(quiet.lines.len(), 2, "{:?}", quiet.lines);
-        assert!(quiet.lines[0].contains("broken") && quiet.lines[1].contains("no tools"));
-        assert_eq!(report(failed(), false).lines.len(), 3);
-        let fatal = report(
-            Err::<Loaded, _>(PipelineError::Load(Box::new(Diagnostic::error(
-                "api.yaml",
-                "",
-                "unreadable",
-            )))),
-            true,
-        );
-        assert!(fatal.loaded.is_none());
-        assert_eq!(fatal.lines.len(), 1);
-        assert!(fatal.lines[0].contains("unreadable"));
     }
 }

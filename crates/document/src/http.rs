@@ -2,7 +2,8 @@
 //! a remote `$ref`): through an HTTP client its caller supplies in
 //! [`LoadOptions::http`](crate::LoadOptions::http). This crate compiles no
 //! HTTP stack and no async runtime, so whatever reads only files (a build
-//! script) carries none; the `openapi2mcp` program supplies reqwest's. The
+//! script) carries none; the `openapi2mcp` program supplies reqwest's
+//! (this crate's `fetch` module, with its `reqwest` feature). The
 //! policy (which URLs may be read, the limits, every message a person
 //! reads) stays here; a client only moves bytes.
 

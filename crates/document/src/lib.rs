@@ -12,6 +12,8 @@
 
 pub mod diag;
 pub mod dialect;
+#[cfg(feature = "reqwest")]
+pub mod fetch;
 pub mod http;
 pub mod lazy;
 pub mod load;

@@ -12,9 +12,10 @@
 //! makes a [`ToolHead`] per selected operation (a [`Planned`] tool),
 //! [`complete`] turns one into a [`ToolDef`], and [`build_all`] does both
 //! for every operation into a [`Catalog`]; [`arazzo`] adds an Arazzo
-//! document's workflows as tools. Callers go through the `openapi2mcp`
-//! crate's `pipeline`, which also loads the document and locates the
-//! diagnostics.
+//! document's workflows as tools. Callers go through [`pipeline`], which
+//! also loads the document and locates the diagnostics (the `openapi2mcp`
+//! crate's `pipeline` adds its served and mock entries), and [`report`]
+//! says what a command prints of what it found.
 
 pub mod annotations;
 pub mod arazzo;
@@ -29,6 +30,8 @@ pub mod lro;
 pub mod mcp_headers;
 pub mod naming;
 mod outputs;
+pub mod pipeline;
+pub mod report;
 pub mod select;
 mod walk;
 

@@ -1,8 +1,9 @@
-//! The HTTP client the OpenAPI reader reads URLs with (documents, overlays,
-//! remote `$ref`s): reqwest's blocking client behind the reader's
-//! [`Http`] trait. The reader keeps the policy and the messages; this
+//! An HTTP client for the reader (documents, overlays, remote `$ref`s):
+//! reqwest's blocking client behind the reader's [`Http`] trait, with the
+//! crate's `reqwest` feature (off by default: it brings an async runtime
+//! and a TLS stack). The reader keeps the policy and the messages; this
 //! moves bytes within the deadline and the size limit it is given.
-//! [`with_http`] is how every load of this crate gets it.
+//! [`with_http`] is how a caller that reads URLs gives it to every load.
 
 use std::borrow::Cow;
 use std::io::Read;
@@ -11,8 +12,8 @@ use std::time::{Duration, Instant};
 
 use url::Url;
 
-use crate::document::LoadOptions;
-use crate::document::http::{FetchError, Http, HttpClient};
+use crate::LoadOptions;
+use crate::http::{FetchError, Http, HttpClient};
 
 /// reqwest's blocking client, one per load.
 #[derive(Debug, Clone, Copy, Default)]
@@ -29,9 +30,9 @@ impl Http for Reqwest {
     }
 }
 
-/// `options` with reqwest as its HTTP client when it has none: what every
-/// load of this crate's pipeline passes to the reader, so a URL is read
-/// wherever the options came from.
+/// `options` with reqwest as its HTTP client when it has none: what a
+/// caller's loads pass to the reader, so a URL is read wherever the
+/// options came from.
 pub fn with_http(options: &LoadOptions) -> Cow<'_, LoadOptions> {
     if options.http.is_some() {
         return Cow::Borrowed(options);
