@@ -14,10 +14,14 @@
 //! holds an Arazzo workflow tool's steps as data; `schemas` the full
 //! schemas behind budgeted tools (a generated crate embeds them too); `wire`
 //! holds the media-type, header, URL and error-text helpers that the
-//! document reader and the run time must apply the same way.
+//! document reader and the run time must apply the same way; `settings`
+//! and `credential_vars` name the environment variables the program reads
+//! (its settings, an API's credentials), which the generator writes too.
 
 pub mod binding;
 pub mod catalog;
+pub mod credential_vars;
 pub mod schemas;
+pub mod settings;
 pub mod wire;
 pub mod workflow;

@@ -44,11 +44,10 @@ pub mod response;
 #[cfg(feature = "search")]
 pub mod search;
 pub mod select;
-pub mod settings;
 pub mod trace;
 pub mod typed;
 pub mod workflow;
 
 // The tool model, from the model crate, under the paths the run time,
 // the server, the generator and generated crates have always named.
-pub use openapi2mcp_model::{binding, catalog, schemas, wire};
+pub use openapi2mcp_model::{binding, catalog, schemas, settings, wire};

@@ -5,8 +5,8 @@
 //! also from the older `OPENAPI2MCP_<SCHEME>_<FIELD>`, which shares the
 //! settings' namespace: a document whose apiKey scheme is called `token`
 //! (Jupyter Server's) would read `OPENAPI2MCP_TOKEN_KEY`, the token
-//! store's key. [`crate::auth`] therefore never reads a credential from a
-//! name listed here (see [`crate::auth::env_var`]). Every setting the
+//! store's key. The run time's `auth` therefore never reads a credential from a
+//! name listed here (see [`crate::credential_vars::env_var`]). Every setting the
 //! server, the CLI and generated crates read is defined here and only
 //! here, clap's `env = ...` attributes included, so that check cannot
 //! fall behind the settings; a test walks the command lines and the
