@@ -52,7 +52,7 @@ done
 for dir in "${crates[@]}"; do
   manifest="$dir/Cargo.toml"
   seed_lock "$dir"
-  hint="the code comes from templates/ and src/codegen/; after fixing them, refresh generated/ with scripts/regenerate.sh"
+  hint="the code comes from templates/ and crates/codegen/; after fixing them, refresh generated/ with scripts/regenerate.sh"
 
   step "$dir: cargo clippy --all-targets -- -D warnings"
   t=$SECONDS
@@ -85,7 +85,7 @@ step "$github_out: cargo check"
 seed_lock "$github_out"
 t=$SECONDS
 gcargo check --quiet --manifest-path "$github_out/Cargo.toml" \
-  || fail "the crate generated from GitHub's REST description does not pass cargo check (in $github_out; it comes from templates/ and src/codegen/)"
+  || fail "the crate generated from GitHub's REST description does not pass cargo check (in $github_out; it comes from templates/ and crates/codegen/)"
 took "$t"
 
 echo "check-generated: ok (${#crates[@]} crates in generated/, and GitHub's)"

@@ -38,9 +38,14 @@
 #![deny(missing_docs)]
 
 pub mod apis;
-pub mod build;
-pub mod client_config;
-pub mod codegen;
+/// The generator (`generate` and the build-script API): the
+/// `openapi2mcp-codegen` crate, which depends on neither the run time nor
+/// the server.
+pub use openapi2mcp_codegen as codegen;
+/// The build-script API: the generator's `build`.
+pub use openapi2mcp_codegen::build;
+/// MCP client configurations: the generator's `client_config`.
+pub use openapi2mcp_codegen::client_config;
 pub mod commands;
 pub mod footprint;
 pub mod lint;

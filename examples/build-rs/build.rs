@@ -2,7 +2,7 @@
 //! (regenerated whenever it changes).
 
 fn main() {
-    openapi2mcp::build::Builder::new("../../specs/petstore.yaml")
+    openapi2mcp_codegen::build::Builder::new("../../specs/petstore.yaml")
         .module_dir("petstore")
         .generate()
         .unwrap_or_else(|e| panic!("{e}"));

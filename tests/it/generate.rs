@@ -305,7 +305,7 @@ fn small_crate_snapshot() {
     }
 }
 
-/// The typed layer (src/codegen/types.rs) over nested objects, enums,
+/// The typed layer (crates/codegen/src/types.rs) over nested objects, enums,
 /// integers, `$defs` (recursive too), nullable members and `oneOf`: the
 /// operations modules and the shared types.
 #[test]

@@ -163,7 +163,7 @@ fn test_module_declaration(lines: &[&str]) -> Option<usize> {
 }
 
 /// The lock file this crate was built with.
-const CARGO_LOCK: &str = include_str!("../../Cargo.lock");
+const CARGO_LOCK: &str = include_str!("../../../Cargo.lock");
 
 /// The crates generated code names itself (besides the runtime and server
 /// crates): the tools' argument structs (`serde`) and JSON values
@@ -267,7 +267,7 @@ mod tests {
 
     #[test]
     fn every_model_runtime_and_server_file_is_vendored_and_no_test_file_is() {
-        let root = concat!(env!("CARGO_MANIFEST_DIR"), "/crates");
+        let root = concat!(env!("CARGO_MANIFEST_DIR"), "/..");
         let mut paths = vec![
             "model/Cargo.toml".to_string(),
             "runtime/Cargo.toml".to_string(),

@@ -4,9 +4,9 @@
 
 use serde_json::{Map, Value, json};
 
-use crate::runtime::auth::env_var;
-use crate::runtime::binding::SecurityScheme;
-use crate::tools::Catalog;
+use openapi2mcp_model::binding::SecurityScheme;
+use openapi2mcp_model::credential_vars::env_var;
+use openapi2mcp_tools::Catalog;
 
 /// Builds `{"mcpServers": {NAME: {"command", "args", "env"}}}`.
 ///
@@ -78,7 +78,7 @@ pub fn credential_placeholders(catalog: &Catalog) -> Map<String, Value> {
         }
         if let SecurityScheme::OAuth2 { login: Some(_), .. } = scheme {
             env.insert(
-                crate::runtime::auth::store::TOKEN_KEY_ENV.to_string(),
+                openapi2mcp_model::settings::TOKEN_KEY.to_string(),
                 json!("<the key of the token file `login` wrote>"),
             );
         }

@@ -11,9 +11,9 @@ use serde_json::Value;
 use super::names::{self, Scope};
 use super::types::TypeTable;
 pub use super::types::{FieldView, TypeDecl, VariantView};
-use crate::runtime::binding::{BodyShape, HttpBinding};
-use crate::runtime::catalog::{Catalog, ToolAnnotations, ToolDef};
-use crate::runtime::schemas::{SchemaSide, SchemaSource, with_closure};
+use openapi2mcp_model::binding::{BodyShape, HttpBinding};
+use openapi2mcp_model::catalog::{Catalog, ToolAnnotations, ToolDef};
+use openapi2mcp_model::schemas::{SchemaSide, SchemaSource, with_closure};
 
 /// Everything a template can use.
 #[derive(Debug, Serialize)]

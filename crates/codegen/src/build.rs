@@ -6,7 +6,7 @@
 //! ```ignore
 //! // build.rs
 //! fn main() {
-//!     openapi2mcp::build::Builder::new("petstore.yaml")
+//!     openapi2mcp_codegen::build::Builder::new("petstore.yaml")
 //!         .module_dir("petstore")
 //!         .generate()
 //!         .unwrap_or_else(|e| panic!("{e}"));
@@ -24,16 +24,17 @@
 //!
 //! The crate depends on `openapi2mcp-runtime`, `openapi2mcp-server`,
 //! `serde` (`derive`) and `serde_json`,
-//! and has `openapi2mcp` as a build dependency. `examples/build-rs/` in
-//! this repository is such a crate.
+//! and has `openapi2mcp-codegen` as a build dependency (not `openapi2mcp`,
+//! which would compile the whole program for the build script).
+//! `examples/build-rs/` in this repository is such a crate.
 
 use std::path::PathBuf;
 
-use crate::codegen::module::{MODULE_FILE, generate_module};
-use crate::codegen::{CodegenError, GenerateOptions, GeneratedCrate};
-use crate::commands::report::report;
-use crate::pipeline::{self, PipelineOptions};
-use crate::runtime::schemas::Schemas;
+use crate::module::{MODULE_FILE, generate_module};
+use crate::{CodegenError, GenerateOptions, GeneratedCrate};
+use openapi2mcp_model::schemas::Schemas;
+use openapi2mcp_tools::pipeline::{self, PipelineOptions};
+use openapi2mcp_tools::report::report;
 
 /// Why a build script could not generate the module.
 #[derive(Debug, thiserror::Error)]
@@ -67,7 +68,8 @@ pub struct Builder {
 
 impl Builder {
     /// The document at `spec` (a path relative to the crate, as build
-    /// scripts run there, or a URL), into `OUT_DIR/api/`.
+    /// scripts run there, or a URL with this crate's `fetch` feature), into
+    /// `OUT_DIR/api/`.
     pub fn new(spec: impl Into<String>) -> Self {
         Self {
             spec: spec.into(),
@@ -126,7 +128,16 @@ impl Builder {
                 println!("cargo:rerun-if-changed={file}");
             }
         }
-        let report = report(pipeline::load_catalog(&self.spec, &self.pipeline), false);
+        // With the `fetch` feature a URL is read with reqwest; without it
+        // the reader says it reads no URLs.
+        #[cfg(feature = "fetch")]
+        let pipeline = &PipelineOptions {
+            load: openapi2mcp_document::fetch::with_http(&self.pipeline.load).into_owned(),
+            ..self.pipeline.clone()
+        };
+        #[cfg(not(feature = "fetch"))]
+        let pipeline = &self.pipeline;
+        let report = report(pipeline::load_catalog(&self.spec, pipeline), false);
         let Some(loaded) = report.loaded else {
             return Err(BuildError::Document {
                 location: self.spec,
@@ -142,7 +153,7 @@ impl Builder {
             schemas: Schemas(loaded.schemas),
             // Not written: the module names the crates, the crate's own
             // Cargo.toml says where they come from.
-            runtime: crate::codegen::RuntimeSource::Registry,
+            runtime: crate::RuntimeSource::Registry,
         };
         let files = generate_module(&loaded.catalog, &options, &self.dir)?;
         let dir = out_dir.join(&self.dir);

@@ -6,7 +6,7 @@
 
 use std::collections::HashSet;
 
-use crate::tools::naming::snake_case;
+use openapi2mcp_tools::naming::snake_case;
 
 /// Reserved words of Rust 2024 (strict and reserved).
 const KEYWORDS: &[&str] = &[
@@ -20,7 +20,7 @@ const KEYWORDS: &[&str] = &[
 /// Keywords that cannot be raw identifiers.
 const NOT_RAW: &[&str] = &["crate", "self", "Self", "super", "_"];
 
-/// Words of a name, split as tool names are (`crate::tools::naming::snake_case`:
+/// Words of a name, split as tool names are (`openapi2mcp_tools::naming::snake_case`:
 /// `petId` → `pet`, `id`; `X-Request-ID` → `x`, `request`, `id`).
 fn words(name: &str) -> Vec<String> {
     snake_case(name)

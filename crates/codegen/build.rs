@@ -9,14 +9,15 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 fn main() {
+    // This crate is `crates/codegen`: its siblings are the crates vendored.
     let root = PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR").expect("set by cargo"));
-    let crates = root.join("crates");
+    let crates = root.join("..");
     let mut files = Vec::new();
     for name in ["model", "runtime", "server"] {
         files.push(format!("{name}/Cargo.toml"));
         walk(&crates, &format!("{name}/src"), &mut files);
-        println!("cargo:rerun-if-changed=crates/{name}/src");
-        println!("cargo:rerun-if-changed=crates/{name}/Cargo.toml");
+        println!("cargo:rerun-if-changed=../{name}/src");
+        println!("cargo:rerun-if-changed=../{name}/Cargo.toml");
     }
     println!("cargo:rerun-if-changed=build.rs");
     files.sort();

@@ -15,38 +15,50 @@ use super::CodegenError;
 pub const TEMPLATES: &[(&str, &str)] = &[
     (
         "Cargo.toml.hbs",
-        include_str!("../../templates/Cargo.toml.hbs"),
+        include_str!("../../../templates/Cargo.toml.hbs"),
     ),
     (
         "README.md.hbs",
-        include_str!("../../templates/README.md.hbs"),
+        include_str!("../../../templates/README.md.hbs"),
     ),
     (
         "gitignore.hbs",
-        include_str!("../../templates/gitignore.hbs"),
+        include_str!("../../../templates/gitignore.hbs"),
     ),
     (
         "Dockerfile.hbs",
-        include_str!("../../templates/Dockerfile.hbs"),
+        include_str!("../../../templates/Dockerfile.hbs"),
     ),
     (
         "dockerignore.hbs",
-        include_str!("../../templates/dockerignore.hbs"),
+        include_str!("../../../templates/dockerignore.hbs"),
     ),
-    ("lib.rs.hbs", include_str!("../../templates/lib.rs.hbs")),
-    ("main.rs.hbs", include_str!("../../templates/main.rs.hbs")),
+    ("lib.rs.hbs", include_str!("../../../templates/lib.rs.hbs")),
+    (
+        "main.rs.hbs",
+        include_str!("../../../templates/main.rs.hbs"),
+    ),
     (
         "operations.rs.hbs",
-        include_str!("../../templates/operations.rs.hbs"),
+        include_str!("../../../templates/operations.rs.hbs"),
     ),
-    ("group.rs.hbs", include_str!("../../templates/group.rs.hbs")),
-    ("types.rs.hbs", include_str!("../../templates/types.rs.hbs")),
+    (
+        "group.rs.hbs",
+        include_str!("../../../templates/group.rs.hbs"),
+    ),
+    (
+        "types.rs.hbs",
+        include_str!("../../../templates/types.rs.hbs"),
+    ),
     // One struct or enum, a partial of `group.rs.hbs` and `types.rs.hbs`.
     (
         "typedecl.rs.hbs",
-        include_str!("../../templates/typedecl.rs.hbs"),
+        include_str!("../../../templates/typedecl.rs.hbs"),
     ),
-    ("hooks.rs.hbs", include_str!("../../templates/hooks.rs.hbs")),
+    (
+        "hooks.rs.hbs",
+        include_str!("../../../templates/hooks.rs.hbs"),
+    ),
 ];
 
 mod helpers {

@@ -1,5 +1,14 @@
+#![deny(missing_docs)]
 //! `generate`: the tool model rendered as a standalone Rust crate that
-//! serves the same tools as `openapi2mcp serve`.
+//! serves the same tools as `openapi2mcp serve`, and [`build`], the same
+//! rendered by a crate's build script into `OUT_DIR`.
+//!
+//! This crate is what a build script depends on: the reader, the tool
+//! builder and the model, never the run time or the server (whose code the
+//! generated crate depends on instead), so a build dependency compiles no
+//! HTTP client, MCP layer or sandbox. [`client_config`] writes the MCP
+//! client configuration a generated crate's README (and `openapi2mcp
+//! config`) shows.
 //!
 //! The crate is made of three kinds of files:
 //! - rendered from the handlebars [`templates`] with the [`model`] view of
@@ -17,6 +26,8 @@
 //! Output is deterministic: the same catalog and options give the same
 //! bytes, so `generate --check` can tell a stale crate from a fresh one.
 
+pub mod build;
+pub mod client_config;
 pub mod model;
 pub mod module;
 pub mod names;
@@ -30,9 +41,8 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
-use crate::client_config;
-use crate::runtime::catalog::Catalog;
 use model::{CrateView, CredentialView, GroupView};
+use openapi2mcp_model::catalog::Catalog;
 use templates::Templates;
 pub use vendor::RuntimeSource;
 
@@ -87,7 +97,7 @@ pub struct GenerateOptions {
     /// The full schemas and the document, embedded so that the crate
     /// serves the same resources and checks arguments against the same
     /// full schemas as `serve`.
-    pub schemas: crate::runtime::schemas::Schemas,
+    pub schemas: openapi2mcp_model::schemas::Schemas,
     /// Where the crate gets the runtime and server crates from.
     pub runtime: RuntimeSource,
 }
@@ -265,9 +275,9 @@ fn json_files(
 /// and `document.json` (the API description; empty when there is none).
 fn embedded_schemas(
     catalog: &Catalog,
-    schemas: &crate::runtime::schemas::Schemas,
+    schemas: &openapi2mcp_model::schemas::Schemas,
 ) -> Result<(String, String), CodegenError> {
-    use crate::runtime::schemas::{EmbeddedSchemas, SchemaSide};
+    use openapi2mcp_model::schemas::{EmbeddedSchemas, SchemaSide};
     let mut tops = Vec::new();
     for tool in &catalog.tools {
         if let Some(full) = &tool.input_full {

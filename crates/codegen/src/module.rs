@@ -10,7 +10,7 @@ use std::collections::HashMap;
 
 use super::model::EmbedView;
 use super::{CodegenError, GenerateOptions, GeneratedFile, json_files, prepare, render_group};
-use crate::runtime::catalog::Catalog;
+use openapi2mcp_model::catalog::Catalog;
 
 /// The file a crate `include!`s, inside `OUT_DIR/<dir>/`.
 pub const MODULE_FILE: &str = "mod.rs";

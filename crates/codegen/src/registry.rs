@@ -8,7 +8,7 @@ use serde_json::{Value, json};
 
 use super::CodegenError;
 use super::model::CredentialView;
-use crate::tools::Catalog;
+use openapi2mcp_tools::Catalog;
 
 /// The schema `server.json` follows.
 pub const SCHEMA: &str =
@@ -41,7 +41,7 @@ pub fn server_json(
         catalog.title.clone()
     };
     let mut environment = vec![json!({
-        "name": crate::runtime::settings::BASE_URL,
+        "name": openapi2mcp_model::settings::BASE_URL,
         "description": "The API's base URL (default: the document's first server)",
         "isRequired": false,
         "format": "string"
