@@ -25,7 +25,7 @@ cargo build --quiet -p petstore-build-rs --config 'profile.dev.package."*".opt-l
 # clippy-driver, a third build of the three crates (~2.5 min of .ci/run)
 # for a main.rs of a few lines; the code its build script generates is the
 # generated crates' (scripts/check-generated.sh lints those).
-cargo clippy --quiet -p openapi2mcp-model -p openapi2mcp-document -p openapi2mcp-tools -p openapi2mcp-codegen -p openapi2mcp-runtime -p openapi2mcp-server --no-default-features --all-targets -- -D warnings \
+cargo clippy --quiet -p openapi2mcp-model -p openapi2mcp-document -p openapi2mcp-tools -p openapi2mcp-codegen -p openapi2mcp-mock -p openapi2mcp-runtime -p openapi2mcp-server --no-default-features --all-targets -- -D warnings \
   || fail "the workspace crates without default features (each alone: no reqwest in the reader, no clap in the tool builder) do not pass clippy -D warnings"
 bin=target/debug/petstore-build-rs
 [ -x "$bin" ] || fail "$bin not found after cargo build"

@@ -39,6 +39,8 @@ forbid openapi2mcp-tools "" openapi2mcp-codegen "${server_side[@]}" tokio reqwes
 forbid openapi2mcp-codegen "" "${server_side[@]}" tokio reqwest hyper clap rquickjs tiktoken-rs
 # With URLs read (the `fetch` feature) the generator still has no server.
 forbid openapi2mcp-codegen "--features fetch" "${server_side[@]}" rquickjs tiktoken-rs
+# The mock serves HTTP itself (axum), but calls nothing and speaks no MCP.
+forbid openapi2mcp-mock "" openapi2mcp-codegen openapi2mcp-runtime openapi2mcp-server rmcp reqwest clap rquickjs
 forbid openapi2mcp-runtime "" openapi2mcp-document openapi2mcp-tools openapi2mcp-codegen openapi2mcp-server rmcp
 forbid openapi2mcp-server "" openapi2mcp-document openapi2mcp-tools openapi2mcp-codegen
 echo "check-layering: ok"

@@ -49,7 +49,9 @@ pub use openapi2mcp_codegen::client_config;
 pub mod commands;
 pub mod footprint;
 pub mod lint;
-pub mod mock;
+/// The mock backend (a REST API answering from its document): the
+/// `openapi2mcp-mock` crate.
+pub use openapi2mcp_mock as mock;
 pub mod pipeline;
 pub mod reload;
 /// The OpenAPI reader (document in, resolved operation model out): the

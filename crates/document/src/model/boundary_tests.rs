@@ -100,7 +100,7 @@ const ALLOWED: &[(&str, &str, &str)] = &[
         "the `paths` key of a `serve --config` entry (path globs), not the document's",
     ),
     (
-        "src/mock/respond.rs",
+        "crates/mock/src/respond.rs",
         "\"example\"",
         "the `Prefer: example=<name>` request preference, not the document keyword",
     ),

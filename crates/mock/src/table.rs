@@ -10,14 +10,14 @@ use serde_json::Value;
 
 use super::routes::Template;
 use super::synth::{self, Synth};
-use crate::document::dialect::Direction;
-use crate::document::model::{
+use openapi2mcp_document::dialect::Direction;
+use openapi2mcp_document::model::{
     Operation, Parameter, RequestBody, Response as DocResponse, Schema as DocSchema,
 };
-use crate::document::{Diagnostic, Document};
-use crate::runtime::binding::split_fragment;
-use crate::runtime::wire::media::is_json;
-use crate::tools::bundle::SchemaBundler;
+use openapi2mcp_document::{Diagnostic, Document};
+use openapi2mcp_model::binding::split_fragment;
+use openapi2mcp_model::wire::media::is_json;
+use openapi2mcp_tools::bundle::SchemaBundler;
 
 /// One documented operation.
 pub struct Route {

@@ -1,14 +1,14 @@
 use super::*;
-use crate::document::{Document, LoadOptions};
-use crate::mock::table;
+use crate::table;
+use openapi2mcp_document::{Document, LoadOptions};
 
 fn petstore() -> (Vec<Route>, Defs) {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/specs/petstore.yaml");
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../specs/petstore.yaml");
     let options = LoadOptions {
         keep_examples: true,
         ..LoadOptions::default()
     };
-    let (doc, _): (Document, _) = crate::document::load(path, &options).unwrap();
+    let (doc, _): (Document, _) = openapi2mcp_document::load(path, &options).unwrap();
     let (t, _) = table::build(&doc, 0, true);
     (t.routes, t.defs)
 }

@@ -26,7 +26,7 @@ use serde_json::{Map, Value};
 
 use super::shape::{self, Defs, ObjectShape};
 use super::table::{Loc, Route};
-use crate::runtime::wire::media::is_json;
+use openapi2mcp_model::wire::media::is_json;
 
 /// What one route does to its resource.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -606,7 +606,7 @@ pub fn body_object(
     body: &[u8],
     shape: &ObjectShape,
 ) -> Option<Map<String, Value>> {
-    let ct = content_type.map(crate::runtime::wire::media::essence);
+    let ct = content_type.map(openapi2mcp_model::wire::media::essence);
     match ct.as_deref() {
         Some("application/x-www-form-urlencoded") => Some(form_object(body, shape)),
         Some(t) if !is_json(t) => None,

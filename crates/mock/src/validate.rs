@@ -7,7 +7,7 @@ use percent_encoding::percent_decode_str;
 use serde_json::{Map, Value};
 
 use super::table::{Loc, Param, Route, Schema};
-use crate::runtime::wire::media::{essence, is_json};
+use openapi2mcp_model::wire::media::{essence, is_json};
 
 /// A request the mock refuses: the status and what to tell the client.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -1,10 +1,11 @@
+#![deny(missing_docs)]
 //! A REST backend answering from the document itself, so people can
 //! prototype against an API before it exists (`openapi2mcp mock`, and
 //! `serve --mock` in process).
 //!
 //! [`MockServer::new`] reads the document once into an owned route table
 //! ([`table`]) from the document's operation model
-//! ([`crate::document::model`]); [`MockServer::respond`] answers one
+//! ([`openapi2mcp_document::model`]); [`MockServer::respond`] answers one
 //! request without any I/O (route by path template in [`routes`], validate
 //! in [`validate`], choose and render the response in [`respond`], from
 //! documented examples or values [`synth`]esized from the schema); [`bind`]
@@ -35,7 +36,7 @@ use std::sync::Arc;
 
 use serde_json::{Value, json};
 
-use crate::document::{Diagnostic, Document};
+use openapi2mcp_document::{Diagnostic, Document};
 use respond::Prefer;
 use table::Route;
 use validate::{Incoming, Problem};

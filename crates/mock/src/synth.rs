@@ -15,9 +15,9 @@ use std::sync::Arc;
 
 use serde_json::{Map, Number, Value, json};
 
-use crate::document::dialect::Direction;
-use crate::document::model::Schema;
-use crate::tools::bundle::SchemaBundler;
+use openapi2mcp_document::dialect::Direction;
+use openapi2mcp_document::model::Schema;
+use openapi2mcp_tools::bundle::SchemaBundler;
 
 /// Object nesting below which optional properties are still filled in.
 const OPTIONAL_DEPTH: usize = 3;
@@ -709,7 +709,7 @@ fn string(map: &Map<String, Value>) -> String {
 mod tests {
     use super::*;
 
-    use crate::document::Document;
+    use openapi2mcp_document::Document;
 
     fn synth(schemas: Value, root: Value) -> Value {
         let doc = Document::from_value(

@@ -6,8 +6,8 @@
 
 use super::table::{Media, Response, Route};
 use super::validate::Problem;
-use crate::runtime::response::Sequence;
-use crate::runtime::wire::media::{essence, is_json};
+use openapi2mcp_model::wire::media::Sequence;
+use openapi2mcp_model::wire::media::{essence, is_json};
 use serde_json::Value;
 
 /// What a `Prefer` header asks for.

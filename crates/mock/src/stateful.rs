@@ -469,7 +469,7 @@ impl Ctx<'_> {
 
     fn merge(&self, key: &ScopeKey, seed: &Scope) -> Option<Result<MockResponse, Problem>> {
         if self.header("content-type").is_some_and(|ct| {
-            crate::runtime::wire::media::essence(ct) == "application/json-patch+json"
+            openapi2mcp_model::wire::media::essence(ct) == "application/json-patch+json"
         }) {
             return None;
         }
