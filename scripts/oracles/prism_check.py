@@ -12,7 +12,7 @@ or `Request did not pass the validation rules` followed by one line per
 violation) and from the status the tool reports.
 
 Credentials: every security scheme of the document gets a value through the
-variables the README documents (`OPENAPI2MCP_<SCHEME>_KEY`, `_TOKEN`,
+variables docs/guides/wrap-an-api.md documents (`OPENAPI2MCP_<SCHEME>_KEY`, `_TOKEN`,
 `_USERNAME` + `_PASSWORD`), so Prism's security checks see a credential of
 the right shape wherever the document asks for one.
 
@@ -177,7 +177,7 @@ def free_port() -> int:
 
 
 def scheme_env(doc: dict[str, Any]) -> dict[str, str]:
-    """A credential for every security scheme, under the README's variables."""
+    """A credential for every security scheme, under the documented variables."""
     schemes = (doc.get("components") or {}).get("securitySchemes") or doc.get("securityDefinitions") or {}
     env: dict[str, str] = {}
     for name, scheme in schemes.items():
