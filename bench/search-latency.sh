@@ -12,7 +12,7 @@ rounds="${1:-3}"
 dump="$(mktemp -d)"
 trap 'rm -rf "$dump"' EXIT
 SEARCH_DUMP="$dump" cargo test --quiet --test it discovery::dump_search_scores -- --ignored >/dev/null
-cargo build --quiet --release -p openapi2mcp-runtime --example search_bench
+cargo build --quiet --release -p openapi2mcp-server --example search_bench
 for doc in github graph stripe jira; do
     target/release/examples/search_bench "$dump/$doc.json" "$rounds"
 done

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Regenerates crates/runtime/src/search/tokens.txt, the token embeddings the
-# tool search (crates/runtime/src/search/embedding.rs) adds to its lexical
+# Regenerates crates/server/src/search/tokens.txt, the token embeddings the
+# tool search (crates/server/src/search/embedding.rs) adds to its lexical
 # ranking, from two pinned registry packages:
 #   - PyPI wordllama (MIT licence): its l2_supercat model, a static text
 #     embedding model (the average of its token vectors embeds a text) whose
@@ -23,7 +23,7 @@
 # nor the packages.
 set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
-out="$here/crates/runtime/src/search/tokens.txt"
+out="$here/crates/server/src/search/tokens.txt"
 wordllama="0.4.0.post1"
 wink="1.1.0"
 dims=128

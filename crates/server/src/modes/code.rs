@@ -1,7 +1,7 @@
 //! What the tools of code mode (`--tools code`) do (their definitions are
 //! in [`super::meta`]): `search_api` answers with TypeScript declarations
 //! of the operations that match a task; `execute` and `execute_read_only`
-//! run a script in the sandbox of [`openapi2mcp_runtime::code::sandbox`], each
+//! run a script in the sandbox of [`crate::code::sandbox`], each
 //! `api.<tool>(args)` call of which runs exactly as `tools/call` of that
 //! tool does: the same lookup, selector argument, confirmation gate,
 //! validation, request, auth, redirects, retries, rate limit, long-running
@@ -35,10 +35,10 @@ use super::super::Bridge;
 use super::super::confirm::Gate;
 use super::super::run::CallEnv;
 use super::meta::{MetaTool, kind, ok, refuse, string_arg};
-use openapi2mcp_runtime::call::Missing;
-use openapi2mcp_runtime::code::sandbox::{self, Budgets, Host, HostAnswer, ScriptError};
+use crate::code::sandbox::{self, Budgets, Host, HostAnswer, ScriptError};
 #[cfg(feature = "search")]
-use openapi2mcp_runtime::code::typescript::{self, Operation};
+use crate::code::typescript::{self, Operation};
+use openapi2mcp_runtime::call::Missing;
 use openapi2mcp_runtime::fair::{Busy, FairPool};
 use openapi2mcp_runtime::select::SELECT_ARG;
 

@@ -19,11 +19,11 @@ use std::sync::Arc;
 #[cfg(feature = "search")]
 use std::time::Instant;
 
+#[cfg(feature = "search")]
+use crate::search::{SearchEntry, ToolIndex};
 use openapi2mcp_runtime::call::Missing;
 #[cfg(feature = "search")]
 use openapi2mcp_runtime::catalog::ToolHead;
-#[cfg(feature = "search")]
-use openapi2mcp_runtime::search::{SearchEntry, ToolIndex};
 
 /// The search index of a catalog, `None` until its thread has built it.
 #[cfg(feature = "search")]
@@ -101,7 +101,7 @@ impl Bridge {
         query: &str,
         limit: usize,
         tag: Option<&str>,
-    ) -> Vec<openapi2mcp_runtime::search::Hit> {
+    ) -> Vec<crate::search::Hit> {
         if self.caller_scopes.is_none() {
             return index.search(query, limit, tag);
         }

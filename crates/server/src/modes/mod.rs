@@ -147,9 +147,7 @@ const OVER_BUDGET: ToolsMode = if cfg!(feature = "search") {
 pub fn unavailable(mode: ToolsMode) -> Option<String> {
     let (feature, crate_) = match mode {
         ToolsMode::Discovery if !cfg!(feature = "search") => ("search", "openapi2mcp-server"),
-        ToolsMode::Code if !openapi2mcp_runtime::code::sandbox::AVAILABLE => {
-            ("code", "openapi2mcp-server")
-        }
+        ToolsMode::Code if !crate::code::sandbox::AVAILABLE => ("code", "openapi2mcp-server"),
         _ => return None,
     };
     Some(format!(

@@ -203,7 +203,7 @@ pub(super) fn run(
 
 /// The first `limit` bytes of `json` closed at whole items, as JSON text.
 fn cut_preview(json: &str, limit: usize) -> Option<String> {
-    let cut = crate::jsoncut::cut(&json.as_bytes()[..limit.min(json.len())])?;
+    let cut = openapi2mcp_runtime::jsoncut::cut(&json.as_bytes()[..limit.min(json.len())])?;
     serde_json::to_string(&cut.value).ok()
 }
 

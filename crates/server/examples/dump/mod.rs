@@ -3,7 +3,7 @@
 //! requests for it), read and indexed: what the search examples
 //! (`search_bench`, `search_eval`) share.
 
-use openapi2mcp_runtime::search::{SearchEntry, ToolIndex};
+use openapi2mcp_server::search::{SearchEntry, ToolIndex};
 use serde_json::Value;
 
 /// The strings of a JSON array (none for anything else).

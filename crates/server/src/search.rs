@@ -53,11 +53,11 @@ pub struct SearchEntry<'a> {
     pub params: &'a [String],
 }
 
-impl<'a> From<&'a crate::catalog::ToolHead> for SearchEntry<'a> {
+impl<'a> From<&'a openapi2mcp_runtime::catalog::ToolHead> for SearchEntry<'a> {
     /// What the search index reads of a tool: the one mapping from a head
     /// to an entry, for the server's index and anything that must index
     /// exactly as it does.
-    fn from(head: &'a crate::catalog::ToolHead) -> Self {
+    fn from(head: &'a openapi2mcp_runtime::catalog::ToolHead) -> Self {
         SearchEntry {
             name: &head.name,
             title: &head.title,
