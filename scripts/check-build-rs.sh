@@ -13,7 +13,7 @@ fail() {
 # Dependencies at opt-level 0 here (the dev profile has 1): the example is
 # built with features the test build does not use (the runtime and server
 # without defaults), so it shares few units with it. Its build dependency is
-# openapi2mcp-codegen (reader, tool builder, generator: 103 packages, no
+# openapi2mcp-codegen (reader, tool builder, generator: 102 packages, no
 # run time or server) compiled for the host. What is checked is the build
 # and the behaviour, not speed (issue #27, #44, bench/README.md).
 cargo build --quiet -p petstore-build-rs --config 'profile.dev.package."*".opt-level=0' \

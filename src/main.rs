@@ -47,15 +47,6 @@ fn main() -> ExitCode {
 }
 
 fn run(cli: Cli) -> Result<ExitCode> {
-    let config_given = match &cli.command {
-        Command::List(a) => a.spec.config.is_some(),
-        Command::Generate(a) => a.spec.config.is_some(),
-        Command::Lint(a) => a.spec.config.is_some(),
-        _ => false,
-    };
-    if config_given {
-        anyhow::bail!("--config applies to `serve` only; give this command one document");
-    }
     match cli.command {
         Command::List(args) => list(args),
         Command::Serve(args) => serve(*args),
@@ -91,7 +82,7 @@ fn load_catalog(args: &SpecArgs) -> Result<Result<pipeline::Loaded, ExitCode>> {
 }
 
 fn serve(args: ServeArgs) -> Result<ExitCode> {
-    if let Some(file) = &args.spec.config {
+    if let Some(file) = &args.config {
         let per_api = [
             ("--mock", args.mock),
             ("--overlay", !args.spec.overlays.is_empty()),

@@ -234,7 +234,7 @@ impl Config {
                         i,
                         Some("credentials"),
                         format!(
-                            "`{var}` is not a credential variable: they are named OPENAPI2MCP_CRED_<SCHEME>_<FIELD> (or OPENAPI2MCP_<SCHEME>_<FIELD>; see README, Credentials)"
+                            "`{var}` is not a credential variable: they are named OPENAPI2MCP_CRED_<SCHEME>_<FIELD> (or OPENAPI2MCP_<SCHEME>_<FIELD>; see docs/guides/wrap-an-api.md#credentials)"
                         ),
                     ));
                 };

@@ -4,7 +4,7 @@
 
 use anyhow::Result;
 use clap::builder::RangedU64ValueParser;
-use clap::{Args, Parser, Subcommand, ValueEnum};
+use clap::{ArgGroup, Args, Parser, Subcommand, ValueEnum};
 
 use openapi2mcp::commands;
 use openapi2mcp::document::{DEFAULT_FETCH_TIMEOUT, DEFAULT_MAX_DOCUMENT_BYTES, LoadOptions};
@@ -74,6 +74,7 @@ pub(crate) struct LogoutArgs {
 }
 
 #[derive(Args)]
+#[command(group(ArgGroup::new("document").required(true).args(["spec"])))]
 pub(crate) struct LintArgs {
     #[command(flatten)]
     pub(crate) spec: SpecArgs,
@@ -109,20 +110,20 @@ pub(crate) struct MockArgs {
     pub(crate) spec: String,
     /// OpenAPI Overlay 1.0 document applied to the document before anything
     /// else (rename, describe, exclude, annotate); repeatable, in order.
-    #[arg(long = "overlay", value_name = "FILE")]
+    #[arg(help_heading = "Document", long = "overlay", value_name = "FILE")]
     pub(crate) overlays: Vec<String>,
     /// Follow `$ref`s to absolute http(s) URLs.
-    #[arg(long)]
+    #[arg(help_heading = "Document", long)]
     pub(crate) allow_remote_refs: bool,
     /// The most bytes read from one URL (the document, an overlay, a
     /// remote `$ref`); a longer or endless answer is an error.
-    #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_MAX_DOCUMENT_BYTES,
+    #[arg(help_heading = "Document", long, value_name = "BYTES", default_value_t = DEFAULT_MAX_DOCUMENT_BYTES,
           value_parser = clap::value_parser!(u64).range(1..=MAX_DOCUMENT_BYTES_LIMIT))]
     pub(crate) max_document_bytes: u64,
     /// The longest one fetch of a URL (the document, an overlay, a remote
     /// `$ref`, a --watch poll) may take, whole: from sending the request to
     /// the last byte of the body.
-    #[arg(long, value_name = "SECS", env = openapi2mcp::runtime::settings::FETCH_TIMEOUT,
+    #[arg(help_heading = "Document", long, value_name = "SECS", env = openapi2mcp::runtime::settings::FETCH_TIMEOUT,
           default_value_t = DEFAULT_FETCH_TIMEOUT.as_secs_f64(), value_parser = parse_fetch_timeout)]
     pub(crate) fetch_timeout: f64,
     /// Address to listen on.
@@ -142,27 +143,39 @@ pub(crate) struct MockArgs {
 }
 
 #[derive(Args)]
+#[command(group(ArgGroup::new("document").required(true).args(["spec", "config"])))]
 pub(crate) struct ServeArgs {
     #[command(flatten)]
     pub(crate) spec: SpecArgs,
+    /// Several APIs through one endpoint, from a YAML or TOML file
+    /// (documents, base URLs, credentials, headers, overlays, filters and a
+    /// tool-name prefix per API; see docs/reference/configuration-file.md).
+    #[arg(
+        help_heading = "Document",
+        long,
+        value_name = "FILE",
+        conflicts_with = "spec"
+    )]
+    pub(crate) config: Option<std::path::PathBuf>,
     #[command(flatten)]
     pub(crate) flags: ServeFlags,
     /// Answer API calls from an in-process mock of the document (see `mock`)
     /// instead of the real API, unless --base-url is given.
-    #[arg(long)]
+    #[arg(help_heading = "Mock backend", long)]
     pub(crate) mock: bool,
-    #[command(flatten)]
+    #[command(flatten, next_help_heading = "Mock backend")]
     pub(crate) mock_state: commands::mock::ServeMockArgs,
     /// Reload the document when it changes (a file: on change; a URL:
     /// polled with If-None-Match/If-Modified-Since). SIGHUP always reloads.
-    #[arg(long)]
+    #[arg(help_heading = "Document", long)]
     pub(crate) watch: bool,
     /// Seconds between polls of a document URL under --watch.
-    #[arg(long, value_name = "SECS", default_value_t = 30.0, value_parser = parse_watch_interval)]
+    #[arg(help_heading = "Document", long, value_name = "SECS", default_value_t = 30.0, value_parser = parse_watch_interval)]
     pub(crate) watch_interval: f64,
 }
 
 #[derive(Args)]
+#[command(group(ArgGroup::new("document").required(true).args(["spec"])))]
 pub(crate) struct GenerateArgs {
     #[command(flatten)]
     pub(crate) spec: SpecArgs,
@@ -228,6 +241,7 @@ pub(crate) struct ConfigArgs {
 }
 
 #[derive(Args)]
+#[command(group(ArgGroup::new("document").required(true).args(["spec"])))]
 pub(crate) struct ListArgs {
     #[command(flatten)]
     pub(crate) spec: SpecArgs,
@@ -243,85 +257,87 @@ pub(crate) struct ListArgs {
 #[derive(Args)]
 pub(crate) struct SpecArgs {
     /// OpenAPI document: a file path or an http(s) URL; JSON or YAML.
-    #[arg(required_unless_present = "config")]
     pub(crate) spec: Option<String>,
-    /// `serve` only: several APIs through one endpoint, from a YAML or
-    /// TOML file (documents, base URLs, credentials, headers, overlays,
-    /// filters and a tool-name prefix per API; see README).
-    #[arg(long, value_name = "FILE", conflicts_with = "spec")]
-    pub(crate) config: Option<std::path::PathBuf>,
     /// OpenAPI Overlay 1.0 document applied to the document before anything
     /// else (rename, describe, exclude, annotate); repeatable, in order.
-    #[arg(long = "overlay", value_name = "FILE")]
+    #[arg(help_heading = "Document", long = "overlay", value_name = "FILE")]
     pub(crate) overlays: Vec<String>,
     /// Arazzo 1.x document whose workflows become tools too (each runs its
     /// steps through the document's operations); repeatable.
-    #[arg(long = "arazzo", value_name = "FILE")]
+    #[arg(help_heading = "Document", long = "arazzo", value_name = "FILE")]
     pub(crate) arazzo: Vec<String>,
     /// Follow `$ref`s to absolute http(s) URLs.
-    #[arg(long)]
+    #[arg(help_heading = "Document", long)]
     pub(crate) allow_remote_refs: bool,
     /// The most bytes read from one URL (the document, an overlay, a
     /// remote `$ref`, a --watch poll); a longer or endless answer is an error.
-    #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_MAX_DOCUMENT_BYTES,
+    #[arg(help_heading = "Document", long, value_name = "BYTES", default_value_t = DEFAULT_MAX_DOCUMENT_BYTES,
           value_parser = clap::value_parser!(u64).range(1..=MAX_DOCUMENT_BYTES_LIMIT))]
     pub(crate) max_document_bytes: u64,
     /// The longest one fetch of a URL (the document, an overlay, a remote
     /// `$ref`, a --watch poll) may take, whole: from sending the request to
     /// the last byte of the body.
-    #[arg(long, value_name = "SECS", env = openapi2mcp::runtime::settings::FETCH_TIMEOUT,
+    #[arg(help_heading = "Document", long, value_name = "SECS", env = openapi2mcp::runtime::settings::FETCH_TIMEOUT,
           default_value_t = DEFAULT_FETCH_TIMEOUT.as_secs_f64(), value_parser = parse_fetch_timeout)]
     pub(crate) fetch_timeout: f64,
     /// Output schemas: full (the response schema, admitting the nulls and
     /// loose oneOfs real APIs send), strict (the response schema's types as
     /// written), loose ({"type":"object"}), or off.
-    #[arg(long, value_enum, default_value_t = OutputMode::Full)]
+    #[arg(help_heading = "Tool shape", long, value_enum, default_value_t = OutputMode::Full)]
     pub(crate) output_schema: OutputMode,
     /// Size budget of each tool's inputSchema and outputSchema, in bytes of
     /// compact JSON (about 4 bytes a token); past it, nested objects are
     /// summarized and point at a resource with the full schema. 0 = no limit.
-    #[arg(long, value_name = "BYTES", default_value_t = openapi2mcp::tools::DEFAULT_SCHEMA_BUDGET,
+    #[arg(help_heading = "Tool shape", long, value_name = "BYTES", default_value_t = openapi2mcp::tools::DEFAULT_SCHEMA_BUDGET,
           value_parser = RangedU64ValueParser::<usize>::new().range(0..=MAX_SCHEMA_BUDGET))]
     pub(crate) schema_budget: usize,
     /// Size budget of each tool's outputSchema, in bytes (default: half of
     /// --schema-budget). 0 = no limit.
-    #[arg(long, value_name = "BYTES",
+    #[arg(help_heading = "Tool shape", long, value_name = "BYTES",
           value_parser = RangedU64ValueParser::<usize>::new().range(0..=MAX_SCHEMA_BUDGET))]
     pub(crate) output_schema_budget: Option<usize>,
     /// Tool descriptions: full (as written) or short (first paragraph,
     /// without links, URLs or sentences the document repeats everywhere).
-    #[arg(long, value_enum, default_value_t = DescriptionMode::Full)]
+    #[arg(help_heading = "Tool shape", long, value_enum, default_value_t = DescriptionMode::Full)]
     pub(crate) descriptions: DescriptionMode,
     /// Which tool arguments MCP clients (2026-07-28, over HTTP) mirror into
     /// Mcp-Param-* headers for load balancers to route on (x-mcp-header):
     /// auto (the document's x-mcp-header extensions, and header parameters
     /// of string, integer or boolean type that carry no credential), explicit
     /// (only the document's), or none.
-    #[arg(long, value_enum, default_value_t = McpHeaderMode::Auto)]
+    #[arg(help_heading = "Tool shape", long, value_enum, default_value_t = McpHeaderMode::Auto)]
     pub(crate) mcp_headers: McpHeaderMode,
     /// Keep only operations with one of these tags (repeatable or comma-separated).
-    #[arg(long = "tag", value_delimiter = ',')]
+    #[arg(help_heading = "Selection", long = "tag", value_delimiter = ',')]
     pub(crate) tags: Vec<String>,
     /// Drop operations with one of these tags.
-    #[arg(long = "exclude-tag", value_delimiter = ',')]
+    #[arg(
+        help_heading = "Selection",
+        long = "exclude-tag",
+        value_delimiter = ','
+    )]
     pub(crate) exclude_tags: Vec<String>,
     /// Keep only these operations (operationId or tool name).
-    #[arg(long = "operation", value_delimiter = ',')]
+    #[arg(help_heading = "Selection", long = "operation", value_delimiter = ',')]
     pub(crate) operations: Vec<String>,
     /// Drop these operations (operationId or tool name).
-    #[arg(long = "exclude-operation", value_delimiter = ',')]
+    #[arg(
+        help_heading = "Selection",
+        long = "exclude-operation",
+        value_delimiter = ','
+    )]
     pub(crate) exclude_operations: Vec<String>,
     /// Keep only these HTTP methods.
-    #[arg(long = "method", value_delimiter = ',')]
+    #[arg(help_heading = "Selection", long = "method", value_delimiter = ',')]
     pub(crate) methods: Vec<String>,
     /// Keep only paths matching these globs (`*` within a segment, `**` across).
-    #[arg(long = "path")]
+    #[arg(help_heading = "Selection", long = "path")]
     pub(crate) paths: Vec<String>,
     /// Drop paths matching these globs.
-    #[arg(long = "exclude-path")]
+    #[arg(help_heading = "Selection", long = "exclude-path")]
     pub(crate) exclude_paths: Vec<String>,
     /// Keep only read-only tools (GET, HEAD, OPTIONS, or x-mcp readOnlyHint).
-    #[arg(long)]
+    #[arg(help_heading = "Selection", long)]
     pub(crate) read_only: bool,
     /// Do not print warnings about the document.
     #[arg(long, short)]
@@ -329,8 +345,8 @@ pub(crate) struct SpecArgs {
 }
 
 impl SpecArgs {
-    /// The document (clap requires it unless `--config` is given, which
-    /// only `serve` reads).
+    /// The document (each command's `document` group requires it; only
+    /// `serve` takes `--config` instead).
     pub(crate) fn location(&self) -> &str {
         self.spec.as_deref().unwrap_or_default()
     }
@@ -339,7 +355,6 @@ impl SpecArgs {
     pub(crate) fn for_document(spec: &str) -> Self {
         Self {
             spec: Some(spec.to_string()),
-            config: None,
             overlays: Vec::new(),
             arazzo: Vec::new(),
             allow_remote_refs: false,

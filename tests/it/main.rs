@@ -16,6 +16,7 @@ mod generate;
 mod github;
 mod hardening;
 mod headers;
+mod help;
 mod hooks;
 mod identity;
 mod identity_generated;

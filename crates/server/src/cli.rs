@@ -34,127 +34,127 @@ pub const DEFAULT_LOG_FILTER: &str = "warn,openapi2mcp::audit=info,openapi2mcp::
 #[derive(Args, Debug, Clone)]
 pub struct ServeFlags {
     /// stdio (for desktop clients that spawn the server) or http (streamable HTTP at /mcp).
-    #[arg(long, value_enum, default_value_t = TransportKind::Stdio)]
+    #[arg(help_heading = TRANSPORT, long, value_enum, default_value_t = TransportKind::Stdio)]
     pub transport: TransportKind,
     /// Address for --transport http.
-    #[arg(long, default_value = "127.0.0.1:8080")]
+    #[arg(help_heading = TRANSPORT, long, default_value = "127.0.0.1:8080")]
     pub listen: SocketAddr,
     /// Bearer token MCP clients must send (--transport http).
-    #[arg(long, env = openapi2mcp_runtime::settings::AUTH_TOKEN, hide_env_values = true)]
+    #[arg(help_heading = IDENTITY, long, env = openapi2mcp_runtime::settings::AUTH_TOKEN, hide_env_values = true)]
     pub auth_token: Option<String>,
     /// No sessions: each HTTP request stands alone (for load balancers).
-    #[arg(long)]
+    #[arg(help_heading = TRANSPORT, long)]
     pub stateless: bool,
     /// Extra Host header values accepted (--transport http; loopback names always are).
-    #[arg(long = "allowed-host")]
+    #[arg(help_heading = TRANSPORT, long = "allowed-host")]
     pub allowed_hosts: Vec<String>,
     /// Extra browser Origins accepted, e.g. https://app.example.com:443.
-    #[arg(long = "allowed-origin")]
+    #[arg(help_heading = TRANSPORT, long = "allowed-origin")]
     pub allowed_origins: Vec<String>,
     /// Base URL of the API, overriding the document's servers.
-    #[arg(long, env = openapi2mcp_runtime::settings::BASE_URL)]
+    #[arg(help_heading = UPSTREAM, long, env = openapi2mcp_runtime::settings::BASE_URL)]
     pub base_url: Option<String>,
     /// Value of a server URL variable, NAME=VALUE (repeatable).
-    #[arg(long = "server-var", value_parser = parse_key_value)]
+    #[arg(help_heading = UPSTREAM, long = "server-var", value_parser = parse_key_value)]
     pub server_vars: Vec<(String, String)>,
     /// Seconds one API call may take, retries and their waits included.
-    #[arg(long, value_name = "SECS", default_value_t = 30.0, value_parser = parse_timeout)]
+    #[arg(help_heading = UPSTREAM, long, value_name = "SECS", default_value_t = 30.0, value_parser = parse_timeout)]
     pub timeout: f64,
     /// Seconds a long-running operation (202 Accepted with a status URL) is
     /// polled before the call gives up and names the status URL.
-    #[arg(long, value_name = "SECS", default_value_t = 600.0, value_parser = parse_lro_timeout)]
+    #[arg(help_heading = CONFIRM_TASKS, long, value_name = "SECS", default_value_t = 600.0, value_parser = parse_lro_timeout)]
     pub lro_timeout: f64,
     /// Largest response body passed to the model, in bytes; longer ones are cut with a marker.
-    #[arg(long, value_name = "BYTES", default_value_t = 1_048_576,
+    #[arg(help_heading = UPSTREAM, long, value_name = "BYTES", default_value_t = 1_048_576,
           value_parser = RangedU64ValueParser::<usize>::new().range(1..=MAX_RESPONSE_BYTES))]
     pub max_response_bytes: usize,
     /// Extra attempts for idempotent calls on connection errors, 502/503/504
     /// and a 429 with Retry-After, all within --timeout.
-    #[arg(long, value_name = "N", default_value_t = 0,
+    #[arg(help_heading = UPSTREAM, long, value_name = "N", default_value_t = 0,
           value_parser = clap::value_parser!(u32).range(0..=MAX_RETRIES))]
     pub retries: u32,
     /// Most tool calls per second sent to the API (token bucket; off by default).
-    #[arg(long, value_name = "CALLS", value_parser = parse_rate)]
+    #[arg(help_heading = UPSTREAM, long, value_name = "CALLS", value_parser = parse_rate)]
     pub rate_limit: Option<f64>,
     /// Burst size for --rate-limit.
-    #[arg(long, value_name = "CALLS", default_value_t = 10,
+    #[arg(help_heading = UPSTREAM, long, value_name = "CALLS", default_value_t = 10,
           value_parser = clap::value_parser!(u32).range(1..=MAX_RATE_BURST))]
     pub rate_burst: u32,
     /// Forward the MCP client's Authorization header to the API (--transport http).
     /// Not with --auth-token or --oauth-issuer: their tokens are meant for
     /// this server, and passing them on to the API is the token passthrough
     /// the MCP authorization specification forbids.
-    #[arg(long, conflicts_with_all = ["auth_token", "oauth_issuer"])]
+    #[arg(help_heading = IDENTITY, long, conflicts_with_all = ["auth_token", "oauth_issuer"])]
     pub forward_authorization: bool,
     /// Another origin API redirects may lead to, e.g. https://cdn.example.com
     /// (repeatable). Redirects within the API's own origin are always
     /// followed; credentials never go to another origin.
-    #[arg(long = "allow-redirect-origin", value_name = "ORIGIN", value_parser = parse_origin)]
+    #[arg(help_heading = UPSTREAM, long = "allow-redirect-origin", value_name = "ORIGIN", value_parser = parse_origin)]
     pub redirect_origins: Vec<String>,
     /// Which tools tools/list shows: every tool (full), four meta-tools that
     /// search, describe and call them (discovery), toolsets the client
     /// enables per tag (toolsets), or full while the list fits
     /// --tools-budget and discovery beyond it (auto).
-    #[arg(long, value_enum, default_value_t = ToolsMode::Auto)]
+    #[arg(help_heading = TOOL_SHAPE, long, value_enum, default_value_t = ToolsMode::Auto)]
     pub tools: ToolsMode,
     /// Largest tool list, in estimated tokens, that --tools auto lists in full.
-    #[arg(long, default_value_t = AUTO_TOKEN_BUDGET, value_name = "TOKENS",
+    #[arg(help_heading = TOOL_SHAPE, long, default_value_t = AUTO_TOKEN_BUDGET, value_name = "TOKENS",
           value_parser = RangedU64ValueParser::<usize>::new().range(0..=MAX_TOOLS_BUDGET))]
     pub tools_budget: usize,
     /// A toolset enabled when a session starts, with --tools toolsets (repeatable).
-    #[arg(long = "toolset", value_name = "NAME")]
+    #[arg(help_heading = TOOL_SHAPE, long = "toolset", value_name = "NAME")]
     pub toolsets: Vec<String>,
     /// Seconds a code-mode script may run, its API calls included (--tools code).
-    #[arg(long, value_name = "SECS", default_value_t = 30.0, value_parser = parse_timeout, help_heading = "Code mode")]
+    #[arg(long, value_name = "SECS", default_value_t = 30.0, value_parser = parse_timeout, help_heading = CODE_MODE)]
     pub code_timeout: f64,
     /// Memory a code-mode script may allocate, in MiB.
-    #[arg(long, value_name = "MIB", default_value_t = 64, help_heading = "Code mode",
+    #[arg(long, value_name = "MIB", default_value_t = 64, help_heading = CODE_MODE,
           value_parser = RangedU64ValueParser::<usize>::new().range(1..=4096))]
     pub code_memory: usize,
     /// API calls a code-mode script may make.
-    #[arg(long, value_name = "N", default_value_t = 50, help_heading = "Code mode",
+    #[arg(long, value_name = "N", default_value_t = 50, help_heading = CODE_MODE,
           value_parser = RangedU64ValueParser::<usize>::new().range(1..=10_000))]
     pub code_calls: usize,
     /// Largest result of a code-mode script, in bytes of JSON.
-    #[arg(long, value_name = "BYTES", default_value_t = 65_536, help_heading = "Code mode",
+    #[arg(long, value_name = "BYTES", default_value_t = 65_536, help_heading = CODE_MODE,
           value_parser = RangedU64ValueParser::<usize>::new().range(256..=16 * 1024 * 1024))]
     pub code_output: usize,
     /// Give every tool with a JSON result an optional `response_filter`
     /// argument: a jq expression applied to the result before it is returned.
-    #[arg(long)]
+    #[arg(help_heading = TOOL_SHAPE, long)]
     pub response_filter: bool,
     /// Require OAuth access tokens (JWTs) from this authorization server
     /// (its issuer URL) on --transport http, per the MCP specification.
-    #[arg(long, value_name = "URL", help_heading = "Authorization (OAuth)")]
+    #[arg(long, value_name = "URL", help_heading = CLIENT_AUTHZ)]
     pub oauth_issuer: Option<String>,
     /// Canonical URL of this server's MCP endpoint as clients reach it
     /// (e.g. https://mcp.example.com/mcp): the audience tokens must carry.
-    #[arg(long, value_name = "URL", help_heading = "Authorization (OAuth)")]
+    #[arg(long, value_name = "URL", help_heading = CLIENT_AUTHZ)]
     pub resource_url: Option<String>,
     /// The issuer's JWKS URL (default: discovered from its metadata).
-    #[arg(long, value_name = "URL", help_heading = "Authorization (OAuth)")]
+    #[arg(long, value_name = "URL", help_heading = CLIENT_AUTHZ)]
     pub jwks_url: Option<String>,
     /// Where people's browsers reach this server (e.g.
     /// https://mcp.example.com), for the pages through which each person
     /// logs in to the API with their own account (with --oauth-issuer and
     /// a token store; default: the origin of --resource-url).
-    #[arg(long, value_name = "URL", help_heading = "Authorization (OAuth)")]
+    #[arg(long, value_name = "URL", help_heading = CLIENT_AUTHZ)]
     pub public_url: Option<String>,
     /// A scope every request's token needs (repeatable).
     #[arg(
         long = "required-scope",
         value_name = "SCOPE",
-        help_heading = "Authorization (OAuth)"
+        help_heading = CLIENT_AUTHZ
     )]
     pub required_scopes: Vec<String>,
     /// Scope needed to call read-only tools.
-    #[arg(long, value_name = "SCOPE", help_heading = "Authorization (OAuth)")]
+    #[arg(long, value_name = "SCOPE", help_heading = CLIENT_AUTHZ)]
     pub scope_read: Option<String>,
     /// Scope needed to call every other tool.
-    #[arg(long, value_name = "SCOPE", help_heading = "Authorization (OAuth)")]
+    #[arg(long, value_name = "SCOPE", help_heading = CLIENT_AUTHZ)]
     pub scope_write: Option<String>,
     /// Require the OAuth scopes each operation's `security` names in the document.
-    #[arg(long, help_heading = "Authorization (OAuth)", conflicts_with_all = ["scope_read", "scope_write"])]
+    #[arg(long, help_heading = CLIENT_AUTHZ, conflicts_with_all = ["scope_read", "scope_write"])]
     pub tool_scopes_from_document: bool,
     /// Which calls a person must confirm before they are sent: the
     /// resolved request (method, URL without secrets, body) is shown
@@ -162,7 +162,7 @@ pub struct ServeFlags {
     /// `destructive`: operations annotated destructive (DELETE by default);
     /// `writes`: every operation that is not read-only; `none`.
     /// Default: `destructive`; `none` when `serve --mock` answers the calls.
-    #[arg(long, value_enum)]
+    #[arg(help_heading = CONFIRM_TASKS, long, value_enum)]
     pub confirm: Option<ConfirmPolicy>,
     /// What happens to a call needing confirmation when the client cannot
     /// be asked (no elicitation capability, as in claude.ai, Claude
@@ -170,14 +170,14 @@ pub struct ServeFlags {
     /// protocol revision): `allow` sends it, logged, relying on the host's
     /// own approval of tool calls (the tool is annotated destructive);
     /// `refuse` refuses it with an error saying so.
-    #[arg(long, value_enum, default_value_t = Unconfirmable::Allow)]
+    #[arg(help_heading = CONFIRM_TASKS, long, value_enum, default_value_t = Unconfirmable::Allow)]
     pub unconfirmed: Unconfirmable,
     /// Whether a call lacking required arguments asks the person for them
     /// (one elicitation form, when the client declared elicitation and
     /// every missing argument is a string, number, integer, boolean or
     /// string enum); with `false`, or when they cannot be asked, the call
     /// fails validation naming what is missing.
-    #[arg(long, value_name = "BOOL", default_value_t = true, action = clap::ArgAction::Set)]
+    #[arg(help_heading = CONFIRM_TASKS, long, value_name = "BOOL", default_value_t = true, action = clap::ArgAction::Set)]
     pub ask_missing: bool,
     /// Export a span per tool call (MCP semantic conventions) and per API
     /// request over OpenTelemetry OTLP/HTTP: to URL (the traces endpoint,
@@ -185,7 +185,7 @@ pub struct ServeFlags {
     /// OTEL_EXPORTER_OTLP_* variables say when no URL is given (default
     /// http://localhost:4318/v1/traces). Calls without a client trace
     /// start one; a client's unsampled trace is not exported.
-    #[arg(long, value_name = "URL", num_args = 0..=1, default_missing_value = "")]
+    #[arg(help_heading = OBSERVABILITY, long, value_name = "URL", num_args = 0..=1, default_missing_value = "")]
     pub otlp: Option<String>,
     /// The store of the tokens people obtained with `login` or the HTTP
     /// server's login pages: `keyring:` (the OS keyring), a file
@@ -195,35 +195,35 @@ pub struct ServeFlags {
     /// OPENAPI2MCP_TOKEN_KEY is set; on HTTP that file when the key is
     /// set. OAuth2 schemes with an authorization code or device flow and
     /// a _CLIENT_ID then call the API as the person who logged in.
-    #[arg(long, value_name = "STORE")]
+    #[arg(help_heading = IDENTITY, long, value_name = "STORE")]
     pub token_store: Option<std::path::PathBuf>,
     /// Seconds a call runs before it continues as an MCP task, for
     /// clients that declared the tasks extension (they poll tasks/get for
     /// the result and may cancel it); others wait for the result.
-    #[arg(long, value_name = "SECS", default_value_t = 5.0, value_parser = parse_task_after)]
+    #[arg(help_heading = CONFIRM_TASKS, long, value_name = "SECS", default_value_t = 5.0, value_parser = parse_task_after)]
     pub task_after: f64,
     /// Seconds a task (and its result) is kept after its creation; one
     /// still running then is cancelled. The `ttlMs` of every task.
-    #[arg(long, value_name = "SECS", env = openapi2mcp_runtime::settings::TASK_TTL,
+    #[arg(help_heading = CONFIRM_TASKS, long, value_name = "SECS", env = openapi2mcp_runtime::settings::TASK_TTL,
           default_value_t = tasks::DEFAULT_TASK_TTL.as_secs_f64(), value_parser = parse_task_ttl)]
     pub task_ttl: f64,
     /// Tasks kept at once; past it the oldest finished task is forgotten
     /// (logged), and when all are running a new call is answered directly.
-    #[arg(long, value_name = "N", env = openapi2mcp_runtime::settings::MAX_TASKS,
+    #[arg(help_heading = CONFIRM_TASKS, long, value_name = "N", env = openapi2mcp_runtime::settings::MAX_TASKS,
           default_value_t = tasks::DEFAULT_MAX_TASKS,
           value_parser = RangedU64ValueParser::<usize>::new().range(1..=MAX_CONNECTIONS))]
     pub max_tasks: usize,
     /// Bytes of finished tasks' results kept at once (their JSON text);
     /// past it the oldest finished tasks are forgotten (logged).
-    #[arg(long, value_name = "BYTES", env = openapi2mcp_runtime::settings::TASK_RESULTS_BYTES,
+    #[arg(help_heading = CONFIRM_TASKS, long, value_name = "BYTES", env = openapi2mcp_runtime::settings::TASK_RESULTS_BYTES,
           default_value_t = tasks::DEFAULT_TASK_RESULT_BYTES,
           value_parser = RangedU64ValueParser::<usize>::new().range(1024..=MAX_TASK_RESULT_BYTES))]
     pub task_results_bytes: usize,
     /// /readyz also checks that the API at --base-url answers.
-    #[arg(long)]
+    #[arg(help_heading = TRANSPORT, long)]
     pub ready_check_backend: bool,
     /// Seconds shutdown (SIGTERM) waits for calls in flight.
-    #[arg(long, value_name = "SECS", default_value_t = 10.0, value_parser = parse_shutdown_grace)]
+    #[arg(help_heading = TRANSPORT, long, value_name = "SECS", default_value_t = 10.0, value_parser = parse_shutdown_grace)]
     pub shutdown_grace: f64,
     /// A header sent on every API request, as `Name: value` (repeatable);
     /// `${VAR}` in the value reads the environment variable VAR, so a key
@@ -231,7 +231,7 @@ pub struct ServeFlags {
     /// that declare no security scheme, or headers an API wants of every
     /// caller. Replaces a header of the same name; never logged; a tool
     /// argument for that header is taken out of the tool.
-    #[arg(long = "header", value_name = "'NAME: VALUE'")]
+    #[arg(help_heading = UPSTREAM, long = "header", value_name = "'NAME: VALUE'")]
     pub headers: Vec<String>,
     /// Seconds a request head (request line and headers) may take to
     /// arrive: from the connection's accept, or from the first byte of the
@@ -280,8 +280,27 @@ pub struct ServeFlags {
     pub session_idle_timeout: f64,
 }
 
-/// The help heading of the HTTP listener's bounds.
+// The help headings of `serve` (and a generated crate's command line),
+// one per concern, so 70-odd flags read as groups. The program's own
+// document, selection and tool-shape flags use the same names.
+/// How clients reach the server: transport, address, allowed hosts, start and stop.
+const TRANSPORT: &str = "Transport";
+/// The HTTP listener's bounds.
 const HTTP_LIMITS: &str = "HTTP limits";
+/// Who may call and as whom the API is called (tokens, forwarded credentials, logins).
+const IDENTITY: &str = "Identity";
+/// OAuth authorization of MCP clients.
+const CLIENT_AUTHZ: &str = "Authorization (OAuth)";
+/// The calls to the API: where, how long, how often, which headers.
+const UPSTREAM: &str = "API calls";
+/// Which tools are listed and how (listing mode, budget, selectors).
+const TOOL_SHAPE: &str = "Tool shape";
+/// Code mode's sandbox budgets.
+const CODE_MODE: &str = "Code mode";
+/// Confirmations of destructive calls, and long calls as tasks.
+const CONFIRM_TASKS: &str = "Confirmations and tasks";
+/// Traces and logs.
+const OBSERVABILITY: &str = "Observability";
 
 /// Why --forward-authorization cannot go with --auth-token or --oauth-issuer.
 const TOKEN_PASSTHROUGH: &str = "--forward-authorization cannot be used with --auth-token or --oauth-issuer: the Authorization header then carries a token meant for this server, and forwarding it to the API is token passthrough, which the MCP authorization specification forbids";

@@ -706,7 +706,7 @@ async fn a_login_lacking_an_operations_scope_asks_for_more() {
 }
 
 /// Regression: `_TOKEN_URL` (overriding a login scheme's token endpoint,
-/// as the README says) with the client's id and secret made the scheme
+/// as docs/guides/wrap-an-api.md says) with the client's id and secret made the scheme
 /// use client credentials instead of the person's login.
 #[tokio::test]
 async fn a_token_url_override_keeps_the_persons_login() {
