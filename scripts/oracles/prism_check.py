@@ -429,7 +429,7 @@ def main() -> int:
         failed += len(bad)
     (ns.out / "prism-report.json").write_text(json.dumps(reports, indent=2, ensure_ascii=False))
     if kinds:
-        print("prism: known exceptions (README.md): " + ", ".join(f"{n} {k}" for k, n in sorted(kinds.items())))
+        print("prism: known exceptions (KNOWN here, scripts/oracles/README.md): " + ", ".join(f"{n} {k}" for k, n in sorted(kinds.items())))
     print(f"prism: {passed} passed, {failed} failed")
     return 0 if failed == 0 else 1
 
