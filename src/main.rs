@@ -85,7 +85,7 @@ fn serve(args: ServeArgs) -> Result<ExitCode> {
     if let Some(file) = &args.config {
         let per_api = [
             ("--mock", args.mock),
-            ("--overlay", !args.spec.overlays.is_empty()),
+            ("--overlay", !args.spec.overlay.overlays.is_empty()),
             ("--arazzo", !args.spec.arazzo.is_empty()),
             (
                 "--tag/--exclude-tag",
@@ -189,7 +189,7 @@ fn mock(args: MockArgs) -> Result<ExitCode> {
         allow_remote_refs: args.allow_remote_refs,
         max_document_bytes: args.max_document_bytes,
         http_timeout: std::time::Duration::from_secs_f64(args.fetch_timeout),
-        overlays: args.overlays,
+        overlays: args.overlay.overlays,
         ..LoadOptions::default()
     };
     let state = args.state.state();
@@ -236,7 +236,7 @@ fn config(args: ConfigArgs) -> Result<ExitCode> {
     }
     let spec = args.spec.clone().unwrap_or_default();
     let spec_args = SpecArgs {
-        overlays: args.overlays.clone(),
+        overlay: args.overlay.clone(),
         ..SpecArgs::for_document(&spec)
     };
     let loaded = match load_catalog(&spec_args)? {
@@ -245,7 +245,7 @@ fn config(args: ConfigArgs) -> Result<ExitCode> {
     };
     let command = ConfigCommand {
         location: spec,
-        overlays: args.overlays,
+        overlays: args.overlay.overlays,
         name: args.name,
         mock: args.mock,
         base_url: args.base_url,
@@ -269,14 +269,16 @@ fn schemes_of(
     >,
 > {
     let spec_args = SpecArgs {
-        overlays: overlays.to_vec(),
+        overlay: OverlayArgs {
+            overlays: overlays.to_vec(),
+        },
         ..SpecArgs::for_document(spec)
     };
     Ok(load_catalog(&spec_args)?.map(|loaded| loaded.catalog.security_schemes))
 }
 
 fn login(args: LoginArgs) -> Result<ExitCode> {
-    let schemes = match schemes_of(&args.spec, &args.overlays)? {
+    let schemes = match schemes_of(&args.spec, &args.overlay.overlays)? {
         Ok(schemes) => schemes,
         Err(code) => return Ok(code),
     };
@@ -288,7 +290,7 @@ fn login(args: LoginArgs) -> Result<ExitCode> {
 }
 
 fn logout(args: LogoutArgs) -> Result<ExitCode> {
-    let schemes = match schemes_of(&args.spec, &args.overlays)? {
+    let schemes = match schemes_of(&args.spec, &args.overlay.overlays)? {
         Ok(schemes) => schemes,
         Err(code) => return Ok(code),
     };

@@ -55,9 +55,8 @@ pub(crate) enum Command {
 pub(crate) struct LoginArgs {
     /// OpenAPI document: a file path or an http(s) URL.
     pub(crate) spec: String,
-    /// OpenAPI Overlay 1.0 documents applied first, as `serve` does.
-    #[arg(long = "overlay", value_name = "FILE")]
-    pub(crate) overlays: Vec<String>,
+    #[command(flatten)]
+    pub(crate) overlay: OverlayArgs,
     #[command(flatten)]
     pub(crate) flags: openapi2mcp::server::login::LoginFlags,
 }
@@ -66,9 +65,8 @@ pub(crate) struct LoginArgs {
 pub(crate) struct LogoutArgs {
     /// OpenAPI document: a file path or an http(s) URL.
     pub(crate) spec: String,
-    /// OpenAPI Overlay 1.0 documents applied first, as `serve` does.
-    #[arg(long = "overlay", value_name = "FILE")]
-    pub(crate) overlays: Vec<String>,
+    #[command(flatten)]
+    pub(crate) overlay: OverlayArgs,
     #[command(flatten)]
     pub(crate) flags: openapi2mcp::server::login::LogoutFlags,
 }
@@ -108,10 +106,8 @@ pub(crate) enum DenyLevel {
 pub(crate) struct MockArgs {
     /// OpenAPI document: a file path or an http(s) URL; JSON or YAML.
     pub(crate) spec: String,
-    /// OpenAPI Overlay 1.0 document applied to the document before anything
-    /// else (rename, describe, exclude, annotate); repeatable, in order.
-    #[arg(help_heading = "Document", long = "overlay", value_name = "FILE")]
-    pub(crate) overlays: Vec<String>,
+    #[command(flatten)]
+    pub(crate) overlay: OverlayArgs,
     /// Follow `$ref`s to absolute http(s) URLs.
     #[arg(help_heading = "Document", long)]
     pub(crate) allow_remote_refs: bool,
@@ -225,10 +221,8 @@ pub(crate) struct ConfigArgs {
     /// The entry for `serve --config FILE` (several APIs) instead of a document.
     #[arg(long, value_name = "FILE", conflicts_with_all = ["spec", "overlays", "mock", "base_url"])]
     pub(crate) config: Option<std::path::PathBuf>,
-    /// OpenAPI Overlay 1.0 document applied to the document before anything
-    /// else (rename, describe, exclude, annotate); repeatable, in order.
-    #[arg(long = "overlay", value_name = "FILE")]
-    pub(crate) overlays: Vec<String>,
+    #[command(flatten)]
+    pub(crate) overlay: OverlayArgs,
     /// Key of the entry (default: the API title as a slug).
     #[arg(long)]
     pub(crate) name: Option<String>,
@@ -253,15 +247,22 @@ pub(crate) struct ListArgs {
     pub(crate) footprint: bool,
 }
 
+/// `--overlay`, declared once for every command that reads a document.
+#[derive(Args, Clone, Default)]
+pub(crate) struct OverlayArgs {
+    /// OpenAPI Overlay 1.0 document applied to the document before anything
+    /// else (rename, describe, exclude, annotate); repeatable, in order.
+    #[arg(help_heading = "Document", long = "overlay", value_name = "FILE")]
+    pub(crate) overlays: Vec<String>,
+}
+
 /// Which document, and which of its operations.
 #[derive(Args)]
 pub(crate) struct SpecArgs {
     /// OpenAPI document: a file path or an http(s) URL; JSON or YAML.
     pub(crate) spec: Option<String>,
-    /// OpenAPI Overlay 1.0 document applied to the document before anything
-    /// else (rename, describe, exclude, annotate); repeatable, in order.
-    #[arg(help_heading = "Document", long = "overlay", value_name = "FILE")]
-    pub(crate) overlays: Vec<String>,
+    #[command(flatten)]
+    pub(crate) overlay: OverlayArgs,
     /// Arazzo 1.x document whose workflows become tools too (each runs its
     /// steps through the document's operations); repeatable.
     #[arg(help_heading = "Document", long = "arazzo", value_name = "FILE")]
@@ -355,7 +356,7 @@ impl SpecArgs {
     pub(crate) fn for_document(spec: &str) -> Self {
         Self {
             spec: Some(spec.to_string()),
-            overlays: Vec::new(),
+            overlay: OverlayArgs::default(),
             arazzo: Vec::new(),
             allow_remote_refs: false,
             max_document_bytes: DEFAULT_MAX_DOCUMENT_BYTES,
@@ -414,7 +415,7 @@ pub(crate) fn pipeline_options(args: &SpecArgs, keep_examples: bool) -> Result<P
             max_document_bytes: args.max_document_bytes,
             http_timeout: std::time::Duration::from_secs_f64(args.fetch_timeout),
             keep_examples,
-            overlays: args.overlays.clone(),
+            overlays: args.overlay.overlays.clone(),
             ..LoadOptions::default()
         },
         build: BuildOptions {
