@@ -22,7 +22,7 @@ cargo build --quiet -p petstore-build-rs --config 'profile.dev.package."*".opt-l
 # alone, so the reader has no reqwest and the tool builder no clap). The
 # example itself is not linted: clippy compiles the workspace crates it
 # builds with (openapi2mcp-codegen, as its build dependency) again through
-# clippy-driver, a third build of the three crates (~2.5 min of .ci/run)
+# clippy-driver, a third build of the library crates (~2.5 min of .ci/run)
 # for a main.rs of a few lines; the code its build script generates is the
 # generated crates' (scripts/check-generated.sh lints those).
 cargo clippy --quiet -p openapi2mcp-model -p openapi2mcp-document -p openapi2mcp-tools -p openapi2mcp-codegen -p openapi2mcp-mock -p openapi2mcp-runtime -p openapi2mcp-server --no-default-features --all-targets -- -D warnings \

@@ -187,12 +187,14 @@ pub(crate) struct GenerateArgs {
     /// Compare with the crate in --out instead of writing; exit 1 when it is stale.
     #[arg(long)]
     pub(crate) check: bool,
-    /// Copy the runtime and server crates whole under vendor/ (the default):
-    /// the crate builds with no registry access.
+    /// Copy the runtime and server crates (and the model crate they depend
+    /// on) whole under vendor/ (the default): the crate builds with no
+    /// registry access.
     #[arg(long, conflicts_with_all = ["runtime_path", "runtime_registry"])]
     pub(crate) vendor: bool,
     /// Depend on the runtime and server crates by path: DIR/runtime and
-    /// DIR/server (DIR is openapi2mcp's crates/ folder; relative to --out).
+    /// DIR/server, which find DIR/model themselves (DIR is openapi2mcp's
+    /// crates/ folder; relative to --out).
     #[arg(long, value_name = "DIR", conflicts_with = "runtime_registry")]
     pub(crate) runtime_path: Option<std::path::PathBuf>,
     /// Depend on the runtime and server crates by version only, from a
