@@ -75,6 +75,18 @@ pub const DEFAULT_MAX_CONNECTIONS: usize = 1024;
 pub const DEFAULT_MAX_CONNECTIONS_PER_IP: usize = 128;
 /// Connections accepted past the caps for the operations endpoints only.
 pub const OPS_RESERVE: usize = 32;
+/// The kernel's queue of connections not yet accepted (`listen(2)`'s
+/// backlog; Linux lowers it to `net.core.somaxconn`, 4,096 by default
+/// since 5.4). Tokio's `TcpListener::bind` asks for 128, as the standard
+/// library does: far fewer than the default connection cap. Clients cut at
+/// the caps who reconnect at once (1,500 of them in
+/// `scripts/load/bounded.py`) filled that queue whenever the accept loop
+/// fell behind on a busy machine (about 350 connections dropped a
+/// minute), and a health probe whose SYN was dropped waits a second for
+/// its retransmission. Each such client holds at most one queued
+/// connection, so a queue longer than the clients is never full. Go's
+/// servers ask for `somaxconn` too; nginx for 511.
+pub const LISTEN_BACKLOG: u32 = 4096;
 
 /// The paths a connection of the operations reserve is answered on.
 const OPS_PATHS: [&str; 3] = ["/healthz", "/readyz", "/metrics"];
@@ -112,6 +124,20 @@ impl Default for ListenerLimits {
             ops_reserve: OPS_RESERVE,
         }
     }
+}
+
+/// Binds `addr` with a [`LISTEN_BACKLOG`]-long queue of connections not
+/// yet accepted (and, as Tokio does, `SO_REUSEADDR` on Unix so a restart
+/// does not wait out `TIME_WAIT`).
+pub fn bind(addr: SocketAddr) -> std::io::Result<TcpListener> {
+    let socket = match addr {
+        SocketAddr::V4(_) => tokio::net::TcpSocket::new_v4()?,
+        SocketAddr::V6(_) => tokio::net::TcpSocket::new_v6()?,
+    };
+    #[cfg(unix)]
+    socket.set_reuseaddr(true)?;
+    socket.bind(addr)?;
+    socket.listen(LISTEN_BACKLOG)
 }
 
 /// Serves `router` on `listener` within `limits` until `shutdown` is

@@ -102,3 +102,36 @@ async fn deadlines_follow_the_connection_state() {
     assert!(head < idle);
     assert!(head >= conn.opened + limits.header_timeout);
 }
+
+/// More clients than Tokio's default backlog (128) complete their
+/// handshake while nothing accepts: the queue is the one asked for, so a
+/// probe's connection is not dropped behind a crowd of reconnecting
+/// clients. Linux lowers the backlog to `net.core.somaxconn`: with less
+/// than the clients here, the machine cannot show it and the test says so.
+#[cfg(target_os = "linux")]
+#[tokio::test]
+async fn the_listen_queue_holds_more_than_tokios_default() {
+    const CLIENTS: usize = 1_200;
+    let somaxconn: usize = std::fs::read_to_string("/proc/sys/net/core/somaxconn")
+        .ok()
+        .and_then(|s| s.trim().parse().ok())
+        .unwrap_or(0);
+    if somaxconn < CLIENTS {
+        eprintln!("net.core.somaxconn is {somaxconn}: below {CLIENTS}, nothing to show");
+        return;
+    }
+    raise_open_files(&ListenerLimits::default());
+    let listener = bind("127.0.0.1:0".parse().unwrap()).unwrap();
+    let addr = listener.local_addr().unwrap();
+    let mut held = Vec::with_capacity(CLIENTS);
+    for i in 0..CLIENTS {
+        // A SYN dropped at a full queue is retried after a second.
+        let connected =
+            tokio::time::timeout(Duration::from_millis(500), TcpStream::connect(addr)).await;
+        match connected {
+            Ok(Ok(stream)) => held.push(stream),
+            other => panic!("client {i} of {CLIENTS} not queued: {other:?}"),
+        }
+    }
+    drop(listener);
+}

@@ -260,8 +260,7 @@ pub async fn bind_http(
         }
     }
 
-    let listener = tokio::net::TcpListener::bind(options.listen)
-        .await
+    let listener = super::listener::bind(options.listen)
         .map_err(|e| ServeError::Transport(format!("cannot listen on {}: {e}", options.listen)))?;
     let local_addr = listener
         .local_addr()
