@@ -319,6 +319,92 @@ mod tests {
         assert!(files(&RuntimeSource::Registry).is_empty());
     }
 
+    /// Each dependency of `package` as Cargo reads it from `manifest`
+    /// (`cargo metadata --no-deps`): name, requirement, features, optional,
+    /// default features, kind, and the directory name of a path dependency;
+    /// then its features table.
+    fn declared_dependencies(manifest: &std::path::Path, package: &str) -> Vec<String> {
+        let out = std::process::Command::new(env!("CARGO"))
+            .args([
+                "metadata",
+                "--no-deps",
+                "--offline",
+                "--format-version",
+                "1",
+            ])
+            .arg("--manifest-path")
+            .arg(manifest)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "cargo metadata on {}: {}",
+            manifest.display(),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let metadata: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        let found = metadata["packages"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|p| p["name"] == package)
+            .unwrap_or_else(|| panic!("{package} not in {}", manifest.display()));
+        let mut deps: Vec<String> = found["dependencies"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|d| d["kind"] != "dev")
+            .map(|d| {
+                let mut features: Vec<&str> = d["features"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|f| f.as_str().unwrap())
+                    .collect();
+                features.sort();
+                let dir = d["path"].as_str().map(|p| p.rsplit('/').next().unwrap());
+                format!(
+                    "{} {} {features:?} optional={} default={} kind={} dir={dir:?}",
+                    d["name"], d["req"], d["optional"], d["uses_default_features"], d["kind"]
+                )
+            })
+            .collect();
+        deps.sort();
+        deps.push(found["features"].to_string());
+        deps
+    }
+
+    /// The vendored manifests build outside this workspace: what they
+    /// inherit from it is written in, and Cargo reads the same dependencies
+    /// (features, optional, default features) from the copy as from the
+    /// crate here, and the same version and edition.
+    #[test]
+    fn vendored_manifests_declare_what_the_workspace_crates_do() {
+        let dir = tempfile::tempdir().unwrap();
+        for (path, text) in files(&RuntimeSource::Vendor) {
+            let dest = dir.path().join(&path);
+            std::fs::create_dir_all(dest.parent().unwrap()).unwrap();
+            std::fs::write(dest, text).unwrap();
+        }
+        let here = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        for name in ["model", "runtime", "server"] {
+            let copy = dir.path().join(format!("vendor/{name}/Cargo.toml"));
+            let text = std::fs::read_to_string(&copy).unwrap();
+            assert!(!text.contains("workspace"), "{name}: {text}");
+            let package = format!("openapi2mcp-{name}");
+            let vendored = declared_dependencies(&copy, &package);
+            let original = declared_dependencies(&here.join(name).join("Cargo.toml"), &package);
+            assert!(vendored.len() > 1);
+            assert_eq!(vendored, original, "{name}");
+            let doc: toml_edit::DocumentMut = text.parse().unwrap();
+            assert_eq!(
+                doc["package"]["version"].as_str(),
+                Some(env!("CARGO_PKG_VERSION"))
+            );
+            assert_eq!(doc["package"]["edition"].as_str(), Some("2024"));
+        }
+    }
+
     #[test]
     fn dependencies_name_the_version_and_where_the_crates_are() {
         let v = env!("CARGO_PKG_VERSION");
