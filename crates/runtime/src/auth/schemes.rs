@@ -268,9 +268,15 @@ fn resolve_basic(scheme: &str, credentials: &Credentials) -> SchemeAuth {
     let pass_read = credentials.credential(scheme, PASSWORD);
     let username = user_read.as_ref().map(|(_, v)| *v);
     let password = pass_read.as_ref().map(|(_, v)| *v);
-    let mut secrets: Vec<Secret> = [username, password]
+    // The user name is masked in results only when it is the key (no
+    // password, as Stripe's secret key): beside a password it is an
+    // identifier, and masking it mangled every result naming the user
+    // (a record, a path, the next page's arguments).
+    let user_is_key = password.is_none_or(str::is_empty);
+    let mut secrets: Vec<Secret> = [username.filter(|_| user_is_key), password]
         .into_iter()
         .flatten()
+        .filter(|s| !s.is_empty())
         .map(|s| Secret(s.to_string()))
         .collect();
     let method = username.map(|user| {

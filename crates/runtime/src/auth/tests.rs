@@ -347,6 +347,8 @@ async fn basic_is_exact_base64() {
     let secrets = auth.secret_values();
     assert!(secrets.contains(&"open sesame".to_string()));
     assert!(secrets.contains(&"QWxhZGRpbjpvcGVuIHNlc2FtZQ==".to_string()));
+    // Beside a password the user name is an identifier, not masked.
+    assert!(!secrets.contains(&"Aladdin".to_string()), "{secrets:?}");
 }
 
 #[tokio::test]
@@ -361,6 +363,8 @@ async fn basic_password_defaults_to_empty() {
         req.map(|r| header_of(&r, "Authorization")),
         Ok(Some(expected))
     );
+    // Without a password the user name is the key (Stripe's): masked.
+    assert!(auth.secret_values().contains(&"sk_live".to_string()));
 }
 
 #[tokio::test]
