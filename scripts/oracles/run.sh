@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Two independent oracles judge openapi2mcp (release binary, setup.sh first):
+# Three independent oracles judge openapi2mcp (release binary, setup.sh first):
 #
 #  (a) Stoplight Prism, a request validator nobody here wrote, in
 #      `mock --errors` mode, judges the requests of every tool of the
@@ -10,14 +10,18 @@
 #      through its own shipped description with default flags: files,
 #      folders and kernels, checked on the MCP results and on disk
 #      (jupyter_flow.py).
+#  (c) Kinto, another real REST server from PyPI, through the description it
+#      serves itself: records created, then listed a few at a time by
+#      following its undeclared `Next-Page` header as a model reads it
+#      (kinto_flow.py, issue #45).
 #
-# Both drive openapi2mcp with the official MCP Python SDK (the venv of
+# All drive openapi2mcp with the official MCP Python SDK (the venv of
 # scripts/external-clients/setup.sh). Everything listens on 127.0.0.1 only;
 # every process is bounded by `timeout` and its process group is killed on
 # exit. Outputs of the last run: target/oracles/last-run/.
-# Environment: ORACLES=prism|jupyter runs one; JUPYTER_SERVE_FLAGS adds flags
+# Environment: ORACLES=prism|jupyter|kinto runs one; JUPYTER_SERVE_FLAGS adds flags
 # to `serve` for (b) (e.g. "--output-schema loose").
-# Exit status: 0 when both passed, 1 otherwise (2: not set up).
+# Exit status: 0 when all passed, 1 otherwise (2: not set up).
 set -euo pipefail
 
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -57,6 +61,7 @@ DOCS=(
 # Upper bounds (seconds) of each oracle's whole run.
 PRISM_LIMIT=600
 JUPYTER_LIMIT=300
+KINTO_LIMIT=180
 
 export NO_COLOR=1
 
@@ -98,7 +103,7 @@ run_bounded() {
 }
 
 failed=0
-which="${ORACLES:-prism jupyter}"
+which="${ORACLES:-prism jupyter kinto}"
 
 if [[ " $which " == *" prism "* ]]; then
   echo "== oracle (a): Prism $("$node24" "$prism" --version) judges every request of $((${#DOCS[@]} + 1)) documents"
@@ -121,6 +126,14 @@ if [[ " $which " == *" jupyter "* ]]; then
   run_bounded "$JUPYTER_LIMIT" "$python" "$here/jupyter_flow.py" \
     --bin "$bin" --jupyter-python "$jupyter_python" --out "$work" "${flags[@]}" || failed=1
   echo "   ($((SECONDS - started)) s; logs: $work/)"
+fi
+
+if [[ " $which " == *" kinto "* ]]; then
+  echo "== oracle (c): Kinto's lists paged through its Next-Page header, from the model's side"
+  started=$SECONDS
+  run_bounded "$KINTO_LIMIT" "$python" "$here/kinto_flow.py" \
+    --bin "$bin" --kinto "$cache/kinto-venv/bin/kinto" --out "$work" || failed=1
+  echo "   ($((SECONDS - started)) s; logs: $work/kinto/)"
 fi
 
 exit "$failed"

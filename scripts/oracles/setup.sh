@@ -65,4 +65,20 @@ else
 fi
 jupyter_version="$("$venv/bin/python" -c 'import jupyter_server; print(jupyter_server.__version__)')"
 
-say "ready: Prism $prism_version (Node $("$node24" --version)), Jupyter Server $jupyter_version"
+# --- Kinto ------------------------------------------------------------------
+kvenv="$cache/kinto-venv"
+want="$(sha "$here/kinto-requirements.txt")"
+if [ -x "$kvenv/bin/kinto" ] && [ "$(cat "$kvenv/.installed" 2>/dev/null)" = "$want" ]; then
+  say "Kinto venv up to date ($kvenv)"
+else
+  say "creating the Kinto venv in $kvenv"
+  rm -rf "$kvenv"
+  "$py" -m venv "$kvenv" || die "python3 -m venv failed (is the venv module installed?)"
+  "$kvenv/bin/python" -m pip install --quiet --disable-pip-version-check -r "$here/kinto-requirements.txt" \
+    || die "pip install -r kinto-requirements.txt failed"
+  [ -x "$kvenv/bin/kinto" ] || die "pip did not install the kinto command"
+  echo "$want" > "$kvenv/.installed"
+fi
+kinto_version="$("$kvenv/bin/python" -c 'import importlib.metadata as m; print(m.version("kinto"))')"
+
+say "ready: Prism $prism_version (Node $("$node24" --version)), Jupyter Server $jupyter_version, Kinto $kinto_version"

@@ -36,6 +36,7 @@ mod oas32;
 mod otlp;
 mod overlay;
 mod ownership;
+mod pagination;
 mod parity;
 mod production;
 mod props;

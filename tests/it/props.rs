@@ -1307,6 +1307,7 @@ fn binding() -> impl Strategy<Value = HttpBinding> {
                 security: Vec::new(),
                 output: None,
                 response_media_types: Vec::new(),
+                response_headers: Vec::new(),
                 lro: None,
                 workflow: None,
             },
@@ -1728,6 +1729,7 @@ fn base_url_is_absolute_http_or_a_refusal() {
                 security: Vec::new(),
                 output: None,
                 response_media_types: Vec::new(),
+                response_headers: Vec::new(),
                 lro: None,
                 workflow: None,
             };

@@ -255,3 +255,69 @@ pub async fn announced_endpoint(
         }
     }
 }
+
+/// A `serve` child on stdio driven by rmcp's client, declaring no
+/// capability (as opencode and Gemini CLI do), with its stderr kept.
+pub struct StdioServed {
+    pub client: rmcp::service::RunningService<rmcp::RoleClient, ()>,
+    log: std::sync::Arc<std::sync::Mutex<String>>,
+}
+
+impl StdioServed {
+    /// What the server wrote on stderr so far.
+    pub fn log(&self) -> String {
+        self.log.lock().unwrap().clone()
+    }
+}
+
+/// Starts `openapi2mcp serve ARGS` on stdio with `env` added to its
+/// environment (`RUST_LOG=debug`, so tests can read what it logs).
+pub async fn serve_stdio(args: &[&str], env: &[(&str, &str)]) -> StdioServed {
+    use rmcp::ServiceExt;
+    use tokio::io::AsyncBufReadExt;
+    let mut cmd = tokio::process::Command::new(env!("CARGO_BIN_EXE_openapi2mcp"));
+    cmd.arg("serve").args(args).env("RUST_LOG", "debug");
+    for (name, value) in env {
+        cmd.env(name, value);
+    }
+    let (transport, stderr) = rmcp::transport::TokioChildProcess::builder(cmd)
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let log = std::sync::Arc::new(std::sync::Mutex::new(String::new()));
+    if let Some(stderr) = stderr {
+        let log = std::sync::Arc::clone(&log);
+        tokio::spawn(async move {
+            let mut lines = tokio::io::BufReader::new(stderr).lines();
+            while let Ok(Some(line)) = lines.next_line().await {
+                let mut log = log.lock().unwrap();
+                log.push_str(&line);
+                log.push('\n');
+            }
+        });
+    }
+    let client = ().serve(transport).await.unwrap();
+    StdioServed { client, log }
+}
+
+/// `tools/call` of `tool` with `args` (an object), the result as JSON.
+pub async fn call_tool(served: &StdioServed, tool: &str, args: Value) -> Value {
+    let params = rmcp::model::CallToolRequestParams::new(tool.to_string())
+        .with_arguments(args.as_object().expect("arguments are an object").clone());
+    serde_json::to_value(served.client.call_tool(params).await.unwrap()).unwrap()
+}
+
+/// The text blocks of a `tools/call` result, joined by newlines: what a
+/// model reads.
+pub fn text_of(result: &Value) -> String {
+    result["content"]
+        .as_array()
+        .map(|blocks| {
+            blocks
+                .iter()
+                .filter_map(|b| b["text"].as_str())
+                .collect::<Vec<_>>()
+                .join("\n")
+        })
+        .unwrap_or_default()
+}

@@ -41,6 +41,14 @@ pub struct HttpBinding {
     /// never asked for a type it does not have. Empty: nothing documented.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub response_media_types: Vec<String>,
+    /// The headers the operation's responses document (every response, in
+    /// document order, each name once, as written): the runtime shows
+    /// them to the model when the API sends them, beside the ones any
+    /// client acts on (`Link`, `ETag`, rate limits; see
+    /// `runtime::response::headers`). Empty: nothing documented, or a
+    /// catalog written before it existed.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub response_headers: Vec<String>,
     /// Set when the document says the operation may be long-running (a
     /// `202` response, Azure's `x-ms-long-running-operation`, or a 200/201
     /// documenting `Operation-Location` / `Azure-AsyncOperation`): how its

@@ -39,6 +39,7 @@ fn a_catalog_survives_a_json_round_trip() {
                 security: vec![],
                 output: None,
                 response_media_types: Vec::new(),
+                response_headers: Vec::new(),
                 lro: None,
                 workflow: None,
             },

@@ -25,7 +25,7 @@ use super::auth::{self, Credentials};
 use super::binding::{HttpBinding, SecurityScheme};
 use super::http::HttpOptions;
 use super::lro::{self, LroMode, Monitor};
-use super::request;
+use super::request::{self, PreparedRequest};
 use super::response::{self, Content, HttpResponse, ToolOutcome};
 use super::schemas::{SchemaSide, SchemaSource, Schemas, with_closure};
 use super::wire::display_url;
@@ -405,7 +405,15 @@ impl Api {
             &member.channel.client.options().limits,
             &request_line,
         );
+        let next_page = show_headers(&mut outcome, called, args, &resp, &prepared);
         mask_sent(&mut outcome, &prepared.credentials);
+        // After the masking: the arguments are the model's own and values
+        // of the API's next link other than a sent credential, and masking
+        // a credential that happens to be part of one (a Basic user name
+        // inside a collection's name) would corrupt them.
+        if let Some(line) = next_page {
+            outcome.content.push(Content::Text(line));
+        }
         if let Some(advice) = &called.fetch_less {
             name_fetch_less_arguments(&mut outcome, advice);
         }
@@ -569,6 +577,51 @@ fn mask(outcome: &mut ToolOutcome, secrets: &[String]) -> bool {
         .structured
         .as_mut()
         .is_some_and(|structured| auth::redact_json(structured, secrets))
+}
+
+/// Adds to `outcome` the response headers a model is shown (see
+/// [`response::headers`]) and, for a success whose headers name a next
+/// page the tool's arguments cannot ask for, why (see
+/// [`super::next_page`]); before the sent credentials are masked, so a
+/// header echoing one does not show it. Returns the line giving the next
+/// page's arguments, when there is one.
+fn show_headers(
+    outcome: &mut ToolOutcome,
+    called: &Prepared,
+    args: &Map<String, Value>,
+    resp: &HttpResponse,
+    prepared: &PreparedRequest,
+) -> Option<String> {
+    let http = &called.endpoint.http;
+    let shown = response::headers::shown(&resp.headers, &http.response_headers);
+    if let Some(text) = response::headers::render(&shown) {
+        outcome.content.push(Content::Text(text));
+    }
+    if !(200..300).contains(&resp.status) {
+        return None;
+    }
+    let url = url::Url::parse(&prepared.url).ok()?;
+    let input = called
+        .endpoint
+        .input_full
+        .as_deref()
+        .unwrap_or(&called.endpoint.input_schema);
+    let next = super::next_page::next_page(
+        http,
+        input,
+        args,
+        &resp.headers,
+        &url,
+        &prepared.credentials,
+    )?;
+    let line = next.render(&called.endpoint.name);
+    match next {
+        super::next_page::NextPage::Arguments(_) => Some(line),
+        super::next_page::NextPage::Unreachable { .. } => {
+            outcome.content.push(Content::Text(line));
+            None
+        }
+    }
 }
 
 /// Masks the credentials one request carried (its

@@ -26,6 +26,7 @@ fn binding(params: Vec<ParamBinding>) -> HttpBinding {
         security: vec![],
         output: None,
         response_media_types: Vec::new(),
+        response_headers: Vec::new(),
         lro: None,
         workflow: None,
     }

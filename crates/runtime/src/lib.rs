@@ -13,7 +13,8 @@
 //! call's arguments into an HTTP request; `response` turns the HTTP
 //! response into MCP-neutral tool content; `conform` makes it fit the
 //! tool's output schema; `lro` follows long-running operations (202 +
-//! status URL) to their end; `progress` carries the items of a
+//! status URL) to their end; `next_page` reads a list's next page from
+//! the response's headers as the same tool's arguments; `progress` carries the items of a
 //! streaming response to whoever reports them; `schemas` (from the model
 //! crate) holds the full schemas behind budgeted tools and the resources
 //! that serve them;
@@ -33,6 +34,7 @@ pub mod fair;
 pub mod http;
 pub mod jsoncut;
 pub mod lro;
+pub mod next_page;
 pub mod preview;
 pub mod program;
 pub mod progress;

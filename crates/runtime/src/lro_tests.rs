@@ -237,6 +237,7 @@ fn binding() -> HttpBinding {
         security: Vec::new(),
         output: None,
         response_media_types: Vec::new(),
+        response_headers: Vec::new(),
         lro: None,
         workflow: None,
     }

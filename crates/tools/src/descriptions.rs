@@ -220,6 +220,7 @@ mod tests {
                 security: vec![],
                 output: None,
                 response_media_types: Vec::new(),
+                response_headers: Vec::new(),
                 lro: None,
                 workflow: None,
             },

@@ -462,6 +462,7 @@ pub(crate) fn complete_in(
             security: head.security.clone(),
             output: output_shape,
             response_media_types: response_media_types(&op),
+            response_headers: response_headers(&op),
             lro: long_running.map(|l| l.binding),
             workflow: None,
         },
@@ -494,6 +495,24 @@ fn response_media_types(op: &Operation<'_>) -> Vec<String> {
         for media in response.media_types() {
             if !out.iter().any(|m| m == media.name) {
                 out.push(media.name.to_string());
+            }
+        }
+    }
+    out
+}
+
+/// The headers `op`'s responses document (every status code, in document
+/// order, each name once, as written): the runtime shows them to the
+/// model when the API sends them (a credential-bearing one never).
+fn response_headers(op: &Operation<'_>) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for code in op.response_codes() {
+        let Some(response) = op.response(code) else {
+            continue;
+        };
+        for header in response.headers() {
+            if !out.iter().any(|h| h.eq_ignore_ascii_case(header.name)) {
+                out.push(header.name.to_string());
             }
         }
     }

@@ -245,6 +245,7 @@ fn usable(
             security: target.security(),
             output: None,
             response_media_types: Vec::new(),
+            response_headers: Vec::new(),
             lro: None,
             workflow: None,
         },

@@ -11,6 +11,7 @@ fn binding(types: &[&str]) -> HttpBinding {
         security: Vec::new(),
         output: None,
         response_media_types: types.iter().map(|t| t.to_string()).collect(),
+        response_headers: Vec::new(),
         lro: None,
         workflow: None,
     }

@@ -51,6 +51,7 @@ fn op(path: &str, params: Vec<ParamBinding>) -> HttpBinding {
         security: Vec::new(),
         output: None,
         response_media_types: Vec::new(),
+        response_headers: Vec::new(),
         lro: None,
         workflow: None,
     }

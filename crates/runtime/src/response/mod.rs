@@ -16,10 +16,12 @@
 //!
 //! `status` maps each status class to an outcome and its advice, `body`
 //! decides what a body is (`kind`) and renders it within the size cap, and
-//! `lines` reads headers and request lines for the messages.
+//! `lines` reads headers and request lines for the messages; `headers`
+//! chooses the response headers a model is shown.
 
 mod body;
 pub use body::FETCH_LESS;
+pub mod headers;
 mod items;
 pub use items::{ItemReader, Sequence};
 mod kind;

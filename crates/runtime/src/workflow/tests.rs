@@ -111,6 +111,7 @@ fn api_with_a_workflow() -> (Api, WorkflowBinding) {
         security: vec![],
         output: None,
         response_media_types: Vec::new(),
+        response_headers: Vec::new(),
         lro: None,
         workflow: workflow.map(Box::new),
     };

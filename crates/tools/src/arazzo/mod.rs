@@ -291,6 +291,7 @@ impl Reader<'_> {
                 security: Vec::new(),
                 output: None,
                 response_media_types: Vec::new(),
+                response_headers: Vec::new(),
                 lro: None,
                 workflow: Some(Box::new(WorkflowBinding {
                     id: id.clone(),
