@@ -183,6 +183,7 @@ fn api_options(
         rate_limit,
         credentials: Credentials::from_pairs(credentials),
         forward_authorization: global.forward_authorization,
+        forward_headers: global.forward_headers.clone(),
         schemas: Schemas(schemas),
         token_store: None,
         headers: Arc::new(headers),

@@ -363,7 +363,7 @@ async fn a_returned_monitor_polls_and_cancels_through_the_documents_cancel_link(
     .unwrap();
     let tool = runtime.find("start_export").unwrap();
     let args = start_args().as_object().cloned().unwrap();
-    let accepted = Call::new(&runtime, tool, None)
+    let accepted = Call::new(&runtime, tool, &openapi2mcp::runtime::forward::NONE)
         .with_lro_mode(LroMode::Return)
         .send_map(&args)
         .await;
@@ -406,7 +406,9 @@ async fn a_returned_monitor_polls_and_cancels_through_the_documents_cancel_link(
         "{debug}"
     );
     // A blocking call of the same tool waits to the end instead.
-    let blocking = Call::new(&runtime, tool, None).send_map(&args).await;
+    let blocking = Call::new(&runtime, tool, &openapi2mcp::runtime::forward::NONE)
+        .send_map(&args)
+        .await;
     assert!(blocking.pending.is_none());
     assert_eq!(blocking.outcome.structured, Some(report()));
 }

@@ -12,6 +12,7 @@ mod corpus;
 mod discovery;
 mod exact_integers;
 mod fetch_deadline;
+mod forward_headers;
 mod generate;
 mod github;
 mod hardening;

@@ -23,6 +23,7 @@ use serde_json::{Map, Value};
 use super::auth::fixed::FixedHeaders;
 use super::auth::{self, Credentials};
 use super::binding::{HttpBinding, SecurityScheme};
+use super::forward::Forwarded;
 use super::http::HttpOptions;
 use super::lro::{self, LroMode, Monitor};
 use super::request::{self, PreparedRequest};
@@ -60,6 +61,9 @@ pub struct ApiOptions {
     /// Use the MCP client's own `Authorization` header (when the transport
     /// has one) instead of configured credentials.
     pub forward_authorization: bool,
+    /// The MCP client's headers sent on to the API by name
+    /// (`--forward-header`; see [`super::forward`]).
+    pub forward_headers: Vec<String>,
     /// Where the full schemas behind budgeted tools come from.
     pub schemas: Schemas,
     /// People's tokens from logging in (`login`): OAuth2 schemes with a
@@ -316,17 +320,17 @@ impl Api {
 
     /// Builds, authenticates and sends the request for `args`, and maps the
     /// response; a long-running operation is followed to its end (see
-    /// [`Api::execute_in`]). `client_authorization` is the MCP client's own
-    /// `Authorization` header, used instead of configured credentials when
-    /// [`ApiOptions::forward_authorization`] is on.
+    /// [`Api::execute_in`]). `client` holds the MCP client's own headers:
+    /// its `Authorization`, used instead of configured credentials when
+    /// [`ApiOptions::forward_authorization`] is on, and the headers
+    /// [`ApiOptions::forward_headers`] names, sent on as they came.
     pub async fn execute(
         &self,
         tool: ToolId,
         args: &Map<String, Value>,
-        client_authorization: Option<&str>,
+        client: &Forwarded,
     ) -> CallReport {
-        self.execute_in(tool, args, client_authorization, LroMode::Wait)
-            .await
+        self.execute_in(tool, args, client, LroMode::Wait).await
     }
 
     /// [`Api::execute`], with `mode` saying what happens when the API
@@ -339,15 +343,13 @@ impl Api {
         &self,
         tool: ToolId,
         args: &Map<String, Value>,
-        client_authorization: Option<&str>,
+        client: &Forwarded,
         mode: LroMode,
     ) -> CallReport {
         if let Some(workflow) = &self.prepared(tool).endpoint.http.workflow {
-            return super::workflow::run(self, workflow, args, client_authorization).await;
+            return super::workflow::run(self, workflow, args, client).await;
         }
-        self.exchange(tool, args, client_authorization, mode)
-            .await
-            .0
+        self.exchange(tool, args, client, mode).await.0
     }
 
     /// [`Api::execute_in`] for an operation, with the response as it came
@@ -357,7 +359,7 @@ impl Api {
         &self,
         tool: ToolId,
         args: &Map<String, Value>,
-        client_authorization: Option<&str>,
+        client: &Forwarded,
         mode: LroMode,
     ) -> (CallReport, Option<HttpResponse>) {
         let called = self.prepared(tool);
@@ -377,13 +379,13 @@ impl Api {
             Err(e) => return (response::invalid_arguments(&e.to_string()).into(), None),
         };
         let url_before_auth = draft.url();
-        let forwarded = client_authorization.filter(|_| options.forward_authorization);
+        let forwarded = client.allowed(options.forward_authorization, &options.forward_headers);
         // No configured credentials fit: send anyway (documents often declare
         // security on endpoints that also answer anonymously) and explain
         // what to configure if the API refuses.
         let missing_credentials = match member
             .channel
-            .authenticate(&http.security, forwarded, &mut draft)
+            .authenticate(&http.security, &forwarded, &mut draft)
             .await
         {
             Ok(hint) => hint,
@@ -450,7 +452,7 @@ impl Api {
             method: &prepared.method,
             request_body: prepared.body.as_deref(),
             response: &resp,
-            forwarded,
+            forwarded: &forwarded,
             accept,
             options: http_options.lro,
             limits: http_options.limits,
@@ -645,19 +647,19 @@ fn mask_sent(outcome: &mut ToolOutcome, credentials: &[String]) {
 pub struct Call<'a> {
     api: &'a Api,
     tool: ToolId,
-    client_authorization: Option<&'a str>,
+    client: &'a Forwarded,
     mode: LroMode,
 }
 
 impl<'a> Call<'a> {
-    /// A call of `tool`; `client_authorization` as for [`Api::execute`].
+    /// A call of `tool`; `client` as for [`Api::execute`].
     /// A long-running operation is followed to its end
     /// ([`LroMode::Wait`]) unless [`Call::with_lro_mode`] says otherwise.
-    pub fn new(api: &'a Api, tool: ToolId, client_authorization: Option<&'a str>) -> Self {
+    pub fn new(api: &'a Api, tool: ToolId, client: &'a Forwarded) -> Self {
         Self {
             api,
             tool,
-            client_authorization,
+            client,
             mode: LroMode::Wait,
         }
     }
@@ -705,7 +707,7 @@ impl<'a> Call<'a> {
     /// operation as [`Call::lro_mode`] says).
     pub async fn send_map(&self, args: &Map<String, Value>) -> CallReport {
         self.api
-            .execute_in(self.tool, args, self.client_authorization, self.mode)
+            .execute_in(self.tool, args, self.client, self.mode)
             .await
     }
 }

@@ -11,6 +11,7 @@
 //! ([`LroMode::Return`]) comes back conformed but not yet delivered: once
 //! followed to its end, [`Api::complete`] finishes it the same way.
 
+use crate::forward::Forwarded;
 use std::time::{Duration, Instant};
 
 use serde_json::{Map, Value};
@@ -27,9 +28,10 @@ pub struct CallRequest<'a> {
     /// Its arguments, as the client sent them (a selector argument
     /// already taken out).
     pub args: Map<String, Value>,
-    /// The MCP client's own `Authorization` header, for
-    /// [`super::ApiOptions::forward_authorization`].
-    pub client_authorization: Option<&'a str>,
+    /// The MCP client's own headers a call may send on (its
+    /// `Authorization` for [`super::ApiOptions::forward_authorization`],
+    /// those [`super::ApiOptions::forward_headers`] names).
+    pub client: &'a Forwarded,
     /// What happens when the API answers with a long-running operation.
     pub lro: LroMode,
     /// A jq expression selecting from the result (see [`crate::select`]).
@@ -43,7 +45,7 @@ impl<'a> CallRequest<'a> {
         Self {
             tool,
             args,
-            client_authorization: None,
+            client: &crate::forward::NONE,
             lro: LroMode::Wait,
             selector: None,
         }
@@ -96,13 +98,13 @@ impl Api {
         let CallRequest {
             tool,
             args,
-            client_authorization,
+            client,
             lro,
             selector,
         } = request;
         let (report, verdict, backend) = match self.admit(tool, args) {
             Ok(args) => {
-                let call = Call::new(self, tool, client_authorization).with_lro_mode(lro);
+                let call = Call::new(self, tool, client).with_lro_mode(lro);
                 let started = Instant::now();
                 let report = handlers.handle(call, args).await;
                 (report, Verdict::Ok, Some(started.elapsed()))

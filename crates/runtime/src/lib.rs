@@ -19,6 +19,8 @@
 //! crate) holds the full schemas behind budgeted tools and the resources
 //! that serve them;
 //! `workflow` runs an Arazzo workflow's steps through the same calls;
+//! `forward` holds what a call sends on from the MCP client's own
+//! request (`--forward-authorization`, `--forward-header`);
 //! `fair` shares the bounded pools (scripts, selector workers) fairly
 //! between callers; `exact` keeps integers beyond 64 bits as the client
 //! wrote them while a request is built;
@@ -31,6 +33,7 @@ pub mod call;
 pub mod conform;
 pub mod exact;
 pub mod fair;
+pub mod forward;
 pub mod http;
 pub mod jsoncut;
 pub mod lro;

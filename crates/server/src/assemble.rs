@@ -36,6 +36,7 @@ pub(super) fn api_members(
             rate_limit: options.rate_limit,
             credentials: options.credentials.clone(),
             forward_authorization: options.forward_authorization,
+            forward_headers: options.forward_headers.clone(),
             schemas: options.schemas.clone(),
             token_store: options.token_store.clone(),
             headers: Arc::clone(&options.headers),

@@ -86,6 +86,13 @@ pub struct ServeFlags {
     /// the MCP authorization specification forbids.
     #[arg(help_heading = IDENTITY, long, conflicts_with_all = ["auth_token", "oauth_issuer"])]
     pub forward_authorization: bool,
+    /// Send the MCP client's header NAME on to the API, e.g. X-Api-Key for a
+    /// key per caller (repeatable; --transport http). It replaces a header
+    /// of that name the call would otherwise carry, is masked in results,
+    /// and never reaches another origin. Headers this server reads itself
+    /// (Authorization, Cookie, Mcp-Session-Id, framing) are refused.
+    #[arg(help_heading = IDENTITY, long = "forward-header", value_name = "NAME", value_parser = parse_forward_header)]
+    pub forward_headers: Vec<String>,
     /// Another origin API redirects may lead to, e.g. https://cdn.example.com
     /// (repeatable). Redirects within the API's own origin are always
     /// followed; credentials never go to another origin.
@@ -302,6 +309,14 @@ const CONFIRM_TASKS: &str = "Confirmations and tasks";
 /// Traces and logs.
 const OBSERVABILITY: &str = "Observability";
 
+/// `--forward-header NAME`: a header name this server does not read itself.
+fn parse_forward_header(name: &str) -> Result<String, String> {
+    match openapi2mcp_runtime::forward::refusal(name) {
+        Some(why) => Err(why),
+        None => Ok(name.to_string()),
+    }
+}
+
 /// Why --forward-authorization cannot go with --auth-token or --oauth-issuer.
 const TOKEN_PASSTHROUGH: &str = "--forward-authorization cannot be used with --auth-token or --oauth-issuer: the Authorization header then carries a token meant for this server, and forwarding it to the API is token passthrough, which the MCP authorization specification forbids";
 
@@ -492,6 +507,9 @@ impl ServeFlags {
         {
             return Err(TOKEN_PASSTHROUGH.into());
         }
+        if !self.forward_headers.is_empty() && self.transport != TransportKind::Http {
+            return Err("--forward-header needs --transport http: on stdio there is one client and no request headers to forward".into());
+        }
         if self.ready_check_backend && self.base_url.is_none() {
             return Err("--ready-check-backend needs --base-url (the API /readyz checks)".into());
         }
@@ -517,6 +535,7 @@ impl ServeFlags {
             rate_limit: self.rate_limit.map(|r| (r, self.rate_burst)),
             credentials: Credentials::from_env(),
             forward_authorization: self.forward_authorization,
+            forward_headers: self.forward_headers.clone(),
             listing: ListingOptions {
                 mode: self.tools,
                 auto_budget: self.tools_budget,

@@ -352,7 +352,7 @@ impl Bridge {
         &self,
         tool: ToolId,
         args: Map<String, Value>,
-        client_authorization: Option<&str>,
+        client: &openapi2mcp_runtime::forward::Forwarded,
         mode: LroMode,
         selector: Option<&str>,
     ) -> CallReport {
@@ -361,7 +361,7 @@ impl Bridge {
         let request = CallRequest {
             tool,
             args,
-            client_authorization,
+            client,
             lro: mode,
             selector,
         };

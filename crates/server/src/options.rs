@@ -29,6 +29,9 @@ pub struct ServeOptions {
     /// Forward the MCP client's `Authorization` header to the API (HTTP
     /// transport only; off by default).
     pub forward_authorization: bool,
+    /// The MCP client's headers sent on to the API by name
+    /// (`--forward-header`; HTTP transport only).
+    pub forward_headers: Vec<String>,
     /// The full schemas behind budgeted tools, served as resources and
     /// used to check arguments.
     pub schemas: Schemas,
@@ -83,6 +86,7 @@ impl Default for ServeOptions {
             rate_limit: None,
             credentials: Credentials::default(),
             forward_authorization: false,
+            forward_headers: Vec::new(),
             schemas: Schemas::default(),
             listing: ListingOptions::default(),
             response_filter: false,

@@ -14,15 +14,17 @@ use super::Bridge;
 use super::shape::to_result;
 use openapi2mcp_runtime::auth::login::{LOCAL_USER, as_user};
 use openapi2mcp_runtime::call::{CallReport, ToolId};
+use openapi2mcp_runtime::forward::Forwarded;
 use openapi2mcp_runtime::lro::LroMode;
 use openapi2mcp_runtime::trace::{AttrValue, FinishedSpan, Sink, SpanKind, TraceContext};
 
 /// What a call needs from the request that asked for it, detached from
 /// the request so that a call can outlive it (as a task).
 pub(super) struct CallEnv {
-    /// The MCP client's own `Authorization` header (HTTP), for
-    /// `--forward-authorization`.
-    authorization: Option<String>,
+    /// The MCP client's own headers a call may send on (HTTP): its
+    /// `Authorization` (`--forward-authorization`) and the headers
+    /// `--forward-header` names.
+    forwarded: Forwarded,
     /// Cancels the call (the client cancelled the request, or the task).
     pub(super) cancel: tokio_util::sync::CancellationToken,
     /// Where progress goes, when the client asked for it.
@@ -154,10 +156,7 @@ impl CallEnv {
                 .map(|p| p.scopes.clone()),
             caller: fair_caller(context),
             exact: super::wide_integers::of(context),
-            authorization: parts
-                .and_then(|p| p.headers.get(axum::http::header::AUTHORIZATION))
-                .and_then(|v| v.to_str().ok())
-                .map(str::to_string),
+            forwarded: forwarded_of(parts, &options.forward_headers),
             cancel: context.ct.clone(),
             progress: context
                 .meta
@@ -166,6 +165,31 @@ impl CallEnv {
             trace,
             span_attributes,
         }
+    }
+}
+
+/// The MCP client's headers a call may send on: its `Authorization` and
+/// those of `names` it sent (several of one name joined by `, `, as
+/// RFC 9110 reads them); a value that is not visible ASCII is left out.
+fn forwarded_of(parts: Option<&axum::http::request::Parts>, names: &[String]) -> Forwarded {
+    let Some(parts) = parts else {
+        return Forwarded::default();
+    };
+    let text = |name: &str| -> Option<String> {
+        let values: Vec<&str> = parts
+            .headers
+            .get_all(name)
+            .iter()
+            .filter_map(|v| v.to_str().ok())
+            .collect();
+        (!values.is_empty()).then(|| values.join(", "))
+    };
+    Forwarded {
+        authorization: text("authorization"),
+        headers: names
+            .iter()
+            .filter_map(|name| Some((name.clone(), text(name)?)))
+            .collect(),
     }
 }
 
@@ -254,7 +278,7 @@ impl Bridge {
         // Boxed: the futures around it nest deep enough as they are.
         let call: std::pin::Pin<Box<dyn std::future::Future<Output = CallReport> + Send + '_>> =
             Box::pin(async {
-                let call = self.call(tool, args, env.authorization.as_deref(), mode, selector);
+                let call = self.call(tool, args, &env.forwarded, mode, selector);
                 match guard {
                     Some(guard) => openapi2mcp_runtime::workflow::checking(guard, call).await,
                     None => call.await,

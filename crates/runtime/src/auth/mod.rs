@@ -105,7 +105,7 @@ pub use credentials::{
     CRED_PREFIX, Credentials, ENV_PREFIX, collision, cred_env_var, env_var, env_var_prefix,
     legacy_env_var, redact, redact_json,
 };
-pub use placement::apply_passthrough;
+pub use placement::{apply_forwarded_header, apply_passthrough};
 
 // ---------------------------------------------------------------------------
 // Errors
@@ -204,6 +204,14 @@ pub enum AuthError {
     #[error("the forwarded Authorization header cannot be sent: {reason}")]
     InvalidPassthrough {
         /// What is wrong with it.
+        reason: String,
+    },
+    /// A header the MCP client sent cannot be forwarded (`--forward-header`).
+    #[error("the client's {name} header cannot be forwarded: {reason}")]
+    InvalidForwardedHeader {
+        /// The header's name.
+        name: String,
+        /// What is wrong with its value.
         reason: String,
     },
 }

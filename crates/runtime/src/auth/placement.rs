@@ -21,6 +21,23 @@ pub fn apply_passthrough(authorization: &str, request: &mut RequestDraft) -> Res
     Ok(())
 }
 
+/// Sets the MCP client's header `name` to `value` on `request` (replacing
+/// any of that name), as a credential (`--forward-header`). CR, LF and
+/// other control characters are refused.
+pub fn apply_forwarded_header(
+    name: &str,
+    value: &str,
+    request: &mut RequestDraft,
+) -> Result<(), AuthError> {
+    check_header_value(value).map_err(|reason| AuthError::InvalidForwardedHeader {
+        name: name.to_string(),
+        reason,
+    })?;
+    set_header(request, name, value);
+    record_credential(request, value);
+    Ok(())
+}
+
 /// Notes a credential placed on `request` (and its parts: the token after
 /// `Bearer `/`Basic `, the form-encoded spelling a query carries), so the
 /// HTTP client can refuse a redirect that would carry one elsewhere.

@@ -10,6 +10,7 @@ use std::time::Duration;
 use super::super::auth::fixed::FixedHeaders;
 use super::super::auth::{self, AuthError, Authenticator};
 use super::super::binding::SecurityRequirement;
+use super::super::forward::Forwarded;
 use super::super::http::HttpClient;
 use super::super::ratelimit::RateLimiter;
 use super::super::request::RequestDraft;
@@ -32,23 +33,29 @@ impl Channel {
     /// Adds credentials to `draft`: the MCP client's forwarded
     /// `Authorization` when `forwarded` holds one, else the configured
     /// credentials of the first satisfiable requirement of `security`;
-    /// then the operator's `--header`s.
+    /// then the operator's `--header`s; then the client's forwarded
+    /// headers (`--forward-header`), each replacing its name.
     /// `Ok(Some(hint))` when no configured credentials fit (the request is
     /// sent anyway: documents often declare security on endpoints that
     /// also answer anonymously) and `hint` says what to configure.
     pub(crate) async fn authenticate(
         &self,
         security: &[SecurityRequirement],
-        forwarded: Option<&str>,
+        forwarded: &Forwarded,
         draft: &mut RequestDraft,
     ) -> Result<Option<String>, AuthError> {
-        let applied = match forwarded {
+        let applied = match forwarded.authorization.as_deref() {
             Some(value) => auth::apply_passthrough(value, draft),
             None => self.auth.apply(security, draft).await,
         };
         // The operator's headers replace whatever a scheme put under the
         // same name: they were given for this API explicitly.
         self.headers.apply(draft);
+        // A caller's own header is that caller's: it replaces the
+        // operator's default of the same name.
+        for (name, value) in &forwarded.headers {
+            auth::apply_forwarded_header(name, value, draft)?;
+        }
         match applied {
             Ok(()) => Ok(None),
             Err(e @ AuthError::MissingCredentials { .. }) => Ok(Some(e.to_string())),

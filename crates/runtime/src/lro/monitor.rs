@@ -1,6 +1,7 @@
 //! The [`Monitor`] of one long-running operation: polls its status URL,
 //! fetches the final result, and sends the document's cancel operation.
 
+use super::super::forward::Forwarded;
 use std::collections::BTreeMap;
 use std::fmt;
 use std::time::{Duration, SystemTime};
@@ -44,7 +45,7 @@ pub(crate) struct Start<'a> {
     /// The initial answer.
     pub response: &'a HttpResponse,
     /// The MCP client's `Authorization`, when it is forwarded to the API.
-    pub forwarded: Option<&'a str>,
+    pub forwarded: &'a Forwarded,
     /// The call's `Accept` header, sent with every status request.
     pub accept: Option<String>,
     /// `--lro-timeout` and the poll bound.
@@ -71,7 +72,7 @@ pub struct Monitor(Box<State>);
 struct State {
     channel: Channel,
     security: Vec<SecurityRequirement>,
-    forwarded: Option<String>,
+    forwarded: Forwarded,
     output: Option<OutputShape>,
     accept: Option<String>,
     limits: ResponseLimits,
@@ -173,7 +174,7 @@ pub(crate) fn start(start: Start<'_>) -> Result<Monitor, String> {
     Ok(Monitor(Box::new(State {
         channel: start.channel,
         security: start.binding.security.clone(),
-        forwarded: start.forwarded.map(str::to_string),
+        forwarded: start.forwarded.clone(),
         output: start.binding.output.clone(),
         accept: start.accept,
         limits: start.limits,
@@ -346,7 +347,7 @@ impl State {
         };
         match self
             .channel
-            .authenticate(&cancel.security, self.forwarded.as_deref(), &mut draft)
+            .authenticate(&cancel.security, &self.forwarded, &mut draft)
             .await
         {
             Ok(_) => {}
@@ -588,7 +589,7 @@ impl State {
         if same_origin
             && let Err(e) = self
                 .channel
-                .authenticate(&self.security, self.forwarded.as_deref(), &mut draft)
+                .authenticate(&self.security, &self.forwarded, &mut draft)
                 .await
         {
             return Fetched::Failed(response::not_authenticated(&e.to_string()));

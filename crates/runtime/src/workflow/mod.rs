@@ -19,6 +19,7 @@
 
 pub mod expr;
 
+use crate::forward::Forwarded;
 use std::time::Duration;
 
 use serde_json::{Map, Value};
@@ -110,7 +111,7 @@ pub fn run<'a>(
     api: &'a Api,
     workflow: &'a WorkflowBinding,
     inputs: &'a Map<String, Value>,
-    client_authorization: Option<&'a str>,
+    client: &'a Forwarded,
 ) -> super::call::BoxFuture<'a, CallReport> {
     Box::pin(async move {
         let depth = DEPTH.try_with(|d| *d).unwrap_or(0);
@@ -127,7 +128,7 @@ pub fn run<'a>(
                 Runner {
                     api,
                     workflow,
-                    client_authorization,
+                    client,
                     scope: Scope {
                         inputs: Value::Object(inputs.clone()),
                         ..Scope::default()
@@ -148,7 +149,7 @@ tokio::task_local! {
 struct Runner<'a> {
     api: &'a Api,
     workflow: &'a WorkflowBinding,
-    client_authorization: Option<&'a str>,
+    client: &'a Forwarded,
     scope: Scope,
     /// One line per step run, for the result.
     log: Vec<String>,
@@ -298,13 +299,13 @@ impl Runner<'_> {
         let (report, response) = match &binding.workflow {
             Some(_) => (
                 self.api
-                    .execute_in(tool, &args, self.client_authorization, LroMode::Wait)
+                    .execute_in(tool, &args, self.client, LroMode::Wait)
                     .await,
                 None,
             ),
             None => {
                 self.api
-                    .exchange(tool, &args, self.client_authorization, LroMode::Wait)
+                    .exchange(tool, &args, self.client, LroMode::Wait)
                     .await
             }
         };

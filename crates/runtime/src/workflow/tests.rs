@@ -179,7 +179,11 @@ impl StepCheck for Refuse {
 async fn a_step_the_caller_s_check_refuses_ends_the_workflow_unsent() {
     let (api, workflow) = api_with_a_workflow();
     let check = std::sync::Arc::new(Refuse(Default::default()));
-    let report = checking(check.clone(), run(&api, &workflow, &Map::new(), None)).await;
+    let report = checking(
+        check.clone(),
+        run(&api, &workflow, &Map::new(), &crate::forward::NONE),
+    )
+    .await;
     let text = text_of(&report.outcome);
     assert!(report.outcome.is_error);
     assert!(
@@ -190,6 +194,6 @@ async fn a_step_the_caller_s_check_refuses_ends_the_workflow_unsent() {
     // Asked once: the retry action does not apply to a refusal.
     assert_eq!(*check.0.lock().unwrap(), ["w/fetch/list_items"]);
     // Without a check the step is sent (and fails: nothing listens).
-    let sent = run(&api, &workflow, &Map::new(), None).await;
+    let sent = run(&api, &workflow, &Map::new(), &crate::forward::NONE).await;
     assert!(!text_of(&sent.outcome).contains("not run"));
 }
