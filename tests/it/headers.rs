@@ -9,17 +9,12 @@
 //! value.
 
 use std::process::Stdio;
-use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use rmcp::ServiceExt;
-use rmcp::model::CallToolRequestParams;
-use rmcp::transport::TokioChildProcess;
-use serde_json::{Value, json};
-use tokio::io::AsyncBufReadExt;
+use serde_json::json;
 
 use crate::backend::{Backend, Recorded, Reply};
-use crate::support::root;
+use crate::support::{StdioServed, call_tool, root, serve_stdio};
 
 const TOKEN: &str = "jupyter-t0ken-s3cret";
 const KEY: &str = "api-k3y-s3cret";
@@ -59,42 +54,13 @@ fn keyed_document(dir: &std::path::Path, base: &str) -> std::path::PathBuf {
     path
 }
 
-struct Served {
-    client: rmcp::service::RunningService<rmcp::RoleClient, ()>,
-    log: Arc<Mutex<String>>,
-}
-
-async fn serve(args: &[&str]) -> Served {
-    let mut cmd = tokio::process::Command::new(env!("CARGO_BIN_EXE_openapi2mcp"));
-    cmd.arg("serve")
-        .args(args)
-        .env("RUST_LOG", "debug")
-        .env("O2M_TEST_JUPYTER_TOKEN", TOKEN)
-        .env("O2M_TEST_KEY", KEY);
-    let (transport, stderr) = TokioChildProcess::builder(cmd)
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let log = Arc::new(Mutex::new(String::new()));
-    if let Some(stderr) = stderr {
-        let log = Arc::clone(&log);
-        tokio::spawn(async move {
-            let mut lines = tokio::io::BufReader::new(stderr).lines();
-            while let Ok(Some(line)) = lines.next_line().await {
-                let mut log = log.lock().unwrap();
-                log.push_str(&line);
-                log.push('\n');
-            }
-        });
-    }
-    let client = ().serve(transport).await.unwrap();
-    Served { client, log }
-}
-
-async fn call(served: &Served, tool: &str, args: Value) -> Value {
-    let params = CallToolRequestParams::new(tool.to_string())
-        .with_arguments(args.as_object().unwrap().clone());
-    serde_json::to_value(served.client.call_tool(params).await.unwrap()).unwrap()
+/// `serve ARGS` on stdio with the test's credentials in its environment.
+async fn serve(args: &[&str]) -> StdioServed {
+    serve_stdio(
+        args,
+        &[("O2M_TEST_JUPYTER_TOKEN", TOKEN), ("O2M_TEST_KEY", KEY)],
+    )
+    .await
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -114,7 +80,7 @@ async fn a_header_reaches_the_api_on_every_call_and_nowhere_else() {
     ])
     .await;
     for _ in 0..2 {
-        let result = call(&served, "get_jupyter_server_version", json!({})).await;
+        let result = call_tool(&served, "get_jupyter_server_version", json!({})).await;
         assert_ne!(result["isError"], true, "{result}");
         let seen = backend.take();
         assert_eq!(seen.len(), 1);
@@ -128,9 +94,10 @@ async fn a_header_reaches_the_api_on_every_call_and_nowhere_else() {
         assert!(!text.contains(TOKEN), "{text}");
         assert!(text.contains("***"), "{text}");
     }
+    let log = std::sync::Arc::clone(&served.log);
     served.client.cancel().await.unwrap();
     tokio::time::sleep(Duration::from_millis(200)).await;
-    let log = served.log.lock().unwrap().clone();
+    let log = log.lock().unwrap().clone();
     assert!(
         log.contains("Authorization"),
         "the log names the header: {log}"
@@ -159,7 +126,7 @@ async fn a_supplied_header_parameter_is_not_asked_of_the_model() {
         "{schema}"
     );
     // Called without the key: the operator's reaches the API.
-    let result = call(
+    let result = call_tool(
         &served,
         "get_thing",
         json!({"id": "7", "X-Request-Tag": "t"}),
@@ -171,7 +138,7 @@ async fn a_supplied_header_parameter_is_not_asked_of_the_model() {
     assert_eq!(seen[0].header("x-api-key"), Some(KEY));
     assert_eq!(seen[0].header("x-request-tag"), Some("t"));
     // A model that sends the header anyway cannot replace it.
-    let result = call(
+    let result = call_tool(
         &served,
         "get_thing",
         json!({"id": "7", "X-Api-Key": "forged"}),

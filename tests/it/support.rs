@@ -260,7 +260,9 @@ pub async fn announced_endpoint(
 /// capability (as opencode and Gemini CLI do), with its stderr kept.
 pub struct StdioServed {
     pub client: rmcp::service::RunningService<rmcp::RoleClient, ()>,
-    log: std::sync::Arc<std::sync::Mutex<String>>,
+    /// Its stderr, line by line, as long as the child writes (kept after
+    /// the client is cancelled).
+    pub log: std::sync::Arc<std::sync::Mutex<String>>,
 }
 
 impl StdioServed {
