@@ -194,7 +194,7 @@ async fn integers_beyond_64_bits_reach_the_api_as_written_over_http() {
             .timeout(Duration::from_secs(30))
             .send()
             .await
-            .unwrap()
+            .unwrap_or_else(|e| panic!("POST {url}: {e:?}"))
     };
     let answer = post(call_line(1, NEG, BIG, NEG, BIG)).await;
     assert_eq!(answer.status(), 200);
