@@ -121,6 +121,14 @@ def text_of(result: Any) -> str:
     return "\n".join(getattr(c, "text", "") or "" for c in result.content or [])
 
 
+def body_of(result: Any) -> Any:
+    """The response body: the structured content, else the last text block
+    (notes such as the response headers come before it)."""
+    if result.structured_content is not None:
+        return result.structured_content
+    return json.loads(getattr(result.content[-1], "text", "") or "null")
+
+
 async def flow(session: ClientSession, steps: list[str]) -> None:
     tools = (await session.list_tools()).tools
     by_op = {}
@@ -135,7 +143,7 @@ async def flow(session: ClientSession, steps: list[str]) -> None:
     for i in range(RECORDS):
         result = await session.call_tool(create, {**where, "data": {"title": f"record {i}"}})
         expect(not result.is_error, f"{create} came back isError: {text_of(result)[:800]}")
-        record = (result.structured_content or {}).get("data") or json.loads(text_of(result).split("\n")[0])["data"]
+        record = body_of(result)["data"]
         created.append(record["id"])
     steps.append(f"create {RECORDS} records: {create} ok")
     args: dict[str, Any] | None = {**where, "limit": PAGE}
@@ -147,7 +155,7 @@ async def flow(session: ClientSession, steps: list[str]) -> None:
         result = await session.call_tool(listing, args)
         text = text_of(result)
         expect(not result.is_error, f"{listing} {json.dumps(args)} came back isError: {text[:800]}")
-        body = result.structured_content or json.loads(text.split("\n")[0])
+        body = body_of(result)
         seen.extend(r["id"] for r in body["data"])
         pages += 1
         expect("ETag: " in text or "Etag: " in text, f"page {pages}: no ETag shown:\n{text[-600:]}")

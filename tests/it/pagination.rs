@@ -12,7 +12,7 @@ use axum::response::Response;
 use serde_json::{Value, json};
 
 use crate::backend::{Backend, Recorded};
-use crate::support::{call_tool, serve_stdio, text_of};
+use crate::support::{call_tool, json_text, serve_stdio};
 
 const ITEMS: usize = 7;
 const SECRET_COOKIE: &str = "session=c00kie-s3cret";
@@ -109,6 +109,15 @@ fn document(dir: &std::path::Path, base: &str) -> std::path::PathBuf {
                 ],
                 "responses": {"200": github_ok}
             }},
+            "/plain/issues": {"get": {
+                "operationId": "listPlainIssues",
+                "summary": "List issues as untyped JSON",
+                "parameters": [
+                    {"name": "per_page", "in": "query", "schema": {"type": "integer"}},
+                    {"name": "page", "in": "query", "schema": {"type": "integer"}}
+                ],
+                "responses": {"200": {"description": "a page", "content": {"application/json": {}}}}
+            }},
             "/buckets/{bucket}/records": {"get": {
                 "operationId": "get_records",
                 "summary": "List records",
@@ -149,7 +158,7 @@ async fn page_through(
         let Some(current) = args.take() else { break };
         let result = call_tool(served, tool, current).await;
         assert_ne!(result["isError"], true, "{result}");
-        let text = text_of(&result);
+        let text = json_text(&result);
         // The array arrives as structured content, wrapped in an object.
         let page = result["structuredContent"]
             .as_object()
@@ -260,4 +269,41 @@ fn githubs_list_operations_carry_their_declared_link_header() {
         .count();
     eprintln!("GitHub: {linked} of {paged} tools with a `page` argument declare `Link`");
     assert!(linked * 2 > paged, "{linked} of {paged}");
+}
+
+/// The notes come before the body, which stays the last block (what a
+/// client reading "the response" takes), and a selector
+/// (`--response-filter`) still reads the body when headers are shown.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_body_stays_the_last_block_for_selectors() {
+    let backend = Backend::start_with(reply).await;
+    let dir = tempfile::tempdir().unwrap();
+    let doc = document(dir.path(), &backend.url());
+    let served = serve_stdio(&[doc.to_str().unwrap(), "--response-filter"], &[]).await;
+    let tools = served.client.list_all_tools().await.unwrap();
+    let plain = tools
+        .iter()
+        .find(|t| t.name.contains("plain"))
+        .expect("the untyped tool");
+    assert!(plain.output_schema.is_none());
+    let name = plain.name.to_string();
+    let result = call_tool(&served, &name, json!({"per_page": 2})).await;
+    let text = json_text(&result);
+    assert!(text.starts_with("Response headers:"), "{text}");
+    assert!(text.contains("Next page:"), "{text}");
+    let last = result["content"].as_array().unwrap().last().unwrap()["text"].clone();
+    let body: Value = serde_json::from_str(last.as_str().unwrap()).unwrap();
+    assert_eq!(body, json!([{"id": 1}, {"id": 2}]));
+    // A selector reads the body as the API sent it (the array), not the
+    // structured content it is wrapped in (`{"items": [...]}`), notes
+    // before it or not.
+    let selected = call_tool(
+        &served,
+        "list_issues_for_repo",
+        json!({"owner": "o", "per_page": 2, "response_filter": "[.[].id]"}),
+    )
+    .await;
+    assert_ne!(selected["isError"], true, "{selected}");
+    let selected: Value = serde_json::from_str(&json_text(&selected)).unwrap();
+    assert_eq!(selected, json!([1, 2]));
 }

@@ -407,14 +407,22 @@ impl Api {
             &member.channel.client.options().limits,
             &request_line,
         );
-        let next_page = show_headers(&mut outcome, called, args, &resp, &prepared);
+        let (shown, next_page) = response_notes(called, args, &resp, &prepared);
         mask_sent(&mut outcome, &prepared.credentials);
-        // After the masking: the arguments are the model's own and values
-        // of the API's next link other than a sent credential, and masking
-        // a credential that happens to be part of one (a Basic user name
-        // inside a collection's name) would corrupt them.
-        if let Some(line) = next_page {
-            outcome.content.push(Content::Text(line));
+        // The headers are masked like the body; the next page's arguments
+        // are not: they are the model's own and values of the API's next
+        // link other than a sent credential, and masking a credential that
+        // happens to be part of one would corrupt them.
+        let notes: Vec<String> = shown
+            .map(|text| mask_sent_text(&text, &prepared.credentials))
+            .into_iter()
+            .chain(next_page)
+            .collect();
+        if !notes.is_empty() {
+            // Before the body, which stays the last block (what selectors,
+            // code mode and clients reading "the response" take).
+            let at = outcome.content.len().saturating_sub(1);
+            outcome.content.insert(at, Content::Text(notes.join("\n")));
         }
         if let Some(advice) = &called.fetch_less {
             name_fetch_less_arguments(&mut outcome, advice);
@@ -581,28 +589,28 @@ fn mask(outcome: &mut ToolOutcome, secrets: &[String]) -> bool {
         .is_some_and(|structured| auth::redact_json(structured, secrets))
 }
 
-/// Adds to `outcome` the response headers a model is shown (see
-/// [`response::headers`]) and, for a success whose headers name a next
-/// page the tool's arguments cannot ask for, why (see
-/// [`super::next_page`]); before the sent credentials are masked, so a
-/// header echoing one does not show it. Returns the line giving the next
-/// page's arguments, when there is one.
-fn show_headers(
-    outcome: &mut ToolOutcome,
+/// What a model is told of the response beside its body: the headers it
+/// is shown (see [`response::headers`]), with, for a success whose
+/// headers name a next page the tool's arguments cannot ask for, why; and
+/// the line giving the next page's arguments, when there is one (see
+/// [`super::next_page`]).
+fn response_notes(
     called: &Prepared,
     args: &Map<String, Value>,
     resp: &HttpResponse,
     prepared: &PreparedRequest,
-) -> Option<String> {
+) -> (Option<String>, Option<String>) {
     let http = &called.endpoint.http;
-    let shown = response::headers::shown(&resp.headers, &http.response_headers);
-    if let Some(text) = response::headers::render(&shown) {
-        outcome.content.push(Content::Text(text));
-    }
+    let mut shown = response::headers::render(&response::headers::shown(
+        &resp.headers,
+        &http.response_headers,
+    ));
     if !(200..300).contains(&resp.status) {
-        return None;
+        return (shown, None);
     }
-    let url = url::Url::parse(&prepared.url).ok()?;
+    let Ok(url) = url::Url::parse(&prepared.url) else {
+        return (shown, None);
+    };
     let input = called
         .endpoint
         .input_full
@@ -615,15 +623,32 @@ fn show_headers(
         &resp.headers,
         &url,
         &prepared.credentials,
-    )?;
-    let line = next.render(&called.endpoint.name);
+    );
     match next {
-        super::next_page::NextPage::Arguments(_) => Some(line),
-        super::next_page::NextPage::Unreachable { .. } => {
-            outcome.content.push(Content::Text(line));
-            None
+        Some(next @ super::next_page::NextPage::Arguments(_)) => {
+            (shown, Some(next.render(&called.endpoint.name)))
         }
+        Some(unreachable) => {
+            let line = unreachable.render(&called.endpoint.name);
+            shown = Some(match shown {
+                Some(headers) => format!("{headers}\n{line}"),
+                None => line,
+            });
+            (shown, None)
+        }
+        None => (shown, None),
     }
+}
+
+/// `text` with the credentials one request carried masked, as
+/// [`mask_sent`] masks an outcome.
+fn mask_sent_text(text: &str, credentials: &[String]) -> String {
+    let sent: Vec<String> = credentials
+        .iter()
+        .filter(|c| c.len() >= MIN_MASKED_CREDENTIAL)
+        .cloned()
+        .collect();
+    auth::redact(text, &sent)
 }
 
 /// Masks the credentials one request carried (its

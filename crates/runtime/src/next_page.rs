@@ -49,8 +49,9 @@ impl NextPage {
     }
 }
 
-/// The next page of a response to `http` called with `args` at
-/// `request_url`, if its headers name one that differs from this page.
+/// The next page of a response to `http` (a read: GET, HEAD or QUERY)
+/// called with `args` at `request_url`, if its headers name one that
+/// differs from this page.
 /// `input` is the tool's input schema (for the arguments' types);
 /// `sent_secrets` the credential values this call sent.
 pub fn next_page(
@@ -61,6 +62,15 @@ pub fn next_page(
     request_url: &Url,
     sent_secrets: &[String],
 ) -> Option<NextPage> {
+    // Pages are read: an API's header never proposes calling a tool that
+    // writes again (a hostile one could otherwise steer a model into
+    // repeating a delete with arguments of its choosing).
+    if !matches!(
+        http.method.to_ascii_uppercase().as_str(),
+        "GET" | "HEAD" | "QUERY"
+    ) {
+        return None;
+    }
     let next = if let Some(target) = link_next(headers) {
         Target::Url(target)
     } else {

@@ -234,6 +234,25 @@ fn no_next_relation_or_the_same_page_again_is_no_next_page() {
 }
 
 #[test]
+fn a_tool_that_writes_is_never_offered_a_next_call() {
+    let (mut http, input) = github();
+    let args = map(json!({"owner": "octo"}));
+    let link = [h(
+        "Link",
+        "<https://api.example.com/x?page=2>; rel=\"next\"",
+    )];
+    assert!(next_page(&http, &input, &args, &link, &url(), &[]).is_some());
+    for method in ["POST", "DELETE", "PUT", "PATCH"] {
+        http.method = method.into();
+        assert_eq!(
+            next_page(&http, &input, &args, &link, &url(), &[]),
+            None,
+            "{method}"
+        );
+    }
+}
+
+#[test]
 fn arrays_and_json_parameters_keep_their_shape() {
     let mut json_param = query("filter", "filter");
     json_param.content_type = Some("application/json".into());

@@ -123,8 +123,10 @@ pub async fn select_outcome(
     if outcome.is_error {
         return outcome;
     }
-    let text: Option<&str> = match outcome.content.as_slice() {
-        [Content::Text(t)] => Some(t),
+    // The body is the last block; notes (the response headers, the next
+    // page) come before it.
+    let text: Option<&str> = match outcome.content.last() {
+        Some(Content::Text(t)) => Some(t),
         _ => None,
     };
     let source = text

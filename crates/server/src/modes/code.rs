@@ -460,6 +460,13 @@ fn value_of(result: CallToolResult, wrapped: Option<&str>) -> Value {
         }
         return structured;
     }
+    // The body is the last block (notes such as the response headers
+    // come before it); a body that is not JSON comes back as all the text.
+    if let Some(body) = result.content.last().and_then(|c| c.as_text())
+        && let Ok(value) = serde_json::from_str(&body.text)
+    {
+        return value;
+    }
     let text = text_of(&result);
     serde_json::from_str(&text).unwrap_or(Value::String(text))
 }
