@@ -12,7 +12,6 @@ use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 use rmcp::ServiceExt;
-use rmcp::model::CallToolRequestParams;
 use rmcp::service::RunningService;
 use rmcp::transport::TokioChildProcess;
 use serde_json::{Value, json};
@@ -53,9 +52,7 @@ async fn start(config: &Path, extra: &[&str]) -> RunningService<rmcp::RoleClient
 }
 
 async fn call(client: &RunningService<rmcp::RoleClient, ()>, tool: &str, args: Value) -> Value {
-    let params = CallToolRequestParams::new(tool.to_string())
-        .with_arguments(args.as_object().unwrap().clone());
-    serde_json::to_value(client.call_tool(params).await.unwrap()).unwrap()
+    serde_json::to_value(crate::support::call(client, tool, args).await).unwrap()
 }
 
 async fn names(client: &RunningService<rmcp::RoleClient, ()>) -> Vec<String> {

@@ -17,7 +17,8 @@ use rmcp::transport::TokioChildProcess;
 use serde_json::{Value, json};
 use tokio::io::AsyncBufReadExt;
 
-use crate::serve::{call, catalog_at, text_of};
+use crate::serve::catalog_at;
+use crate::support::{call, text_of};
 use crate::support::{local, root};
 
 /// An `openapi2mcp mock` process and the requests it logged.

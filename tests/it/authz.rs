@@ -413,7 +413,7 @@ async fn a_rotated_key_is_fetched_when_a_token_names_it() {
         StreamableHttpClientTransportConfig::with_uri(server.resource.clone()).auth_header(token),
     );
     let client = ().serve(transport).await.expect("client connects with a token");
-    let got = crate::serve::call(&client, "get_pet", json!({"petId": 1})).await;
+    let got = crate::support::call(&client, "get_pet", json!({"petId": 1})).await;
     assert_eq!(got.structured_content.unwrap()["name"], "Rex");
     assert_eq!(issuer.fetches.load(Ordering::SeqCst), 2);
     client.cancel().await.unwrap();

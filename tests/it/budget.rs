@@ -15,8 +15,9 @@ use rmcp::model::{PaginatedRequestParams, ReadResourceRequestParams, ResourceCon
 use serde_json::{Value, json};
 
 use crate::backend::{Backend, Recorded, Reply};
-use crate::serve::{call, connect, text_of};
+use crate::serve::connect;
 use crate::support::{assert_valid_tools, external};
+use crate::support::{call, text_of};
 
 fn load(path: &str, build: BuildOptions) -> pipeline::Loaded {
     let options = PipelineOptions {

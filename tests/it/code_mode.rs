@@ -20,7 +20,8 @@ use rmcp::model::CallToolResult;
 use serde_json::json;
 
 use crate::backend::{Backend, Recorded, Reply};
-use crate::serve::{call, connect, text_of};
+use crate::serve::connect;
+use crate::support::{call, text_of};
 use crate::support::{external, large, local};
 
 const GITHUB: &str = "@octokit/openapi/generated/api.github.com.json";

@@ -17,7 +17,8 @@ use openapi2mcp::tools::{self, BuildOptions, Catalog};
 use serde_json::json;
 
 use crate::backend::{Backend, Recorded};
-use crate::serve::{call, connect, text_of};
+use crate::serve::connect;
+use crate::support::{call, text_of};
 
 const CODINGS: [&str; 4] = ["gzip", "deflate", "br", "zstd"];
 

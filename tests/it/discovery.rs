@@ -21,7 +21,8 @@ use serde_json::{Value, json};
 use tokio::sync::mpsc;
 
 use crate::backend::{Backend, Recorded, Reply};
-use crate::serve::{call, connect, text_of};
+use crate::serve::connect;
+use crate::support::{call, text_of};
 use crate::support::{external, local, root};
 
 const GITHUB: &str = "@octokit/openapi/generated/api.github.com.json";

@@ -19,7 +19,8 @@ use openapi2mcp::tools::{self, BuildOptions, Catalog};
 use rmcp::model::CallToolResult;
 use serde_json::{Value, json};
 
-use crate::serve::{call, connect, text_of};
+use crate::serve::connect;
+use crate::support::{call, text_of};
 
 /// One request as a backend saw it.
 #[derive(Debug, Clone)]

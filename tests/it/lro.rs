@@ -19,8 +19,9 @@ use openapi2mcp::tools::Catalog;
 use rmcp::ServiceExt;
 use serde_json::{Value, json};
 
-use crate::serve::{call, catalog_at, connect, text_of};
+use crate::serve::{catalog_at, connect};
 use crate::support::local;
+use crate::support::{call, text_of};
 
 /// One request as the backend saw it, and when.
 #[derive(Debug, Clone)]

@@ -15,7 +15,8 @@ use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
 
 use crate::backend::{Backend, Recorded, Reply};
-use crate::serve::{call, catalog_at, petstore};
+use crate::serve::{catalog_at, petstore};
+use crate::support::call;
 use crate::support::local;
 
 const V2026: &str = "2026-07-28";

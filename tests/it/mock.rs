@@ -11,11 +11,10 @@ use openapi2mcp::pipeline;
 use openapi2mcp::server::{Bridge, ServeOptions};
 use openapi2mcp::tools;
 use rmcp::ServiceExt;
-use rmcp::model::{CallToolRequestParams, CallToolResult};
 use rmcp::service::{RoleClient, RunningService};
 use serde_json::{Value, json};
 
-use crate::support::{external, local};
+use crate::support::{call, external, local};
 
 /// The petstore mock, bound on a free port and serving; returns its base URL.
 async fn start_petstore() -> String {
@@ -309,12 +308,6 @@ async fn connect(options: ServeOptions) -> (RunningService<RoleClient, ()>, tool
         }
     });
     (().serve(client_io).await.expect("client connects"), catalog)
-}
-
-async fn call(client: &RunningService<RoleClient, ()>, name: &str, args: Value) -> CallToolResult {
-    let params = CallToolRequestParams::new(name.to_string())
-        .with_arguments(args.as_object().cloned().unwrap_or_default());
-    client.call_tool(params).await.expect("tools/call answered")
 }
 
 #[tokio::test]

@@ -15,12 +15,10 @@ use openapi2mcp::mock::store::Store;
 use openapi2mcp::mock::{self, MockOptions};
 use openapi2mcp::pipeline;
 use rmcp::ServiceExt;
-use rmcp::model::{CallToolRequestParams, CallToolResult};
-use rmcp::service::{RoleClient, RunningService};
 use serde_json::{Value, json};
 use tokio::io::AsyncBufReadExt;
 
-use crate::support::{external, large, local, root};
+use crate::support::{call, external, large, local, root};
 
 fn stateful() -> MockOptions {
     MockOptions {
@@ -567,12 +565,6 @@ fn a_broken_state_file_is_an_error_naming_it() {
         .unwrap();
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("broken-state.json"));
-}
-
-async fn call(client: &RunningService<RoleClient, ()>, name: &str, args: Value) -> CallToolResult {
-    let params = CallToolRequestParams::new(name.to_string())
-        .with_arguments(args.as_object().cloned().unwrap_or_default());
-    client.call_tool(params).await.expect("tools/call answered")
 }
 
 #[tokio::test]

@@ -23,8 +23,9 @@ use serde_json::{Value, json};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
 use crate::backend::{Backend, Recorded, Reply};
-use crate::serve::{call, connect, text_of};
+use crate::serve::connect;
 use crate::support::local;
+use crate::support::{call, text_of};
 
 fn oas32() -> (Catalog, Vec<String>) {
     let loaded = pipeline::load_catalog(

@@ -143,7 +143,7 @@ async fn an_overlay_changes_what_serve_serves() {
     let get_repo = find("get_repo").expect("get_repo");
     assert_eq!(get_repo.title.as_deref(), Some("Look up a repository"));
 
-    let result = crate::serve::call(
+    let result = crate::support::call(
         &client,
         "open_pull_request",
         json!({"owner": "o", "repo": "r", "title": "t", "head": "feature", "base": "main"}),

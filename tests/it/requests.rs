@@ -27,7 +27,8 @@ use serde_json::{Value, json};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
 
-use crate::serve::{call, connect, text_of};
+use crate::serve::connect;
+use crate::support::{call, text_of};
 
 /// One request exactly as it arrived.
 #[derive(Debug, Clone)]

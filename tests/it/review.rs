@@ -14,11 +14,11 @@ use openapi2mcp::server::modes::{ListingOptions, ToolsMode};
 use openapi2mcp::server::{Bridge, ServeOptions};
 use openapi2mcp::tools::{self, BuildOptions, Catalog};
 use rmcp::ServiceExt;
-use rmcp::model::{CallToolRequestParams, CallToolResult};
 use rmcp::service::{RoleClient, RunningService};
 use serde_json::{Value, json};
 
 use crate::backend::{Backend, Recorded, Reply};
+use crate::support::{call, text_of};
 
 /// A catalog built from an inline document.
 fn catalog_of(doc: Value) -> Catalog {
@@ -54,25 +54,6 @@ async fn session(bridge: &Bridge) -> RunningService<RoleClient, ()> {
         }
     });
     ().serve(client_io).await.expect("client connects")
-}
-
-async fn call(client: &RunningService<RoleClient, ()>, name: &str, args: Value) -> CallToolResult {
-    let params = CallToolRequestParams::new(name.to_string())
-        .with_arguments(args.as_object().cloned().unwrap_or_default());
-    tokio::time::timeout(Duration::from_secs(20), client.call_tool(params))
-        .await
-        .expect("answered in time")
-        .expect("tools/call answered")
-}
-
-fn text_of(result: &CallToolResult) -> String {
-    result
-        .content
-        .iter()
-        .filter_map(|c| serde_json::to_value(c).ok())
-        .filter_map(|v| v.get("text").and_then(Value::as_str).map(str::to_string))
-        .collect::<Vec<_>>()
-        .join("\n")
 }
 
 async fn listed(client: &RunningService<RoleClient, ()>) -> Vec<String> {

@@ -16,8 +16,9 @@ use rmcp::transport::TokioChildProcess;
 use serde_json::{Value, json};
 
 use crate::backend::Backend;
-use crate::serve::{call, pet_reply, text_of};
+use crate::serve::pet_reply;
 use crate::support::local;
+use crate::support::{call, text_of};
 
 /// This test binary is a selector worker too: the in-process servers of
 /// other modules (e.g. discovery's) run their selectors by re-invoking the

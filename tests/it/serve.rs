@@ -10,13 +10,13 @@ use openapi2mcp::server::transport::{HttpTransportOptions, bind_http};
 use openapi2mcp::server::{Bridge, ServeOptions};
 use openapi2mcp::tools::{self, BuildOptions, Catalog};
 use rmcp::ServiceExt;
-use rmcp::model::{CallToolRequestParams, CallToolResult, PaginatedRequestParams};
+use rmcp::model::{CallToolRequestParams, PaginatedRequestParams};
 use rmcp::service::{RoleClient, RunningService};
 use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
 
 use crate::backend::{Backend, Recorded, Reply};
-use crate::support::local;
+use crate::support::{call, local, text_of};
 
 /// A document's catalog, built the way `list` builds it.
 pub(crate) fn catalog_at(path: &std::path::Path) -> Catalog {
@@ -57,26 +57,6 @@ fn options_for(backend: &Backend, prefix: &str) -> ServeOptions {
         confirm: ConfirmPolicy::None,
         ..ServeOptions::default()
     }
-}
-
-pub(crate) async fn call(
-    client: &RunningService<RoleClient, ()>,
-    name: &str,
-    args: Value,
-) -> CallToolResult {
-    let params = CallToolRequestParams::new(name.to_string())
-        .with_arguments(args.as_object().cloned().unwrap_or_default());
-    client.call_tool(params).await.expect("tools/call answered")
-}
-
-pub(crate) fn text_of(result: &CallToolResult) -> String {
-    result
-        .content
-        .iter()
-        .filter_map(|c| serde_json::to_value(c).ok())
-        .filter_map(|v| v.get("text").and_then(Value::as_str).map(str::to_string))
-        .collect::<Vec<_>>()
-        .join("\n")
 }
 
 pub(crate) fn pet_reply(r: &Recorded) -> Reply {

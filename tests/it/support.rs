@@ -302,16 +302,42 @@ pub async fn serve_stdio(args: &[&str], env: &[(&str, &str)]) -> StdioServed {
     StdioServed { client, log }
 }
 
-/// `tools/call` of `tool` with `args` (an object), the result as JSON.
-pub async fn call_tool(served: &StdioServed, tool: &str, args: Value) -> Value {
-    let params = rmcp::model::CallToolRequestParams::new(tool.to_string())
-        .with_arguments(args.as_object().expect("arguments are an object").clone());
-    serde_json::to_value(served.client.call_tool(params).await.unwrap()).unwrap()
+/// How long a test waits for one `tools/call` answer.
+const CALL_LIMIT: std::time::Duration = std::time::Duration::from_secs(60);
+
+/// `tools/call` of `name` with `args` (an object) on any rmcp client,
+/// answered within a minute.
+pub async fn call(
+    client: &rmcp::service::RunningService<rmcp::RoleClient, ()>,
+    name: &str,
+    args: Value,
+) -> rmcp::model::CallToolResult {
+    let params = rmcp::model::CallToolRequestParams::new(name.to_string())
+        .with_arguments(args.as_object().cloned().unwrap_or_default());
+    tokio::time::timeout(CALL_LIMIT, client.call_tool(params))
+        .await
+        .unwrap_or_else(|_| panic!("tools/call {name} not answered within {CALL_LIMIT:?}"))
+        .expect("tools/call answered")
 }
 
-/// The text blocks of a `tools/call` result, joined by newlines: what a
-/// model reads.
-pub fn text_of(result: &Value) -> String {
+/// The text blocks of a result, joined by newlines: what a model reads.
+pub fn text_of(result: &rmcp::model::CallToolResult) -> String {
+    result
+        .content
+        .iter()
+        .filter_map(|c| serde_json::to_value(c).ok())
+        .filter_map(|v| v.get("text").and_then(Value::as_str).map(str::to_string))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// [`call`] on a [`StdioServed`], the result as JSON.
+pub async fn call_tool(served: &StdioServed, tool: &str, args: Value) -> Value {
+    serde_json::to_value(call(&served.client, tool, args).await).unwrap()
+}
+
+/// [`text_of`] for a result as JSON.
+pub fn json_text(result: &Value) -> String {
     result["content"]
         .as_array()
         .map(|blocks| {

@@ -15,8 +15,9 @@ use rmcp::model::{CallToolResult, Tool};
 use serde_json::{Value, json};
 
 use crate::backend::{Backend, Recorded, Reply};
-use crate::serve::{call, catalog_at, connect, text_of};
+use crate::serve::{catalog_at, connect};
 use crate::support::external;
+use crate::support::{call, text_of};
 
 /// Jupyter Server's `Contents` model and contents operations, as its
 /// `api.yaml` writes them (trimmed to what the test needs).
