@@ -26,7 +26,7 @@ use super::binding::{HttpBinding, SecurityScheme};
 use super::forward::Forwarded;
 use super::http::HttpOptions;
 use super::lro::{self, LroMode, Monitor};
-use super::request::{self, PreparedRequest};
+use super::request;
 use super::response::{self, Content, HttpResponse, ToolOutcome};
 use super::schemas::{SchemaSide, SchemaSource, Schemas, with_closure};
 use super::wire::display_url;
@@ -39,10 +39,13 @@ mod members;
 
 #[path = "call_advice.rs"]
 mod advice;
+#[path = "call_notes.rs"]
+mod notes;
 
 #[path = "call_run.rs"]
 mod run;
 use advice::{fetch_less_advice, name_fetch_less_arguments};
+use notes::{mask_sent_text, response_notes};
 pub use run::{CallRequest, Ran, Verdict};
 
 /// How calls reach the API.
@@ -587,68 +590,6 @@ fn mask(outcome: &mut ToolOutcome, secrets: &[String]) -> bool {
         .structured
         .as_mut()
         .is_some_and(|structured| auth::redact_json(structured, secrets))
-}
-
-/// What a model is told of the response beside its body: the headers it
-/// is shown (see [`response::headers`]), with, for a success whose
-/// headers name a next page the tool's arguments cannot ask for, why; and
-/// the line giving the next page's arguments, when there is one (see
-/// [`super::next_page`]).
-fn response_notes(
-    called: &Prepared,
-    args: &Map<String, Value>,
-    resp: &HttpResponse,
-    prepared: &PreparedRequest,
-) -> (Option<String>, Option<String>) {
-    let http = &called.endpoint.http;
-    let mut shown = response::headers::render(&response::headers::shown(
-        &resp.headers,
-        &http.response_headers,
-    ));
-    if !(200..300).contains(&resp.status) {
-        return (shown, None);
-    }
-    let Ok(url) = url::Url::parse(&prepared.url) else {
-        return (shown, None);
-    };
-    let input = called
-        .endpoint
-        .input_full
-        .as_deref()
-        .unwrap_or(&called.endpoint.input_schema);
-    let next = super::next_page::next_page(
-        http,
-        input,
-        args,
-        &resp.headers,
-        &url,
-        &prepared.credentials,
-    );
-    match next {
-        Some(next @ super::next_page::NextPage::Arguments(_)) => {
-            (shown, Some(next.render(&called.endpoint.name)))
-        }
-        Some(unreachable) => {
-            let line = unreachable.render(&called.endpoint.name);
-            shown = Some(match shown {
-                Some(headers) => format!("{headers}\n{line}"),
-                None => line,
-            });
-            (shown, None)
-        }
-        None => (shown, None),
-    }
-}
-
-/// `text` with the credentials one request carried masked, as
-/// [`mask_sent`] masks an outcome.
-fn mask_sent_text(text: &str, credentials: &[String]) -> String {
-    let sent: Vec<String> = credentials
-        .iter()
-        .filter(|c| c.len() >= MIN_MASKED_CREDENTIAL)
-        .cloned()
-        .collect();
-    auth::redact(text, &sent)
 }
 
 /// Masks the credentials one request carried (its
