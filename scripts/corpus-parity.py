@@ -86,7 +86,10 @@ def served(binary, doc):
             if "error" in answer:
                 finish(p)
                 return None, "tools/list error: %s" % answer["error"]
-            tools += answer["result"]["tools"]
+            # The API's tools: get_call_result (reads calls answered with
+            # a handle) is not one, so `list` does not show it.
+            tools += [t for t in answer["result"]["tools"]
+                      if t["name"] != "get_call_result" or (t.get("_meta") or {}).get("openapi2mcp/origin")]
             cursor = answer["result"].get("nextCursor")
             if not cursor:
                 break

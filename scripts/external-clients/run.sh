@@ -7,6 +7,11 @@
 #      by page without raising, and a call of get_repo (operationId
 #      repos/get) reaches GET /repos/octocat/hello-world on a local backend
 #      and comes back as a non-error result with structuredContent.
+#      Client profiles (profiles.mjs): the official TypeScript SDK's client,
+#      declaring exactly what claude.ai, Claude Code, Cursor, VS Code,
+#      Gemini CLI, Codex and opencode declare, runs the same session on
+#      specs/client-profiles.yaml (list, read, destructive call, 202 export
+#      answered with a handle, paginated list); each must end usably.
 #  (b) The official conformance suite against specs/petstore.yaml over
 #      streamable HTTP, scenario by scenario, at protocol 2025-11-25.
 #  (c) The same suite's whole 2026-07-28 requirement set
@@ -30,7 +35,8 @@ suite="$cache/node/node_modules/@modelcontextprotocol/conformance/dist/index.js"
 github="$root/tests/external/node_modules/@octokit/openapi/generated/api.github.com.json"
 petstore="$root/specs/petstore.yaml"
 
-EXPECTED_TOOLS=1223
+# GitHub's 1,223 operations and get_call_result (reads calls answered with a handle).
+EXPECTED_TOOLS=1224
 CALL_TOOL=get_repo
 CALL_ARGS='{"owner":"octocat","repo":"hello-world"}'
 CALL_REQUEST='GET /repos/octocat/hello-world'
@@ -287,24 +293,41 @@ if [ -s "$work/github-stdio-list.json" ] && [ -s "$work/github-http-list.json" ]
   fi
 fi
 
+# --- client profiles: the same session as each host declares itself -----------
+say "client profiles with the MCP TypeScript SDK: claude.ai, Claude Code, Cursor, VS Code, Gemini CLI, Codex, opencode (issue #45)"
+status=0
+timeout 600 "$node22" "$root/scripts/external-clients/profiles.mjs" --bin "$bin" \
+    --sdk "$cache/node/node_modules" > "$work/profiles.txt" 2>&1 || status=$?
+while IFS= read -r line; do
+  case "$line" in
+    PASS\ *) pass "${line#PASS }" ;;
+    FAIL\ *) fail "${line#FAIL }" ;;
+  esac
+done < "$work/profiles.txt"
+if [ "$status" -ne 0 ] && ! grep -q '^FAIL ' "$work/profiles.txt"; then
+  fail "client profiles: profiles.mjs exited $status"
+  sed 's/^/    /' "$work/profiles.txt" | tail -20
+fi
+
 # --- (a) listing modes: discovery (GitHub's default) and toolsets --------------
 say "(a) listing modes with the MCP Python SDK: GitHub in discovery mode, petstore in toolsets mode"
-# Discovery is what --tools auto picks for GitHub: four meta-tools, and the
-# same call reaches the backend through call_read_only_tool.
+# Discovery is what --tools auto picks for GitHub: five meta-tools (the four
+# of discovery and get_call_result), and the same call reaches the backend
+# through call_read_only_tool.
 discovery_server=("$bin" serve --quiet "$github" --base-url "$backend")
 call github-discovery-call stdio --call call_read_only_tool \
   --args "{\"name\":\"$CALL_TOOL\",\"arguments\":$CALL_ARGS}" -- "${discovery_server[@]}"
 if [ -s "$work/github-discovery-call.json" ]; then
-  if "$python" -c 'import json,sys; r=json.load(open(sys.argv[1])); sys.exit(r["tools"]!=4)' "$work/github-discovery-call.json"; then
-    pass "github-discovery: 4 meta-tools listed"
+  if "$python" -c 'import json,sys; r=json.load(open(sys.argv[1])); sys.exit(r["tools"]!=5)' "$work/github-discovery-call.json"; then
+    pass "github-discovery: 5 meta-tools listed"
   else
-    fail "github-discovery: expected 4 meta-tools, see $work/github-discovery-call.json"
+    fail "github-discovery: expected 5 meta-tools, see $work/github-discovery-call.json"
   fi
 fi
 if start_http petstore-toolsets --quiet "$petstore" --base-url "$backend" --tools toolsets; then
   if client petstore-toolsets http "$url" --enable-toolset pets; then
-    if "$python" -c 'import json,sys; r=json.load(open(sys.argv[1])); sys.exit(not (r["tools"]==3 and r.get("list_changed") and r["tools_after_enable"]>3))' "$work/petstore-toolsets.json"; then
-      pass "petstore-toolsets: 3 meta-tools, enable_toolset sent tools/list_changed, $("$python" -c 'import json,sys; print(json.load(open(sys.argv[1]))["tools_after_enable"])' "$work/petstore-toolsets.json") tools after"
+    if "$python" -c 'import json,sys; r=json.load(open(sys.argv[1])); sys.exit(not (r["tools"]==4 and r.get("list_changed") and r["tools_after_enable"]>4))' "$work/petstore-toolsets.json"; then
+      pass "petstore-toolsets: 4 meta-tools (3 of toolsets, get_call_result), enable_toolset sent tools/list_changed, $("$python" -c 'import json,sys; print(json.load(open(sys.argv[1]))["tools_after_enable"])' "$work/petstore-toolsets.json") tools after"
     else
       fail "petstore-toolsets: unexpected listing, see $work/petstore-toolsets.json"
     fi

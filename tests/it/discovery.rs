@@ -108,7 +108,7 @@ async fn auto_picks_discovery_for_github_and_full_for_petstore() {
 }
 
 #[tokio::test]
-async fn discovery_lists_four_meta_tools_in_under_a_thousand_tokens() {
+async fn discovery_lists_five_meta_tools_in_under_a_thousand_tokens() {
     let Some(gh) = github() else { return };
     let client = connect(gh.clone(), ServeOptions::default()).await;
     let tools = client.list_all_tools().await.unwrap();
@@ -119,7 +119,8 @@ async fn discovery_lists_four_meta_tools_in_under_a_thousand_tokens() {
             "search_tools",
             "describe_tools",
             "call_read_only_tool",
-            "call_tool"
+            "call_tool",
+            "get_call_result"
         ]
     );
     let listed = serde_json::to_string(&json!({"tools": tools})).unwrap();
@@ -376,7 +377,12 @@ async fn toolsets_switch_on_and_off_with_list_changed() {
     assert_eq!(caps.list_changed, Some(true));
     assert_eq!(
         names(&client).await,
-        ["list_toolsets", "enable_toolset", "disable_toolset"]
+        [
+            "list_toolsets",
+            "enable_toolset",
+            "disable_toolset",
+            "get_call_result"
+        ]
     );
     let sets = call_w(&client, "list_toolsets", json!({})).await;
     let listed = sets.structured_content.unwrap();
@@ -405,10 +411,15 @@ async fn toolsets_switch_on_and_off_with_list_changed() {
         .expect("channel open");
     let now = names(&client).await;
     assert_eq!(
-        &now[..3],
-        ["list_toolsets", "enable_toolset", "disable_toolset"]
+        &now[..4],
+        [
+            "list_toolsets",
+            "enable_toolset",
+            "disable_toolset",
+            "get_call_result"
+        ]
     );
-    assert_eq!(now[3..].to_vec(), pet_tools);
+    assert_eq!(now[4..].to_vec(), pet_tools);
 
     // Enabling again changes nothing and sends no notification.
     let again = call_w(&client, "enable_toolset", json!({"names": ["pets"]})).await;
@@ -427,7 +438,8 @@ async fn toolsets_switch_on_and_off_with_list_changed() {
         changed.try_recv().is_err(),
         "exactly one notification per change"
     );
-    assert_eq!(names(&client).await.len(), 3);
+    // The meta-tools alone again.
+    assert_eq!(names(&client).await.len(), 4);
     client.cancel().await.unwrap();
 }
 

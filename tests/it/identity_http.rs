@@ -839,19 +839,37 @@ async fn older_clients_are_asked_on_their_session_or_given_the_link() {
     client.cancel().await.unwrap();
 
     // A client that cannot open URLs: the link comes in the result, for
-    // the person to open; it works the same.
+    // the person to open, saying what to do next; the model's retry,
+    // made while the person is still logging in, waits for the login and
+    // goes through (no second link, nothing to guess).
     let bob = mcp_token(&mcp.issuer, &resource, "bob").await;
     let refused = call_as(&resource, &bob, None, json!({"elicitation": {"form": {}}})).await;
     assert_eq!(refused["isError"], true, "{refused}");
-    let text = refused["content"][0]["text"].as_str().unwrap();
+    let text = refused["content"][0]["text"].as_str().unwrap().to_string();
+    for says in [
+        "cannot open the login page itself",
+        "It works only for them, for the next 15 minutes",
+        "call `get_pet` again with the same arguments",
+        "waits up to 30 s",
+    ] {
+        assert!(text.contains(says), "{says:?} in {text}");
+    }
     let link = text
         .split_whitespace()
         .find(|w| w.starts_with(&format!("{base}/oauth/connect?")))
-        .unwrap_or_else(|| panic!("no link in {text}"));
+        .unwrap_or_else(|| panic!("no link in {text}"))
+        .to_string();
     assert!(backend.take().is_empty());
-    let (status, page) = follow_link(link, "bob", "bob@api").await;
+    let retry = tokio::spawn({
+        let (resource, bob) = (resource.clone(), bob.clone());
+        async move { call_as(&resource, &bob, None, json!({})).await }
+    });
+    // The retry is waiting by the time the person has logged in.
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    assert!(!retry.is_finished(), "the retry waits for the login");
+    let (status, page) = follow_link(&link, "bob", "bob@api").await;
     assert_eq!(status, 200, "{page}");
-    let result = call_as(&resource, &bob, None, json!({})).await;
+    let result = retry.await.unwrap();
     assert_ne!(result["isError"], true, "{result}");
     let token = bearer(&backend.take());
     assert_eq!(introspect(&api.issuer, &token).await["sub"], "bob@api");

@@ -555,3 +555,157 @@ async fn a_2026_client_follows_a_202_operation_as_a_task_and_its_cancel_reaches_
     );
     shutdown.cancel();
 }
+
+/// Calls `get_call_result` with `handle` until the call behind it ends
+/// (at most `turns` times); the final result and how many turns it took.
+async fn result_of_handle(
+    client: &rmcp::service::RunningService<rmcp::RoleClient, ()>,
+    handle: &str,
+    turns: usize,
+) -> (rmcp::model::CallToolResult, usize) {
+    for turn in 1..=turns {
+        let got = call(client, "get_call_result", json!({"handle": handle})).await;
+        let still = got
+            .structured_content
+            .as_ref()
+            .is_some_and(|s| s["status"] == "working");
+        if !still {
+            return (got, turn);
+        }
+        assert!(
+            text_of(&got).contains(handle),
+            "a running call's answer names its handle: {}",
+            text_of(&got)
+        );
+    }
+    panic!("the call behind {handle} did not end in {turns} turns");
+}
+
+/// The handle a call was answered with, read from its text as a model
+/// would (`… with {"handle":"…"} …`).
+fn handle_in(text: &str) -> String {
+    let at = text.find(r#"{"handle":""#).expect("a handle in the answer") + 11;
+    text[at..].split('"').next().unwrap().to_string()
+}
+
+#[tokio::test]
+async fn a_client_without_tasks_gets_a_handle_before_its_timeout_and_the_result_through_get_call_result()
+ {
+    use rmcp::transport::TokioChildProcess;
+    // Three polls a second apart: longer than --handle-after 1.
+    let api = Backend::start(three_polls).await;
+    let mut cmd = tokio::process::Command::new(env!("CARGO_BIN_EXE_openapi2mcp"));
+    cmd.arg("serve")
+        .arg(local("specs/report-exports.yaml"))
+        .args(["--handle-after", "1", "--confirm", "none", "--base-url"])
+        .arg(format!("{}/v1", api.url()))
+        .env("OPENAPI2MCP_BEARERAUTH_TOKEN", TOKEN);
+    // A client declaring nothing, as most hosts do.
+    let client =
+        ().serve(TokioChildProcess::new(cmd).unwrap())
+            .await
+            .expect("spawned server speaks MCP on stdout");
+    let tools = client.list_all_tools().await.unwrap();
+    let last = tools.last().expect("tools");
+    assert_eq!(last.name, "get_call_result", "listed after the API's tools");
+    assert_eq!(
+        last.annotations.as_ref().and_then(|a| a.read_only_hint),
+        Some(true)
+    );
+    let started = Instant::now();
+    let got = call(&client, "start_export", start_args()).await;
+    let answered = started.elapsed();
+    let text = text_of(&got);
+    assert!(
+        answered < Duration::from_millis(2500),
+        "answered after {answered:?}: {text}"
+    );
+    assert!(
+        text.contains("`start_export` has not finished after 1 s"),
+        "{text}"
+    );
+    assert!(text.contains("following"), "the operation's state: {text}");
+    // start_export declares an output schema: the handle is not its result.
+    assert_eq!(got.is_error, Some(true), "{text}");
+    assert_eq!(got.structured_content, None);
+    let handle = handle_in(&text);
+    let (done, turns) = result_of_handle(&client, &handle, 10).await;
+    assert_ne!(done.is_error, Some(true), "{}", text_of(&done));
+    assert_eq!(done.structured_content, Some(report()), "the report itself");
+    assert!(turns <= 4, "each turn waits up to a second: {turns}");
+    // Kept: reading it again gives the same result at once.
+    let again = call(&client, "get_call_result", json!({"handle": handle})).await;
+    assert_eq!(again.structured_content, Some(report()));
+    // A made-up handle is named as unknown, an error the model can read.
+    let unknown = call(&client, "get_call_result", json!({"handle": "nope"})).await;
+    assert_eq!(unknown.is_error, Some(true));
+    assert!(
+        text_of(&unknown).contains("Unknown handle `nope`"),
+        "{}",
+        text_of(&unknown)
+    );
+    client.cancel().await.unwrap();
+    let polls = api
+        .seen()
+        .iter()
+        .filter(|s| s.path == "/v1/exports/e1")
+        .count();
+    assert_eq!(
+        polls,
+        3,
+        "polled as a blocking call would: {:?}",
+        api.seen()
+    );
+}
+
+#[tokio::test]
+async fn a_handle_is_read_only_by_the_caller_who_made_the_call_and_a_quick_call_gets_no_handle() {
+    use crate::protocol::{http_server, rpc_2026_as};
+    use openapi2mcp::server::Bridge;
+
+    let api = Backend::start(three_polls).await;
+    let mut opts = options(&api);
+    opts.handle_after = Some(Duration::from_millis(500));
+    let (url, shutdown) = http_server(Bridge::new(exports(), opts).unwrap()).await;
+    let as_caller = |token: &'static str, name: &'static str, arguments: Value| {
+        let url = url.clone();
+        async move {
+            rpc_2026_as(
+                &url,
+                Some(token),
+                "tools/call",
+                json!({"name": name, "arguments": arguments}),
+                json!({}),
+            )
+            .await
+        }
+    };
+    // A quick call is answered with its result.
+    let quick = as_caller("alice", "get_report", json!({"reportId": "r1"})).await;
+    assert_eq!(quick["result"]["structuredContent"], report(), "{quick}");
+    let started = as_caller("alice", "start_export", start_args()).await;
+    let text = started["result"]["content"][0]["text"]
+        .as_str()
+        .unwrap_or_default();
+    let handle = handle_in(text);
+    // Bob cannot read Alice's call, nor tell it from one that never was.
+    let bob = as_caller("bob", "get_call_result", json!({"handle": handle})).await;
+    assert_eq!(bob["result"]["isError"], true, "{bob}");
+    assert!(
+        bob["result"]["content"][0]["text"]
+            .as_str()
+            .unwrap_or_default()
+            .starts_with(&format!("Unknown handle `{handle}`")),
+        "{bob}"
+    );
+    // Alice can, once it has ended.
+    let mut done = Value::Null;
+    for _ in 0..20 {
+        done = as_caller("alice", "get_call_result", json!({"handle": handle})).await;
+        if done["result"]["structuredContent"]["status"] != "working" {
+            break;
+        }
+    }
+    assert_eq!(done["result"]["structuredContent"], report(), "{done}");
+    shutdown.cancel();
+}

@@ -297,7 +297,7 @@ async fn an_rmcp_client_on_2026_07_28_accepts_the_tools_and_mirrors_the_header()
     let tools = client.list_all_tools().await.unwrap();
     assert_eq!(
         tools.len(),
-        8,
+        9,
         "{:?}",
         tools.iter().map(|t| &t.name).collect::<Vec<_>>()
     );

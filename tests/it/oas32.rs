@@ -585,7 +585,7 @@ async fn listed(client: &RunningService<RoleClient, ()>) -> Vec<String> {
         .unwrap()
         .into_iter()
         .map(|t| t.name.to_string())
-        .filter(|n| !n.ends_with("_toolset") && !n.ends_with("_toolsets"))
+        .filter(|n| !n.ends_with("_toolset") && !n.ends_with("_toolsets") && n != "get_call_result")
         .collect();
     names.sort();
     names

@@ -470,7 +470,12 @@ impl<'a> Pair<'a> {
         }
         assert!(!names_a.is_empty(), "{}: no tools listed", self.context);
         self.compare_resources(&names_a).await;
-        names_a
+        // The API's operations (a meta-tool such as get_call_result
+        // sends no request of its own).
+        ta.iter()
+            .filter(|t| t["_meta"][openapi2mcp::runtime::catalog::ORIGIN_META_KEY].is_object())
+            .map(name)
+            .collect()
     }
 
     /// Same resources, templates and resource contents: the document,

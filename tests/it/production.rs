@@ -282,6 +282,8 @@ async fn tool_names(
         .unwrap()
         .into_iter()
         .map(|t| t.name.to_string())
+        // The API's tools (get_call_result is listed with any).
+        .filter(|n| n != "get_call_result")
         .collect();
     names.sort();
     names

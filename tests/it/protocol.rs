@@ -112,7 +112,8 @@ async fn a_2026_client_hears_of_a_reload_on_its_listen_stream() {
     filter.tools_list_changed = Some(true);
     let mut subscription = client.listen(filter).await.expect("listen is acknowledged");
     assert_eq!(subscription.acknowledged().tools_list_changed, Some(true));
-    let before = client.list_all_tools().await.unwrap().len();
+    // The API's tools, get_call_result aside (reload counts those).
+    let before = client.list_all_tools().await.unwrap().len() - 1;
 
     // A reload to a bigger document: the stream hears of it.
     let bigger = catalog_at(&local("specs/features.yaml"));
@@ -130,7 +131,7 @@ async fn a_2026_client_hears_of_a_reload_on_its_listen_stream() {
         matches!(heard, ServerNotification::ToolListChangedNotification(_)),
         "{heard:?}"
     );
-    assert_eq!(client.list_all_tools().await.unwrap().len(), count);
+    assert_eq!(client.list_all_tools().await.unwrap().len(), count + 1);
     subscription.cancel().await.unwrap();
     client.cancel().await.unwrap();
 }
@@ -974,10 +975,11 @@ async fn stateless_toolsets_are_chosen_by_path_or_header() {
     let backend = Backend::start(pet_reply).await;
     let (base, shutdown) = toolsets_server(&backend, &[]).await;
     for version in ["2026-07-28", "2025-06-18"] {
-        // Nothing chosen: only list_toolsets (no session to enable into).
+        // Nothing chosen: only list_toolsets (no session to enable into)
+        // and get_call_result.
         assert_eq!(
             names_at(&base, "/mcp", None, version).await.unwrap(),
-            ["list_toolsets"]
+            ["list_toolsets", "get_call_result"]
         );
         // By path, or by header: that toolset's tools.
         let by_path = names_at(&base, "/mcp/x/pets", None, version).await.unwrap();

@@ -64,7 +64,13 @@ async fn listed(client: &RunningService<RoleClient, ()>) -> Vec<String> {
     tools.into_iter().map(|t| t.name.to_string()).collect()
 }
 
-const META: [&str; 3] = ["list_toolsets", "enable_toolset", "disable_toolset"];
+/// What toolsets mode lists before any toolset's tools.
+const META: [&str; 4] = [
+    "list_toolsets",
+    "enable_toolset",
+    "disable_toolset",
+    "get_call_result",
+];
 
 // 1. Toolsets are kept by name, so a reload that renumbers them cannot
 //    mis-index a session's choice.
@@ -84,7 +90,7 @@ async fn enabled_toolsets_survive_reloads_that_reorder_or_drop_toolsets() {
     let client = session(&bridge).await;
     let on = call(&client, "enable_toolset", json!({"names": ["beta"]})).await;
     assert_eq!(on.is_error, Some(false), "{}", text_of(&on));
-    assert_eq!(listed(&client).await[3..], ["get_b1", "get_b2"]);
+    assert_eq!(listed(&client).await[META.len()..], ["get_b1", "get_b2"]);
 
     // The toolsets come in another order: `beta` is third now, and the
     // second (its old position) is `alpha`.
@@ -99,9 +105,9 @@ async fn enabled_toolsets_survive_reloads_that_reorder_or_drop_toolsets() {
         .await
         .unwrap();
     let now = listed(&client).await;
-    assert_eq!(now[..3], META);
+    assert_eq!(now[..META.len()], META);
     assert_eq!(
-        now[3..],
+        now[META.len()..],
         ["get_b1", "get_b3"],
         "the session's toolset is beta"
     );
@@ -127,7 +133,7 @@ async fn enabled_toolsets_survive_reloads_that_reorder_or_drop_toolsets() {
         .reload(catalog_of(fewer), Schemas::default())
         .await
         .unwrap();
-    assert_eq!(listed(&client).await[3..], ["get_b4"]);
+    assert_eq!(listed(&client).await[META.len()..], ["get_b4"]);
     let got = call(&client, "get_b4", json!({})).await;
     assert_eq!(got.is_error, Some(false), "{}", text_of(&got));
 
@@ -150,7 +156,7 @@ async fn enabled_toolsets_survive_reloads_that_reorder_or_drop_toolsets() {
         )
         .await
         .unwrap();
-    assert_eq!(listed(&client).await[3..], ["get_b5"]);
+    assert_eq!(listed(&client).await[META.len()..], ["get_b5"]);
     let off = call(&client, "disable_toolset", json!({"names": ["beta"]})).await;
     assert_eq!(off.structured_content.unwrap()["changed"], true);
     assert_eq!(listed(&client).await, META);
@@ -426,19 +432,23 @@ async fn watch_reloads_on_a_configmap_symlink_swap() {
     let reloader = Reloader::new(location, PipelineOptions::default(), bridge.clone());
     reloader.spawn_watch(Duration::from_secs(1)).unwrap();
     let client = session(&bridge).await;
-    assert_eq!(listed(&client).await, ["get_first"]);
+    assert_eq!(listed(&client).await, ["get_first", "get_call_result"]);
 
     for (round, stamp) in [("get_second", "01_00"), ("get_third", "02_00")] {
         volume.update(&tagged_doc(&[(round, "all")]).to_string(), stamp);
         let mut now = Vec::new();
         for _ in 0..100 {
             now = listed(&client).await;
-            if now == [round] {
+            if now == [round, "get_call_result"] {
                 break;
             }
             tokio::time::sleep(Duration::from_millis(100)).await;
         }
-        assert_eq!(now, [round], "the ConfigMap update was not picked up");
+        assert_eq!(
+            now,
+            [round, "get_call_result"],
+            "the ConfigMap update was not picked up"
+        );
         let got = call(&client, round, json!({})).await;
         assert_eq!(got.is_error, Some(false), "{}", text_of(&got));
     }

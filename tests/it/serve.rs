@@ -119,10 +119,14 @@ async fn tools_list_pages_carry_exactly_the_model() {
         "a 4 KiB page limit must paginate the petstore"
     );
     let all = client.list_all_tools().await.unwrap();
-    let got: Vec<Value> = all
+    let mut got: Vec<Value> = all
         .iter()
         .map(|t| serde_json::to_value(t).unwrap())
         .collect();
+    // Every operation's tool, then the one that reads calls answered
+    // with a handle.
+    let last = got.pop().unwrap();
+    assert_eq!(last["name"], "get_call_result", "{last}");
     assert_eq!(got, expected);
 
     let info = client.peer_info().unwrap();
@@ -369,7 +373,8 @@ async fn streamable_http_transport_with_origin_check_and_token() {
         StreamableHttpClientTransportConfig::with_uri(url.clone()).auth_header("s3cret"),
     );
     let client = ().serve(transport).await.expect("client connects over HTTP");
-    assert_eq!(client.list_all_tools().await.unwrap().len(), 7);
+    // Seven operations and get_call_result.
+    assert_eq!(client.list_all_tools().await.unwrap().len(), 8);
     let got = call(&client, "get_pet", json!({"petId": 1})).await;
     assert_eq!(
         got.structured_content,
@@ -485,7 +490,8 @@ async fn the_real_binary_serves_over_stdio_with_a_clean_stdout() {
         ().serve(TokioChildProcess::new(cmd).unwrap())
             .await
             .expect("spawned server speaks MCP on stdout");
-    assert_eq!(client.list_all_tools().await.unwrap().len(), 7);
+    // Seven operations and get_call_result.
+    assert_eq!(client.list_all_tools().await.unwrap().len(), 8);
     let got = call(&client, "get_pet", json!({"petId": 1})).await;
     assert_eq!(
         got.structured_content,
@@ -612,8 +618,9 @@ async fn cancelling_a_call_aborts_the_http_request() {
         hung_up_after < std::time::Duration::from_secs(5),
         "{hung_up_after:?}"
     );
-    // The server still answers afterwards.
-    assert_eq!(client.list_all_tools().await.unwrap().len(), 7);
+    // The server still answers afterwards (seven operations and
+    // get_call_result).
+    assert_eq!(client.list_all_tools().await.unwrap().len(), 8);
     client.cancel().await.unwrap();
 }
 

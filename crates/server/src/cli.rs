@@ -209,6 +209,13 @@ pub struct ServeFlags {
     /// the result and may cancel it); others wait for the result.
     #[arg(help_heading = CONFIRM_TASKS, long, value_name = "SECS", default_value_t = 5.0, value_parser = parse_task_after)]
     pub task_after: f64,
+    /// Seconds a call of a client without the tasks extension runs before
+    /// it is answered with a handle and goes on; the client's model reads
+    /// the result with the get_call_result tool. `off`: such clients wait
+    /// for every call to end (a long-running operation up to
+    /// --lro-timeout), which most hosts give up on after a minute or two.
+    #[arg(help_heading = CONFIRM_TASKS, long, value_name = "SECS|off", default_value = "30", value_parser = parse_handle_after)]
+    pub handle_after: HandleAfter,
     /// Seconds a task (and its result) is kept after its creation; one
     /// still running then is cancelled. The `ttlMs` of every task.
     #[arg(help_heading = CONFIRM_TASKS, long, value_name = "SECS", env = openapi2mcp_runtime::settings::TASK_TTL,
@@ -412,6 +419,19 @@ fn parse_shutdown_grace(s: &str) -> Result<f64, String> {
     number_in(s, 0.0, MAX_SHUTDOWN_GRACE_SECS, "seconds")
 }
 
+/// `--handle-after`: seconds, or `off` (`None`).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct HandleAfter(pub Option<Duration>);
+
+/// --handle-after: `off`, or a tenth of a second to a day.
+fn parse_handle_after(s: &str) -> Result<HandleAfter, String> {
+    if s.trim().eq_ignore_ascii_case("off") {
+        return Ok(HandleAfter(None));
+    }
+    number_in(s, 0.1, MAX_TIMEOUT_SECS, "seconds (or `off`)")
+        .map(|secs| HandleAfter(Some(Duration::from_secs_f64(secs))))
+}
+
 /// --task-after: 0 (every call of a tasks-capable client is a task) to a day.
 fn parse_task_after(s: &str) -> Result<f64, String> {
     number_in(s, 0.0, MAX_TIMEOUT_SECS, "seconds")
@@ -554,6 +574,7 @@ impl ServeFlags {
                 )?),
             },
             task_after: Duration::from_secs_f64(self.task_after),
+            handle_after: self.handle_after.0,
             tasks: TaskLimits {
                 max_tasks: self.max_tasks.max(1),
                 max_result_bytes: self.task_results_bytes,

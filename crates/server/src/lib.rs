@@ -21,6 +21,7 @@ pub mod code;
 pub mod confirm;
 pub mod connect;
 pub mod generated_main;
+pub mod handles;
 pub mod listener;
 mod live;
 pub mod login;
@@ -284,6 +285,7 @@ impl Bridge {
             &title,
             &options.listing,
             options.page_bytes,
+            options.handle_after.is_some(),
         )?;
         let info = server_info(
             &title,

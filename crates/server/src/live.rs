@@ -43,6 +43,8 @@ pub(super) struct Shared {
     /// Where people log in to the API through this server (HTTP with
     /// `--oauth-issuer` and a token store).
     pub(super) login_pages: std::sync::OnceLock<super::connect::LoginPages>,
+    /// Login links handed out in results, awaited by the calls' retries.
+    pub(super) pending_logins: super::login_gate::PendingLogins,
 }
 
 impl Shared {
@@ -66,6 +68,7 @@ impl Shared {
             in_flight: AtomicUsize::new(0),
             admitted: AtomicUsize::new(0),
             login_pages: std::sync::OnceLock::new(),
+            pending_logins: Default::default(),
         }
     }
 }

@@ -4,8 +4,20 @@
 //! `InputRequiredResult`, or `elicitation/create` on an older session), or
 //! the link in the result for clients that cannot open one; on the retry,
 //! a wait for the login to complete.
+//!
+//! Most hosts cannot open a URL elicitation (Claude Code, claude.ai,
+//! Cursor; VS Code can): for them the link in the result is all a person
+//! sees, so it says what to open, for how long it works, and what to do
+//! next; and the model's retry waits (up to `--handle-after`, at most a
+//! minute) for a login still under way instead of answering with another
+//! link, so the retry works whenever it comes. The links handed out are
+//! remembered per person and scheme until they expire ([`PendingLogins`],
+//! in memory: with several instances, a retry on another one gets a new
+//! link).
 
-use std::sync::Arc;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 use rmcp::model::{
     CallToolResult, ContentBlock, ElicitRequest, ElicitRequestParams, ElicitResult,
@@ -22,6 +34,44 @@ use super::connect::{
 };
 use openapi2mcp_runtime::auth::login::{LoginClient, as_user, now_secs};
 use openapi2mcp_runtime::call::ToolId;
+
+/// Login links handed out in results and not yet expired, per person and
+/// security scheme: a retry of a call whose link is out waits for the
+/// login instead of answering with another link.
+#[derive(Default)]
+pub(super) struct PendingLogins(Mutex<HashMap<(String, String), Instant>>);
+
+/// Links remembered at once; past it, a new one is not remembered (its
+/// retry answers with a new link instead of waiting).
+const PENDING_CAP: usize = 10_000;
+
+impl PendingLogins {
+    fn map(&self) -> std::sync::MutexGuard<'_, HashMap<(String, String), Instant>> {
+        self.0.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Remembers a link for `person` and `scheme` until `LINK_TTL` ends.
+    fn note(&self, person: &str, scheme: &str) {
+        let mut map = self.map();
+        let now = Instant::now();
+        map.retain(|_, expires| *expires > now);
+        if map.len() < PENDING_CAP {
+            map.insert((person.to_string(), scheme.to_string()), now + LINK_TTL);
+        }
+    }
+
+    /// Whether a link for `person` and `scheme` is out and unexpired.
+    fn out(&self, person: &str, scheme: &str) -> bool {
+        self.map()
+            .get(&(person.to_string(), scheme.to_string()))
+            .is_some_and(|expires| *expires > Instant::now())
+    }
+
+    /// Forgets the link of `person` and `scheme` (the login came).
+    fn done(&self, person: &str, scheme: &str) {
+        self.map().remove(&(person.to_string(), scheme.to_string()));
+    }
+}
 
 fn refusal(text: String) -> Gate {
     let mut result = CallToolResult::error(vec![ContentBlock::text(text)]);
@@ -135,7 +185,9 @@ impl Bridge {
             let answered = self.login_answer(name, args, input_responses, request_state, context);
             match answered? {
                 Some(ElicitationAction::Accept)
-                    if self.wait_for_login(tool, &person, context).await =>
+                    if self
+                        .wait_for_login(tool, &person, context, LOGIN_WAIT)
+                        .await =>
                 {
                     return Ok(None);
                 }
@@ -153,7 +205,9 @@ impl Bridge {
                 None => {}
             }
             if !can_open {
-                return Ok(Some(self.link_in_text(name, &scheme, &link)));
+                return Ok(self
+                    .link_path(tool, name, &person, &need, &link, context)
+                    .await);
             }
             let state = self.seal_login_question(name, args, context)?;
             let mut requests = InputRequests::new();
@@ -173,10 +227,14 @@ impl Bridge {
             ))));
         }
         if !can_open || context.peer.peer_info().is_none() {
-            return Ok(Some(self.link_in_text(name, &scheme, &link)));
+            return Ok(self
+                .link_path(tool, name, &person, &need, &link, context)
+                .await);
         }
         let Ok(url) = url::Url::parse(&link) else {
-            return Ok(Some(self.link_in_text(name, &scheme, &link)));
+            return Ok(self
+                .link_path(tool, name, &person, &need, &link, context)
+                .await);
         };
         let asked = context
             .peer
@@ -184,7 +242,10 @@ impl Bridge {
             .await;
         match asked {
             Ok(ElicitationAction::Accept) => {
-                if self.wait_for_login(tool, &person, context).await {
+                if self
+                    .wait_for_login(tool, &person, context, LOGIN_WAIT)
+                    .await
+                {
                     Ok(None)
                 } else {
                     Ok(Some(refusal(format!(
@@ -201,17 +262,66 @@ impl Bridge {
             )))),
             Err(e) => {
                 tracing::debug!("URL elicitation failed: {e}");
-                Ok(Some(self.link_in_text(name, &scheme, &link)))
+                Ok(self
+                    .link_path(tool, name, &person, &need, &link, context)
+                    .await)
             }
         }
     }
 
-    /// A result telling the model to have the person open `link`, for
-    /// clients that cannot open one themselves.
-    fn link_in_text(&self, name: &str, scheme: &str, link: &str) -> Gate {
-        refusal(format!(
-            "Not sent: `{name}` calls the API as the user, who has not logged in to it yet (security scheme `{scheme}`), and this client cannot open a login page itself. Ask the user to open this link in a browser to log in (it works only for them), then call `{name}` again:\n\n{link}"
-        ))
+    /// For a client that cannot open a login page itself: the first call
+    /// gets `link` in its result, with what to do; a retry while that
+    /// link is out waits for the login and goes on (`None`) once it has
+    /// come, else says it has not, with a fresh link.
+    async fn link_path(
+        &self,
+        tool: ToolId,
+        name: &str,
+        person: &str,
+        need: &openapi2mcp_runtime::auth::LoginNeed,
+        link: &str,
+        context: &RequestContext<RoleServer>,
+    ) -> Option<Gate> {
+        let scheme = &need.scheme;
+        let pending = &self.shared.pending_logins;
+        let wait = self.retry_login_wait();
+        let valid = LINK_TTL.as_secs() / 60;
+        if pending.out(person, scheme) {
+            if self.wait_for_login(tool, person, context, wait).await {
+                pending.done(person, scheme);
+                return None;
+            }
+            pending.note(person, scheme);
+            return Some(refusal(format!(
+                "Not sent: the user has not finished logging in to the API yet (security scheme `{scheme}`; waited {} s). If they have not opened the login link, they can open this one (it works only for them, for {valid} minutes):\n\n{link}\n\nCall `{name}` again with the same arguments once they say they have logged in.",
+                wait.as_secs()
+            )));
+        }
+        pending.note(person, scheme);
+        let why = if need.scopes.is_empty() {
+            format!(
+                "calls the API as the user, who has not logged in to it yet (security scheme `{scheme}`)"
+            )
+        } else {
+            format!(
+                "needs more access to the API than the user granted (security scheme `{scheme}`, scopes {})",
+                need.scopes.join(" ")
+            )
+        };
+        Some(refusal(format!(
+            "Not sent: `{name}` {why}, and this client cannot open the login page itself. To go on:\n1. Ask the user to open this link in their browser and log in. It works only for them, for the next {valid} minutes; you never see their credentials.\n\n{link}\n\n2. Then call `{name}` again with the same arguments. If the login is still under way, the call waits up to {} s for it to finish, then runs.",
+            wait.as_secs()
+        )))
+    }
+
+    /// How long a retry waits for a login under way: `--handle-after`
+    /// (under the client's likely timeout), at most [`LOGIN_WAIT`].
+    fn retry_login_wait(&self) -> Duration {
+        self.shared
+            .options
+            .handle_after
+            .unwrap_or(super::handles::DEFAULT_HANDLE_AFTER)
+            .min(LOGIN_WAIT)
     }
 
     /// The answer to an earlier login question of this call, when the
@@ -238,15 +348,16 @@ impl Bridge {
             .map(|_| answer.action))
     }
 
-    /// Waits (at most [`LOGIN_WAIT`], or until the request is cancelled)
-    /// for `person`'s login `tool` needs; whether it came.
+    /// Waits (at most `wait`, or until the request is cancelled) for
+    /// `person`'s login `tool` needs; whether it came.
     async fn wait_for_login(
         &self,
         tool: ToolId,
         person: &str,
         context: &RequestContext<RoleServer>,
+        wait: Duration,
     ) -> bool {
-        let rounds = (LOGIN_WAIT.as_millis() / LOGIN_POLL.as_millis()).max(1);
+        let rounds = (wait.as_millis() / LOGIN_POLL.as_millis()).max(1);
         for _ in 0..rounds {
             if self.login_needed(tool, person).await.is_none() {
                 return true;

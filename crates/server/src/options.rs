@@ -61,6 +61,10 @@ pub struct ServeOptions {
     /// How long a call of a client that declared the tasks extension runs
     /// before it becomes a task (`--task-after`).
     pub task_after: std::time::Duration,
+    /// How long a call of a client without the tasks extension runs
+    /// before it is answered with a handle (`--handle-after`; `None`:
+    /// waited for to its end).
+    pub handle_after: Option<std::time::Duration>,
     /// How many tasks, how many bytes of their results, and for how long
     /// they are kept (`--max-tasks`, `--task-results-bytes`, `--task-ttl`).
     pub tasks: tasks::TaskLimits,
@@ -98,6 +102,7 @@ impl Default for ServeOptions {
             spans: None,
             token_store: None,
             task_after: tasks::DEFAULT_TASK_AFTER,
+            handle_after: Some(super::handles::DEFAULT_HANDLE_AFTER),
             tasks: tasks::TaskLimits::default(),
             code: super::modes::code::CodeBudgets::default(),
             headers: std::sync::Arc::default(),

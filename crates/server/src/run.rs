@@ -28,7 +28,7 @@ pub(super) struct CallEnv {
     /// Cancels the call (the client cancelled the request, or the task).
     pub(super) cancel: tokio_util::sync::CancellationToken,
     /// Where progress goes, when the client asked for it.
-    progress: Option<(rmcp::model::ProgressToken, rmcp::service::Peer<RoleServer>)>,
+    progress: Option<Progress>,
     /// The client's trace, continued into the API requests (or a trace
     /// of this server's own when spans are exported).
     pub(super) trace: Option<TraceContext>,
@@ -46,6 +46,26 @@ pub(super) struct CallEnv {
     caller: Option<String>,
     /// The integers beyond 64 bits the request held, sent as written.
     exact: Option<std::sync::Arc<openapi2mcp_runtime::exact::ExactIntegers>>,
+}
+
+/// Where a call's progress goes: the request's progress token and client,
+/// until the request is answered otherwise than by the call's end (a
+/// call answered with a handle goes on, with no request left to report
+/// to: its progress is then dropped, as the protocol asks).
+#[derive(Clone)]
+struct Progress {
+    token: rmcp::model::ProgressToken,
+    peer: rmcp::service::Peer<RoleServer>,
+    answered: std::sync::Arc<std::sync::atomic::AtomicBool>,
+}
+
+impl Progress {
+    /// Sends `note`, unless the request has been answered.
+    async fn notify(&self, note: ProgressNotificationParam) {
+        if !self.answered.load(std::sync::atomic::Ordering::Acquire) {
+            let _ = self.peer.notify_progress(note).await;
+        }
+    }
 }
 
 /// Who a request's share of the server's bounded pools (code-mode
@@ -105,6 +125,14 @@ impl CallEnv {
         self.progress = None;
     }
 
+    /// Ends the call's progress when set (its request was answered with
+    /// a handle while the call goes on); `None` without progress.
+    pub(super) fn progress_end(&self) -> Option<std::sync::Arc<std::sync::atomic::AtomicBool>> {
+        self.progress
+            .as_ref()
+            .map(|p| std::sync::Arc::clone(&p.answered))
+    }
+
     /// The environment of a call made within `context` under `options`
     /// (where spans are exported, whether people's logins are used).
     pub(super) fn of(context: &RequestContext<RoleServer>, options: &super::ServeOptions) -> Self {
@@ -158,10 +186,11 @@ impl CallEnv {
             exact: super::wide_integers::of(context),
             forwarded: forwarded_of(parts, &options.forward_headers),
             cancel: context.ct.clone(),
-            progress: context
-                .meta
-                .get_progress_token()
-                .map(|token| (token, context.peer.clone())),
+            progress: context.meta.get_progress_token().map(|token| Progress {
+                token,
+                peer: context.peer.clone(),
+                answered: std::sync::Arc::default(),
+            }),
             trace,
             span_attributes,
         }
@@ -253,11 +282,11 @@ impl Bridge {
     ) -> Result<CallReport, McpError> {
         let http = &self.inner.api.tool(tool).http;
         let started = Instant::now();
-        if let Some((token, peer)) = &env.progress {
-            let note = ProgressNotificationParam::new(token.clone(), 0.0)
+        if let Some(progress) = &env.progress {
+            let note = ProgressNotificationParam::new(progress.token.clone(), 0.0)
                 .with_total(1.0)
                 .with_message(format!("calling {} {}", http.method, http.path));
-            let _ = peer.notify_progress(note).await;
+            progress.notify(note).await;
         }
         let span = match &env.trace {
             Some(t) => {
@@ -267,8 +296,8 @@ impl Bridge {
         };
         let span_start = SystemTime::now();
         let (sink, forwarder) = match &env.progress {
-            Some((token, peer)) => {
-                let (sink, forwarder) = item_progress(token.clone(), peer.clone());
+            Some(progress) => {
+                let (sink, forwarder) = item_progress(progress.clone());
                 (Some(sink), Some(forwarder))
             }
             None => (None, None),
@@ -304,17 +333,17 @@ impl Bridge {
             span_start,
             report.outcome.is_error.then_some("tool_error"),
         );
-        if let Some((token, peer)) = env.progress {
+        if let Some(progress) = env.progress {
             // Every item was reported (the sink went with the call).
             let items = match forwarder {
                 Some(forwarder) => forwarder.await.unwrap_or(0),
                 None => 0,
             };
             let end = (items + 1) as f64;
-            let done = ProgressNotificationParam::new(token, end)
+            let done = ProgressNotificationParam::new(progress.token.clone(), end)
                 .with_total(end)
                 .with_message("done");
-            let _ = peer.notify_progress(done).await;
+            progress.notify(done).await;
         }
         tracing::info!(
             target: "openapi2mcp::audit",
@@ -338,8 +367,7 @@ const ITEM_MESSAGE_MAX: usize = 2048;
 /// its JSON, cut at [`ITEM_MESSAGE_MAX`] bytes); the task that sends them
 /// ends once the sink is dropped, with how many it reported.
 fn item_progress(
-    token: rmcp::model::ProgressToken,
-    peer: rmcp::service::Peer<RoleServer>,
+    progress: Progress,
 ) -> (
     openapi2mcp_runtime::progress::ItemSink,
     tokio::task::JoinHandle<u64>,
@@ -348,9 +376,9 @@ fn item_progress(
     let forwarder = tokio::spawn(async move {
         let mut last = 0;
         while let Some((index, text)) = rx.recv().await {
-            let note =
-                ProgressNotificationParam::new(token.clone(), index as f64).with_message(text);
-            let _ = peer.notify_progress(note).await;
+            let note = ProgressNotificationParam::new(progress.token.clone(), index as f64)
+                .with_message(text);
+            progress.notify(note).await;
             last = index;
         }
         last

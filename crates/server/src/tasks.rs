@@ -85,8 +85,10 @@ impl Default for TaskLimits {
 
 /// The tasks of this server and who created each.
 pub(super) struct Tasks {
-    limits: TaskLimits,
+    pub(super) limits: TaskLimits,
     book: Arc<Mutex<Book>>,
+    /// Wakes whoever waits for a task to end ([`Tasks::wait`]).
+    settled: Arc<tokio::sync::Notify>,
 }
 
 impl Default for Tasks {
@@ -155,8 +157,21 @@ impl State {
     }
 }
 
+/// How a task stands, for a caller who reads it through a tool
+/// (`get_call_result`) rather than `tasks/get`.
+pub(super) enum Standing {
+    /// Still running, with its status message.
+    Running(Option<String>),
+    /// Ended with this result.
+    Completed(CallToolResult),
+    /// Ended without a result, for this reason.
+    Failed(String),
+    /// Stopped before it ended.
+    Cancelled,
+}
+
 /// Why a task's call stopped without a result.
-enum TaskExit {
+pub(super) enum TaskExit {
     Cancelled,
     Error(McpError),
 }
@@ -237,15 +252,16 @@ impl Book {
 }
 
 /// A running task's link to its entry.
-struct TaskHandle {
+pub(super) struct TaskHandle {
     id: String,
     book: Arc<Mutex<Book>>,
-    cancel: CancellationToken,
+    /// Cancelled when the task is to stop (`tasks/cancel`).
+    pub(super) cancel: CancellationToken,
 }
 
 impl TaskHandle {
     /// Shows `message` as the task's status message.
-    fn set_status_message(&self, message: String) {
+    pub(super) fn set_status_message(&self, message: String) {
         let mut book = self.book.lock().unwrap_or_else(|e| e.into_inner());
         if let Some(entry) = book.entries.get_mut(&self.id) {
             entry.task.status_message = Some(message);
@@ -295,6 +311,7 @@ impl Tasks {
         Self {
             limits,
             book: Arc::default(),
+            settled: Arc::default(),
         }
     }
 
@@ -306,7 +323,7 @@ impl Tasks {
     /// message `status`, and the handle its call reports through; `None`
     /// when the store is full of running tasks. Run its call with
     /// [`Self::start`].
-    fn reserve(&self, owner: String, status: String) -> Option<(Task, TaskHandle)> {
+    pub(super) fn reserve(&self, owner: String, status: String) -> Option<(Task, TaskHandle)> {
         let id = task_id();
         let now = current_timestamp();
         let mut task = Task::new(id.clone(), TaskStatus::Working, now.clone(), now);
@@ -346,16 +363,18 @@ impl Tasks {
 
     /// Runs the call of the task `id` (from [`Self::reserve`]); its end is
     /// recorded as the task's.
-    fn start<Fut>(&self, id: &str, call: Fut)
+    pub(super) fn start<Fut>(&self, id: &str, call: Fut)
     where
         Fut: Future<Output = Result<CallToolResult, TaskExit>> + Send + 'static,
     {
         let book = Arc::clone(&self.book);
         let limits = self.limits.clone();
         let settled_id = id.to_string();
+        let settled = Arc::clone(&self.settled);
         let handle = tokio::spawn(async move {
             let exit = call.await;
             settle(&book, &settled_id, exit, &limits);
+            settled.notify_waiters();
         });
         let mut book = self.book();
         match book.entries.get_mut(id) {
@@ -389,11 +408,61 @@ impl Tasks {
         Ok(())
     }
 
+    /// How the task `task_id` of `caller` stands once it has ended, or at
+    /// `until` if it has not.
+    pub(super) async fn wait(
+        &self,
+        task_id: &str,
+        caller: &str,
+        until: Instant,
+    ) -> Result<Standing, McpError> {
+        // Each turn ends the wait or sleeps until a task settles or the
+        // deadline passes: bounded by the deadline.
+        loop {
+            let notified = self.settled.notified();
+            tokio::pin!(notified);
+            notified.as_mut().enable();
+            {
+                let mut book = self.book();
+                book.sweep(&self.limits);
+                let entry = owned(&book, task_id, caller)?;
+                if entry.state.finished() || Instant::now() >= until {
+                    return Ok(entry.standing());
+                }
+            }
+            tokio::select! {
+                () = &mut notified => {}
+                () = tokio::time::sleep_until(until.into()) => {}
+            }
+        }
+    }
+
     /// Checks that the task exists for `caller` (`tasks/update`).
     fn check(&self, task_id: &str, caller: &str) -> Result<(), McpError> {
         let mut book = self.book();
         book.sweep(&self.limits);
         owned(&book, task_id, caller).map(|_| ())
+    }
+}
+
+impl Entry {
+    /// How the task stands ([`Standing`]).
+    fn standing(&self) -> Standing {
+        match &self.state {
+            State::Running { .. } => Standing::Running(self.task.status_message.clone()),
+            State::Completed(text) => match serde_json::from_str(text) {
+                Ok(result) => Standing::Completed(result),
+                Err(e) => Standing::Failed(format!("the result could not be read back: {e}")),
+            },
+            State::Failed(error) => Standing::Failed(
+                error
+                    .get("message")
+                    .and_then(Value::as_str)
+                    .unwrap_or("the call failed")
+                    .to_string(),
+            ),
+            State::Cancelled => Standing::Cancelled,
+        }
     }
 }
 
@@ -457,6 +526,31 @@ fn settle(
     }
 }
 
+impl Bridge {
+    /// The result of a call whose report came back in
+    /// [`LroMode::Return`]: the long-running operation it started (if
+    /// any) followed to its end (see [`follow`]) and its final outcome
+    /// delivered ([`openapi2mcp_runtime::call::Api::complete`]); a report
+    /// without one was delivered by the call itself (its selector
+    /// applied: applying it again would select from the selection).
+    pub(super) async fn finish(
+        &self,
+        tool: ToolId,
+        report: CallReport,
+        status: impl Fn(String),
+        cancelled: impl Future<Output = ()>,
+        name: &str,
+        select: Option<&str>,
+    ) -> Result<CallToolResult, TaskExit> {
+        if report.pending.is_none() {
+            return Ok(to_result(report.outcome));
+        }
+        let report = follow(report, status, cancelled, name).await?;
+        let outcome = self.inner.api.complete(tool, report.outcome, select).await;
+        Ok(to_result(outcome))
+    }
+}
+
 /// Follows a long-running operation the report started (if any) to its
 /// end, telling `status` of its progress; once `cancelled` resolves,
 /// sends the cancel operation the document links (if any) and stops.
@@ -491,7 +585,9 @@ async fn follow(
     }
 }
 
-fn joined<T>(result: Result<Result<T, McpError>, tokio::task::JoinError>) -> Result<T, McpError> {
+pub(super) fn joined<T>(
+    result: Result<Result<T, McpError>, tokio::task::JoinError>,
+) -> Result<T, McpError> {
     result.unwrap_or_else(|e| {
         Err(McpError::internal_error(
             format!("the call stopped unexpectedly: {e}"),
@@ -517,6 +613,11 @@ impl Bridge {
             .client_capabilities()
             .is_some_and(|c| c.supports_tasks());
         if !tasks_declared {
+            if let Some(after) = self.hands_out_handles() {
+                return self
+                    .run_with_handle(tool, name, args, select, context, after)
+                    .await;
+            }
             return Ok(self
                 .run_tool(
                     tool,
@@ -602,21 +703,23 @@ impl Bridge {
                 },
             };
             let ct = context.ct.clone();
-            let report = openapi2mcp_runtime::trace::scope(
+            let result = openapi2mcp_runtime::trace::scope(
                 trace,
-                follow(report, |_| {}, async move { ct.cancelled().await }, name),
+                self.finish(
+                    tool,
+                    report,
+                    |_| {},
+                    async move { ct.cancelled().await },
+                    name,
+                    select.as_deref(),
+                ),
             )
             .await
             .map_err(|exit| match exit {
                 TaskExit::Cancelled => McpError::internal_error("cancelled by the client", None),
                 TaskExit::Error(e) => e,
             })?;
-            let outcome = self
-                .inner
-                .api
-                .complete(tool, report.outcome, select.as_deref())
-                .await;
-            return Ok(to_result(outcome).into());
+            return Ok(result.into());
         };
         let this = self.clone();
         let audit_name = name.to_string();
@@ -633,22 +736,18 @@ impl Bridge {
                 },
             };
             let cancelled = task.cancel.clone();
-            let report = openapi2mcp_runtime::trace::scope(
+            openapi2mcp_runtime::trace::scope(
                 trace,
-                follow(
+                this.finish(
+                    tool,
                     report,
                     |message| task.set_status_message(message),
                     async move { cancelled.cancelled().await },
                     &audit_name,
+                    select.as_deref(),
                 ),
             )
-            .await?;
-            let outcome = this
-                .inner
-                .api
-                .complete(tool, report.outcome, select.as_deref())
-                .await;
-            Ok(to_result(outcome))
+            .await
         };
         self.shared.tasks.start(&created.task_id, call);
         tracing::info!(target: "openapi2mcp::audit", tool = %name, task = %created.task_id, "tools/call continues as a task");

@@ -37,13 +37,15 @@ pub struct Page {
 
 impl FullPages {
     /// The pages of every tool of `heads` that builds (a tool that does
-    /// not is left out, with a warning), each under `page_bytes`;
-    /// `serialized` when `auto` had to serialize them all to decide.
+    /// not is left out, with a warning), then of `after` (the meta-tools
+    /// listed in full mode), each under `page_bytes`; `serialized` when
+    /// `auto` had to serialize them all to decide.
     pub(crate) fn build(
         heads: &[ToolHead],
         prepared: &Prepared,
         serialized: Option<Serialized>,
         page_bytes: usize,
+        after: &[&Tool],
     ) -> Self {
         let started = Instant::now();
         let serialized = serialized
@@ -62,7 +64,12 @@ impl FullPages {
                     );
                     None
                 }
-            });
+            })
+            .chain(
+                after
+                    .iter()
+                    .filter_map(|tool| serde_json::to_vec(tool).ok().map(Bytes::from)),
+            );
         let full = Self::assemble(listed, page_bytes);
         tracing::debug!(
             tools = full.tools(),

@@ -35,6 +35,9 @@ pub enum MetaTool {
     ExecuteReadOnly,
     /// Code mode: runs a script that may call any operation.
     Execute,
+    /// The result of a call answered with a handle (a client without
+    /// tasks whose call outlived `--handle-after`; see `handles`).
+    CallResult,
 }
 
 /// The meta-tools of discovery mode, in listing order.
@@ -59,6 +62,10 @@ pub const TOOLSETS: &[MetaTool] = &[
     MetaTool::DisableToolset,
 ];
 
+/// The tool every mode but `code` lists last when calls may be answered
+/// with a handle (`--handle-after`).
+pub const HANDLES: &[MetaTool] = &[MetaTool::CallResult];
+
 impl MetaTool {
     /// The tool name a client calls.
     pub fn name(self) -> &'static str {
@@ -73,6 +80,7 @@ impl MetaTool {
             MetaTool::CodeSearch => "search_api",
             MetaTool::ExecuteReadOnly => "execute_read_only",
             MetaTool::Execute => "execute",
+            MetaTool::CallResult => "get_call_result",
         }
     }
 
@@ -187,6 +195,18 @@ impl MetaTool {
                 "Run a script that may call any API operation, including ones that create, change or delete data, and returns a result.".to_string(),
                 script_arg(),
                 json!({"readOnlyHint": false, "destructiveHint": true, "idempotentHint": false}),
+            ),
+            MetaTool::CallResult => (
+                "Get a call's result",
+                "The result of a call that was answered with a handle because it was still running (a long-running operation or a slow API). Waits a while for it; if the call is still running, says so, and can be called again with the same handle.".to_string(),
+                json!({
+                    "type": "object",
+                    "properties": {
+                        "handle": {"type": "string", "description": "The handle the call was answered with."}
+                    },
+                    "required": ["handle"]
+                }),
+                json!({"readOnlyHint": true, "idempotentHint": true, "openWorldHint": false}),
             ),
             MetaTool::DisableToolset => (
                 "Disable toolsets",

@@ -2,7 +2,7 @@ use super::*;
 
 #[test]
 fn every_definition_is_a_valid_tool() {
-    for m in DISCOVERY.iter().chain(TOOLSETS) {
+    for m in DISCOVERY.iter().chain(TOOLSETS).chain(CODE).chain(HANDLES) {
         let tool = m.tool("Pet Store").expect("valid tool");
         assert_eq!(tool.name, m.name());
         assert_eq!(
@@ -10,6 +10,8 @@ fn every_definition_is_a_valid_tool() {
                 DISCOVERY
                     .iter()
                     .chain(TOOLSETS)
+                    .chain(CODE)
+                    .chain(HANDLES)
                     .copied()
                     .collect::<Vec<_>>()
                     .as_slice(),
@@ -28,6 +30,14 @@ fn call_annotations_are_truthful() {
     assert_eq!(rw["annotations"]["readOnlyHint"], false);
     assert_eq!(rw["annotations"]["destructiveHint"], true);
     assert_eq!(rw["annotations"]["idempotentHint"], false);
+}
+
+#[test]
+fn the_call_result_tool_only_reads() {
+    let def = MetaTool::CallResult.definition("X");
+    assert_eq!(def["annotations"]["readOnlyHint"], true);
+    assert_eq!(def["annotations"]["idempotentHint"], true);
+    assert_eq!(def["inputSchema"]["required"], json!(["handle"]));
 }
 
 #[test]

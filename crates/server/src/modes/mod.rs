@@ -195,6 +195,7 @@ impl Listing {
         title: &str,
         options: &ListingOptions,
         page_bytes: usize,
+        handles: bool,
     ) -> Result<Self, ServeError> {
         let (mode, full_tokens, serialized) = Self::resolve_mode(heads, prepared, options);
         tracing::info!(
@@ -214,8 +215,12 @@ impl Listing {
             ToolsMode::Code => meta::CODE,
             ToolsMode::Full | ToolsMode::Auto => &[],
         };
-        let meta = meta_set
+        // Scripts wait for their calls: code mode hands out no handles.
+        let handles = handles && mode != ToolsMode::Code && !shadowed(heads, MetaTool::CallResult);
+        let extra: &[MetaTool] = if handles { meta::HANDLES } else { &[] };
+        let meta: Vec<(MetaTool, Tool, usize)> = meta_set
             .iter()
+            .chain(extra)
             .filter_map(|m| {
                 let tool = m.tool(title)?;
                 let size = serde_json::to_vec(&tool).map_or(0, |v| v.len()) + 1;
@@ -232,7 +237,13 @@ impl Listing {
             ToolsMode::Discovery => ModeState::Discovery(discovery::index(Arc::clone(heads))),
             #[cfg(feature = "code")]
             ToolsMode::Code => ModeState::Code(discovery::index(Arc::clone(heads))),
-            _ => ModeState::Full(FullPages::build(heads, prepared, serialized, page_bytes)),
+            _ => ModeState::Full(FullPages::build(
+                heads,
+                prepared,
+                serialized,
+                page_bytes,
+                &meta.iter().map(|(_, tool, _)| tool).collect::<Vec<_>>(),
+            )),
         };
         Ok(Self { mode, meta, state })
     }
@@ -291,6 +302,19 @@ impl Listing {
     }
 }
 
+/// Whether an API's tool is called `m`'s name: the meta-tool is then not
+/// offered (logged), so that the API's tool stays callable.
+fn shadowed(heads: &[ToolHead], m: MetaTool) -> bool {
+    let shadowed = heads.iter().any(|h| h.name == m.name());
+    if shadowed {
+        tracing::warn!(
+            tool = m.name(),
+            "an API operation's tool has this name: calls still running after --handle-after are waited for instead of answered with a handle"
+        );
+    }
+    shadowed
+}
+
 /// One entry of a session's tool list.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Listed {
@@ -328,6 +352,7 @@ impl Bridge {
             }
             MetaTool::ListToolsets => self.list_toolsets().into(),
             MetaTool::CodeSearch => self.search_api(&args).await.into(),
+            MetaTool::CallResult => self.call_result(&args, context).await.into(),
             MetaTool::ExecuteReadOnly | MetaTool::Execute => {
                 return self.execute(m, &args, context).await;
             }
@@ -343,6 +368,15 @@ impl Bridge {
     pub(crate) fn listed_tools(&self) -> Vec<Listed> {
         let inner = &self.inner;
         let meta = &inner.listing.meta;
+        if let ModeState::Full(_) = &inner.listing.state {
+            // The API's tools, then the meta-tools (get_call_result), as
+            // the pages shared by every caller list them.
+            return (0..inner.heads.len())
+                .filter(|i| self.allowed(*i))
+                .map(Listed::Tool)
+                .chain((0..meta.len()).map(Listed::Meta))
+                .collect();
+        }
         // Toolsets chosen by the request: switching them per session means
         // nothing, so only list_toolsets is offered.
         let mut listed: Vec<Listed> = (0..meta.len())
@@ -355,25 +389,16 @@ impl Bridge {
             })
             .map(Listed::Meta)
             .collect();
-        match &inner.listing.state {
-            ModeState::Toolsets(state) => {
-                let mut tools: Vec<usize> = self
-                    .enabled_toolsets()
-                    .iter()
-                    .flat_map(|set| state.sets.members[*set].iter().copied())
-                    .filter(|i| self.allowed(*i))
-                    .collect();
-                tools.sort_unstable();
-                tools.dedup();
-                listed.extend(tools.into_iter().map(Listed::Tool));
-            }
-            ModeState::Full(_) => listed.extend(
-                (0..inner.heads.len())
-                    .filter(|i| self.allowed(*i))
-                    .map(Listed::Tool),
-            ),
-            #[allow(unreachable_patterns)]
-            _ => {}
+        if let ModeState::Toolsets(state) = &inner.listing.state {
+            let mut tools: Vec<usize> = self
+                .enabled_toolsets()
+                .iter()
+                .flat_map(|set| state.sets.members[*set].iter().copied())
+                .filter(|i| self.allowed(*i))
+                .collect();
+            tools.sort_unstable();
+            tools.dedup();
+            listed.extend(tools.into_iter().map(Listed::Tool));
         }
         listed
     }

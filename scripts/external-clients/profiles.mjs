@@ -1,0 +1,304 @@
+// Client profiles (issue #45): the same session, through the official MCP
+// TypeScript SDK's client, as each host people use declares itself today.
+//
+// A profile declares exactly the capabilities (and protocol revision) that
+// one host declares, no more: claude.ai (the MCP Apps extension only, over
+// streamable HTTP), Claude Code (form elicitation), Cursor (form
+// elicitation and MCP Apps), VS Code (form and URL elicitation, MCP Apps),
+// Gemini CLI (roots only), Codex (an older revision), opencode (nothing).
+// None declares the tasks extension: no mainstream host does.
+//
+// Each runs, against `openapi2mcp serve specs/client-profiles.yaml` with
+// default flags (but `--handle-after 2`, so that a long call is answered
+// with a handle in seconds rather than the default 30) and a real HTTP
+// backend on 127.0.0.1 (this script's), the session a model would:
+//   1. tools/list: the API's five operations and get_call_result;
+//   2. a read (get_report);
+//   3. a destructive call (delete_report): confirmed through a form
+//      elicitation where the host offers one (the request goes out only
+//      after the answer), else sent on the host's own approval (the tool is
+//      annotated destructive), as the default --unconfirmed allow says;
+//   4. a 202 + Location export (start_export) that takes longer than
+//      --handle-after: answered with a handle, the result read back with
+//      get_call_result, the API polled to the end;
+//   5. a paginated list (list_reports, 7 reports 3 a page, the next page
+//      in the Link header): every page reached by the arguments the
+//      result's "Next page" line gives, each report seen once.
+// Each step must end in a usable outcome for that host: the SDK raising
+// (an output schema not met, a timeout) fails the profile.
+//
+// Usage: node profiles.mjs --bin OPENAPI2MCP --sdk NODE_MODULES_DIR
+// Prints PASS/FAIL lines (one per profile); exit status 1 when any failed.
+
+import { spawn } from "node:child_process";
+import http from "node:http";
+import net from "node:net";
+import path from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const root = path.resolve(here, "../..");
+const args = process.argv.slice(2);
+const arg = (name, fallback) => {
+  const i = args.indexOf(name);
+  return i >= 0 && i + 1 < args.length ? args[i + 1] : fallback;
+};
+const bin = arg("--bin", path.join(root, "target/release/openapi2mcp"));
+const modules = arg("--sdk", path.join(root, "target/external-clients/node/node_modules"));
+const sdk = (p) => import(pathToFileURL(path.join(modules, "@modelcontextprotocol/sdk/dist/esm", p)).href);
+const { Client } = await sdk("client/index.js");
+const { StdioClientTransport } = await sdk("client/stdio.js");
+const { StreamableHTTPClientTransport } = await sdk("client/streamableHttp.js");
+const { ElicitRequestSchema, ListRootsRequestSchema } = await sdk("types.js");
+
+const spec = path.join(root, "specs/client-profiles.yaml");
+const TOKEN = "profiles-S3cret";
+const UI = { "io.modelcontextprotocol/ui": { mimeTypes: ["text/html;profile=mcp-app"] } };
+/** Bounds: one whole profile, one request. */
+const PROFILE_LIMIT_MS = 90_000;
+const REQUEST_LIMIT_MS = 30_000;
+
+/** What each host declares (issue #45's list, autumn 2026). */
+const PROFILES = [
+  { host: "claude.ai", transport: "http", capabilities: { extensions: UI } },
+  { host: "Claude Code", capabilities: { elicitation: { form: {} } } },
+  { host: "Cursor", capabilities: { elicitation: { form: {} }, extensions: UI } },
+  { host: "VS Code", capabilities: { elicitation: { form: {}, url: {} }, extensions: UI } },
+  { host: "Gemini CLI", capabilities: { roots: { listChanged: true } } },
+  { host: "Codex", revision: "2025-06-18", capabilities: {} },
+  { host: "opencode", capabilities: {} },
+];
+
+// --- the API: a real HTTP backend on 127.0.0.1 ---------------------------
+
+/** Requests the backend saw, in order: "METHOD /path?query". */
+let seen = [];
+const REPORTS = Array.from({ length: 7 }, (_, i) => ({ id: `r${i + 1}`, reportName: `sales/q${i + 1}`, rows: 100 * (i + 1) }));
+/** Export polls so far, per export. */
+const polls = new Map();
+
+function backend() {
+  const server = http.createServer((req, res) => {
+    const url = new URL(req.url, "http://127.0.0.1");
+    seen.push(`${req.method} ${url.pathname}${url.search}`);
+    const json = (status, body, headers = {}) => {
+      res.writeHead(status, { "content-type": "application/json", ...headers });
+      res.end(body === undefined ? "" : JSON.stringify(body));
+    };
+    if (req.headers.authorization !== `Bearer ${TOKEN}`) return json(401, { code: "unauthorized", message: "no token" });
+    const p = url.pathname;
+    let m;
+    if (req.method === "GET" && p === "/v2/reports") {
+      const per = Number(url.searchParams.get("per_page") ?? 30);
+      const page = Number(url.searchParams.get("page") ?? 1);
+      const items = REPORTS.slice((page - 1) * per, page * per);
+      const headers = {};
+      if (page * per < REPORTS.length) {
+        headers.link = `<http://${req.headers.host}/v2/reports?per_page=${per}&page=${page + 1}>; rel="next"`;
+      }
+      return json(200, items, headers);
+    }
+    if ((m = p.match(/^\/v2\/reports\/([^/]+)$/))) {
+      const report = REPORTS.find((r) => r.id === m[1]) ?? (m[1] === "r9" ? { id: "r9", reportName: "sales/export", rows: 1204 } : null);
+      if (!report) return json(404, { code: "not_found", message: `no report ${m[1]}` });
+      if (req.method === "GET") return json(200, report);
+      if (req.method === "DELETE") {
+        res.writeHead(204);
+        return res.end();
+      }
+    }
+    if (req.method === "POST" && p === "/v2/exports") {
+      req.resume();
+      return req.on("end", () =>
+        json(202, { id: "e1", status: "NotStarted" }, { location: "/v2/exports/e1", "retry-after": "1" }),
+      );
+    }
+    if (req.method === "GET" && p === "/v2/exports/e1") {
+      const n = (polls.get("e1") ?? 0) + 1;
+      polls.set("e1", n);
+      // Four seconds of Running: longer than --handle-after 2.
+      if (n <= 4) return json(200, { id: "e1", status: "Running", percentComplete: 20 * n }, { "retry-after": "1" });
+      return json(200, { id: "e1", status: "Succeeded", resourceLocation: "/v2/reports/r9" });
+    }
+    json(404, { code: "not_found", message: `${req.method} ${p}` });
+  });
+  return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve(server)));
+}
+
+// --- helpers -------------------------------------------------------------
+
+const freePort = () =>
+  new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.on("error", reject);
+    s.listen(0, "127.0.0.1", () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+
+const textOf = (result) => (result.content ?? []).filter((c) => c.type === "text").map((c) => c.text).join("\n");
+
+class Failure extends Error {}
+const expect = (ok, what) => {
+  if (!ok) throw new Failure(what);
+};
+
+/** The JSON object written after `marker` in `text` (`… with {"a":1} …`). */
+function jsonAfter(text, marker) {
+  const at = text.indexOf(marker);
+  if (at < 0) return null;
+  const start = text.indexOf("{", at + marker.length);
+  let depth = 0;
+  for (let i = start; i >= 0 && i < text.length; i++) {
+    if (text[i] === "{") depth++;
+    if (text[i] === "}" && --depth === 0) return JSON.parse(text.slice(start, i + 1));
+  }
+  return null;
+}
+
+async function waitForHttp(url, child) {
+  for (let i = 0; i < 100; i++) {
+    if (child.exitCode !== null) throw new Failure(`the server exited (${child.exitCode}) before listening`);
+    try {
+      const r = await fetch(url.replace(/\/mcp$/, "/healthz"));
+      if (r.ok) return;
+    } catch {}
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Failure(`the server did not answer at ${url} within 10 s`);
+}
+
+// --- one profile ------------------------------------------------------------
+
+async function run(profile, api) {
+  const baseUrl = `http://127.0.0.1:${api.address().port}/v2`;
+  const serveArgs = ["serve", spec, "--quiet", "--base-url", baseUrl, "--handle-after", "2"];
+  const env = { ...process.env, OPENAPI2MCP_BEARERAUTH_TOKEN: TOKEN, RUST_LOG: "warn" };
+  const client = new Client({ name: `profile ${profile.host}`, version: "1.0.0" }, { capabilities: profile.capabilities });
+  const questions = [];
+  if (profile.capabilities.elicitation) {
+    client.setRequestHandler(ElicitRequestSchema, async (request) => {
+      questions.push({ message: request.params.message, seenBefore: seen.length });
+      return { action: "accept", content: { confirm: true } };
+    });
+  }
+  if (profile.capabilities.roots) {
+    client.setRequestHandler(ListRootsRequestSchema, async () => ({ roots: [{ uri: pathToFileURL(root).href, name: "workspace" }] }));
+  }
+  let transport;
+  let child;
+  if (profile.transport === "http") {
+    const port = await freePort();
+    child = spawn(bin, [...serveArgs, "--transport", "http", "--listen", `127.0.0.1:${port}`], { env, stdio: ["ignore", "ignore", "pipe"] });
+    child.stderr.resume();
+    const url = `http://127.0.0.1:${port}/mcp`;
+    await waitForHttp(url, child);
+    transport = new StreamableHTTPClientTransport(new URL(url));
+  } else {
+    transport = new StdioClientTransport({ command: bin, args: serveArgs, env, stderr: "ignore" });
+  }
+  if (profile.revision) {
+    // The host's own (older) revision: what it sends in initialize.
+    const send = transport.send.bind(transport);
+    transport.send = (message, options) => {
+      if (message.method === "initialize") message = { ...message, params: { ...message.params, protocolVersion: profile.revision } };
+      return send(message, options);
+    };
+  }
+  const opts = { timeout: REQUEST_LIMIT_MS };
+  const call = (name, args) => client.callTool({ name, arguments: args }, undefined, opts);
+  const outcome = [];
+  try {
+    await client.connect(transport);
+    if (profile.revision) expect(client.getServerVersion() && transport, "connected");
+
+    // 1. The list.
+    const { tools } = await client.listTools(undefined, opts);
+    const names = tools.map((t) => t.name);
+    for (const n of ["list_reports", "get_report", "delete_report", "start_export", "get_call_result"]) {
+      expect(names.includes(n), `tools/list lacks ${n}: ${names}`);
+    }
+    const del = tools.find((t) => t.name === "delete_report");
+    expect(del.annotations?.destructiveHint === true, "delete_report is annotated destructive");
+    outcome.push(`${tools.length} tools`);
+
+    // 2. A read.
+    const read = await call("get_report", { reportId: "r1" });
+    expect(!read.isError && read.structuredContent?.id === "r1", `get_report: ${textOf(read)}`);
+
+    // 3. A destructive call.
+    seen = [];
+    const deleted = await call("delete_report", { reportId: "r2" });
+    expect(!deleted.isError, `delete_report: ${textOf(deleted)}`);
+    const deletes = seen.filter((s) => s === "DELETE /v2/reports/r2");
+    expect(deletes.length === 1, `DELETE sent ${deletes.length} times: ${seen}`);
+    if (profile.capabilities.elicitation) {
+      expect(questions.length === 1, `asked ${questions.length} times`);
+      expect(questions[0].seenBefore === 0, "nothing was sent before the answer");
+      expect(/DELETE/.test(questions[0].message) && questions[0].message.includes("/v2/reports/r2"), `the question shows the request: ${questions[0].message}`);
+      outcome.push("delete confirmed through a form");
+    } else {
+      expect(questions.length === 0, "a host that cannot be asked is not asked");
+      outcome.push("delete sent on the host's approval");
+    }
+
+    // 4. A long call without tasks: a handle, then the result.
+    polls.clear();
+    const started = Date.now();
+    const first = await call("start_export", { reportName: "sales/export", format: "csv" });
+    const answeredMs = Date.now() - started;
+    const text = textOf(first);
+    expect(answeredMs < 10_000, `start_export answered after ${answeredMs} ms`);
+    const handle = jsonAfter(text, "`get_call_result` with")?.handle;
+    expect(handle, `start_export answered with a handle: ${text}`);
+    let result;
+    for (let turn = 0; turn < 10; turn++) {
+      result = await call("get_call_result", { handle });
+      if (result.structuredContent?.status !== "working") break;
+    }
+    expect(!result.isError && result.structuredContent?.id === "r9", `the export's report: ${textOf(result)}`);
+    expect((polls.get("e1") ?? 0) === 5, `polled ${polls.get("e1")} times`);
+    outcome.push(`export: handle after ${(answeredMs / 1000).toFixed(1)} s, report read back`);
+
+    // 5. A paginated list, page by page as the result says.
+    const ids = [];
+    let page = { per_page: 3 };
+    let pages = 0;
+    while (page && pages < 10) {
+      const got = await call("list_reports", page);
+      expect(!got.isError, `list_reports: ${textOf(got)}`);
+      pages++;
+      const body = got.structuredContent;
+      const items = Array.isArray(body) ? body : (body?.result ?? body?.items ?? []);
+      ids.push(...items.map((r) => r.id));
+      page = jsonAfter(textOf(got), "again with these arguments:");
+    }
+    expect(pages === 3 && new Set(ids).size === 7 && ids.length === 7, `pages ${pages}, reports ${ids}`);
+    outcome.push("7 reports in 3 pages");
+    return { ok: true, outcome };
+  } catch (e) {
+    return { ok: false, outcome, error: e instanceof Failure ? e.message : `${e?.name}: ${e?.message}` };
+  } finally {
+    await client.close().catch(() => {});
+    if (child) child.kill();
+  }
+}
+
+const api = await backend();
+let failed = 0;
+for (const profile of PROFILES) {
+  const verdict = await Promise.race([
+    run(profile, api),
+    new Promise((r) => setTimeout(() => r({ ok: false, outcome: [], error: `not done within ${PROFILE_LIMIT_MS / 1000} s` }), PROFILE_LIMIT_MS).unref()),
+  ]);
+  const caps = JSON.stringify(profile.capabilities);
+  if (verdict.ok) {
+    console.log(`PASS profile ${profile.host} (${profile.revision ?? "latest revision"}, ${profile.transport ?? "stdio"}, declares ${caps}): ${verdict.outcome.join("; ")}`);
+  } else {
+    failed++;
+    console.log(`FAIL profile ${profile.host} (declares ${caps}): ${verdict.error} [after: ${verdict.outcome.join("; ")}]`);
+  }
+}
+api.close();
+process.exit(failed ? 1 : 0);
