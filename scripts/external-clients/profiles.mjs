@@ -16,8 +16,10 @@
 //   2. a read (get_report);
 //   3. a destructive call (delete_report): confirmed through a form
 //      elicitation where the host offers one (the request goes out only
-//      after the answer), else sent on the host's own approval (the tool is
-//      annotated destructive), as the default --unconfirmed allow says;
+//      after the answer); held for the MCP Apps review form where the host
+//      renders apps and cannot be asked (sent by the form's app-only tool);
+//      else sent on the host's own approval (the tool is annotated
+//      destructive), as the default --unconfirmed allow says;
 //   4. a 202 + Location export (start_export) that takes longer than
 //      --handle-after: answered with a handle, the result read back with
 //      get_call_result, the API polled to the end;
@@ -31,10 +33,11 @@
 // Prints PASS/FAIL lines (one per profile); exit status 1 when any failed.
 
 import { spawn } from "node:child_process";
-import http from "node:http";
 import net from "node:net";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+
+import { TOKEN, backend, polls, seen } from "./report_service.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, "../..");
@@ -52,7 +55,6 @@ const { StreamableHTTPClientTransport } = await sdk("client/streamableHttp.js");
 const { ElicitRequestSchema, ListRootsRequestSchema } = await sdk("types.js");
 
 const spec = path.join(root, "specs/client-profiles.yaml");
-const TOKEN = "profiles-S3cret";
 const UI = { "io.modelcontextprotocol/ui": { mimeTypes: ["text/html;profile=mcp-app"] } };
 /** Bounds: one whole profile, one request. */
 const PROFILE_LIMIT_MS = 90_000;
@@ -68,62 +70,6 @@ const PROFILES = [
   { host: "Codex", revision: "2025-06-18", capabilities: {} },
   { host: "opencode", capabilities: {} },
 ];
-
-// --- the API: a real HTTP backend on 127.0.0.1 ---------------------------
-
-/** Requests the backend saw, in order: "METHOD /path?query". */
-let seen = [];
-const REPORTS = Array.from({ length: 7 }, (_, i) => ({ id: `r${i + 1}`, reportName: `sales/q${i + 1}`, rows: 100 * (i + 1) }));
-/** Export polls so far, per export. */
-const polls = new Map();
-
-function backend() {
-  const server = http.createServer((req, res) => {
-    const url = new URL(req.url, "http://127.0.0.1");
-    seen.push(`${req.method} ${url.pathname}${url.search}`);
-    const json = (status, body, headers = {}) => {
-      res.writeHead(status, { "content-type": "application/json", ...headers });
-      res.end(body === undefined ? "" : JSON.stringify(body));
-    };
-    if (req.headers.authorization !== `Bearer ${TOKEN}`) return json(401, { code: "unauthorized", message: "no token" });
-    const p = url.pathname;
-    let m;
-    if (req.method === "GET" && p === "/v2/reports") {
-      const per = Number(url.searchParams.get("per_page") ?? 30);
-      const page = Number(url.searchParams.get("page") ?? 1);
-      const items = REPORTS.slice((page - 1) * per, page * per);
-      const headers = {};
-      if (page * per < REPORTS.length) {
-        headers.link = `<http://${req.headers.host}/v2/reports?per_page=${per}&page=${page + 1}>; rel="next"`;
-      }
-      return json(200, items, headers);
-    }
-    if ((m = p.match(/^\/v2\/reports\/([^/]+)$/))) {
-      const report = REPORTS.find((r) => r.id === m[1]) ?? (m[1] === "r9" ? { id: "r9", reportName: "sales/export", rows: 1204 } : null);
-      if (!report) return json(404, { code: "not_found", message: `no report ${m[1]}` });
-      if (req.method === "GET") return json(200, report);
-      if (req.method === "DELETE") {
-        res.writeHead(204);
-        return res.end();
-      }
-    }
-    if (req.method === "POST" && p === "/v2/exports") {
-      req.resume();
-      return req.on("end", () =>
-        json(202, { id: "e1", status: "NotStarted" }, { location: "/v2/exports/e1", "retry-after": "1" }),
-      );
-    }
-    if (req.method === "GET" && p === "/v2/exports/e1") {
-      const n = (polls.get("e1") ?? 0) + 1;
-      polls.set("e1", n);
-      // Four seconds of Running: longer than --handle-after 2.
-      if (n <= 4) return json(200, { id: "e1", status: "Running", percentComplete: 20 * n }, { "retry-after": "1" });
-      return json(200, { id: "e1", status: "Succeeded", resourceLocation: "/v2/reports/r9" });
-    }
-    json(404, { code: "not_found", message: `${req.method} ${p}` });
-  });
-  return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve(server)));
-}
 
 // --- helpers -------------------------------------------------------------
 
@@ -228,17 +174,31 @@ async function run(profile, api) {
     expect(!read.isError && read.structuredContent?.id === "r1", `get_report: ${textOf(read)}`);
 
     // 3. A destructive call.
-    seen = [];
+    seen.length = 0;
     const deleted = await call("delete_report", { reportId: "r2" });
     expect(!deleted.isError, `delete_report: ${textOf(deleted)}`);
-    const deletes = seen.filter((s) => s === "DELETE /v2/reports/r2");
-    expect(deletes.length === 1, `DELETE sent ${deletes.length} times: ${seen}`);
+    const deletes = () => seen.filter((s) => s === "DELETE /v2/reports/r2").length;
+    const apps = Boolean(profile.capabilities.extensions?.["io.modelcontextprotocol/ui"]);
     if (profile.capabilities.elicitation) {
+      expect(deletes() === 1, `DELETE sent ${deletes()} times: ${seen}`);
       expect(questions.length === 1, `asked ${questions.length} times`);
       expect(questions[0].seenBefore === 0, "nothing was sent before the answer");
       expect(/DELETE/.test(questions[0].message) && questions[0].message.includes("/v2/reports/r2"), `the question shows the request: ${questions[0].message}`);
       outcome.push("delete confirmed through a form");
+    } else if (apps) {
+      // Held for the MCP Apps review form: nothing sent; the form's Send
+      // (what apps_host.mjs runs in a real host library) is the app-only
+      // tool with the sealed state.
+      const review = deleted._meta?.["openapi2mcp/review"];
+      expect(deletes() === 0 && review?.state, `held for review, nothing sent: ${textOf(deleted)} ${seen}`);
+      expect(review.request.includes("DELETE") && review.request.includes("/v2/reports/r2"), `the form shows the request: ${review.request}`);
+      const sendTool = tools.find((t) => t.name === review.sendTool);
+      expect(JSON.stringify(sendTool?._meta?.ui?.visibility) === '["app"]', "the send tool is for the app only");
+      const sent = await call(review.sendTool, { state: review.state });
+      expect(!sent.isError && deletes() === 1, `sent once from the form: ${textOf(sent)} ${seen}`);
+      outcome.push("delete reviewed in the MCP Apps form, sent from it");
     } else {
+      expect(deletes() === 1, `DELETE sent ${deletes()} times: ${seen}`);
       expect(questions.length === 0, "a host that cannot be asked is not asked");
       outcome.push("delete sent on the host's approval");
     }

@@ -12,6 +12,8 @@
 #      Gemini CLI, Codex and opencode declare, runs the same session on
 #      specs/client-profiles.yaml (list, read, destructive call, 202 export
 #      answered with a handle, paginated list); each must end usably.
+#      apps_host.mjs runs the MCP Apps review form in the official host
+#      library (@modelcontextprotocol/ext-apps' AppBridge) and jsdom.
 #  (b) The official conformance suite against specs/petstore.yaml over
 #      streamable HTTP, scenario by scenario, at protocol 2025-11-25.
 #  (c) The same suite's whole 2026-07-28 requirement set
@@ -307,6 +309,16 @@ done < "$work/profiles.txt"
 if [ "$status" -ne 0 ] && ! grep -q '^FAIL ' "$work/profiles.txt"; then
   fail "client profiles: profiles.mjs exited $status"
   sed 's/^/    /' "$work/profiles.txt" | tail -20
+fi
+# The MCP Apps review form in the official host library (AppBridge) and jsdom.
+status=0
+timeout 120 "$node22" "$root/scripts/external-clients/apps_host.mjs" --bin "$bin" \
+    --sdk "$cache/node/node_modules" > "$work/apps-host.txt" 2>&1 || status=$?
+if [ "$status" -eq 0 ] && grep -q '^PASS ' "$work/apps-host.txt"; then
+  pass "$(sed -n 's/^PASS //p' "$work/apps-host.txt")"
+else
+  fail "MCP Apps review form (apps_host.mjs exited $status)"
+  sed 's/^/    /' "$work/apps-host.txt" | tail -20
 fi
 
 # --- (a) listing modes: discovery (GitHub's default) and toolsets --------------

@@ -1,6 +1,7 @@
 //! The one integration-test binary (one link step keeps CI fast on 2 cores).
 
 mod apis;
+mod apps_review;
 mod arazzo;
 mod authz;
 mod backend;

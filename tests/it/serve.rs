@@ -103,7 +103,16 @@ pub(crate) fn pet_reply(r: &Recorded) -> Reply {
 #[tokio::test]
 async fn tools_list_pages_carry_exactly_the_model() {
     let catalog = petstore();
-    let expected: Vec<Value> = catalog.to_mcp_json();
+    let mut expected: Vec<Value> = catalog.to_mcp_json();
+    // A tool a confirmation gates (the default: destructive ones) also
+    // names the MCP Apps review form, for hosts that render apps.
+    for tool in &mut expected {
+        if tool["annotations"]["destructiveHint"] == true {
+            tool["_meta"]["ui"] =
+                json!({"resourceUri": "ui://openapi2mcp/review", "visibility": ["model"]});
+            tool["_meta"]["ui/resourceUri"] = json!("ui://openapi2mcp/review");
+        }
+    }
     let options = ServeOptions {
         page_bytes: 4096,
         ..ServeOptions::default()

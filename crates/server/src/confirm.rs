@@ -278,6 +278,9 @@ impl Bridge {
             return Ok(Gate::Proceed);
         };
         if !session {
+            if super::app_review::declares_apps(context) {
+                return self.review(tool, name, args, &what, context);
+            }
             return self.cannot_ask(name, &what, false);
         }
         let asked = context
@@ -425,6 +428,9 @@ impl Bridge {
             return Ok(self.decided(name, &what, answer));
         }
         if !can_elicit {
+            if super::app_review::declares_apps(context) {
+                return self.review(tool, name, args, &what, context);
+            }
             return self.cannot_ask(name, &what, true);
         }
         let token = seal(Question::Confirm, &given)?;

@@ -13,6 +13,7 @@
 //! (`search`, the `search` feature) and code mode's JavaScript sandbox
 //! ([`code`]; QuickJS with the `code` feature).
 
+mod app_review;
 mod ask;
 mod assemble;
 pub mod authz;
@@ -277,6 +278,7 @@ impl Bridge {
                 .iter()
                 .map(|m| (m.first, Arc::clone(&m.options.headers)))
                 .collect(),
+            options.confirm,
         ));
         let listing = Listing::build(
             &heads,
@@ -393,6 +395,26 @@ impl ServerHandler for Bridge {
         let hints = this.list_hints();
         result.ttl_ms = Some(hints.ttl_ms);
         result.cache_scope = Some(hints.scope);
+        if result.next_cursor.is_none() && this.sends_reviews(&context) {
+            // The review form's tool, on the last page, for this client
+            // only: the answer is then private to it.
+            if let Some(tool) = app_review::send_tool() {
+                match outbox.and_then(|o| o.take(&context.id).map(|bytes| (o, bytes))) {
+                    Some((outbox, bytes)) => {
+                        let tool = serde_json::to_vec(&tool).map_err(|e| {
+                            McpError::internal_error(format!("tools/list: {e}"), None)
+                        })?;
+                        let mut page = Vec::with_capacity(bytes.len() + 1 + tool.len());
+                        page.extend_from_slice(&bytes);
+                        page.push(b',');
+                        page.extend_from_slice(&tool);
+                        outbox.put(context.id.clone(), page.into());
+                    }
+                    None => result.tools.push(tool),
+                }
+                result.cache_scope = Some(rmcp::model::CacheScope::Private);
+            }
+        }
         this.stamp(&mut result.meta, &context);
         Ok(result)
     }
@@ -543,6 +565,13 @@ impl Bridge {
             request.input_responses.as_ref(),
             request.request_state.as_deref(),
         );
+        if name == app_review::SEND_TOOL && this.sends_reviews(&context) {
+            let mut response = this.send_reviewed(&args, &context).await?;
+            if let CallToolResponse::Complete(result) = &mut response {
+                this.stamp(&mut result.meta, &context);
+            }
+            return Ok(response);
+        }
         if let Some(m) = this.meta_tool(&name) {
             let mut response = this.call_meta(m, args, retry, &context).await?;
             if let CallToolResponse::Complete(result) = &mut response {

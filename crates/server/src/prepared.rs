@@ -42,22 +42,28 @@ pub(super) struct Prepared {
     /// The operator's `--header`s of each API (from its first tool on):
     /// the arguments they fill are taken out.
     headers: Vec<(usize, Arc<FixedHeaders>)>,
+    /// Which tools a confirmation gates: they name the review form
+    /// ([`super::app_review`]).
+    confirm: super::confirm::ConfirmPolicy,
     slots: Vec<OnceLock<Result<Shown, String>>>,
 }
 
 impl Prepared {
     /// Tools of `heads`, built by `source` when first needed; arguments
-    /// that `headers` fill are not shown.
+    /// that `headers` fill are not shown; those `confirm` gates name the
+    /// review form.
     pub fn new(
         heads: &[ToolHead],
         source: Arc<dyn ToolSource>,
         response_filter: bool,
         headers: Vec<(usize, Arc<FixedHeaders>)>,
+        confirm: super::confirm::ConfirmPolicy,
     ) -> Self {
         Self {
             source,
             response_filter,
             headers,
+            confirm,
             slots: heads.iter().map(|_| OnceLock::new()).collect(),
         }
     }
@@ -96,7 +102,11 @@ impl Prepared {
             headers.strip_from(&mut def);
         }
         let name = def.name.clone();
+        let gated = self.confirm.applies(&def.annotations);
         let (mut tool, endpoint) = into_tool(def).map_err(|e| e.to_string())?;
+        if gated {
+            super::app_review::name_the_form(&mut tool);
+        }
         let selectable = self.response_filter && add_selector(&mut tool);
         let bytes = if keep_bytes {
             Some(serialize_packed(&tool).map_err(|e| format!("tool `{name}`: {e}"))?)

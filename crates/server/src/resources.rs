@@ -116,6 +116,10 @@ impl Bridge {
         let api = &this.inner.api;
         let not_found = |why: String| McpError::resource_not_found(why, Some(json!({"uri": uri})));
         let (text, mime) = match SchemaResource::parse(&uri) {
+            None if uri == super::app_review::REVIEW_URI => (
+                super::app_review::REVIEW_HTML.to_string(),
+                super::app_review::APP_MIME,
+            ),
             Some(SchemaResource::Document) => match api.document_json() {
                 Some(text) => (text.to_string(), "application/json"),
                 None => {
