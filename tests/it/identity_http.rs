@@ -873,6 +873,52 @@ async fn older_clients_are_asked_on_their_session_or_given_the_link() {
     assert_ne!(result["isError"], true, "{result}");
     let token = bearer(&backend.take());
     assert_eq!(introspect(&api.issuer, &token).await["sub"], "bob@api");
+
+    // Each host as it declares itself (scripts/external-clients/
+    // profiles.mjs): only one declaring URL elicitation (VS Code) is asked
+    // with one; every other gets the link in the result, saying what to do.
+    let ui = json!({"io.modelcontextprotocol/ui": {"mimeTypes": ["text/html;profile=mcp-app"]}});
+    let hosts = [
+        ("claude.ai", json!({"extensions": ui})),
+        ("claude-code", json!({"elicitation": {"form": {}}})),
+        (
+            "cursor",
+            json!({"elicitation": {"form": {}}, "extensions": ui}),
+        ),
+        (
+            "vscode",
+            json!({"elicitation": {"form": {}, "url": {}}, "extensions": ui}),
+        ),
+        ("gemini", json!({"roots": {"listChanged": true}})),
+        ("opencode", json!({})),
+    ];
+    for (host, capabilities) in hosts {
+        // A person of their own: a link handed out makes that person's
+        // next call wait for their login.
+        let person = mcp_token(&mcp.issuer, &resource, &format!("{host}-user")).await;
+        let answer = call_as(&resource, &person, None, capabilities).await;
+        if host == "vscode" {
+            let (link, _) = login_question(&answer);
+            assert!(
+                link.starts_with(&format!("{base}/oauth/connect?")),
+                "{host}: {link}"
+            );
+        } else {
+            assert_eq!(answer["isError"], true, "{host}: {answer}");
+            let text = answer["content"][0]["text"].as_str().unwrap_or_default();
+            assert!(
+                text.contains("cannot open the login page itself")
+                    && text.contains(&format!("{base}/oauth/connect?"))
+                    && text.contains("call `get_pet` again with the same arguments"),
+                "{host}: {text}"
+            );
+        }
+    }
+    assert!(
+        backend.take().is_empty(),
+        "nothing reaches the API before a login"
+    );
+
     let log = server.log.lock().unwrap();
     assert!(!log.contains(&token), "an API token in the log");
     assert!(!log.contains(&alices), "an API token in the log");
