@@ -82,7 +82,11 @@ pub(super) fn check(catalog: &Catalog, doc: &Document, document: &str) -> Vec<(A
                             "{method} {}: `{dialect}` read as `x-mcp`{left_out}",
                             op.path
                         ),
-                        format!("{}/{}", op.pointer(), dialect.replace('.', "/")),
+                        // Kong's are flat keys of the operation itself.
+                        match dialect.strip_prefix("x-kong-mcp") {
+                            Some(_) => op.pointer().to_string(),
+                            None => format!("{}/{}", op.pointer(), dialect.replace('.', "/")),
+                        },
                     ),
                 ));
             }

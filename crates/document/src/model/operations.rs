@@ -121,6 +121,7 @@ impl<'d> Operation<'d> {
                 switch: ("enabled", false),
             });
         }
+        x.merge_kong(self.node.value);
         Ok(x)
     }
 

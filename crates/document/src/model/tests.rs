@@ -256,6 +256,13 @@ fn other_generators_mcp_extensions_mean_what_x_mcp_means() {
         "delete": {"x-mint": {"mcp": {"enabled": true, "name": "remove_a"}}},
         // Says nothing this reads: not reported.
         "head": {"x-speakeasy-mcp": {"scopes": ["read"]}, "x-mint": {"href": "/a"}}
+    }, "/b": {
+        // Kong (decK `file openapi2mcp`): flat keys.
+        "get": {"x-kong-mcp-exclude": true},
+        "post": {"x-kong-mcp-tool-name": "make_b", "x-kong-mcp-tool-description": "Makes a B.",
+                 "x-kong-mcp-exclude": false},
+        // DoorDash's oapi-codegen: x-mcp's `skip`.
+        "delete": {"x-mcp": {"skip": true}}
     }}}));
     let x = |method| d.operation("/a", method).unwrap().x_mcp().unwrap();
     assert!(x("get").exclude && x("get").dialects == ["x-speakeasy-mcp"]);
@@ -271,4 +278,12 @@ fn other_generators_mcp_extensions_mean_what_x_mcp_means() {
     let delete = x("delete");
     assert!(!delete.exclude && delete.name.as_deref() == Some("remove_a"));
     assert_eq!(x("head"), XMcp::default());
+    let b = |method| d.operation("/b", method).unwrap().x_mcp().unwrap();
+    assert!(b("get").exclude && b("get").dialects == ["x-kong-mcp"]);
+    let post = b("post");
+    assert!(!post.exclude);
+    assert_eq!(post.name.as_deref(), Some("make_b"));
+    assert_eq!(post.description.as_deref(), Some("Makes a B."));
+    assert_eq!(post.dialects, ["x-kong-mcp"]);
+    assert!(b("delete").exclude && b("delete").dialects.is_empty());
 }

@@ -1,12 +1,15 @@
 //! The `x-mcp` operation extension, typed: `x-mcp: false`,
-//! `{exclude: true}` or `{enabled: false}` drops the operation; `name`,
+//! `{exclude: true}`, `{enabled: false}` or `{skip: true}` (DoorDash's
+//! oapi-codegen) drops the operation; `name`,
 //! `title`, `description`, `annotations: {readOnlyHint, …}` override what
 //! the tool would be.
 //!
 //! Other generators' extensions that mean the same are read too, so a
 //! document annotated for them keeps its meaning here: Speakeasy's
 //! `x-speakeasy-mcp` (`disabled`, `name`, `title`, `description`) and
-//! Mintlify's `x-mint: {mcp: {enabled, name, description}}`. `x-mcp`
+//! Mintlify's `x-mint: {mcp: {enabled, name, description}}`, and Kong's
+//! flat `x-kong-mcp-exclude`, `x-kong-mcp-tool-name` and
+//! `x-kong-mcp-tool-description` (decK's `file openapi2mcp`). `x-mcp`
 //! wins where both say something; [`XMcp::dialects`] names what was read
 //! (`lint` reports it).
 
@@ -51,7 +54,22 @@ pub struct XMcp {
 /// The operation extensions [`XMcp`] is read from: what planning a tool
 /// reads of an operation's extensions (the lazy document keeps them in a
 /// path item's outline).
-pub const TOOL_EXTENSIONS: &[&str] = &["x-mcp", "x-speakeasy-mcp", "x-mint"];
+pub const TOOL_EXTENSIONS: &[&str] = &[
+    "x-mcp",
+    "x-speakeasy-mcp",
+    "x-mint",
+    KONG_EXCLUDE,
+    KONG_NAME,
+    KONG_DESCRIPTION,
+];
+
+/// Kong's operation extensions (decK `file openapi2mcp`): flat keys, not
+/// one mapping.
+pub(super) const KONG_EXCLUDE: &str = "x-kong-mcp-exclude";
+/// See [`KONG_EXCLUDE`].
+pub(super) const KONG_NAME: &str = "x-kong-mcp-tool-name";
+/// See [`KONG_EXCLUDE`].
+pub(super) const KONG_DESCRIPTION: &str = "x-kong-mcp-tool-description";
 
 /// Another generator's operation extension meaning what `x-mcp` means.
 pub(super) struct Dialect<'a> {
@@ -91,6 +109,7 @@ impl XMcp {
         let hints = map.get("annotations");
         let hint = |k: &str| hints.and_then(|h| h.get(k)).and_then(Value::as_bool);
         let excluded = map.get("exclude").and_then(Value::as_bool) == Some(true)
+            || map.get("skip").and_then(Value::as_bool) == Some(true)
             || map.get("enabled").and_then(Value::as_bool) == Some(false);
         Ok(Self {
             exclude: excluded,
@@ -114,17 +133,43 @@ impl XMcp {
         let Value::Object(map) = dialect.node.value else {
             return;
         };
-        let mut said = false;
         let (key, leaves_out_when) = dialect.switch;
-        if map.get(key).and_then(Value::as_bool) == Some(leaves_out_when) {
+        let text = |k: &str| map.get(k).and_then(Value::as_str).map(str::to_string);
+        self.fill(
+            dialect.name,
+            map.get(key).and_then(Value::as_bool) == Some(leaves_out_when),
+            [text("name"), text("title"), text("description")],
+        );
+    }
+
+    /// Fills what `x-mcp` left unsaid from Kong's flat keys on the
+    /// operation `op` (a value of another type says nothing).
+    pub(super) fn merge_kong(&mut self, op: &Value) {
+        let text = |k: &str| op.get(k).and_then(Value::as_str).map(str::to_string);
+        self.fill(
+            "x-kong-mcp",
+            op.get(KONG_EXCLUDE).and_then(Value::as_bool) == Some(true),
+            [text(KONG_NAME), None, text(KONG_DESCRIPTION)],
+        );
+    }
+
+    /// Takes what a dialect said (`exclude`; name, title, description)
+    /// where `x-mcp` said nothing, and notes the dialect if it said any.
+    fn fill(
+        &mut self,
+        dialect: &'static str,
+        exclude: bool,
+        [name, title, description]: [Option<String>; 3],
+    ) {
+        let mut said = false;
+        if exclude {
             self.exclude = true;
             said = true;
         }
-        let text = |k: &str| map.get(k).and_then(Value::as_str).map(str::to_string);
         for (field, value) in [
-            (&mut self.name, text("name")),
-            (&mut self.title, text("title")),
-            (&mut self.description, text("description")),
+            (&mut self.name, name),
+            (&mut self.title, title),
+            (&mut self.description, description),
         ] {
             if field.is_none() && value.is_some() {
                 *field = value;
@@ -135,7 +180,7 @@ impl XMcp {
             self.description_given = true;
         }
         if said {
-            self.dialects.push(dialect.name);
+            self.dialects.push(dialect);
         }
     }
 }
