@@ -1,15 +1,20 @@
 //! Shared test helpers: locating the real documents installed from npm,
-//! building catalogs, and the invariants every tool list must satisfy.
+//! building catalogs, the invariants every tool list must satisfy, running
+//! the binary, in-process sessions and scripted backends.
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::OnceLock;
+use std::time::Duration;
 
-use openapi2mcp::document::{Diagnostic, LoadOptions};
+use openapi2mcp::document::{Diagnostic, Document, LoadOptions};
 use openapi2mcp::pipeline::{self, PipelineError, PipelineOptions};
-use openapi2mcp::tools::{BuildOptions, Catalog};
-use serde_json::Value;
+use openapi2mcp::server::Bridge;
+use openapi2mcp::tools::{self, BuildOptions, Catalog};
+use rmcp::ServiceExt;
+use rmcp::service::{RoleClient, RunningService};
+use serde_json::{Value, json};
 
 /// Repository root.
 pub fn root() -> PathBuf {
@@ -348,4 +353,102 @@ pub fn json_text(result: &Value) -> String {
                 .join("\n")
         })
         .unwrap_or_default()
+}
+
+/// A catalog built from an inline document.
+pub fn catalog_of(doc: Value) -> Catalog {
+    let doc = Document::from_value("inline.json", doc).unwrap();
+    tools::build(&doc, &BuildOptions::default()).0
+}
+
+/// A document with one GET operation per `(operationId, tag)`, at `/{id}`.
+pub fn tagged_doc(ops: &[(&str, &str)]) -> Value {
+    let mut paths = serde_json::Map::new();
+    for (id, tag) in ops {
+        paths.insert(
+            format!("/{id}"),
+            json!({"get": {"operationId": id, "tags": [tag], "summary": format!("Get {id}"),
+                "responses": {"200": {"description": "ok",
+                "content": {"application/json": {"schema": {"type": "object"}}}}}}}),
+        );
+    }
+    json!({"openapi": "3.0.3", "info": {"title": "Sets", "version": "1"}, "paths": paths})
+}
+
+/// A session in process on `bridge` (its own toolsets).
+pub async fn session(bridge: &Bridge) -> RunningService<RoleClient, ()> {
+    let session = bridge.new_session();
+    let (client_io, server_io) = tokio::io::duplex(1 << 20);
+    tokio::spawn(async move {
+        if let Ok(running) = session.serve(server_io).await {
+            let _ = running.waiting().await;
+        }
+    });
+    ().serve(client_io).await.expect("client connects")
+}
+
+/// Runs the real binary with `args` (and `env`), waiting at most 60 s;
+/// its exit code and stderr.
+pub fn run_binary(args: &[&str], env: &[(&str, &str)]) -> (Option<i32>, String) {
+    use std::io::Read;
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_openapi2mcp"))
+        .args(args)
+        .env_remove("OPENAPI2MCP_AUTH_TOKEN")
+        .envs(env.iter().copied())
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stderr = child.stderr.take().unwrap();
+    let reader = std::thread::spawn(move || {
+        let mut text = String::new();
+        let _ = stderr.read_to_string(&mut text);
+        text
+    });
+    let started = std::time::Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if started.elapsed() > Duration::from_secs(60) {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("`openapi2mcp {}` did not exit within 60 s", args.join(" "));
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    (status.code(), reader.join().unwrap())
+}
+
+/// What a scripted backend answers: status, extra headers, body.
+pub type Scripted = (u16, Vec<(String, String)>, Vec<u8>);
+
+/// A backend on 127.0.0.1 that answers the `n`th request (from 0) with
+/// `reply(n)`; returns its URL and the count of requests it received.
+pub async fn scripted(
+    reply: impl Fn(usize) -> Scripted + Send + Sync + 'static,
+) -> (String, std::sync::Arc<std::sync::atomic::AtomicUsize>) {
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let hits = Arc::new(AtomicUsize::new(0));
+    let counter = Arc::clone(&hits);
+    let reply = Arc::new(reply);
+    let app = axum::Router::new().fallback(move || {
+        let n = counter.fetch_add(1, Ordering::SeqCst);
+        let (status, headers, body) = reply(n);
+        async move {
+            let mut res = axum::response::Response::builder().status(status);
+            for (k, v) in headers {
+                res = res.header(k, v);
+            }
+            res.header("content-type", "application/json")
+                .body(axum::body::Body::from(body))
+                .unwrap()
+        }
+    });
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    tokio::spawn(async move { axum::serve(listener, app).await });
+    (url, hits)
 }
