@@ -87,9 +87,16 @@ def served(binary, doc):
                 finish(p)
                 return None, "tools/list error: %s" % answer["error"]
             # The API's tools: get_call_result (reads calls answered with
-            # a handle) is not one, so `list` does not show it.
-            tools += [t for t in answer["result"]["tools"]
-                      if t["name"] != "get_call_result" or (t.get("_meta") or {}).get("openapi2mcp/origin")]
+            # a handle) is not one, so `list` does not show it; nor does it
+            # show the MCP Apps review form serve names on the tools a
+            # confirmation gates (`_meta.ui`, `ui/resourceUri`).
+            for t in answer["result"]["tools"]:
+                meta = t.get("_meta") or {}
+                if t["name"] == "get_call_result" and not meta.get("openapi2mcp/origin"):
+                    continue
+                meta.pop("ui", None)
+                meta.pop("ui/resourceUri", None)
+                tools.append(t)
             cursor = answer["result"].get("nextCursor")
             if not cursor:
                 break
