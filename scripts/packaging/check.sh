@@ -64,11 +64,11 @@ drive() {  # drive LABEL CMD...: tools listed and get_pet called, over stdio
 import json, sys
 label = sys.argv[1]
 r = json.load(sys.stdin)
-assert r["tools"] == 7, (label, r)
+assert r["tools"] == 8, (label, r)  # petstore's 7 operations and get_call_result
 call = r["call"]
 assert not call.get("isError"), (label, call)
 assert call["structuredContent"]["name"] == "Rex", (label, call)
-print(f"packaging: {label}: 7 tools listed, get_pet answered from the mock")
+print(f"packaging: {label}: 8 tools listed (7 operations, get_call_result), get_pet answered from the mock")
 ' "$label"
 }
 drive "npx (npm exec)" npm exec --prefix "$project" --offline --yes -- openapi2mcp
