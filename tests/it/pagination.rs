@@ -167,6 +167,22 @@ async fn page_through(
             .unwrap_or_default();
         ids.extend(page.iter().filter_map(|i| i["id"].as_u64()));
         args = next_arguments(&text, tool);
+        // The same, structured, in the result's `_meta` (for hosts, apps
+        // and scripts): the next call and the headers shown.
+        let notes = &result["_meta"]["openapi2mcp/response"];
+        match &args {
+            Some(next) => assert_eq!(
+                notes["next"],
+                json!({"tool": tool, "arguments": next}),
+                "{result}"
+            ),
+            None => assert!(notes.get("next").is_none(), "{result}"),
+        }
+        let headers = notes["headers"].as_object().expect("headers shown");
+        assert!(
+            !headers.keys().any(|k| k.eq_ignore_ascii_case("set-cookie")),
+            "{notes}"
+        );
         texts.push(text);
     }
     assert!(args.is_none(), "more than 10 pages");

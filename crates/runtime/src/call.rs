@@ -45,7 +45,8 @@ mod notes;
 #[path = "call_run.rs"]
 mod run;
 use advice::{fetch_less_advice, name_fetch_less_arguments};
-use notes::{mask_sent_text, response_notes};
+use notes::response_notes;
+pub use notes::{RESPONSE_META_KEY, ResponseNotes};
 pub use run::{CallRequest, Ran, Verdict};
 
 /// How calls reach the API.
@@ -132,6 +133,10 @@ pub struct CallReport {
     /// (only in [`LroMode::Return`]; [`LroMode::Wait`] follows it to the
     /// end before returning).
     pub pending: Option<Monitor>,
+    /// What the response said beside its body (headers shown, the next
+    /// page), for the result's `_meta`; `None` when nothing. (Boxed: a
+    /// report is returned by value, often as an error.)
+    pub response: Option<Box<ResponseNotes>>,
 }
 
 /// Why [`Api::admit`] refused a call (the outcome tells the model), kept
@@ -158,6 +163,7 @@ impl From<ToolOutcome> for CallReport {
             outcome,
             status: None,
             pending: None,
+            response: None,
         }
     }
 }
@@ -410,22 +416,13 @@ impl Api {
             &member.channel.client.options().limits,
             &request_line,
         );
-        let (shown, next_page) = response_notes(called, args, &resp, &prepared);
+        let (notes, text) = response_notes(called, args, &resp, &prepared);
         mask_sent(&mut outcome, &prepared.credentials);
-        // The headers are masked like the body; the next page's arguments
-        // are not: they are the model's own and values of the API's next
-        // link other than a sent credential, and masking a credential that
-        // happens to be part of one would corrupt them.
-        let notes: Vec<String> = shown
-            .map(|text| mask_sent_text(&text, &prepared.credentials))
-            .into_iter()
-            .chain(next_page)
-            .collect();
-        if !notes.is_empty() {
+        if let Some(text) = text {
             // Before the body, which stays the last block (what selectors,
             // code mode and clients reading "the response" take).
             let at = outcome.content.len().saturating_sub(1);
-            outcome.content.insert(at, Content::Text(notes.join("\n")));
+            outcome.content.insert(at, Content::Text(text));
         }
         if let Some(advice) = &called.fetch_less {
             name_fetch_less_arguments(&mut outcome, advice);
@@ -439,6 +436,7 @@ impl Api {
             outcome,
             status: Some(resp.status),
             pending: None,
+            response: (!notes.is_empty()).then(|| Box::new(notes)),
         };
         let Some(detected) = lro::detect(
             http.lro.as_ref(),
@@ -655,6 +653,9 @@ impl<'a> Call<'a> {
 
     /// Parses the arguments into the tool's typed struct. They were checked
     /// against the input schema already; a failure here names the field.
+    /// (The error is the report a handler returns as it is, on a path
+    /// the schema check makes cold: not worth a box in every handler.)
+    #[allow(clippy::result_large_err)]
     pub fn parse<T: DeserializeOwned>(&self, args: Map<String, Value>) -> Result<T, CallReport> {
         serde_json::from_value(Value::Object(args))
             .map_err(|e| response::invalid_arguments(&e.to_string()).into())

@@ -169,3 +169,27 @@ async fn a_whole_call_runs_admit_handler_conform_and_redact_in_that_order() {
     assert_eq!(ran.verdict, Verdict::Error, "{:?}", ran.report.outcome);
     assert!(ran.report.outcome.is_error);
 }
+
+#[test]
+fn response_notes_in_meta_join_a_repeated_header_and_name_the_next_call() {
+    let notes = ResponseNotes {
+        headers: vec![
+            ("Link".into(), "<https://a/x?page=2>; rel=\"next\"".into()),
+            ("ETag".into(), "W/\"1\"".into()),
+            ("Link".into(), "<https://a/x?page=9>; rel=\"last\"".into()),
+        ],
+        next: Some(serde_json::json!({"page": 2}).as_object().unwrap().clone()),
+    };
+    assert_eq!(
+        notes.to_meta("list_x"),
+        serde_json::json!({
+            "headers": {
+                "Link": "<https://a/x?page=2>; rel=\"next\", <https://a/x?page=9>; rel=\"last\"",
+                "ETag": "W/\"1\""
+            },
+            "next": {"tool": "list_x", "arguments": {"page": 2}}
+        })
+    );
+    assert!(ResponseNotes::default().is_empty());
+    assert_eq!(ResponseNotes::default().to_meta("t"), serde_json::json!({}));
+}

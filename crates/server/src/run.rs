@@ -11,7 +11,7 @@ use rmcp::{ErrorData as McpError, RoleServer};
 use serde_json::{Map, Value};
 
 use super::Bridge;
-use super::shape::to_result;
+use super::shape::report_result;
 use openapi2mcp_runtime::auth::login::{LOCAL_USER, as_user};
 use openapi2mcp_runtime::call::{CallReport, ToolId};
 use openapi2mcp_runtime::forward::Forwarded;
@@ -263,7 +263,7 @@ impl Bridge {
         let report = self
             .run_report(tool, name, args, selector, env, LroMode::Wait)
             .await?;
-        Ok(to_result(report.outcome))
+        Ok(report_result(report, name))
     }
 
     /// The call itself with progress, cancellation and audit line, up to

@@ -12,7 +12,7 @@ use serde_json::{Value, json};
 
 use super::ServeError;
 use super::modes::ToolsMode;
-use openapi2mcp_runtime::call::ToolEndpoint;
+use openapi2mcp_runtime::call::{CallReport, RESPONSE_META_KEY, ToolEndpoint};
 use openapi2mcp_runtime::catalog::{ORIGIN_META_KEY, ToolDef};
 use openapi2mcp_runtime::response::{Content, ToolOutcome};
 use openapi2mcp_runtime::select::{self, SELECT_ARG};
@@ -157,6 +157,22 @@ pub(super) fn server_info(
 
 /// Maps our SDK-neutral outcome to rmcp's result (built directly: this
 /// runs on every call).
+/// A call's report as the client gets it: its outcome as a result
+/// ([`to_result`]), with what the response said beside its body (the
+/// headers shown, the next page's arguments) in `_meta` under
+/// [`RESPONSE_META_KEY`].
+pub(super) fn report_result(report: CallReport, tool: &str) -> CallToolResult {
+    let notes = report.response;
+    let mut result = to_result(report.outcome);
+    if let Some(notes) = notes {
+        result
+            .meta
+            .get_or_insert_with(Default::default)
+            .insert(RESPONSE_META_KEY.into(), notes.to_meta(tool));
+    }
+    result
+}
+
 pub(super) fn to_result(outcome: ToolOutcome) -> CallToolResult {
     let content: Vec<ContentBlock> = outcome
         .content

@@ -543,7 +543,7 @@ impl Bridge {
         select: Option<&str>,
     ) -> Result<CallToolResult, TaskExit> {
         if report.pending.is_none() {
-            return Ok(to_result(report.outcome));
+            return Ok(super::shape::report_result(report, name));
         }
         let report = follow(report, status, cancelled, name).await?;
         let outcome = self.inner.api.complete(tool, report.outcome, select).await;
@@ -666,7 +666,7 @@ impl Bridge {
             // Answered in time and not long-running: the plain result.
             Some(report) if report.pending.is_none() => {
                 let report = early.expect("matched Some");
-                return Ok(to_result(report.outcome).into());
+                return Ok(super::shape::report_result(report, name).into());
             }
             Some(report) => report
                 .pending

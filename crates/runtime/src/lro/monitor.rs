@@ -379,6 +379,7 @@ impl State {
                     outcome,
                     status: Some(answer.status),
                     pending: None,
+                    response: None,
                 }
             }
             Err(failure) => response::from_transport_failure(&failure, &line).into(),
@@ -503,6 +504,7 @@ impl State {
                 },
                 status: Some(answer.status),
                 pending: None,
+                response: None,
             };
         }
         if let Err(outcome) = self.wait_for_rate_limit(self.deadline).await {
@@ -549,6 +551,7 @@ impl State {
             outcome: response::from_response(answer, self.output.as_ref(), &self.limits, &line),
             status: Some(answer.status),
             pending: None,
+            response: None,
         }
     }
 
@@ -611,6 +614,7 @@ fn response_error(content: Vec<Content>, status: Option<u16>) -> CallReport {
         },
         status,
         pending: None,
+        response: None,
     }
 }
 

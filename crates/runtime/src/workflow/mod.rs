@@ -493,6 +493,7 @@ impl Runner<'_> {
             },
             status,
             pending: None,
+            response: None,
         }
     }
 }
@@ -515,6 +516,7 @@ fn failure(workflow: &WorkflowBinding, step: Option<&str>, why: String) -> CallR
         },
         status: None,
         pending: None,
+        response: None,
     }
 }
 
