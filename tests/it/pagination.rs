@@ -323,3 +323,38 @@ async fn the_body_stays_the_last_block_for_selectors() {
     let selected: Value = serde_json::from_str(&json_text(&selected)).unwrap();
     assert_eq!(selected, json!([1, 2]));
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_code_mode_script_pages_through_with_response_next() {
+    let backend = Backend::start_with(reply).await;
+    let dir = tempfile::tempdir().unwrap();
+    let doc = document(dir.path(), &backend.url());
+    let served = serve_stdio(&[doc.to_str().unwrap(), "--tools", "code"], &[]).await;
+    let script = r#"
+        let r = await api.list_issues_for_repo({owner: "octo", per_page: 3});
+        const ids = r.map((i) => i.id);
+        let pages = 1;
+        let next = response(r) && response(r).next;
+        while (next && pages < 10) {
+            r = await api[next.tool](next.arguments);
+            ids.push(...r.map((i) => i.id));
+            pages++;
+            next = response(r) && response(r).next;
+        }
+        return {ids, pages, etag: response(r).headers.etag};
+    "#;
+    let result = call_tool(&served, "execute_read_only", json!({"script": script})).await;
+    assert_ne!(result["isError"], true, "{result}");
+    let out: Value = serde_json::from_str(&json_text(&result)).unwrap();
+    let every: Vec<u64> = (1..=ITEMS as u64).collect();
+    assert_eq!(out["ids"], json!(every), "{out}");
+    assert_eq!(out["pages"], 3, "{out}");
+    // The last page's ETag (the backend tags a page by its first offset).
+    assert_eq!(out["etag"], "W/\"page-6\"", "{out}");
+    let pages: Vec<Option<String>> = backend
+        .take()
+        .iter()
+        .map(|r| param(&query(r), "page"))
+        .collect();
+    assert_eq!(pages, [None, Some("2".into()), Some("3".into())]);
+}

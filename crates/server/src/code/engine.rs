@@ -57,9 +57,19 @@ const PRELUDE: &str = r#"(function (names, call, log) {
         error.operation = name;
         throw error;
       }
+      if (answer.response && answer.ok !== null && typeof answer.ok === "object") {
+        Object.defineProperty(answer.ok, RESPONSE, { value: Object.freeze(answer.response) });
+      }
       return answer.ok;
     };
   }
+  // What the response said beside a result (an object or array a call
+  // returned): {headers, next: {tool, arguments}}, or undefined. Kept
+  // under a symbol: not enumerated, not in JSON.stringify.
+  const RESPONSE = Symbol("response");
+  globalThis.response = function (result) {
+    return result !== null && typeof result === "object" ? result[RESPONSE] : undefined;
+  };
   Object.freeze(target);
   globalThis.api = new Proxy(target, {
     get(t, p) {
@@ -256,7 +266,13 @@ fn install<'js>(
         }
         let args: Value = serde_json::from_str(&args).unwrap_or(Value::Null);
         match host.call(&name, args, remaining) {
-            HostAnswer::Ok(value) => answer("ok", value),
+            HostAnswer::Ok(value, None) => answer("ok", value),
+            HostAnswer::Ok(value, Some(response)) => {
+                let mut map = serde_json::Map::new();
+                map.insert("ok".into(), value);
+                map.insert("response".into(), response);
+                Value::Object(map).to_string()
+            }
             HostAnswer::Failed(why) => answer("error", Value::from(why)),
             HostAnswer::TimedOut => {
                 call_state.borrow_mut().stop = Some(Stop::WallTime);

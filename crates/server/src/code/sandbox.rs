@@ -57,8 +57,11 @@ impl Default for Budgets {
 #[derive(Debug, Clone, PartialEq)]
 pub enum HostAnswer {
     /// The call's result (what `tools/call` returns: structured content,
-    /// else the text parsed as JSON, else the text).
-    Ok(Value),
+    /// else the text parsed as JSON, else the text), and what the response
+    /// said beside it (the result's `openapi2mcp/response` `_meta`: the
+    /// headers shown and the next page's call), which the script reads
+    /// with `response(result)`.
+    Ok(Value, Option<Value>),
     /// The call failed (an `isError` result, or refused before it was
     /// sent): thrown in the script as an `Error` naming the operation.
     Failed(String),

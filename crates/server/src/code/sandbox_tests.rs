@@ -51,9 +51,12 @@ fn go(script: &str, host: Rc<Fake>, budgets: Budgets) -> Result<Finished, Script
 
 fn pets() -> Rc<Fake> {
     fake(|name, args| match name {
-        "list_pets" => HostAnswer::Ok(json!([{"id": 1, "name": "Rex"}, {"id": 2, "name": "Tom"}])),
+        "list_pets" => HostAnswer::Ok(
+            json!([{"id": 1, "name": "Rex"}, {"id": 2, "name": "Tom"}]),
+            None,
+        ),
         "get_pet" if args["petId"] == json!(404) => HostAnswer::Failed("HTTP 404 Not Found".into()),
-        "get_pet" => HostAnswer::Ok(json!({"id": args["petId"], "tag": "dog"})),
+        "get_pet" => HostAnswer::Ok(json!({"id": args["petId"], "tag": "dog"}), None),
         _ => HostAnswer::Failed("unknown".into()),
     })
 }
@@ -307,4 +310,32 @@ fn undefined_is_null_and_deep_recursion_is_an_error() {
     )
     .unwrap_err();
     assert!(err.to_string().to_lowercase().contains("stack"), "{err}");
+}
+
+#[test]
+fn response_gives_what_the_response_said_beside_a_result_and_stays_out_of_its_json() {
+    let host = fake(|_, args| {
+        let page = args["page"].as_u64().unwrap_or(1);
+        let next =
+            (page < 2).then(|| json!({"tool": "list_pets", "arguments": {"page": page + 1}}));
+        let mut response = json!({"headers": {"ETag": format!("W/\"{page}\"")}});
+        if let Some(next) = next {
+            response["next"] = next;
+        }
+        HostAnswer::Ok(json!([{"id": page}]), Some(response))
+    });
+    let done = go(
+        "let r = await api.list_pets({});\n\
+         const seen = [JSON.stringify(r)];\n\
+         let n = response(r).next;\n\
+         while (n) { r = await api[n.tool](n.arguments); seen.push(JSON.stringify(r)); n = response(r).next; }\n\
+         return {seen, etag: response(r).headers.ETag, none: response({}) === undefined, plain: response(3) === undefined};",
+        host,
+        Budgets::default(),
+    )
+    .unwrap();
+    assert_eq!(
+        done.value,
+        json!({"seen": ["[{\"id\":1}]", "[{\"id\":2}]"], "etag": "W/\"2\"", "none": true, "plain": true})
+    );
 }

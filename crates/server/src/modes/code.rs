@@ -38,7 +38,7 @@ use super::meta::{MetaTool, kind, ok, refuse, string_arg};
 use crate::code::sandbox::{self, Budgets, Host, HostAnswer, ScriptError};
 #[cfg(feature = "search")]
 use crate::code::typescript::{self, Operation};
-use openapi2mcp_runtime::call::Missing;
+use openapi2mcp_runtime::call::{Missing, RESPONSE_META_KEY};
 use openapi2mcp_runtime::fair::{Busy, FairPool};
 use openapi2mcp_runtime::select::SELECT_ARG;
 
@@ -191,7 +191,7 @@ impl Bridge {
             ));
         }
         text.push_str(
-            "\n// Call them in a script: `const r = await api.NAME({...}); return r;` with execute_read_only (read-only operations) or execute.",
+            "\n// Call them in a script: `const r = await api.NAME({...}); return r;` with execute_read_only (read-only operations) or execute. `response(r)` gives what the response said beside r: {headers, next}; a paged list's next page is `await api[next.tool](next.arguments)`.",
         );
         ok(
             json!({"query": query, "operations": names, "declarations": text}),
@@ -393,7 +393,14 @@ impl Bridge {
             .await
         {
             Ok(result) if result.is_error == Some(true) => failed(text_of(&result)),
-            Ok(result) => HostAnswer::Ok(value_of(result, wrapped.as_deref())),
+            Ok(result) => {
+                let response = result
+                    .meta
+                    .as_ref()
+                    .and_then(|m| m.get(RESPONSE_META_KEY))
+                    .cloned();
+                HostAnswer::Ok(value_of(result, wrapped.as_deref()), response)
+            }
             Err(e) => failed(e.message.to_string()),
         }
     }
