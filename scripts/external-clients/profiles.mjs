@@ -25,7 +25,14 @@
 //      get_call_result, the API polled to the end;
 //   5. a paginated list (list_reports, 7 reports 3 a page, the next page
 //      in the Link header): every page reached by the arguments the
-//      result's "Next page" line gives, each report seen once.
+//      result's "Next page" line gives, each report seen once;
+//   6. a call needing the person's own login to the API (login_flow.mjs:
+//      an HTTP server with --oauth-issuer, two node-oidc-provider
+//      authorization servers, a scripted browser as the person): a host
+//      declaring URL elicitation is asked to open the login page and the
+//      call goes through; every other gets the link in the result, the
+//      person opens it, and the model's retry, made meanwhile, waits for
+//      the login and goes through. The API sees the person's own token.
 // Each step must end in a usable outcome for that host: the SDK raising
 // (an output schema not met, a timeout) fails the profile.
 //
@@ -37,6 +44,7 @@ import net from "node:net";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
+import { followLink, startLoginServer } from "./login_flow.mjs";
 import { TOKEN, backend, polls, seen } from "./report_service.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -117,7 +125,67 @@ async function waitForHttp(url, child) {
 
 // --- one profile ------------------------------------------------------------
 
-async function run(profile, api) {
+/** A lower-case word for a host's name (a person per host). */
+const slug = (host) => host.toLowerCase().replace(/[^a-z0-9]+/g, "-");
+
+/** Step 6 for `profile` against the login server `login`. */
+async function loginStep(profile, login, opts) {
+  const person = `${slug(profile.host)}-user`;
+  const token = await login.tokenFor(person);
+  const client = new Client({ name: `profile ${profile.host}`, version: "1.0.0" }, { capabilities: profile.capabilities });
+  const opened = [];
+  if (profile.capabilities.elicitation) {
+    client.setRequestHandler(ElicitRequestSchema, async (request) => {
+      if (request.params.mode !== "url") return { action: "decline" };
+      opened.push(request.params.url);
+      const status = await followLink(request.params.url, person, `${person}@api`);
+      return { action: status === 200 ? "accept" : "decline" };
+    });
+  }
+  if (profile.capabilities.roots) {
+    client.setRequestHandler(ListRootsRequestSchema, async () => ({ roots: [] }));
+  }
+  const transport = new StreamableHTTPClientTransport(new URL(login.url), {
+    requestInit: { headers: { authorization: `Bearer ${token}` } },
+  });
+  if (profile.revision) {
+    const send = transport.send.bind(transport);
+    transport.send = (message, options) => {
+      if (message.method === "initialize") message = { ...message, params: { ...message.params, protocolVersion: profile.revision } };
+      return send(message, options);
+    };
+  }
+  try {
+    await client.connect(transport);
+    const before = login.apiCalls.length;
+    const call = () => client.callTool({ name: "get_pet", arguments: { petId: 1 } }, undefined, opts);
+    let result = await call();
+    let how;
+    if (profile.capabilities.elicitation?.url) {
+      expect(!result.isError && opened.length === 1, `asked to open the login page, then sent: ${textOf(result)}`);
+      how = "login through a URL elicitation";
+    } else {
+      const text = textOf(result);
+      expect(result.isError && text.includes("cannot open the login page itself"), `the link in the result: ${text}`);
+      expect(login.apiCalls.length === before, "nothing sent before the login");
+      const link = text.split(/\s+/).find((w) => w.startsWith(`${login.base}/oauth/connect?`));
+      expect(link, `a login link in: ${text}`);
+      const retry = call();
+      await new Promise((r) => setTimeout(r, 1000));
+      const status = await followLink(link, person, `${person}@api`);
+      expect(status === 200, `the login page ended with HTTP ${status}`);
+      result = await retry;
+      expect(!result.isError, `the retry, made while the person logged in: ${textOf(result)}`);
+      how = "login through the link in the result; the retry waited for it";
+    }
+    expect(login.apiCalls.length === before + 1 && login.apiCalls.at(-1).startsWith("Bearer "), `the API called once as the person: ${login.apiCalls.slice(before)}`);
+    return how;
+  } finally {
+    await client.close().catch(() => {});
+  }
+}
+
+async function run(profile, api, login) {
   const baseUrl = `http://127.0.0.1:${api.address().port}/v2`;
   const serveArgs = ["serve", spec, "--quiet", "--base-url", baseUrl, "--handle-after", "2"];
   const env = { ...process.env, OPENAPI2MCP_BEARERAUTH_TOKEN: TOKEN, RUST_LOG: "warn" };
@@ -236,6 +304,10 @@ async function run(profile, api) {
     }
     expect(pages === 3 && new Set(ids).size === 7 && ids.length === 7, `pages ${pages}, reports ${ids}`);
     outcome.push("7 reports in 3 pages");
+
+    // 6. A call needing the person's own login.
+    if (login.error) throw new Failure(`the login server: ${login.error}`);
+    outcome.push(await loginStep(profile, login, opts));
     return { ok: true, outcome };
   } catch (e) {
     return { ok: false, outcome, error: e instanceof Failure ? e.message : `${e?.name}: ${e?.message}` };
@@ -246,10 +318,11 @@ async function run(profile, api) {
 }
 
 const api = await backend();
+const login = await startLoginServer({ bin, root, node: process.execPath }).catch((e) => ({ error: e.message, close() {} }));
 let failed = 0;
 for (const profile of PROFILES) {
   const verdict = await Promise.race([
-    run(profile, api),
+    run(profile, api, login),
     new Promise((r) => setTimeout(() => r({ ok: false, outcome: [], error: `not done within ${PROFILE_LIMIT_MS / 1000} s` }), PROFILE_LIMIT_MS).unref()),
   ]);
   const caps = JSON.stringify(profile.capabilities);
@@ -261,4 +334,5 @@ for (const profile of PROFILES) {
   }
 }
 api.close();
+login.close();
 process.exit(failed ? 1 : 0);
