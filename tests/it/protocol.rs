@@ -650,7 +650,7 @@ async fn a_2026_client_is_asked_for_missing_arguments_then_to_confirm() {
     assert!(backend.take().is_empty());
     shutdown.cancel();
 
-    // --ask-missing false: the same.
+    // --no-ask-missing: the same.
     let mut options = petstore_on(&backend);
     options.ask_missing = false;
     let (url, shutdown) = http_server(Bridge::new(petstore(), options).unwrap()).await;

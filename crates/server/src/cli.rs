@@ -179,13 +179,18 @@ pub struct ServeFlags {
     /// `refuse` refuses it with an error saying so.
     #[arg(help_heading = CONFIRM_TASKS, long, value_enum, default_value_t = Unconfirmable::Allow)]
     pub unconfirmed: Unconfirmable,
-    /// Whether a call lacking required arguments asks the person for them
+    /// Never ask the person for required arguments a call lacks: the call
+    /// fails validation naming what is missing. By default they are asked
     /// (one elicitation form, when the client declared elicitation and
     /// every missing argument is a string, number, integer, boolean or
-    /// string enum); with `false`, or when they cannot be asked, the call
-    /// fails validation naming what is missing.
-    #[arg(help_heading = CONFIRM_TASKS, long, value_name = "BOOL", default_value_t = true, action = clap::ArgAction::Set)]
+    /// string enum).
+    #[arg(help_heading = CONFIRM_TASKS, long = "no-ask-missing", action = clap::ArgAction::SetFalse)]
     pub ask_missing: bool,
+    /// The older spelling, `--ask-missing true|false`, still read (a
+    /// value where every other switch is a flag); it wins over
+    /// `--no-ask-missing`.
+    #[arg(long = "ask-missing", value_name = "BOOL", hide = true)]
+    pub ask_missing_value: Option<bool>,
     /// Export a span per tool call (MCP semantic conventions) and per API
     /// request over OpenTelemetry OTLP/HTTP: to URL (the traces endpoint,
     /// e.g. http://127.0.0.1:4318/v1/traces), or where the standard
@@ -564,7 +569,7 @@ impl ServeFlags {
             response_filter: self.response_filter,
             confirm: self.confirm.unwrap_or_default(),
             unconfirmed: self.unconfirmed,
-            ask_missing: self.ask_missing,
+            ask_missing: self.ask_missing_value.unwrap_or(self.ask_missing),
             token_store: self.token_store()?,
             spans: match self.otlp.as_deref() {
                 None => None,

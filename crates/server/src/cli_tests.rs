@@ -200,3 +200,29 @@ fn the_listener_session_and_task_bounds_reach_their_options_with_production_defa
         }
     );
 }
+
+#[test]
+fn asking_for_missing_arguments_is_on_by_default_and_switched_off_by_a_flag() {
+    let ask = |args: &[&str]| parse(args).unwrap().flags.options().unwrap().ask_missing;
+    assert!(ask(&[]));
+    assert!(!ask(&["--no-ask-missing"]));
+    // The older spelling with a value is still read, and wins.
+    assert!(!ask(&["--ask-missing", "false"]));
+    assert!(ask(&["--no-ask-missing", "--ask-missing", "true"]));
+    assert!(parse(&["--ask-missing", "maybe"]).is_err());
+}
+
+#[test]
+fn handle_after_takes_seconds_or_off() {
+    let after = |args: &[&str]| parse(args).unwrap().flags.options().unwrap().handle_after;
+    assert_eq!(after(&[]), Some(std::time::Duration::from_secs(30)));
+    assert_eq!(
+        after(&["--handle-after", "2.5"]),
+        Some(std::time::Duration::from_millis(2500))
+    );
+    assert_eq!(after(&["--handle-after", "off"]), None);
+    assert!(
+        parse(&["--handle-after", "0"]).is_err(),
+        "0 is not a duration here: off is"
+    );
+}
