@@ -19,16 +19,14 @@
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use openapi2mcp::document::Document;
 use openapi2mcp::server::ServeOptions;
 use openapi2mcp::server::confirm::ConfirmPolicy;
-use openapi2mcp::tools::{self, BuildOptions, Catalog};
 use serde_json::{Value, json};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
 
 use crate::serve::connect;
-use crate::support::{call, text_of};
+use crate::support::{call, catalog_of, text_of};
 
 /// One request exactly as it arrived.
 #[derive(Debug, Clone)]
@@ -160,11 +158,6 @@ async fn serve_one(mut stream: TcpStream, log: Arc<Mutex<Vec<RawRequest>>>) -> s
     );
     stream.write_all(answer.as_bytes()).await?;
     stream.shutdown().await
-}
-
-fn catalog_of(doc: Value) -> Catalog {
-    let doc = Document::from_value("requests.yaml", doc).unwrap();
-    tools::build(&doc, &BuildOptions::default()).0
 }
 
 fn options(server: &RawServer) -> ServeOptions {

@@ -3,12 +3,11 @@
 //! HTTP backend on 127.0.0.1, and we assert on the exact HTTP request the
 //! backend received and on the MCP result.
 
-use openapi2mcp::document::Document;
 use openapi2mcp::pipeline::{self, PipelineOptions};
 use openapi2mcp::server::confirm::ConfirmPolicy;
 use openapi2mcp::server::transport::{HttpTransportOptions, bind_http};
 use openapi2mcp::server::{Bridge, ServeOptions};
-use openapi2mcp::tools::{self, BuildOptions, Catalog};
+use openapi2mcp::tools::Catalog;
 use rmcp::ServiceExt;
 use rmcp::model::{CallToolRequestParams, PaginatedRequestParams};
 use rmcp::service::{RoleClient, RunningService};
@@ -16,7 +15,7 @@ use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
 
 use crate::backend::{Backend, Recorded, Reply};
-use crate::support::{call, local, text_of};
+use crate::support::{call, catalog_of, local, text_of};
 
 /// A document's catalog, built the way `list` builds it.
 pub(crate) fn catalog_at(path: &std::path::Path) -> Catalog {
@@ -27,11 +26,6 @@ pub(crate) fn catalog_at(path: &std::path::Path) -> Catalog {
 
 pub(crate) fn petstore() -> Catalog {
     catalog_at(&local("specs/petstore.yaml"))
-}
-
-fn catalog_of(doc: Value) -> Catalog {
-    let doc = Document::from_value("inline.yaml", doc).unwrap();
-    tools::build(&doc, &BuildOptions::default()).0
 }
 
 /// A client connected in process to a bridge over `catalog`.

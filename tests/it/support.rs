@@ -355,7 +355,10 @@ pub fn json_text(result: &Value) -> String {
         .unwrap_or_default()
 }
 
-/// A catalog built from an inline document.
+/// A catalog built from an inline document with the default build options,
+/// its diagnostics dropped: the one copy every module uses, so that "a tool
+/// list from this JSON" means the same build everywhere. The name given to
+/// the document only shows in those diagnostics, so no test depends on it.
 pub fn catalog_of(doc: Value) -> Catalog {
     let doc = Document::from_value("inline.json", doc).unwrap();
     tools::build(&doc, &BuildOptions::default()).0

@@ -6,15 +6,22 @@
 //! call is a success whose `structuredContent` conforms to the advertised
 //! `outputSchema` (checked here as strict clients check it), and only a
 //! response that cannot be made to conform is an error that says the HTTP
-//! call itself succeeded. Then `oneOf` arguments that fit two branches.
+//! call itself succeeded. Whatever else a backend sends (a body that is not
+//! JSON, HTML, an array for an object, an empty body, a 204, a list over
+//! the response cap), a tool with an output schema returns conforming
+//! structured content or an error. Then `oneOf` arguments that fit two
+//! branches.
 
 use openapi2mcp::document::Document;
+use openapi2mcp::runtime::http::HttpOptions;
+use openapi2mcp::runtime::response::ResponseLimits;
 use openapi2mcp::server::ServeOptions;
 use openapi2mcp::tools::{self, BuildOptions, Catalog, OutputSchemaMode};
 use rmcp::model::{CallToolResult, Tool};
 use serde_json::{Value, json};
 
 use crate::backend::{Backend, Recorded, Reply};
+use crate::redirects::{self, Origin, foreign_answer, home_answer};
 use crate::serve::{catalog_at, connect};
 use crate::support::external;
 use crate::support::{call, text_of};
@@ -286,6 +293,93 @@ async fn strict_output_schemas_keep_the_documents_types_and_leave_out_what_does_
     let text = text_of(&created);
     assert!(text.contains("`.content` is null"), "{text}");
     assert!(text.contains("left out"), "{text}");
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn tools_with_output_schemas_return_conforming_structured_content_or_an_error() {
+    let foreign = Origin::start(foreign_answer()).await;
+    let home = Origin::start(home_answer(foreign.url())).await;
+    let options = ServeOptions {
+        base_url: Some(home.url()),
+        http: HttpOptions {
+            limits: ResponseLimits {
+                max_body_bytes: 4096,
+            },
+            ..HttpOptions::default()
+        },
+        ..ServeOptions::default()
+    };
+    let client = connect(redirects::catalog(json!({}), json!({})), options).await;
+    let tools = client.list_all_tools().await.unwrap();
+    let schema_of = |name: &str| {
+        let tool = tools.iter().find(|t| t.name == name).unwrap();
+        Value::Object((*tool.output_schema.clone().unwrap()).clone())
+    };
+    let check = |name: &str, result: &CallToolResult| {
+        if result.is_error == Some(true) {
+            return;
+        }
+        let structured = result
+            .structured_content
+            .clone()
+            .unwrap_or_else(|| panic!("{name}: success without structured content: {result:?}"));
+        let validator = jsonschema::draft202012::new(&schema_of(name)).unwrap();
+        assert!(
+            validator.is_valid(&structured),
+            "{name}: {structured} does not conform"
+        );
+    };
+
+    for (kind, must_fail) in [
+        ("badjson", true),
+        ("html", true),
+        ("array", true),
+        ("empty", false),
+        ("nocontent", false),
+        ("same", false),
+    ] {
+        let result = call(&client, "go", json!({"kind": kind})).await;
+        assert_eq!(result.is_error, Some(must_fail), "{kind}: {result:?}");
+        check("go", &result);
+        if !must_fail && kind != "same" {
+            assert_eq!(result.structured_content, Some(json!({})), "{kind}");
+        }
+        if must_fail {
+            assert!(
+                text_of(&result).contains("no structured result"),
+                "{kind}: {}",
+                text_of(&result)
+            );
+        }
+    }
+
+    // Over the cap: cut at whole items, still structured and conforming.
+    let huge = call(&client, "list_things", json!({"kind": "huge"})).await;
+    assert_eq!(huge.is_error, Some(false), "{huge:?}");
+    check("list_things", &huge);
+    let items = huge.structured_content.as_ref().unwrap()["result"]
+        .as_array()
+        .unwrap()
+        .clone();
+    assert!(items.len() > 10 && items.len() < 5000, "{}", items.len());
+    for (i, item) in items.iter().enumerate() {
+        assert_eq!(item["id"], json!(i));
+        assert_eq!(item["name"], json!(format!("item number {i}")));
+    }
+    let text = text_of(&huge);
+    assert!(
+        text.contains(&format!(
+            "the first {} items of `$` were kept and later items dropped",
+            items.len()
+        )),
+        "{}",
+        &text[text.len().saturating_sub(300)..]
+    );
+
+    let empty_list = call(&client, "list_things", json!({"kind": "empty"})).await;
+    assert_eq!(empty_list.is_error, Some(false));
+    check("list_things", &empty_list);
     client.cancel().await.unwrap();
 }
 
