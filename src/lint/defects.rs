@@ -91,6 +91,9 @@ pub(super) fn check(catalog: &Catalog, doc: &Document, document: &str) -> Vec<(A
                 ));
             }
         }
+        if let Some(finding) = effect_from_words(op, &method, &tool) {
+            out.push((anchor, finding));
+        }
         if let Some(id) = op.operation_id().map(str::to_string) {
             match ids.get(&id) {
                 Some((m, p)) => {
@@ -142,6 +145,49 @@ fn build_failure(op: &Operation<'_>) -> Option<Diagnostic> {
 
 /// A finding of rule `id` about `op` (its file), at `pointer`; the line is
 /// found from the pointer later.
+/// The `effect-from-words` note of `op` (its method upper case), when its
+/// words made its tool's annotations differ from its method's and
+/// `x-mcp.annotations` did not settle them.
+fn effect_from_words(op: &Operation<'_>, method: &str, tool: &Option<String>) -> Option<Finding> {
+    use crate::tools::naming::{Said, action_words};
+    use crate::tools::semantics::{self, Reading};
+    tool.as_ref()?;
+    let x = op.x_mcp().ok()?;
+    let said = Said {
+        operation_id: op.operation_id(),
+        method: op.method,
+        path: op.path,
+        summary: op.summary().or(op.description()),
+    };
+    let reading = semantics::read(method, &action_words(&said))?;
+    let (what, verb, source, settle) = match &reading {
+        Reading::Destroys(verb, source) if x.annotations.destructive_hint.is_none() => (
+            "destructive (confirmed before it is sent)",
+            verb,
+            source,
+            "x-mcp: {annotations: {destructiveHint: false}}",
+        ),
+        Reading::Reads(verb, source) if x.annotations.read_only_hint.is_none() => (
+            "read-only",
+            verb,
+            source,
+            "x-mcp: {annotations: {readOnlyHint: false}}",
+        ),
+        _ => return None,
+    };
+    Some(at_operation(
+        "effect-from-words",
+        op,
+        tool,
+        format!(
+            "{method} {}: annotated {what}: {} says `{verb}`; if it does not, write `{settle}` on the operation",
+            op.path,
+            source.as_str()
+        ),
+        op.pointer().to_string(),
+    ))
+}
+
 fn at_operation(
     id: &str,
     op: &Operation<'_>,

@@ -22,8 +22,14 @@ pub const RULES: &[Rule] = &[
     Rule {
         id: "other-generator-extension",
         level: Level::Note,
-        summary: "An operation's tool is shaped by another generator's extension (`x-speakeasy-mcp`, `x-mint.mcp`), read as `x-mcp`",
+        summary: "An operation's tool is shaped by another generator's extension (`x-speakeasy-mcp`, `x-mint.mcp`, Kong's `x-kong-mcp-*`), read as `x-mcp`",
         hint: "Nothing to fix: the extension is honoured (left out, name, title, description); `x-mcp` wins where both say something.",
+    },
+    Rule {
+        id: "effect-from-words",
+        level: Level::Note,
+        summary: "An operation's words say it does more or less than its method: a POST/PUT/PATCH that deletes, resets or revokes is annotated destructive (and confirmed); a POST that searches, filters or queries is annotated read-only",
+        hint: "Nothing to fix when the words are right; when they are not, settle it in the document or an overlay with the `x-mcp` line the message gives.",
     },
     Rule {
         id: "duplicate-operation-id",

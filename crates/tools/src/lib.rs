@@ -33,6 +33,7 @@ mod outputs;
 pub mod pipeline;
 pub mod report;
 pub mod select;
+pub mod semantics;
 mod walk;
 
 use std::sync::Arc;
@@ -559,7 +560,16 @@ fn draft(op: &Operation<'_>) -> Result<Option<Draft>, Diagnostic> {
         .description
         .clone()
         .unwrap_or_else(|| describe(op, summary.as_deref(), &method, &args.params));
-    let annotations = annotations::for_method(&method, &title, &overrides);
+    let reading = semantics::read(
+        &method,
+        &naming::action_words(&naming::Said {
+            operation_id: operation_id.as_deref(),
+            method: op.method,
+            path: op.path,
+            summary: op.summary().or(op.description()),
+        }),
+    );
+    let annotations = annotations::for_operation(&method, reading.as_ref(), &title, &overrides);
     let origin = Origin {
         operation_id,
         method,

@@ -131,6 +131,63 @@ fn fnv1a(s: &str) -> u64 {
     })
 }
 
+/// The words an operation says what it does with, for reading its effect
+/// (see `crate::semantics`), each in base form and lower case.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ActionWords {
+    /// The verb phrase the summary (or description) starts with: `delete`;
+    /// `bulk`, `delete`; `enable`, `or`, `disable`. Empty when it starts
+    /// with none.
+    pub summary: Vec<String>,
+    /// The verb phrase the operationId says, as naming reads it
+    /// (`collection_delete` → `delete`; `resetDatabase` → `reset`;
+    /// `bulk_delete_flows` → `bulk`, `delete`); empty without an
+    /// operationId or when the id says no verb it is sure of (the
+    /// method's, in `query_form_exploded` of a POST).
+    pub operation_id: Vec<String>,
+    /// The words of the path's last static segment when no parameter
+    /// follows it (`POST /records/delete` → `delete`); empty otherwise.
+    pub last_segment: Vec<String>,
+}
+
+/// The [`ActionWords`] of an operation, read with the same grammar as its
+/// name.
+pub fn action_words(said: &Said<'_>) -> ActionWords {
+    let shape = path::shape(said.path);
+    let path_nouns: Vec<String> = shape
+        .segments
+        .iter()
+        .filter_map(|s| {
+            let head = s.words.last()?;
+            (s.item || words::is_plural(head)).then(|| head.clone())
+        })
+        .collect();
+    let summary = said
+        .summary
+        .and_then(|s| summary::action(s, &path_nouns))
+        .map(|a| a.verb)
+        .unwrap_or_default();
+    let last_segment = match shape.segments.last() {
+        Some(last) if !last.item => last.words.clone(),
+        _ => Vec::new(),
+    };
+    let operation_id = said
+        .operation_id
+        .filter(|id| meaningful_operation_id(id))
+        .map(|id| {
+            let said_verb = summary.first().map(String::as_str);
+            ids::from_operation_id(id, said.method, said.path, said_verb)
+        })
+        .filter(|names| !names.weak)
+        .map(|names| names.verb)
+        .unwrap_or_default();
+    ActionWords {
+        summary,
+        operation_id,
+        last_segment,
+    }
+}
+
 /// What one operation may be called.
 #[derive(Debug, Clone, Default)]
 pub struct NameRequest {
