@@ -16,20 +16,10 @@
 // Prints one PASS or FAIL line; exit status 1 on failure.
 
 import path from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
 
+import { bin, load, root } from "./common.mjs";
 import { TOKEN, backend, seen } from "./report_service.mjs";
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const root = path.resolve(here, "../..");
-const args = process.argv.slice(2);
-const arg = (name, fallback) => {
-  const i = args.indexOf(name);
-  return i >= 0 && i + 1 < args.length ? args[i + 1] : fallback;
-};
-const bin = arg("--bin", path.join(root, "target/release/openapi2mcp"));
-const modules = arg("--sdk", path.join(root, "target/external-clients/node/node_modules"));
-const load = (p) => import(pathToFileURL(path.join(modules, p)).href);
 const { Client } = await load("@modelcontextprotocol/sdk/dist/esm/client/index.js");
 const { StdioClientTransport } = await load("@modelcontextprotocol/sdk/dist/esm/client/stdio.js");
 const { AppBridge, getToolUiResourceUri, isToolVisibilityAppOnly, RESOURCE_MIME_TYPE } = await load(

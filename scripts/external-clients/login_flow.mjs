@@ -12,10 +12,11 @@ import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import fs from "node:fs";
 import http from "node:http";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import readline from "node:readline";
+
+import { freePort } from "./common.mjs";
 
 const SIGNIN_ID = "o2m-signin";
 const SIGNIN_SECRET = "signin-secret-value-123";
@@ -24,16 +25,6 @@ const MCP_CLIENT_SECRET = "assistant-secret-value";
 const MCP_CLIENT_REDIRECT = "http://127.0.0.1:9/assistant/callback";
 const API_CLIENT = "o2m";
 const API_CLIENT_SECRET = "s3cret-client-secret";
-
-const freePort = () =>
-  new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.on("error", reject);
-    s.listen(0, "127.0.0.1", () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
 
 /** Starts node-oidc-provider with `clients` (and `env`); its issuer URL. */
 async function provider(dir, node, clients, env, children) {

@@ -40,23 +40,14 @@
 // Prints PASS/FAIL lines (one per profile); exit status 1 when any failed.
 
 import { spawn } from "node:child_process";
-import net from "node:net";
 import path from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { pathToFileURL } from "node:url";
 
+import { bin, freePort, load, root } from "./common.mjs";
 import { followLink, startLoginServer } from "./login_flow.mjs";
 import { TOKEN, backend, polls, seen } from "./report_service.mjs";
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const root = path.resolve(here, "../..");
-const args = process.argv.slice(2);
-const arg = (name, fallback) => {
-  const i = args.indexOf(name);
-  return i >= 0 && i + 1 < args.length ? args[i + 1] : fallback;
-};
-const bin = arg("--bin", path.join(root, "target/release/openapi2mcp"));
-const modules = arg("--sdk", path.join(root, "target/external-clients/node/node_modules"));
-const sdk = (p) => import(pathToFileURL(path.join(modules, "@modelcontextprotocol/sdk/dist/esm", p)).href);
+const sdk = (p) => load(path.join("@modelcontextprotocol/sdk/dist/esm", p));
 const { Client } = await sdk("client/index.js");
 const { StdioClientTransport } = await sdk("client/stdio.js");
 const { StreamableHTTPClientTransport } = await sdk("client/streamableHttp.js");
@@ -80,16 +71,6 @@ const PROFILES = [
 ];
 
 // --- helpers -------------------------------------------------------------
-
-const freePort = () =>
-  new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.on("error", reject);
-    s.listen(0, "127.0.0.1", () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
 
 const textOf = (result) => (result.content ?? []).filter((c) => c.type === "text").map((c) => c.text).join("\n");
 
