@@ -10,9 +10,12 @@
 //!   its nonce is then used ([`super::once`]), so a replay is refused.
 //! - Older clients that declared elicitation get an `elicitation/create`
 //!   request on their session.
-//! - Clients that cannot be asked (no elicitation capability, stateless
-//!   HTTP on an older revision: claude.ai, Claude Desktop, Gemini CLI and
-//!   opencode declare none) get the call sent by default, logged: the tool
+//! - Hosts that render MCP Apps and cannot be asked (claude.ai, Claude
+//!   Desktop) get the call held for the review form of
+//!   [`super::app_review`]: only the form's Send sends it, once.
+//! - Other clients that cannot be asked (no elicitation capability,
+//!   stateless HTTP on an older revision: Gemini CLI and opencode declare
+//!   none) get the call sent by default, logged: the tool
 //!   is annotated destructive, and those hosts ask their person before a
 //!   tool call themselves; refusing would leave a destructive tool listed
 //!   that no call of theirs could ever send. `--unconfirmed refuse` refuses
