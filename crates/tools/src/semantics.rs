@@ -45,6 +45,19 @@ const READS: &[&str] = &[
 /// [`READS`] too (Prefect's "Read work queues", `POST /work_queues/filter`).
 const READS_WITH_SUPPORT: &[&str] = &["get", "read", "retrieve", "fetch", "return", "show"];
 
+/// Words that make an operationId ask about its verb rather than do it.
+const QUESTION_WORDS: &[&str] = &[
+    "can",
+    "is",
+    "has",
+    "check",
+    "should",
+    "may",
+    "able",
+    "allowed",
+    "deletable",
+];
+
 /// What the words say of an operation, beyond its method.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Reading {
@@ -132,7 +145,15 @@ fn from_id_or_path(
     words: &ActionWords,
     judge: impl Fn(&str, Source) -> Option<Reading>,
 ) -> Option<Reading> {
-    if let Some(found) = lead(&words.operation_id).and_then(|v| judge(v, Source::OperationId)) {
+    // `Client_CanDelete`, `isDeletable`, `checkDelete`: a question about
+    // the verb, not the verb.
+    let asks = words
+        .operation_id_words
+        .iter()
+        .any(|w| QUESTION_WORDS.contains(&w.as_str()));
+    if !asks
+        && let Some(found) = lead(&words.operation_id).and_then(|v| judge(v, Source::OperationId))
+    {
         return Some(found);
     }
     if words.last_segment.len() == 1 {

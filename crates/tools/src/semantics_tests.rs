@@ -175,4 +175,26 @@ fn the_method_stands_where_the_words_do_not_say_plainly() {
         reads("POST", "/items", Some("searchItems"), None),
         only_reads("search", Source::OperationId)
     );
+    // An id asking about its verb does not do it (a GET "Check if the
+    // client can be deleted").
+    assert_eq!(
+        reads(
+            "GET",
+            "/api/client/candelete",
+            Some("Client_CanDelete"),
+            None
+        ),
+        None
+    );
+    // A GET that deletes (AWS's query APIs, described rather than
+    // summarized) is destructive all the same.
+    assert_eq!(
+        reads(
+            "GET",
+            "/#Action=DeleteGroup",
+            Some("GET_DeleteGroup"),
+            Some("Deletes the specified IAM group. The group must not contain any users.")
+        ),
+        destroys("delete", Source::Summary)
+    );
 }

@@ -145,6 +145,9 @@ pub struct ActionWords {
     /// operationId or when the id says no verb it is sure of (the
     /// method's, in `query_form_exploded` of a POST).
     pub operation_id: Vec<String>,
+    /// Every word of the operationId (`Client_CanDelete` → `client`,
+    /// `can`, `delete`), for what surrounds its verb.
+    pub operation_id_words: Vec<String>,
     /// The words of the path's last static segment when no parameter
     /// follows it (`POST /records/delete` → `delete`); empty otherwise.
     pub last_segment: Vec<String>,
@@ -184,6 +187,10 @@ pub fn action_words(said: &Said<'_>) -> ActionWords {
     ActionWords {
         summary,
         operation_id,
+        operation_id_words: said
+            .operation_id
+            .map(words::clean_words)
+            .unwrap_or_default(),
         last_segment,
     }
 }
