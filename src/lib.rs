@@ -36,6 +36,12 @@
 //! - [`codegen::model::ToolView`]: a `ToolDef` with the Rust names a
 //!   generated crate's templates render (like every `*View` there).
 #![deny(missing_docs)]
+// The future `serve --config` runs (every API's server, each call's
+// confirmation, handle, task and long-running operation nested inside)
+// is deeper than the compiler's default query depth lets it compute the
+// layout of in a clean (non-incremental) build: "queries overflow the
+// depth limit" at src/apis/mod.rs.
+#![recursion_limit = "256"]
 
 pub mod apis;
 /// The generator (`generate` and the build-script API): the
