@@ -80,6 +80,7 @@ by_id = {m.get("id"): m for m in lines}
 info = by_id[1]["result"]["serverInfo"]
 assert info["name"] == "petstore-build-rs", info
 names = sorted(t["name"] for t in by_id[2]["result"]["tools"])
-assert "list_pets" in names and "delete_pet" in names and len(names) == 7, names
+# Petstore's seven operations and get_call_result (reads calls answered with a handle).
+assert "list_pets" in names and "delete_pet" in names and "get_call_result" in names and len(names) == 8, names
 print(f"check-build-rs: ok ({len(names)} tools served by {info['name']})")
 PY

@@ -24,11 +24,11 @@ out=$(timeout 60 "$py" scripts/external-clients/python_client.py http "$url" --c
 echo "$out" | "$py" -c '
 import json, sys
 r = json.load(sys.stdin)
-assert r["tools"] == 7, r
+assert r["tools"] == 8, r  # the 7 operations of the petstore and get_call_result
 call = r["call"]
 assert not call.get("isError"), call
 assert call["structuredContent"] == {"id": 1, "name": "Rex", "status": "available", "tags": ["dog"]}, call
-print("README main command: 7 tools listed, get_pet returned the documented example")
+print("README main command: 8 tools listed (7 operations, get_call_result), get_pet returned the documented example")
 '
 kill -TERM "$pid"
 for _ in $(seq 40); do kill -0 "$pid" 2>/dev/null || break; sleep 0.25; done

@@ -591,20 +591,25 @@ fn handle_in(text: &str) -> String {
 #[tokio::test]
 async fn a_client_without_tasks_gets_a_handle_before_its_timeout_and_the_result_through_get_call_result()
  {
-    use rmcp::transport::TokioChildProcess;
     // Three polls a second apart: longer than --handle-after 1.
     let api = Backend::start(three_polls).await;
-    let mut cmd = tokio::process::Command::new(env!("CARGO_BIN_EXE_openapi2mcp"));
-    cmd.arg("serve")
-        .arg(local("specs/report-exports.yaml"))
-        .args(["--handle-after", "1", "--confirm", "none", "--base-url"])
-        .arg(format!("{}/v1", api.url()))
-        .env("OPENAPI2MCP_BEARERAUTH_TOKEN", TOKEN);
+    let spec = local("specs/report-exports.yaml");
+    let base = format!("{}/v1", api.url());
     // A client declaring nothing, as most hosts do.
-    let client =
-        ().serve(TokioChildProcess::new(cmd).unwrap())
-            .await
-            .expect("spawned server speaks MCP on stdout");
+    let served = crate::support::serve_stdio(
+        &[
+            spec.to_str().unwrap(),
+            "--handle-after",
+            "1",
+            "--confirm",
+            "none",
+            "--base-url",
+            &base,
+        ],
+        &[("OPENAPI2MCP_BEARERAUTH_TOKEN", TOKEN)],
+    )
+    .await;
+    let client = served.client;
     let tools = client.list_all_tools().await.unwrap();
     let last = tools.last().expect("tools");
     assert_eq!(last.name, "get_call_result", "listed after the API's tools");

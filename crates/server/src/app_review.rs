@@ -17,8 +17,8 @@
 //! names the form in `_meta.ui.resourceUri` (and the older flat
 //! `ui/resourceUri` some hosts still read); a host that renders apps shows
 //! it with each call's result, and the form says how a call that was not
-//! a review ended. [`SEND_TOOL`] is listed only to clients that declared
-//! the extension, and refuses any other.
+//! a review ended. [`SEND_TOOL`] is listed and answered only for clients
+//! that declared the extension (to any other it is an unknown tool).
 
 use rmcp::model::{CallToolResponse, CallToolResult, ContentBlock, Tool};
 use rmcp::service::RequestContext;
@@ -182,20 +182,15 @@ impl Bridge {
         Ok(Gate::Answer(Box::new(result.into())))
     }
 
-    /// `send_reviewed_call`: the call the person approved in the form,
-    /// sent once, when its state is this server's for this caller and has
-    /// not expired.
+    /// `send_reviewed_call` (dispatched only where [`Bridge::sends_reviews`]
+    /// holds: a client of any other kind calls an unknown tool): the call
+    /// the person approved in the form, sent once, when its state is this
+    /// server's for this caller and has not expired.
     pub(super) async fn send_reviewed(
         &self,
         args: &Map<String, Value>,
         context: &RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, McpError> {
-        if !declares_apps(context) {
-            return Ok(refuse(format!(
-                "`{SEND_TOOL}` is called by the review form of a host that renders MCP Apps ({UI_EXTENSION}); this client did not declare it, so nothing was sent."
-            ))
-            .into());
-        }
         let Some(state) = args.get("state").and_then(Value::as_str) else {
             return Ok(refuse(format!(
                 "`{SEND_TOOL}`: the argument `state` (a string) is required"

@@ -63,19 +63,21 @@ impl Bridge {
         after: Duration,
     ) -> Result<CallToolResponse, McpError> {
         let deadline = Instant::now() + after;
-        // The call runs on its own, so that it can outlive this request.
         let mut env = CallEnv::of(context, &self.shared.options);
         let cancel = CancellationToken::new();
         env.cancel = cancel.clone();
         let trace = env.trace.clone();
         let progress_end = env.progress_end();
-        let http = &self.inner.api.tool(tool).http;
-        let (status, mut statuses) =
-            tokio::sync::watch::channel(format!("calling {} {}", http.method, http.path));
+        // The operation's state once it is followed (empty until then).
+        let (status, mut statuses) = tokio::sync::watch::channel(String::new());
         let this = self.clone();
         let called = name.to_string();
         let stop = cancel.clone();
-        let mut call = tokio::spawn(async move {
+        // Polled here until `after`; only a call still running then is
+        // spawned to outlive this request (no task for the quick ones).
+        let mut call: std::pin::Pin<
+            Box<dyn std::future::Future<Output = Result<CallToolResult, TaskExit>> + Send>,
+        > = Box::pin(async move {
             let report = this
                 .run_report(tool, &called, args, select.as_deref(), env, LroMode::Return)
                 .await
@@ -102,19 +104,24 @@ impl Bridge {
             )
             .await
         });
-        let ended = |exit: Result<Result<CallToolResult, TaskExit>, _>| {
-            joined(exit.map(|r| r.map_err(exit_error)))
-        };
         tokio::select! {
-            exit = &mut call => return Ok(ended(exit)?.into()),
+            exit = &mut call => return exit.map(Into::into).map_err(exit_error),
             () = tokio::time::sleep_until(deadline.into()) => {}
             () = context.ct.cancelled() => {
+                // Dropping the call stops it.
                 cancel.cancel();
-                call.abort();
                 return Err(McpError::internal_error("cancelled by the client", None));
             }
         }
-        let now = statuses.borrow_and_update().clone();
+        let mut call = tokio::spawn(call);
+        let ended = |exit: Result<Result<CallToolResult, TaskExit>, _>| {
+            joined(exit.map(|r| r.map_err(exit_error)))
+        };
+        let mut now = statuses.borrow_and_update().clone();
+        if now.is_empty() {
+            let http = &self.inner.api.tool(tool).http;
+            now = format!("calling {} {}", http.method, http.path);
+        }
         let Some((created, task)) = self
             .shared
             .tasks
