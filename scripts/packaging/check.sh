@@ -64,7 +64,7 @@ drive() {  # drive LABEL CMD...: tools listed and get_pet called, over stdio
 import json, sys
 label = sys.argv[1]
 r = json.load(sys.stdin)
-assert r["tools"] == 8, (label, r)  # petstore's 7 operations and get_call_result
+assert r["tools"] == 8, (label, r)  # the petstore document has 7 operations, plus get_call_result
 call = r["call"]
 assert not call.get("isError"), (label, call)
 assert call["structuredContent"]["name"] == "Rex", (label, call)
