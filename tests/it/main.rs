@@ -50,6 +50,7 @@ mod requests;
 mod retries;
 mod secret_masking;
 mod selectors;
+mod semantics;
 mod serve;
 mod snapshots;
 mod support;

@@ -533,20 +533,34 @@ fn draft(op: &Operation<'_>) -> Result<Option<Draft>, Diagnostic> {
         return Ok(None);
     }
     let operation_id = op.operation_id().map(str::to_string);
+    let method = op.method.to_ascii_uppercase();
+    let said = naming::Said {
+        operation_id: operation_id.as_deref(),
+        method: op.method,
+        path: op.path,
+        summary: op.summary().or(op.description()),
+    };
+    // What the words say the operation does: its annotations, and a POST
+    // that reads is named for reading.
+    let reading = semantics::read(&method, &naming::action_words(&said));
     let (candidates, explicit_name) = match &overrides.name {
         Some(n) => (vec![naming::sanitize(n)], true),
-        None => (
-            naming::candidates(&naming::Said {
-                operation_id: operation_id.as_deref(),
-                method: op.method,
-                path: op.path,
-                summary: op.summary().or(op.description()),
-            }),
-            false,
-        ),
+        None => {
+            // `x-mcp.annotations.readOnlyHint` settles it, as it does the
+            // annotation.
+            let reads = overrides
+                .annotations
+                .read_only_hint
+                .unwrap_or(matches!(reading, Some(semantics::Reading::Reads(..))));
+            let effect = if reads && method == "POST" {
+                naming::Effect::Reads
+            } else {
+                naming::Effect::AsMethod
+            };
+            (naming::candidates_for(&said, effect), false)
+        }
     };
     let args = inputs::head_args(op);
-    let method = op.method.to_ascii_uppercase();
     let summary = op.summary().map(str::to_string);
     // Without a title or summary, the title is the final name, humanized
     // once names are assigned.
@@ -560,15 +574,6 @@ fn draft(op: &Operation<'_>) -> Result<Option<Draft>, Diagnostic> {
         .description
         .clone()
         .unwrap_or_else(|| describe(op, summary.as_deref(), &method, &args.params));
-    let reading = semantics::read(
-        &method,
-        &naming::action_words(&naming::Said {
-            operation_id: operation_id.as_deref(),
-            method: op.method,
-            path: op.path,
-            summary: op.summary().or(op.description()),
-        }),
-    );
     let annotations = annotations::for_operation(&method, reading.as_ref(), &title, &overrides);
     let origin = Origin {
         operation_id,

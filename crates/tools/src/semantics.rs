@@ -131,7 +131,20 @@ pub fn read(method: &str, words: &ActionWords) -> Option<Reading> {
             return verbs.first().and_then(|v| judge(v, Source::Summary));
         }
         let supported = verbs.iter().all(|v| READS_WITH_SUPPORT.contains(v));
-        return match supported.then(|| from_id_or_path(words, judge)).flatten() {
+        if !supported || !post {
+            return None;
+        }
+        // The path saying a verb of fetching as its action (`POST
+        // /collections/{id}/get`, `…/get_runs`, "Retrieves records …") is
+        // support too; not `…/read`, which marks messages read.
+        if words
+            .last_segment
+            .first()
+            .is_some_and(|w| matches!(w.as_str(), "get" | "retrieve" | "fetch"))
+        {
+            return Some(Reading::Reads(verbs[0].to_string(), Source::Summary));
+        }
+        return match from_id_or_path(words, judge) {
             Some(Reading::Reads(verb, source)) => Some(Reading::Reads(verb, source)),
             _ => None,
         };

@@ -86,6 +86,20 @@ fn a_post_that_only_reads_reads() {
         reads("POST", "/messages/read", None, Some("Read messages")),
         None
     );
+    // A path whose action is a fetch supports a summary's fetching verb.
+    assert_eq!(
+        reads(
+            "POST",
+            "/boards/{id}/get",
+            None,
+            Some("Retrieves cards from a board by id")
+        ),
+        only_reads("retrieve", Source::Summary)
+    );
+    assert_eq!(
+        reads("POST", "/tokens/get", None, Some("Create a token")),
+        None
+    );
     assert_eq!(
         reads("POST", "/work_queues/filter", None, None),
         only_reads("filter", Source::Path)

@@ -3,9 +3,11 @@
 //! other operation wants, so a name carries only as much context as it
 //! needs to be unique in its document.
 
+use super::Effect;
 use super::english::method_meaning;
 use super::ids::{self, IdNames};
 use super::path;
+use super::reading;
 use super::summary::{self, Action};
 use super::words::{PREPOSITIONS, is_plural, plural, repeats_word, same_word, unrepeat};
 use super::{MAX_LEN, hashed};
@@ -32,30 +34,78 @@ pub struct Said<'a> {
 /// apart operations that still want the same name when their candidates
 /// run out.
 pub fn candidates(said: &Said<'_>) -> Vec<String> {
+    candidates_for(said, Effect::AsMethod)
+}
+
+/// [`candidates`] of an operation whose words say what it does beyond
+/// its method (see `crate::semantics`): a POST that only reads is named
+/// for reading (`POST /work_queues/filter` → `list_work_queues`, not
+/// `create_work_queues_filter`).
+pub fn candidates_for(said: &Said<'_>, effect: Effect) -> Vec<String> {
     let Said {
         operation_id,
         method,
         path,
         summary,
     } = *said;
+    let shape = path::shape(path);
     // The path's nouns: each segment's head, its last word, where the path
     // uses it as one: a collection (`orders`) or an item (`/order/{id}`);
     // not the verb of `resolvePath` or `POST /link`.
-    let path_nouns: Vec<String> = path::shape(path)
+    let path_nouns: Vec<String> = shape
         .segments
-        .into_iter()
+        .iter()
         .filter_map(|s| {
             let head = s.words.last()?;
             (s.item || is_plural(head)).then(|| head.clone())
         })
         .collect();
     let action = summary.and_then(|s| summary::action(s, &path_nouns));
-    let words = match operation_id
-        .filter(|id| meaningful_operation_id(id) && !ids::spells_method_path(id, method, path))
-    {
+    let id = operation_id
+        .filter(|id| meaningful_operation_id(id) && !ids::spells_method_path(id, method, path));
+    let mut words = match id {
         Some(id) => from_id(id, method, path, action.as_ref()),
         None => from_path(method, path, action.as_ref()),
     };
+    if let Some(action) = &action {
+        let inside = reading::within_item(method, &shape, action);
+        words.splice(0..0, inside);
+    }
+    if effect == Effect::Reads {
+        // An operationId's own verb of reading that says more than a get
+        // (`query_collection`, `search_flows`) stays first, and so does an
+        // id's get of something the path names and the reading does not
+        // say (`Sites_GetSiteBackupConfiguration` on `…/config/backup/list`).
+        // A get the reading says better (`read_work_queues` of
+        // `/work_queues/filter` lists them; `read_many`), a writing verb
+        // the method lent (`create_…`) or a path read as nouns
+        // (`get_flow_runs_filter`) gives way.
+        let reading = reading::reading_names(path, &shape);
+        let keep_first = id.is_some()
+            && words.first().is_some_and(|w| {
+                let Some((verb, rest)) = w.split_first() else {
+                    return false;
+                };
+                let says_path = rest.iter().any(|r| {
+                    shape
+                        .segments
+                        .iter()
+                        .flat_map(|s| &s.words)
+                        .any(|p| same_word(p, r))
+                });
+                let said_by_id = |r: &Vec<String>| {
+                    r.iter()
+                        .skip(1)
+                        .all(|n| rest.iter().any(|x| same_word(x, n)))
+                };
+                reading::says_more_than_get(verb)
+                    || (method_meaning(verb) == Some("get")
+                        && says_path
+                        && !reading.first().is_some_and(said_by_id))
+            });
+        let at = usize::from(keep_first).min(words.len());
+        words.splice(at..at, reading);
+    }
     let mut out: Vec<String> = words.into_iter().flat_map(name).collect();
     // A name repeating a word is a last resort: kept only if every
     // candidate does.

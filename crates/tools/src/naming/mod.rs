@@ -71,6 +71,7 @@ mod distinct;
 mod english;
 mod ids;
 mod path;
+mod reading;
 mod summary;
 mod words;
 
@@ -83,7 +84,7 @@ type FastMap<K, V> = HashMap<K, V, foldhash::fast::RandomState>;
 /// A set hashed as [`FastMap`] is.
 type FastSet<T> = HashSet<T, foldhash::fast::RandomState>;
 
-pub use candidates::{Said, candidates, fit, meaningful_operation_id};
+pub use candidates::{Said, candidates, candidates_for, fit, meaningful_operation_id};
 pub use path::from_method_path;
 pub use words::{plural, repeats_word, singular, snake_case};
 
@@ -129,6 +130,17 @@ fn fnv1a(s: &str) -> u64 {
     s.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
         (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
     })
+}
+
+/// What an operation's words say it does beyond its method, as naming
+/// needs it (the caller reads it: see `crate::semantics`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Effect {
+    /// As its method says.
+    #[default]
+    AsMethod,
+    /// A POST that only reads: named for reading.
+    Reads,
 }
 
 /// The words an operation says what it does with, for reading its effect

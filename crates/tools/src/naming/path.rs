@@ -311,11 +311,13 @@ pub(super) fn is_param(segment: &str) -> bool {
     segment.starts_with('{') && segment.ends_with('}')
 }
 
-/// `api`, `rest`, `v1`, `v2beta` … carry no meaning in a tool name.
+/// `api`, `rest`, `v1`, `v2beta`, Jira's `/api/2/` … carry no meaning in
+/// a tool name.
 pub(super) fn is_prefix_segment(words: &[String]) -> bool {
     let joined = words.join("_");
     joined == "api"
         || joined == "rest"
+        || (!joined.is_empty() && joined.len() <= 3 && joined.chars().all(|c| c.is_ascii_digit()))
         || (joined.starts_with('v')
             && joined[1..].starts_with(|c: char| c.is_ascii_digit())
             && joined.len() <= 8)

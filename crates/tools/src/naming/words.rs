@@ -142,6 +142,7 @@ pub(super) const VERBS: &[&str] = &[
     "release",
     "retrieve",
     "modify",
+    "upsert",
 ];
 /// Verbs that, leading a compound path segment, are rather part of a noun
 /// (`test_clocks`, `exportJobs`, `openShifts`, `check-runs`).
@@ -330,8 +331,16 @@ pub(super) fn singular_of(word: &str) -> Cow<'_, str> {
             strip(2)
         };
     }
-    if w.ends_with("uses") && w.len() > 5 {
-        return strip(2); // statuses → status
+    if let Some(stem) = w.strip_suffix("uses")
+        && w.len() > 5
+    {
+        // statuses → status; a vowel before the `u` ends a word in
+        // `-use`: houses → house, causes → cause.
+        return if stem.ends_with(['a', 'e', 'o']) {
+            strip(1)
+        } else {
+            strip(2)
+        };
     }
     if w.ends_with("ss") || w.ends_with("us") || w.ends_with("is") {
         return Cow::Borrowed(w);
@@ -571,6 +580,9 @@ mod tests {
             ("gists", "gist"),
             ("releases", "release"),
             ("children", "child"),
+            ("warehouses", "warehouse"),
+            ("causes", "cause"),
+            ("campuses", "campus"),
         ] {
             assert_eq!(singular(p), s, "{p}");
         }
