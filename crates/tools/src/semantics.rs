@@ -72,6 +72,9 @@ pub enum Reading {
 pub enum Source {
     /// The summary (or description) starts with it.
     Summary,
+    /// The description starts with it, beside a summary that says a verb
+    /// of reading not plainly enough alone ("Read …").
+    Description,
     /// The operationId starts or ends with it.
     OperationId,
     /// The path's last segment is it.
@@ -83,6 +86,7 @@ impl Source {
     pub fn as_str(self) -> &'static str {
         match self {
             Source::Summary => "its summary",
+            Source::Description => "its summary and description",
             Source::OperationId => "its operationId",
             Source::Path => "its path",
         }
@@ -144,12 +148,38 @@ pub fn read(method: &str, words: &ActionWords) -> Option<Reading> {
         {
             return Some(Reading::Reads(verbs[0].to_string(), Source::Summary));
         }
+        // The description saying a verb that only reads ("Read Flow Run
+        // History", then "Query for flow run history data …").
+        if let Some(verb) = words.description.first()
+            && words
+                .description
+                .iter()
+                .filter(|w| !matches!(w.as_str(), "and" | "or"))
+                .all(|w| READS.contains(&w.as_str()))
+        {
+            return Some(Reading::Reads(verb.clone(), Source::Description));
+        }
         return match from_id_or_path(words, judge) {
             Some(Reading::Reads(verb, source)) => Some(Reading::Reads(verb, source)),
             _ => None,
         };
     }
     from_id_or_path(words, judge)
+}
+
+/// What the words of an operation say it does beyond its method
+/// (upper-case `method`): [`read`] of its [`ActionWords`], the
+/// description's verb included. One reading for the tool's annotations,
+/// its name and `lint`.
+pub fn read_operation(
+    method: &str,
+    said: &crate::naming::Said<'_>,
+    description: Option<&str>,
+) -> Option<Reading> {
+    read(
+        method,
+        &crate::naming::action_words_described(said, description),
+    )
 }
 
 /// What the operationId's verb (as naming reads it) or else the path's

@@ -212,3 +212,35 @@ fn the_method_stands_where_the_words_do_not_say_plainly() {
         destroys("delete", Source::Summary)
     );
 }
+
+#[test]
+fn a_description_that_reads_supports_a_summary_that_reads() {
+    let read_described = |summary: &str, description: &str| {
+        read_operation(
+            "POST",
+            &Said {
+                operation_id: None,
+                method: "post",
+                path: "/ui/parcels/history",
+                summary: Some(summary),
+            },
+            Some(description),
+        )
+    };
+    assert_eq!(
+        read_described(
+            "Read Parcel History",
+            "Query for parcel history data across a range of days."
+        ),
+        only_reads("query", Source::Description)
+    );
+    // A description that writes, or says nothing of reading, does not.
+    assert_eq!(
+        read_described("Read Parcel History", "Store the parcel history."),
+        None
+    );
+    assert_eq!(
+        read_described("Create a parcel", "Search for parcels first."),
+        None
+    );
+}

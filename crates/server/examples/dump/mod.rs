@@ -26,6 +26,9 @@ pub struct Dump {
     pub tags: Vec<Vec<String>>,
     /// Each tool's argument names.
     pub params: Vec<Vec<String>>,
+    /// Each tool's `readOnlyHint` and `destructiveHint` (by its method
+    /// in a dump written without them).
+    pub hints: Vec<(bool, bool)>,
     /// The requests, as dumped.
     pub queries: Vec<Value>,
 }
@@ -53,6 +56,17 @@ impl Dump {
                 .collect(),
             tags: tools.iter().map(|t| strings(&t["tags"])).collect(),
             params: tools.iter().map(|t| strings(&t["args"])).collect(),
+            hints: tools
+                .iter()
+                .map(|t| {
+                    let (read_only, destructive) =
+                        SearchEntry::method_reads(t["method"].as_str().unwrap_or_default());
+                    (
+                        t["read_only"].as_bool().unwrap_or(read_only),
+                        t["destructive"].as_bool().unwrap_or(destructive),
+                    )
+                })
+                .collect(),
             queries: dump["queries"].as_array().expect("queries").clone(),
         }
     }
@@ -68,6 +82,8 @@ impl Dump {
                 method,
                 path,
                 params: &self.params[i],
+                read_only: self.hints[i].0,
+                destructive: self.hints[i].1,
             },
         ))
     }

@@ -163,20 +163,48 @@ pub struct ActionWords {
     /// The words of the path's last static segment when no parameter
     /// follows it (`POST /records/delete` → `delete`); empty otherwise.
     pub last_segment: Vec<String>,
+    /// The verb the description starts with, in base form, when the
+    /// operation has a summary too ("Read Flow Run History", then "Query
+    /// for flow run history data." → `query`); empty otherwise.
+    pub description: Vec<String>,
 }
 
 /// The [`ActionWords`] of an operation, read with the same grammar as its
-/// name.
-pub fn action_words(said: &Said<'_>) -> ActionWords {
-    let shape = path::shape(said.path);
-    let path_nouns: Vec<String> = shape
+/// name, with the verb of its `description` when `said.summary` is its
+/// summary (not the description itself).
+pub fn action_words_described(said: &Said<'_>, description: Option<&str>) -> ActionWords {
+    let mut words = action_words(said);
+    // Its first word in base form: beside a summary that says a verb
+    // already, "Query for …" is the imperative the grammar alone would
+    // read as a noun before `for`.
+    if let Some(description) = description.filter(|d| Some(*d) != said.summary)
+        && let Some(first) = description.split_whitespace().next()
+        && first.chars().all(|c| c.is_ascii_alphabetic())
+        && let Some((base, _)) = english::verb_form(first)
+    {
+        words.description = vec![base];
+    }
+    words
+}
+
+/// The path's nouns as the summary grammar reads them: each segment's
+/// last word where the path uses it as one (an item, or a plural).
+fn path_nouns(shape: &path::Shape) -> Vec<String> {
+    shape
         .segments
         .iter()
         .filter_map(|s| {
             let head = s.words.last()?;
             (s.item || words::is_plural(head)).then(|| head.clone())
         })
-        .collect();
+        .collect()
+}
+
+/// The [`ActionWords`] of an operation, read with the same grammar as its
+/// name.
+pub fn action_words(said: &Said<'_>) -> ActionWords {
+    let shape = path::shape(said.path);
+    let path_nouns = path_nouns(&shape);
     let summary = said
         .summary
         .and_then(|s| summary::action(s, &path_nouns))
@@ -204,6 +232,7 @@ pub fn action_words(said: &Said<'_>) -> ActionWords {
             .map(words::clean_words)
             .unwrap_or_default(),
         last_segment,
+        description: Vec::new(),
     }
 }
 
