@@ -158,8 +158,9 @@ fn effect_from_words(op: &Operation<'_>, method: &str, tool: &Option<String>) ->
         method: op.method,
         path: op.path,
         summary: op.summary().or(op.description()),
+        description: op.description(),
     };
-    let reading = semantics::read_operation(method, &said, op.description())?;
+    let reading = semantics::read_operation(method, &said)?;
     let (what, verb, source, settle) = match &reading {
         Reading::Destroys(verb, source) if x.annotations.destructive_hint.is_none() => (
             "destructive (confirmed before it is sent)",

@@ -25,11 +25,14 @@ use crate::support::{build_with, local};
 /// say "set", and `POST /ui/flow_runs/history`, "Read Flow Run History",
 /// a POST whose only verb is "read" (which also marks messages read).
 const MIN_EFFECTS: usize = 101;
-/// Operations whose name is one the reviewer accepts. Three left: a path
+/// Operations whose name is one the reviewer accepts. Four left: a path
 /// naming its context (`list_tenant_database_variables` where the
 /// reviewer wrote `list_variables`), `count_collection` ("the number of
-/// records in a collection"), `list_pre_flight_checks`.
-const MIN_NAMES: usize = 100;
+/// records in a collection"), `list_pre_flight_checks`, and `build_index`
+/// ("Builds a new index …", `Indexes_Create`; the reviewer wrote
+/// `create_index`): a summary's specific verb leads an id's generic one,
+/// which raised the verb kept across APIs.guru from 884‰ to 937‰.
+const MIN_NAMES: usize = 99;
 
 #[test]
 fn names_and_annotations_say_what_the_reviewer_says() {

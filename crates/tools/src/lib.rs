@@ -539,10 +539,11 @@ fn draft(op: &Operation<'_>) -> Result<Option<Draft>, Diagnostic> {
         method: op.method,
         path: op.path,
         summary: op.summary().or(op.description()),
+        description: op.description(),
     };
     // What the words say the operation does: its annotations, and a POST
     // that reads is named for reading.
-    let reading = semantics::read_operation(&method, &said, op.description());
+    let reading = semantics::read_operation(&method, &said);
     let (candidates, explicit_name) = match &overrides.name {
         Some(n) => (vec![naming::sanitize(n)], true),
         None => {

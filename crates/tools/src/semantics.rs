@@ -171,15 +171,8 @@ pub fn read(method: &str, words: &ActionWords) -> Option<Reading> {
 /// (upper-case `method`): [`read`] of its [`ActionWords`], the
 /// description's verb included. One reading for the tool's annotations,
 /// its name and `lint`.
-pub fn read_operation(
-    method: &str,
-    said: &crate::naming::Said<'_>,
-    description: Option<&str>,
-) -> Option<Reading> {
-    read(
-        method,
-        &crate::naming::action_words_described(said, description),
-    )
+pub fn read_operation(method: &str, said: &crate::naming::Said<'_>) -> Option<Reading> {
+    read(method, &crate::naming::action_words_described(said))
 }
 
 /// What the operationId's verb (as naming reads it) or else the path's

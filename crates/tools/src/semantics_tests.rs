@@ -15,6 +15,7 @@ fn reads(
             method: &method.to_ascii_lowercase(),
             path,
             summary,
+            description: None,
         }),
     )
 }
@@ -223,8 +224,8 @@ fn a_description_that_reads_supports_a_summary_that_reads() {
                 method: "post",
                 path: "/ui/parcels/history",
                 summary: Some(summary),
+                description: Some(description),
             },
-            Some(description),
         )
     };
     assert_eq!(

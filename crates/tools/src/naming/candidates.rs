@@ -25,6 +25,9 @@ pub struct Said<'a> {
     pub path: &'a str,
     /// `summary`, else the first sentence of `description`.
     pub summary: Option<&'a str>,
+    /// `description`, whole: when it is what `summary` holds, the
+    /// operation has no summary of its own.
+    pub description: Option<&'a str>,
 }
 
 /// Candidate names for an operation, most concise first, each valid
@@ -47,7 +50,10 @@ pub fn candidates_for(said: &Said<'_>, effect: Effect) -> Vec<String> {
         method,
         path,
         summary,
+        description,
     } = *said;
+    // A summary of the document's own, not a description standing in.
+    let summarized = summary.is_some() && summary != description;
     let shape = path::shape(path);
     // The path's nouns: each segment's head, its last word, where the path
     // uses it as one: a collection (`orders`) or an item (`/order/{id}`);
@@ -64,7 +70,7 @@ pub fn candidates_for(said: &Said<'_>, effect: Effect) -> Vec<String> {
     let id = operation_id
         .filter(|id| meaningful_operation_id(id) && !ids::spells_method_path(id, method, path));
     let mut words = match id {
-        Some(id) => from_id(id, method, path, action.as_ref()),
+        Some(id) => from_id(id, method, path, action.as_ref(), summarized),
         None => from_path(method, path, action.as_ref()),
     };
     if let Some(action) = &action {
@@ -247,11 +253,24 @@ fn from_path(method: &str, path: &str, action: Option<&Action>) -> Vec<Vec<Strin
 /// Names from a meaningful operationId, with what the summary says when
 /// the id has no verb of its own (`Available`, "Enables or disables quick
 /// connect") or is a verb alone (`cancel`, `purchase`).
-fn from_id(id: &str, method: &str, path: &str, action: Option<&Action>) -> Vec<Vec<String>> {
+fn from_id(
+    id: &str,
+    method: &str,
+    path: &str,
+    action: Option<&Action>,
+    summarized: bool,
+) -> Vec<Vec<String>> {
     let said_verb = action.map(|a| a.verb[0].as_str());
     let IdNames { names, verb, weak } = ids::from_operation_id(id, method, path, said_verb);
+    // An id whose verb only says what a method does (`createFork`,
+    // `addPlugin`, `Invitations_Create`) yields to a summary's verb that
+    // says more ("Fork a repository", "Install a plugin", "Sends a new
+    // invitation"), as an id without a sure verb does; not to a
+    // description's, whose first sentence often tells how rather than
+    // what ("Marks the instance for deletion").
+    let generic = summarized && matches!(verb.as_slice(), [v] if method_meaning(v).is_some());
     if let Some(action) = action
-        && weak
+        && (weak || generic)
         && let Some(said) = specific_verb(action)
         && said != verb.as_slice()
         // "Logs out …" for `logoutUser` says the id's verb.
@@ -398,6 +417,7 @@ mod tests {
             method,
             path,
             summary,
+            description: None,
         });
         assert_eq!(all.last(), Some(&phrase(method, path)));
         all.into_iter().filter(|c| is_name(c)).collect()

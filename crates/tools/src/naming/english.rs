@@ -182,7 +182,7 @@ pub(super) const OBJECT_ENDS: &[&str] = &[
 /// Verbs that name the act of calling rather than what the call does
 /// ("Invoke action delta", "Implements … DELETE method", "Handle GET
 /// request for …"): a summary led by one says nothing a name can use.
-pub(super) const META_VERBS: &[&str] = &["invoke", "call", "implement", "handle"];
+pub(super) const META_VERBS: &[&str] = &["invoke", "call", "implement", "handle", "manage"];
 
 /// Verbs whose action is the verb after their `to` ("Use this method to
 /// forward messages", "Allows sellers to update prices", "Attempts to
@@ -195,8 +195,24 @@ pub(super) const METHOD_SYNONYMS: &[(&str, &[&str])] = &[
     (
         "get",
         &[
-            "get", "retrieve", "fetch", "return", "read", "show", "view", "obtain", "display",
-            "list", "load", "see", "give", "provide", "lookup", "query", "find",
+            "get",
+            "retrieve",
+            "fetch",
+            "return",
+            "read",
+            "show",
+            "view",
+            "obtain",
+            "display",
+            "list",
+            "load",
+            "see",
+            "give",
+            "provide",
+            "lookup",
+            "query",
+            "find",
+            "enumerate",
         ],
     ),
     (

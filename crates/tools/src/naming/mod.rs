@@ -32,7 +32,10 @@
 //!      `update_credential_secret`, `dcim_regions_delete` →
 //!      `delete_dcim_region`; an id without a verb takes the method's.
 //!    - A verb the id is unsure of (none, an HTTP method's name, an English
-//!      verb no API list has) yields to the summary's specific verb.
+//!      verb no API list has) yields to the summary's specific verb; so
+//!      does one that only says what a method does, beside a summary of
+//!      the document's own (`createFork`, "Fork a repository" →
+//!      `fork_repository`), not beside a description standing in for one.
 //! 3. Otherwise method + path: `GET /pets` → `list_pets`, `GET /pets/{id}`
 //!    → `get_pet`, `POST /pets` → `create_pet`, `PUT …` → `replace_…`,
 //!    `PATCH …` → `update_…`, `DELETE …` → `delete_…`, `…/$count` →
@@ -52,6 +55,15 @@
 //!    one corrects a `POST`/`PUT`'s verb and names a path that names
 //!    nothing the summary speaks of. Which words are verbs: WordNet 3.1
 //!    (`english`, `verbs.txt`).
+//!
+//! 5. What the operation does, when its words say more than its method
+//!    (`reading`; the caller reads the effect, see `crate::semantics`): a
+//!    POST that only reads is named for its reading (`POST
+//!    /work_queues/filter` → `list_work_queues`, `…/{id}/query` →
+//!    `query_…`), and an add/get/update/delete segment after an item whose
+//!    summary names another object acts inside the item (`POST
+//!    /collections/{id}/delete`, "Deletes records in a collection" →
+//!    `delete_collection_records`).
 //!
 //! Everywhere: compound words stay one word (`re-run` → `rerun`, `non`
 //! before a word said twice: `noncompliance`), articles are dropped
@@ -170,10 +182,10 @@ pub struct ActionWords {
 }
 
 /// The [`ActionWords`] of an operation, read with the same grammar as its
-/// name, with the verb of its `description` when `said.summary` is its
-/// summary (not the description itself).
-pub fn action_words_described(said: &Said<'_>, description: Option<&str>) -> ActionWords {
+/// name, with the verb of its `description` when it has a summary too.
+pub fn action_words_described(said: &Said<'_>) -> ActionWords {
     let mut words = action_words(said);
+    let description = said.description;
     // Its first word in base form: beside a summary that says a verb
     // already, "Query for …" is the imperative the grammar alone would
     // read as a noun before `for`.

@@ -14,6 +14,7 @@ fn names(
             method,
             path,
             summary,
+            description: None,
         },
         effect,
     );
