@@ -68,6 +68,46 @@ fn checked_in_crates_are_up_to_date() {
     }
 }
 
+/// `--check` leaves the user's files alone; the checked-in crates' copies
+/// of them are what `generate` writes for a new crate all the same, so
+/// generated/ is byte for byte what `generate` writes (issue #47).
+#[test]
+fn checked_in_user_files_are_what_generate_writes() {
+    for (name, spec) in GENERATED {
+        let dir = tempfile::tempdir().unwrap();
+        let out = bin()
+            .args([
+                "generate",
+                spec,
+                "--name",
+                &format!("{name}-mcp"),
+                "--runtime-path",
+                "../../crates",
+                "-q",
+            ])
+            .arg("--out")
+            .arg(dir.path())
+            .current_dir(support::root())
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        for file in codegen::USER_FILES {
+            let fresh = std::fs::read_to_string(dir.path().join(file)).unwrap();
+            let checked_in =
+                std::fs::read_to_string(support::local(&format!("generated/{name}/{file}")))
+                    .unwrap();
+            assert!(
+                fresh == checked_in,
+                "generated/{name}/{file} is not what generate writes; delete it and run scripts/regenerate.sh"
+            );
+        }
+    }
+}
+
 #[test]
 fn output_is_deterministic_and_vendors_the_runtime_verbatim() {
     let spec = support::local("specs/features.yaml");
@@ -492,4 +532,111 @@ fn the_build_script_api_writes_a_module_and_names_broken_documents() {
         .unwrap_err()
         .to_string();
     assert!(err.contains("\"../escape\""), "{err}");
+}
+
+/// Issue #47: a user's edits survive regeneration after the document
+/// changed (an operation added, one removed, one renamed), and the hook
+/// overrides that no longer compile are named before any build.
+#[test]
+fn the_user_s_files_and_manifest_entries_survive_a_changed_document() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("crate");
+    let spec = dir.path().join("pets.yaml");
+    let original = std::fs::read_to_string(support::local("specs/petstore.yaml")).unwrap();
+    std::fs::write(&spec, &original).unwrap();
+    let run = |check: bool| {
+        let mut cmd = bin();
+        cmd.arg("generate").arg(&spec).arg("--out").arg(&out);
+        if check {
+            cmd.arg("--check");
+        }
+        cmd.output().unwrap()
+    };
+    assert!(run(false).status.success());
+
+    // The user logs from a hook: a dependency and a profile of their own,
+    // a module under src/hooks/, and overrides of three tools.
+    let manifest = std::fs::read_to_string(out.join("Cargo.toml")).unwrap();
+    let manifest = manifest.replacen(
+        "[dependencies]\n",
+        "[dependencies]\n# Logging from src/hooks.rs.\nlog = \"0.4\"\n",
+        1,
+    ) + "\n# Mine.\n[profile.release]\nstrip = true\n";
+    std::fs::write(out.join("Cargo.toml"), &manifest).unwrap();
+    let hooks = std::fs::read_to_string(out.join("src/hooks.rs"))
+        .unwrap()
+        .replace(
+            "impl Hooks for Custom {}",
+            "mod audit;\n\nimpl Hooks for Custom {\n    fn list_pets(&self) {}\n    fn delete_pet(&self) {}\n    fn get_pet_photo(&self) {}\n}",
+        );
+    std::fs::write(out.join("src/hooks.rs"), &hooks).unwrap();
+    std::fs::create_dir_all(out.join("src/hooks")).unwrap();
+    let module = "//! The user's own module.\npub fn note() {}\n";
+    std::fs::write(out.join("src/hooks/audit.rs"), module).unwrap();
+    // Edits of the user's own are not staleness.
+    let check = run(true);
+    assert!(
+        check.status.success(),
+        "{}",
+        String::from_utf8_lossy(&check.stderr)
+    );
+
+    // The document changes: deletePet renamed, getPetPhoto removed, an
+    // operation added.
+    let (head, rest) = original
+        .split_once("    get:\n      operationId: getPetPhoto")
+        .unwrap();
+    let (_, tail) = rest
+        .split_once("    put:\n      operationId: uploadPetPhoto")
+        .unwrap();
+    let changed = format!("{head}    put:\n      operationId: uploadPetPhoto{tail}")
+        .replace("operationId: deletePet", "operationId: removePet")
+        .replacen(
+            "\ncomponents:",
+            "\n  /pets/{petId}/vaccinations:\n    get:\n      operationId: listVaccinations\n      parameters:\n        - $ref: '#/components/parameters/PetId'\n      responses:\n        '200':\n          description: The vaccinations.\ncomponents:",
+            1,
+        );
+    assert_ne!(changed, original);
+    std::fs::write(&spec, &changed).unwrap();
+    let regenerated = run(false);
+    let said = String::from_utf8_lossy(&regenerated.stderr).to_string();
+    assert!(regenerated.status.success(), "{said}");
+    assert!(
+        said.contains("`fn delete_pet` overrides a tool the document no longer has")
+            && said.contains("(renamed to `remove_pet`?)"),
+        "{said}"
+    );
+    assert!(
+        said.contains("`fn get_pet_photo` overrides a tool the document no longer has"),
+        "{said}"
+    );
+    assert!(!said.contains("`fn list_pets`"), "{said}");
+    // Every file of the user's is as they left it; the manifest keeps
+    // their entries and takes the generator's.
+    assert_eq!(
+        std::fs::read_to_string(out.join("src/hooks.rs")).unwrap(),
+        hooks
+    );
+    assert_eq!(
+        std::fs::read_to_string(out.join("src/hooks/audit.rs")).unwrap(),
+        module
+    );
+    let merged = std::fs::read_to_string(out.join("Cargo.toml")).unwrap();
+    for kept in [
+        "# Logging from src/hooks.rs.\nlog = \"0.4\"",
+        "# Mine.\n[profile.release]\nstrip = true",
+        "openapi2mcp-server",
+    ] {
+        assert!(merged.contains(kept), "{kept:?} lost:\n{merged}");
+    }
+    let tools = std::fs::read_to_string(out.join("src/operations/mod.rs")).unwrap();
+    assert!(tools.contains("fn remove_pet") && tools.contains("fn list_vaccinations"));
+    assert!(!tools.contains("fn get_pet_photo"));
+    // An untouched regeneration is up to date.
+    let check = run(true);
+    assert!(
+        check.status.success(),
+        "{}",
+        String::from_utf8_lossy(&check.stderr)
+    );
 }

@@ -28,9 +28,11 @@
 
 pub mod build;
 pub mod client_config;
+pub mod manifest;
 pub mod model;
 pub mod module;
 pub mod names;
+pub mod overrides;
 pub mod registry;
 pub mod templates;
 pub mod types;
@@ -85,6 +87,17 @@ pub enum CodegenError {
     /// Something the generator needs is missing (a bug).
     #[error("{0}")]
     Setup(String),
+    /// The crate's `Cargo.toml` on disk is not TOML, so the generator's
+    /// entries cannot be merged into it.
+    #[error(
+        "{path} is not valid TOML, so regeneration cannot merge its entries into it (your own dependencies and sections are kept when it parses): {message}"
+    )]
+    Manifest {
+        /// The manifest.
+        path: String,
+        /// The parser's message, with line and column.
+        message: String,
+    },
 }
 
 /// How to generate.
@@ -130,6 +143,10 @@ const OWNED_DIRS: &[&str] = &["src/operations", "vendor", "src/runtime", "src/se
 /// never compared or rewritten (custom code that survives regeneration).
 pub const USER_FILES: &[&str] = &["src/hooks.rs"];
 
+/// Files shared with the user: the generator's entries are merged into
+/// the file on disk and the user's kept (see [`manifest`]).
+pub const MERGED_FILES: &[&str] = &["Cargo.toml"];
+
 /// Renders the crate for `catalog`. `progress(done, total)` is called as
 /// modules are rendered (for a progress bar).
 pub fn generate(
@@ -170,6 +187,7 @@ pub fn generate(
         ("src/operations/mod.rs", "operations.rs.hbs"),
         ("src/operations/types.rs", "types.rs.hbs"),
         ("src/hooks.rs", "hooks.rs.hbs"),
+        ("tests/smoke.rs", "smoke.rs.hbs"),
     ] {
         files.push(rust_file(path, &templates.render(template, &view)?)?);
         step(progress);
@@ -415,10 +433,15 @@ impl GeneratedCrate {
             let users = USER_FILES.contains(&file.path.as_str());
             match std::fs::read_to_string(&path) {
                 Ok(existing) if users || existing == file.contents => {}
-                Ok(existing) => out.push(Difference::Changed {
-                    path: file.path.clone(),
-                    line: first_difference(&existing, &file.contents),
-                }),
+                Ok(existing) => {
+                    let wanted = Self::wanted(file, &path, &existing)?;
+                    if wanted != existing {
+                        out.push(Difference::Changed {
+                            path: file.path.clone(),
+                            line: first_difference(&existing, &wanted),
+                        });
+                    }
+                }
                 Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
                     out.push(Difference::Missing(file.path.clone()))
                 }
@@ -441,8 +464,13 @@ impl GeneratedCrate {
                     if let Some(parent) = path.parent() {
                         std::fs::create_dir_all(parent).map_err(|e| io_error(parent, e))?;
                     }
-                    let file = self.files.iter().find(|f| &f.path == p);
-                    let contents = file.map_or("", |f| f.contents.as_str());
+                    let Some(file) = self.files.iter().find(|f| &f.path == p) else {
+                        continue;
+                    };
+                    let contents = match std::fs::read_to_string(&path) {
+                        Ok(existing) => Self::wanted(file, &path, &existing)?,
+                        Err(_) => file.contents.clone(),
+                    };
                     std::fs::write(&path, contents).map_err(|e| io_error(&path, e))?;
                 }
                 Difference::Extra(p) => {
@@ -460,6 +488,34 @@ impl GeneratedCrate {
             .collect();
         Self::remove_empty_dirs(dir, &removed);
         Ok(differences)
+    }
+
+    /// The methods of the user's `src/hooks.rs` in `dir` that override
+    /// tools this crate no longer serves (see [`overrides`]): named before
+    /// the user builds, since the crate will not compile with them.
+    pub fn stale_overrides(&self, dir: &Path) -> Vec<overrides::StaleOverride> {
+        let Ok(hooks) = std::fs::read_to_string(dir.join("src/hooks.rs")) else {
+            return Vec::new();
+        };
+        let previous = std::fs::read_to_string(dir.join("src/operations/mod.rs")).ok();
+        self.files
+            .iter()
+            .find(|f| f.path == "src/operations/mod.rs")
+            .map(|ops| overrides::stale(&hooks, &ops.contents, previous.as_deref()))
+            .unwrap_or_default()
+    }
+
+    /// What `file` should read on disk, given what is there: the
+    /// generated contents, or for a [`MERGED_FILES`] entry the file on
+    /// disk with the generator's entries merged in.
+    fn wanted(file: &GeneratedFile, path: &Path, existing: &str) -> Result<String, CodegenError> {
+        if !MERGED_FILES.contains(&file.path.as_str()) {
+            return Ok(file.contents.clone());
+        }
+        manifest::merge(existing, &file.contents).map_err(|e| CodegenError::Manifest {
+            path: path.display().to_string(),
+            message: e.message,
+        })
     }
 
     /// Files in the directories the generator owns that this crate does not

@@ -53,6 +53,40 @@ pub struct CrateView {
     pub types: Vec<TypeDecl>,
     /// Number of tools.
     pub tool_count: usize,
+    /// The tool the crate's smoke test (`tests/smoke.rs`) calls against a
+    /// stub API: the first that only reads, with a `GET` of a path without
+    /// parameters and no required argument (none when no tool is).
+    pub smoke: Option<SmokeView>,
+}
+
+/// The call of the crate's smoke test.
+#[derive(Debug, Serialize)]
+pub struct SmokeView {
+    /// The tool.
+    pub tool: String,
+    /// The request line's start the stub must see: `GET /pets`.
+    pub request: String,
+}
+
+impl SmokeView {
+    /// The first tool of `catalog` a smoke test can call with no
+    /// arguments and nothing to confirm.
+    fn of(catalog: &Catalog) -> Option<Self> {
+        catalog
+            .tools
+            .iter()
+            .find(|t| {
+                let required = t.input_schema.get("required").and_then(Value::as_array);
+                t.annotations.read_only_hint
+                    && t.http.method.eq_ignore_ascii_case("GET")
+                    && !t.http.path.contains('{')
+                    && required.is_none_or(|r| r.is_empty())
+            })
+            .map(|t| SmokeView {
+                tool: t.name.clone(),
+                request: format!("GET {}", t.http.path),
+            })
+    }
 }
 
 /// The `include_str!` arguments of the embedded JSON files: relative to
@@ -286,6 +320,7 @@ impl CrateView {
             credentials,
             client_config,
             tool_count: catalog.tools.len(),
+            smoke: SmokeView::of(catalog),
             groups,
             types: types.shared,
         }

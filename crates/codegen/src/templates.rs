@@ -30,6 +30,10 @@ pub const TEMPLATES: &[(&str, &str)] = &[
         include_str!("../../../templates/Dockerfile.hbs"),
     ),
     (
+        "smoke.rs.hbs",
+        include_str!("../../../templates/smoke.rs.hbs"),
+    ),
+    (
         "dockerignore.hbs",
         include_str!("../../../templates/dockerignore.hbs"),
     ),

@@ -5,16 +5,13 @@
 //!
 //! [`Hooks`] has `before_call` and `after_call` for every call, and one
 //! method per tool (named after the tool, with the tool's typed arguments);
-
 //! each does by default what `openapi2mcp serve` does. Override what you
 //! need in the `impl` below, for example:
 //!
 //! ```ignore
 //! fn after_call(&self, call: Call<'_>, report: &mut CallReport) {
 //!     tracing::info!(tool = call.tool_name(), status = ?report.status, "called");
-
 //! }
-
 //! ```
 
 #[allow(unused_imports)]
