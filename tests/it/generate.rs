@@ -640,3 +640,45 @@ fn the_user_s_files_and_manifest_entries_survive_a_changed_document() {
         String::from_utf8_lossy(&check.stderr)
     );
 }
+
+/// Issue #47 item 6: the build script's module serves the tools `generate`
+/// writes, byte for byte (`tools.json`, `schemas.json`), on GitHub's
+/// REST description and the project's own documents; with the same
+/// catalog the server's `auto` choice is the same too.
+#[test]
+fn the_build_script_module_serves_the_tools_generate_writes() {
+    let mut docs: Vec<(String, std::path::PathBuf)> = GENERATED
+        .iter()
+        .map(|(name, spec)| (name.to_string(), support::local(spec)))
+        .collect();
+    if let Some(github) = support::external("@octokit/openapi/generated/api.github.com.json") {
+        docs.push(("github".into(), github));
+    }
+    for (name, spec) in docs {
+        let dir = tempfile::tempdir().unwrap();
+        let out = bin()
+            .args(["generate", "-q", "--name", &format!("{name}-mcp"), "--out"])
+            .arg(dir.path().join("crate"))
+            .arg(&spec)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        openapi2mcp::build::Builder::new(spec.to_str().unwrap())
+            .module_dir("api")
+            .out_dir(dir.path())
+            .generate()
+            .unwrap();
+        for file in ["tools.json", "schemas.json"] {
+            let crate_file = std::fs::read_to_string(dir.path().join("crate").join(file)).unwrap();
+            let module_file = std::fs::read_to_string(dir.path().join("api").join(file)).unwrap();
+            assert!(
+                crate_file == module_file,
+                "{name}: the build script's {file} differs from generate's"
+            );
+        }
+    }
+}

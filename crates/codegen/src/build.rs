@@ -128,15 +128,21 @@ impl Builder {
                 println!("cargo:rerun-if-changed={file}");
             }
         }
+        // The document's `components.examples` are left out, as `serve`
+        // and `generate` leave them (only the mock reads them): kept, they
+        // reached 24 of GitHub's input schemas as `examples`, and the
+        // module's tools differed from the crate's (issue #47).
+        let mut pipeline = self.pipeline.clone();
+        pipeline.load.keep_examples = false;
         // With the `fetch` feature a URL is read with reqwest; without it
         // the reader says it reads no URLs.
         #[cfg(feature = "fetch")]
         let pipeline = &PipelineOptions {
-            load: openapi2mcp_document::fetch::with_http(&self.pipeline.load).into_owned(),
-            ..self.pipeline.clone()
+            load: openapi2mcp_document::fetch::with_http(&pipeline.load).into_owned(),
+            ..pipeline
         };
         #[cfg(not(feature = "fetch"))]
-        let pipeline = &self.pipeline;
+        let pipeline = &pipeline;
         let report = report(pipeline::load_catalog(&self.spec, pipeline), false);
         let Some(loaded) = report.loaded else {
             return Err(BuildError::Document {
