@@ -19,13 +19,13 @@ use crate::support::{self, root};
 fn samples() -> Vec<(&'static str, &'static str, Value)> {
     vec![
         (
-            "create_order",
-            "orders::CreateOrderArgs",
+            "place_order",
+            "orders::PlaceOrderArgs",
             json!({"item": "bolt", "quantity": 3}),
         ),
         (
-            "create_order",
-            "orders::CreateOrderArgs",
+            "place_order",
+            "orders::PlaceOrderArgs",
             json!({"dryRun": true, "X-Request-Id": "r-1", "item": "nut", "quantity": 1,
                 "status": "approved", "price": 1.50,
                 "parts": [{"spare": {"name": "s", "x": null}, "name": "a", "parts": []},
@@ -33,8 +33,8 @@ fn samples() -> Vec<(&'static str, &'static str, Value)> {
                 "meta": {"z": 1, "a": {"y": null, "b": 2}}}),
         ),
         (
-            "create_order",
-            "orders::CreateOrderArgs",
+            "place_order",
+            "orders::PlaceOrderArgs",
             json!({"item": "", "quantity": 2_147_483_647, "parts": [], "meta": {}}),
         ),
         (
@@ -53,16 +53,16 @@ fn samples() -> Vec<(&'static str, &'static str, Value)> {
             "orders::UpdateOrderArgs",
             json!({"orderId": 9_007_199_254_740_993_u64, "shipping": {}}),
         ),
-        ("list_inventory", "inventory::ListInventoryArgs", json!({})),
+        ("count_stock", "inventory::CountStockArgs", json!({})),
         (
-            "list_inventory",
-            "inventory::ListInventoryArgs",
+            "count_stock",
+            "inventory::CountStockArgs",
             json!({"status": "placed", "sizes": ["self", "x-large", "S"], "min": u64::MAX,
                 "filter": {"count": 2, "color": "red", "shade": "dark"}, "any": 5}),
         ),
         (
-            "list_inventory",
-            "inventory::ListInventoryArgs",
+            "count_stock",
+            "inventory::CountStockArgs",
             json!({"sizes": [], "filter": {"shade": null}, "any": "x"}),
         ),
     ]
@@ -79,8 +79,8 @@ fn refusals() -> Vec<(&'static str, &'static str, Value, &'static str)> {
             "9223372036854775808 does not fit",
         ),
         (
-            "create_order",
-            "orders::CreateOrderArgs",
+            "place_order",
+            "orders::PlaceOrderArgs",
             json!({"item": "a", "quantity": 3_000_000_000_u64}),
             "3000000000 does not fit: expected an integer from -2^31 to 2^31-1 (i32)",
         ),
@@ -147,7 +147,7 @@ fn integral_numbers_are_integers() {{
 
 #[test]
 fn enums_and_nested_structs_are_typed() {{
-    let args: inventory::ListInventoryArgs =
+    let args: inventory::CountStockArgs =
         serde_json::from_str(r#"{{"status": "placed", "sizes": ["x-large"], "filter": {{"count": 1}}}}"#).unwrap();
     assert_eq!(args.status, Some(typed_mcp::operations::types::Status::Placed));
     assert_eq!(args.sizes.as_deref().map(|s| s[0].as_str()), Some("x-large"));

@@ -132,6 +132,12 @@ pub fn candidates_for(said: &Said<'_>, effect: Effect) -> Vec<String> {
 /// The summary's verb phrase when it says more than an HTTP method does
 /// (`rename`, `interrupt`, `save or upload`; not `get`, `add`, `remove`).
 fn specific_verb(action: &Action) -> Option<&[String]> {
+    // A phrasal verb is one word to the method's synonyms: "Look up a
+    // repository" says `lookup`, a get.
+    let phrasal: String = action.verb.concat();
+    if action.verb.len() > 1 && method_meaning(&phrasal).is_some() {
+        return None;
+    }
     let says_more = action
         .verb
         .iter()

@@ -8,7 +8,7 @@
 use super::english::{
     CATENATIVES, DETERMINERS, META_VERBS, OBJECT_ENDS, Usage, rather_verb, verb_form,
 };
-use super::words::{FILLER, clean_words, is_verb, same_word};
+use super::words::{FILLER, PARTICLES, clean_words, is_verb, same_word};
 
 /// A summary's verb and object.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -181,6 +181,20 @@ pub(super) fn action(summary: &str, path_nouns: &[String]) -> Option<Action> {
             .filter(|(b, _)| is_verb(b))
     {
         verb.push(next);
+        i += 1;
+    }
+    // A phrasal verb's particle ("Look up a repository", "Shut down the
+    // machine", "Sign out"): before a determiner or at the end, not "Get
+    // up to 100 items".
+    if let Some(particle) = word(tokens.get(i)).map(lower)
+        && PARTICLES.contains(&particle.as_str())
+        && match tokens.get(i + 1) {
+            None | Some(Token::Stop) => true,
+            Some(Token::Word(next)) => DETERMINERS.contains(&lower(next).as_str()),
+            Some(Token::Slash) => false,
+        }
+    {
+        verb.push(particle);
         i += 1;
     }
     // "Enables or disables", "Update/create".

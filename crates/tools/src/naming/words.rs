@@ -154,7 +154,7 @@ pub(super) const PREPOSITIONS: &[&str] = &[
     "for", "in", "by", "of", "from", "with", "on", "to", "at", "as", "and", "or", "if", "is",
 ];
 /// Particles of phrasal verbs (`shut down`, `sign out`, `back up`).
-const PARTICLES: &[&str] = &["up", "down", "out", "off", "back"];
+pub(super) const PARTICLES: &[&str] = &["up", "down", "out", "off", "back"];
 /// Words a name reads as well without.
 pub(super) const FILLER: &[&str] = &["a", "an", "the"];
 /// Words that come before a noun (`list_public_gists`, `get_authenticated_user`).
