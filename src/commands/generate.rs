@@ -64,6 +64,11 @@ pub fn run(
         runtime: command.runtime.clone(),
     };
     let generated = codegen::generate(catalog, &options, progress)?;
+    // The user's overrides of tools that left the document, named before
+    // they build (the crate will not compile with them).
+    for stale in generated.stale_overrides(&command.out) {
+        tracing::warn!("{}: {stale}", command.out.display());
+    }
     if command.check {
         let differences = generated.compare_with(&command.out)?;
         return Ok(if differences.is_empty() {
