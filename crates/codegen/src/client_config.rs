@@ -101,16 +101,5 @@ pub fn slug(title: &str) -> String {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn slugs() {
-        assert_eq!(slug("Swagger Petstore!"), "swagger-petstore");
-        assert_eq!(
-            slug("GitHub's official OpenAPI spec"),
-            "github-s-official-openapi-spec"
-        );
-        assert_eq!(slug("***"), "api");
-    }
-}
+#[path = "client_config_tests.rs"]
+mod tests;

@@ -202,12 +202,24 @@ fn a_phrasal_verb_is_read_whole() {
     let m = Effect::AsMethod;
     // "Look up" is a get: the id's own name stays.
     assert_eq!(
-        first(m, Some("repos/get"), "get", "/repos/{owner}/{repo}", "Look up a repository"),
+        first(
+            m,
+            Some("repos/get"),
+            "get",
+            "/repos/{owner}/{repo}",
+            "Look up a repository"
+        ),
         "get_repo"
     );
     // "Set up" says more than the method's `replace`.
     assert_eq!(
-        first(m, None, "put", "/companies/{id}/webhook", "Set up a webhook"),
+        first(
+            m,
+            None,
+            "put",
+            "/companies/{id}/webhook",
+            "Set up a webhook"
+        ),
         "set_up_webhook"
     );
     // "up to" is no particle.
