@@ -41,25 +41,37 @@ fn generate(spec: &Path, package: &str) -> GeneratedCrate {
     codegen::generate(&loaded.catalog, &options, &mut |_, _| {}).unwrap()
 }
 
+/// `generate` of a crate of [`GENERATED`] as scripts/regenerate.sh runs
+/// it, into `out`, writing or (`check`) comparing.
+fn generate_as_checked_in(name: &str, spec: &str, out: &Path, check: bool) -> std::process::Output {
+    let mut cmd = bin();
+    cmd.args([
+        "generate",
+        spec,
+        "--name",
+        &format!("{name}-mcp"),
+        "--runtime-path",
+        "../../crates",
+        "-q",
+    ])
+    .arg("--out")
+    .arg(out)
+    .current_dir(support::root());
+    if check {
+        cmd.arg("--check");
+    }
+    cmd.output().unwrap()
+}
+
 #[test]
 fn checked_in_crates_are_up_to_date() {
     for (name, spec) in GENERATED {
-        let out = bin()
-            .args([
-                "generate",
-                spec,
-                "--name",
-                &format!("{name}-mcp"),
-                "--check",
-                "--runtime-path",
-                "../../crates",
-                "-q",
-            ])
-            .arg("--out")
-            .arg(support::local(&format!("generated/{name}")))
-            .current_dir(support::root())
-            .output()
-            .unwrap();
+        let out = generate_as_checked_in(
+            name,
+            spec,
+            &support::local(&format!("generated/{name}")),
+            true,
+        );
         assert!(
             out.status.success(),
             "generated/{name} is stale; refresh it with scripts/regenerate.sh\n{}",
@@ -75,21 +87,7 @@ fn checked_in_crates_are_up_to_date() {
 fn checked_in_user_files_are_what_generate_writes() {
     for (name, spec) in GENERATED {
         let dir = tempfile::tempdir().unwrap();
-        let out = bin()
-            .args([
-                "generate",
-                spec,
-                "--name",
-                &format!("{name}-mcp"),
-                "--runtime-path",
-                "../../crates",
-                "-q",
-            ])
-            .arg("--out")
-            .arg(dir.path())
-            .current_dir(support::root())
-            .output()
-            .unwrap();
+        let out = generate_as_checked_in(name, spec, dir.path(), false);
         assert!(
             out.status.success(),
             "{}",
