@@ -559,7 +559,7 @@ fn the_user_s_files_and_manifest_entries_survive_a_changed_document() {
         "[dependencies]\n",
         "[dependencies]\n# Logging from src/hooks.rs.\nlog = \"0.4\"\n",
         1,
-    ) + "\n# Mine.\n[profile.release]\nstrip = true\n";
+    ) + "\n# Mine.\n[profile.dev]\nopt-level = 1\n";
     std::fs::write(out.join("Cargo.toml"), &manifest).unwrap();
     let hooks = std::fs::read_to_string(out.join("src/hooks.rs"))
         .unwrap()
@@ -622,7 +622,7 @@ fn the_user_s_files_and_manifest_entries_survive_a_changed_document() {
     let merged = std::fs::read_to_string(out.join("Cargo.toml")).unwrap();
     for kept in [
         "# Logging from src/hooks.rs.\nlog = \"0.4\"",
-        "# Mine.\n[profile.release]\nstrip = true",
+        "# Mine.\n[profile.dev]\nopt-level = 1",
         "openapi2mcp-server",
     ] {
         assert!(merged.contains(kept), "{kept:?} lost:\n{merged}");

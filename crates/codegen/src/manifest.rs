@@ -7,7 +7,9 @@
 //! `generate --check` calls stale only an entry the generator writes.
 //!
 //! The merge is done on the TOML document (`toml_edit`), so the user's
-//! comments and layout are kept.
+//! comments and layout are kept. `[profile.*]` entries the generator
+//! writes are defaults: added when missing, never overwritten (a user who
+//! wants `strip = false` keeps it).
 
 use toml_edit::{ArrayOfTables, DocumentMut, Item, Table};
 
@@ -37,21 +39,41 @@ pub fn merge(existing: &str, generated: &str) -> Result<String, ManifestError> {
             .map_err(|e: toml_edit::TomlError| ManifestError {
                 message: format!("the generated manifest: {e}"),
             })?;
-    merge_table(ours.as_table_mut(), theirs.as_table());
+    merge_table(ours.as_table_mut(), theirs.as_table(), Entries::Root);
     *ours.decor_mut() = theirs.decor().clone();
     ours.set_trailing(theirs.trailing().as_str().unwrap_or_default());
     Ok(ours.to_string())
 }
 
+/// Whose the entries of a table being merged are.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Entries {
+    /// The manifest's top level: its tables are the generator's, but for
+    /// `[profile]`.
+    Root,
+    /// The generator's: its values win.
+    Generator,
+    /// Defaults (a profile's): added when missing, the user's kept.
+    Defaults,
+}
+
 /// Writes `theirs`' entries into `ours`, recursing into tables both have.
-fn merge_table(ours: &mut Table, theirs: &Table) {
-    *ours.decor_mut() = theirs.decor().clone();
+fn merge_table(ours: &mut Table, theirs: &Table, entries: Entries) {
+    if entries != Entries::Defaults {
+        *ours.decor_mut() = theirs.decor().clone();
+    }
     for (key, item) in theirs.iter() {
+        let defaults = match entries {
+            Entries::Root if key == "profile" => Entries::Defaults,
+            Entries::Root => Entries::Generator,
+            other => other,
+        };
         match (ours.get_mut(key), item) {
             (Some(Item::Table(mine)), Item::Table(table)) => {
-                merge_table(mine, table);
+                merge_table(mine, table, defaults);
                 continue;
             }
+            (Some(_), _) if defaults == Entries::Defaults => continue,
             (Some(Item::ArrayOfTables(mine)), Item::ArrayOfTables(tables)) => {
                 merge_array(mine, tables);
                 continue;

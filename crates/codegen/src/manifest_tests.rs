@@ -77,3 +77,18 @@ fn a_manifest_that_is_not_toml_is_refused_with_where() {
     let e = merge("[package\nname = 1", GENERATED_V1).unwrap_err();
     assert!(e.message.contains("line 1"), "{}", e.message);
 }
+
+#[test]
+fn a_profile_the_generator_writes_is_a_default_the_user_may_change() {
+    let generated = format!("{GENERATED_V1}\n[profile.release]\nstrip = true\n");
+    // Missing: added.
+    let merged = merge(GENERATED_V1, &generated).unwrap();
+    assert!(
+        merged.contains("[profile.release]\nstrip = true"),
+        "{merged}"
+    );
+    // Changed by the user, with a key of their own: both kept.
+    let edited = format!("{GENERATED_V1}\n[profile.release]\nstrip = false\nlto = \"thin\"\n");
+    let merged = merge(&edited, &generated).unwrap();
+    assert_eq!(merged, edited);
+}
