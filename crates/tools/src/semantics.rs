@@ -11,8 +11,12 @@
 //! Django's `collection_delete`), else a verb as the path's last segment
 //! (`…/delete`). Reads are read only for POST (QUERY and GET are read-only
 //! already; a PUT or PATCH that "filters" still writes), from verbs that
-//! only read (`get`, `retrieve` and `fetch` are left out: a POST "Get a
-//! token" creates one). `x-mcp.annotations` always wins (applied after).
+//! only read (`get`, `retrieve` and `fetch` alone are not enough: a POST
+//! "Get a token" creates one; with a path or operationId that says a verb
+//! of reading, a path whose action is a fetch, or a description opening
+//! with a verb of reading, they are). `x-mcp.annotations` always wins
+//! (applied after). [`read_operation`] is the one reading the tool's
+//! annotations, its name and `lint` share.
 
 use crate::naming::ActionWords;
 
@@ -42,7 +46,9 @@ const READS: &[&str] = &[
 /// Verbs that read in a summary, but not plainly enough alone for a POST
 /// ("Get a token" creates one, "Read messages" may mark them read): a
 /// POST so summarized reads when its operationId or path says a verb of
-/// [`READS`] too (Prefect's "Read work queues", `POST /work_queues/filter`).
+/// [`READS`] too (Prefect's "Read work queues", `POST /work_queues/filter`),
+/// its path's action is a fetch (`POST /collections/{id}/get`, AWS's
+/// `…GetCrawler`), or its description opens with a verb of [`READS`].
 const READS_WITH_SUPPORT: &[&str] = &["get", "read", "retrieve", "fetch", "return", "show"];
 
 /// Words that make an operationId ask about its verb rather than do it.
