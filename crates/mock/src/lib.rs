@@ -549,8 +549,14 @@ impl BoundMock {
         self,
         shutdown: impl Future<Output = ()> + Send + 'static,
     ) -> Result<(), MockError> {
+        use axum::serve::ListenerExt as _;
         let app = axum::Router::new().fallback(handle).with_state(self.slot);
-        axum::serve(self.listener, app)
+        // Small answers leave at once, not after the client's delayed ACK
+        // (Nagle), as the MCP server's own listener does (issue #48).
+        let listener = self.listener.tap_io(|tcp| {
+            let _ = tcp.set_nodelay(true);
+        });
+        axum::serve(listener, app)
             .with_graceful_shutdown(shutdown)
             .await
             .map_err(MockError::Serve)
