@@ -25,6 +25,11 @@
 //!
 //! Output is deterministic: the same catalog and options give the same
 //! bytes, so `generate --check` can tell a stale crate from a fresh one.
+//! Some files are the user's too: [`USER_FILES`] (`src/hooks.rs`) are
+//! written only when missing, [`MERGED_FILES`] (`Cargo.toml`) get the
+//! generator's entries merged in ([`manifest`]), and [`overrides`] names
+//! the user's hook overrides of tools the document no longer has. The
+//! crate's own `tests/smoke.rs` starts its binary and calls one tool.
 
 pub mod build;
 pub mod client_config;

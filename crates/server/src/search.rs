@@ -18,9 +18,11 @@
 //! transitions, "trigger a workflow" and GitHub's dispatch) comes from a static
 //! text embedding ([`embedding`]): the cosine between the request and each
 //! tool is added to the tool's lexical score, relative to the request's
-//! best (see [`DENSE_WEIGHT`]). Last, the method the request's verb asks
-//! for: "assign an issue to a user" changes something, "which issues are
-//! assigned to me" reads (see [`intent`]).
+//! best (see [`DENSE_WEIGHT`]). Last, what the request asks for besides
+//! its words ([`request`]): a read or a change ("assign an issue to a
+//! user" changes something, "which issues are assigned to me" reads; a
+//! tool reads when its annotations say so, so a `POST …/filter` is a
+//! read), one item ("get a user by id") or every item ("all the runs").
 //!
 //! From the rest of the crate it reads only the tool model's `ToolHead`
 //! (what an entry is cut from).
