@@ -85,6 +85,14 @@ say "wheel: $(basename "$wheel") ($(du -h "$wheel" | cut -f1))"
 "$py" -m pip install --quiet --disable-pip-version-check uv==0.9.* >/dev/null 2>&1 \
   || "$py" -m pip install --quiet --disable-pip-version-check uv >/dev/null
 uvx="$(dirname "$py")/uvx"
+# uv keys a cached tool environment by the wheel's path, which is the same
+# on every run: a run that reused one (from a cache outside $out) served an
+# older binary (7 tools, coloured logs). Each run gets a fresh environment,
+# and the binary uvx runs must be the one just built.
 export UV_CACHE_DIR="$out/uv-cache" UV_TOOL_DIR="$out/uv-tools" UV_PYTHON_DOWNLOADS=never
-drive "uvx --from WHEEL" "$uvx" --offline --python "$py" --from "$wheel" openapi2mcp
+uvx_run=("$uvx" --offline --no-cache --isolated --no-config --python "$py" --from "$wheel")
+ran="$("${uvx_run[@]}" python -c 'import hashlib, shutil; print(hashlib.sha256(open(shutil.which("openapi2mcp"), "rb").read()).hexdigest())')"
+built="$(sha256sum "$bin" | cut -d' ' -f1)"
+[ "$ran" = "$built" ] || { say "ERROR: uvx runs a binary other than $bin (sha256 $ran, built $built)"; exit 1; }
+drive "uvx --from WHEEL" "${uvx_run[@]}" openapi2mcp
 say "ok"
