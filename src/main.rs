@@ -35,6 +35,7 @@ fn main() -> ExitCode {
     }
     openapi2mcp::runtime::program::set(env!("CARGO_PKG_NAME"), env!("CARGO_PKG_VERSION"));
     tune_allocator();
+    openapi2mcp::server::cli::release_memory_when_idle(alloc::collect_idle_thread);
     let cli = Cli::parse();
     init_logging(&cli.log);
     match run(cli) {

@@ -43,3 +43,18 @@ static TUNE_ALLOCATOR_EARLY: extern "C" fn() = {
     }
     tune
 };
+
+/// What an idle runtime thread runs before it sleeps (registered with
+/// `openapi2mcp_server::cli::release_memory_when_idle`): mimalloc frees a
+/// page only when the thread owning it next allocates or collects, so
+/// memory freed on another thread (a session's worker ending on another
+/// core) stayed resident on a thread that went to sleep: 1,000 closed
+/// sessions kept 100 MB of RSS with two worker threads and gave it back
+/// with one (bench/README, "Idle sessions"). A collection without `force`
+/// frees the thread's empty pages, which mimalloc then purges after
+/// `MI_OPTION_PURGE_DELAY`.
+pub(crate) fn collect_idle_thread() {
+    // SAFETY: mimalloc's collection of the calling thread's heap, callable
+    // at any time from any thread that allocates with it.
+    unsafe { libmimalloc_sys::mi_collect(false) }
+}

@@ -22,6 +22,7 @@ use crate::support::local;
 
 struct Served {
     addr: SocketAddr,
+    sessions: Option<std::sync::Arc<openapi2mcp::server::sessions::BoundedSessions>>,
     shutdown: CancellationToken,
 }
 
@@ -53,8 +54,13 @@ async fn serve(
     .await
     .unwrap();
     let addr = bound.local_addr;
+    let sessions = bound.sessions.clone();
     tokio::spawn(bound.run());
-    Served { addr, shutdown }
+    Served {
+        addr,
+        sessions,
+        shutdown,
+    }
 }
 
 fn limits(tweak: impl FnOnce(&mut ListenerLimits)) -> ListenerLimits {
@@ -299,6 +305,7 @@ async fn sessions_past_the_cap_close_the_least_recently_used_and_idle_ones_expir
         http.sessions = SessionLimits {
             max_sessions: 2,
             idle_timeout: Duration::from_secs(2),
+            sleep_after: None,
         };
     })
     .await;
@@ -314,6 +321,127 @@ async fn sessions_past_the_cap_close_the_least_recently_used_and_idle_ones_expir
     // Unused for the idle timeout: gone too.
     tokio::time::sleep(Duration::from_millis(3_000)).await;
     assert_eq!(list_in(&url, &a).await, 404, "the idle session expired");
+}
+
+/// The tools a session lists.
+async fn tools_in(url: &str, session: &str) -> Vec<String> {
+    let (status, body) = session_post(
+        url,
+        session,
+        json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list"}),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    let data = body
+        .lines()
+        .find_map(|l| l.strip_prefix("data: ").filter(|d| d.contains("\"tools\"")))
+        .unwrap_or_else(|| panic!("no tools/list answer in {body}"));
+    let answer: Value = serde_json::from_str(data).unwrap();
+    answer["result"]["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["name"].as_str().unwrap().to_string())
+        .collect()
+}
+
+/// Polls `sessions` until `asleep` of them sleep (at most 5 s).
+async fn until_asleep(sessions: &openapi2mcp::server::sessions::BoundedSessions, asleep: usize) {
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while sessions.asleep() != asleep {
+        assert!(
+            Instant::now() < deadline,
+            "{} sessions asleep, not {asleep}",
+            sessions.asleep()
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+#[tokio::test]
+async fn idle_sessions_sleep_and_wake_as_they_were_unless_a_call_is_running() {
+    use openapi2mcp::server::modes::ToolsMode;
+    let backend = Backend::start(|_| {
+        (
+            200,
+            "application/json",
+            br#"{"id": 1, "name": "Rex"}"#.to_vec(),
+        )
+    })
+    .await;
+    let served = serve(&backend, |options, http| {
+        // Every call waits 3 s at the backend (see `Backend`).
+        options.base_url = Some(format!("{}/slow/v1", backend.url()));
+        options.listing.mode = ToolsMode::Toolsets;
+        http.stateless = false;
+        http.sessions = SessionLimits {
+            max_sessions: 10,
+            // Longer than the 3 s call: rmcp ends an awake session after
+            // this long without a request, even with a call running.
+            idle_timeout: Duration::from_millis(4_000),
+            sleep_after: Some(Duration::from_millis(300)),
+        };
+    })
+    .await;
+    let sessions = served.sessions.clone().expect("stateful HTTP has sessions");
+    let url = format!("http://{}/mcp", served.addr);
+    let a = open_session(&url).await;
+    let before = tools_in(&url, &a).await;
+    let (status, body) = session_post(
+        &url,
+        &a,
+        json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call",
+               "params": {"name": "enable_toolset", "arguments": {"names": ["pets"]}}}),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    let enabled = tools_in(&url, &a).await;
+    assert!(enabled.len() > before.len(), "{enabled:?}");
+    let b = open_session(&url).await;
+    // Both fall asleep once idle: still live, no longer in rmcp's map.
+    until_asleep(&sessions, 2).await;
+    assert!(sessions.is_live(&a) && sessions.is_live(&b));
+    // A request wakes `a` with the toolsets it had enabled.
+    assert_eq!(tools_in(&url, &a).await, enabled);
+    assert_eq!(sessions.asleep(), 1);
+    // A call running longer than the sleep delay keeps its session awake
+    // and is answered.
+    let slow = tokio::spawn({
+        let (url, a) = (url.clone(), a.clone());
+        async move {
+            session_post(
+                &url,
+                &a,
+                json!({"jsonrpc": "2.0", "id": 4, "method": "tools/call",
+                       "params": {"name": "get_pet", "arguments": {"petId": 1}}}),
+            )
+            .await
+        }
+    });
+    tokio::time::sleep(Duration::from_millis(1_500)).await;
+    assert_eq!(sessions.asleep(), 1, "the session of a running call sleeps");
+    let (status, body) = slow.await.unwrap();
+    assert_eq!(status, 200, "{body}");
+    assert!(
+        body.contains("Rex") && !body.contains("\"isError\":true"),
+        "{body}"
+    );
+    // A client's DELETE ends an asleep session for good.
+    let deleted = reqwest::Client::new()
+        .delete(&url)
+        .header("mcp-session-id", &b)
+        .header("mcp-protocol-version", "2025-06-18")
+        .send()
+        .await
+        .unwrap();
+    assert!(deleted.status().is_success(), "{}", deleted.status());
+    assert!(!sessions.is_live(&b));
+    assert_eq!(list_in(&url, &b).await, 404);
+    // Asleep past the idle timeout: expired like an awake one.
+    until_asleep(&sessions, 1).await;
+    tokio::time::sleep(Duration::from_millis(5_000)).await;
+    assert!(!sessions.is_live(&a));
+    assert_eq!(list_in(&url, &a).await, 404, "the asleep session expired");
 }
 
 /// Starts a call of `get_file` as a task; its id.

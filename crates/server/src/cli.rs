@@ -297,6 +297,13 @@ pub struct ServeFlags {
     #[arg(long, value_name = "SECS", env = openapi2mcp_runtime::settings::SESSION_IDLE_TIMEOUT, help_heading = HTTP_LIMITS,
           default_value_t = sessions::DEFAULT_SESSION_IDLE.as_secs_f64(), value_parser = parse_session_idle)]
     pub session_idle_timeout: f64,
+    /// Seconds an idle session (no request, no stream open) stays awake;
+    /// then only its client's initialize parameters are kept (a few
+    /// hundred bytes instead of about 100 KiB) and its next request wakes
+    /// it. `off`: sessions stay awake until they expire.
+    #[arg(long, value_name = "SECS|off", env = openapi2mcp_runtime::settings::SESSION_SLEEP_AFTER, help_heading = HTTP_LIMITS,
+          default_value = "30", value_parser = parse_session_sleep)]
+    pub session_sleep_after: SessionSleep,
 }
 
 // The help headings of `serve` (and a generated crate's command line),
@@ -418,6 +425,31 @@ fn parse_task_ttl(s: &str) -> Result<f64, String> {
 
 fn parse_session_idle(s: &str) -> Result<f64, String> {
     number_in(s, 1.0, MAX_TIMEOUT_SECS, "seconds")
+}
+
+/// See [`release_memory_when_idle`].
+static IDLE_RELEASE: std::sync::OnceLock<fn()> = std::sync::OnceLock::new();
+
+/// Has every thread of the HTTP server's runtime call `release` when it
+/// runs out of work, before it sleeps: the program's allocator gives back
+/// what the thread's freed objects held (see the binary's `alloc` module;
+/// a per-thread allocator otherwise keeps memory freed by other threads
+/// until the owning thread allocates again, which an idle thread never
+/// does). Set once, before the runtime is built; later calls are ignored.
+pub fn release_memory_when_idle(release: fn()) {
+    let _ = IDLE_RELEASE.set(release);
+}
+
+/// `--session-sleep-after`: seconds, or `off` (`None`).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SessionSleep(pub Option<Duration>);
+
+fn parse_session_sleep(s: &str) -> Result<SessionSleep, String> {
+    if s.trim().eq_ignore_ascii_case("off") {
+        return Ok(SessionSleep(None));
+    }
+    number_in(s, 0.1, MAX_TIMEOUT_SECS, "seconds")
+        .map(|secs| SessionSleep(Some(Duration::from_secs_f64(secs))))
 }
 
 fn parse_shutdown_grace(s: &str) -> Result<f64, String> {
@@ -646,6 +678,7 @@ impl ServeFlags {
         Ok(SessionLimits {
             max_sessions: self.max_sessions,
             idle_timeout: Duration::from_secs_f64(idle),
+            sleep_after: self.session_sleep_after.0,
         })
     }
 
@@ -668,6 +701,11 @@ impl ServeFlags {
                 .build(),
             TransportKind::Http => tokio::runtime::Builder::new_multi_thread()
                 .enable_all()
+                .on_thread_park(|| {
+                    if let Some(release) = IDLE_RELEASE.get() {
+                        release();
+                    }
+                })
                 .build(),
         }
     }

@@ -189,6 +189,7 @@ fn the_listener_session_and_task_bounds_reach_their_options_with_production_defa
         crate::sessions::SessionLimits {
             max_sessions: 10,
             idle_timeout: Duration::from_secs(60),
+            sleep_after: Some(Duration::from_secs(30)),
         }
     );
     assert_eq!(

@@ -53,9 +53,10 @@ use std::sync::{Arc, Mutex};
 
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CancelTaskParams, DiscoverResult, GetTaskParams,
-    GetTaskResult, ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult,
-    ListToolsResult, PaginatedRequestParams, ReadResourceRequestParams, ReadResourceResponse,
-    ServerConfig, SubscriptionFilter, Tool, UpdateTaskParams,
+    GetTaskResult, InitializeRequestParams, InitializeResult, ListPromptsResult,
+    ListResourceTemplatesResult, ListResourcesResult, ListToolsResult, PaginatedRequestParams,
+    ReadResourceRequestParams, ReadResourceResponse, ServerConfig, SubscriptionFilter, Tool,
+    UpdateTaskParams,
 };
 use rmcp::service::{NotificationContext, RequestContext, SubscriptionContext};
 use rmcp::{ErrorData as McpError, RoleServer, ServerHandler};
@@ -378,6 +379,24 @@ impl Bridge {
 impl ServerHandler for Bridge {
     fn get_info(&self) -> ServerConfig {
         self.shared.current.load().info.clone()
+    }
+
+    async fn initialize(
+        &self,
+        request: InitializeRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<InitializeResult, McpError> {
+        // rmcp replays the handshake of an HTTP session that slept (see
+        // `sessions`), marked with the session's id: its toolsets return.
+        if let Some(restored) =
+            context
+                .extensions
+                .get::<rmcp::transport::streamable_http_server::session::SessionRestoreMarker>()
+        {
+            self.restore_session_toolsets(&restored.id);
+        }
+        context.peer.set_peer_info(request.clone());
+        self.negotiate_initialize(&request)
     }
 
     async fn on_initialized(&self, context: NotificationContext<RoleServer>) {

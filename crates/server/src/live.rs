@@ -3,6 +3,7 @@
 //! the sessions to tell when it changes (`notifications/tools/list_changed`),
 //! and the count of calls in flight that graceful shutdown waits for.
 
+use std::collections::{BTreeSet, HashMap};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -45,6 +46,10 @@ pub(super) struct Shared {
     pub(super) login_pages: std::sync::OnceLock<super::connect::LoginPages>,
     /// Login links handed out in results, awaited by the calls' retries.
     pub(super) pending_logins: super::login_gate::PendingLogins,
+    /// The toolsets each HTTP session has enabled, by session id, when
+    /// they differ from `--toolset`'s: a session put to sleep (see
+    /// [`super::sessions`]) gets them back when it wakes.
+    pub(super) session_toolsets: Mutex<HashMap<String, BTreeSet<String>>>,
 }
 
 impl Shared {
@@ -69,6 +74,7 @@ impl Shared {
             admitted: AtomicUsize::new(0),
             login_pages: std::sync::OnceLock::new(),
             pending_logins: Default::default(),
+            session_toolsets: Default::default(),
         }
     }
 }
@@ -156,6 +162,15 @@ impl Bridge {
     }
 
     /// Remembers a session so it hears of reloads.
+    /// Forgets what the HTTP session `id` had (it ended).
+    pub fn forget_session(&self, id: &str) {
+        self.shared
+            .session_toolsets
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .remove(id);
+    }
+
     pub(super) fn register_peer(&self, peer: Peer<RoleServer>) {
         let mut list = self.shared.peers.lock().unwrap_or_else(|e| e.into_inner());
         list.retain(|p| !p.is_transport_closed());

@@ -16,11 +16,11 @@ async fn past_the_cap_the_least_recently_used_session_is_closed_and_watchers_tol
     let (a, _ta) = manager.create_session().await.unwrap();
     let (b, _tb) = manager.create_session().await.unwrap();
     // `a` is used after `b`: `b` is now the least recently used.
-    manager.touch(&a);
+    manager.state.book().touch(&a);
     let (c, _tc) = manager.create_session().await.unwrap();
     assert!(manager.is_live(&a) && manager.is_live(&c));
     assert!(!manager.is_live(&b));
-    assert!(!manager.inner.has_session(&b).await.unwrap());
+    assert!(!manager.state.inner.has_session(&b).await.unwrap());
     assert_eq!(manager.len(), 2);
     assert_eq!(*ended.lock().unwrap(), [(b.clone(), SessionEnd::Evicted)]);
     // A client's DELETE (or the session's own end) is told once.

@@ -124,7 +124,7 @@ pub async fn bind_http(
         "http://[::1]:*".into(),
     ];
     origins.extend(options.allowed_origins.iter().cloned());
-    let config = StreamableHttpServerConfig::default()
+    let mut config = StreamableHttpServerConfig::default()
         .with_allowed_hosts(hosts)
         .with_allowed_origins(origins)
         .enforce_origin_validation()
@@ -138,6 +138,10 @@ pub async fn bind_http(
     let factory = move || Ok(bridge.new_session());
     let mut owners = None;
     let sessions_bound = Arc::new(BoundedSessions::new(options.sessions.clone()));
+    if !options.stateless {
+        // Asleep sessions wake through rmcp's session restore.
+        config.session_store = sessions_bound.store();
+    }
     let mcp = if options.stateless {
         axum::Router::new().nest_service(
             "/mcp",
@@ -150,7 +154,11 @@ pub async fn bind_http(
             Box::pin(async move { live })
         })));
         let forget = Arc::clone(&bound);
-        sessions_bound.on_end(move |id, _| forget.closed(id));
+        let forget_state = scope_bridge.clone();
+        sessions_bound.on_end(move |id, _| {
+            forget.closed(id);
+            forget_state.forget_session(id);
+        });
         owners = Some(bound);
         axum::Router::new().nest_service(
             "/mcp",

@@ -173,6 +173,52 @@ impl Toolsets {
 }
 
 impl Bridge {
+    /// Keeps this HTTP session's enabled toolsets by its id, so that they
+    /// survive the session's sleep (see [`crate::sessions`]); forgotten
+    /// when they are `--toolset`'s again, or when the session ends.
+    fn keep_session_toolsets(&self, context: &RequestContext<RoleServer>) {
+        let Some(id) = context
+            .extensions
+            .get::<axum::http::request::Parts>()
+            .and_then(|p| p.headers.get("mcp-session-id"))
+            .and_then(|v| v.to_str().ok())
+        else {
+            return;
+        };
+        let enabled = match self.session.enabled.lock() {
+            Ok(set) => set.clone(),
+            Err(poisoned) => poisoned.into_inner().clone(),
+        };
+        let mut kept = self
+            .shared
+            .session_toolsets
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
+        if enabled == self.inner.listing.initial_toolsets() {
+            kept.remove(id);
+        } else {
+            kept.insert(id.to_string(), enabled);
+        }
+    }
+
+    /// After a sleeping session woke (rmcp replayed its `initialize` with
+    /// the session's id), the toolsets it had enabled.
+    pub(crate) fn restore_session_toolsets(&self, id: &str) {
+        let kept = self
+            .shared
+            .session_toolsets
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(id)
+            .cloned();
+        if let Some(kept) = kept {
+            match self.session.enabled.lock() {
+                Ok(mut set) => *set = kept,
+                Err(poisoned) => *poisoned.into_inner() = kept,
+            }
+        }
+    }
+
     /// The toolsets this session has enabled, as positions in the
     /// catalog this request works on (the session keeps names: see
     /// `Session::enabled`), in order.
@@ -311,6 +357,7 @@ impl Bridge {
             changed
         };
         if changed {
+            self.keep_session_toolsets(context);
             let _ = context.peer.notify_tool_list_changed().await;
         }
         let enabled: Vec<&str> = self
