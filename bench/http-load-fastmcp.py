@@ -23,7 +23,12 @@ except ImportError:  # pragma: no cover
 def main():
     doc, base_url, port = sys.argv[1], sys.argv[2], int(sys.argv[3])
     with open(doc, encoding="utf-8") as f:
-        spec = json.load(f)
+        if doc.endswith((".yaml", ".yml")):
+            import yaml  # PyYAML, a dependency of fastmcp's own
+
+            spec = yaml.safe_load(f)
+        else:
+            spec = json.load(f)
     client = httpx.AsyncClient(base_url=base_url, timeout=30.0)
     mcp = FastMCP.from_openapi(openapi_spec=spec, client=client, name="github")
     print(f"fastmcp {fastmcp.__version__} ready to listen on {port}", file=sys.stderr, flush=True)

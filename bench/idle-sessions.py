@@ -78,22 +78,22 @@ def tree_rss_kb(pid):
     return total
 
 
-def servers(args, doc, port):
-    """(key, label, argv, env) of every server to measure on `doc`."""
+def servers(args, doc):
+    """(key, label, argv(port), env) of every server to measure on `doc`."""
     out = []
     if "ours" in args.only:
         out.append(("ours", "openapi2mcp (sessions sleep after 30 s, the default)",
-                    [args.bin, "serve", doc, "--tools", "full", "--transport", "http", "--listen",
+                    lambda port: [args.bin, "serve", doc, "--tools", "full", "--transport", "http", "--listen",
                      f"127.0.0.1:{port}", "--base-url", "http://127.0.0.1:9/", "-q"], {}))
     if "ours-awake" in args.only:
         out.append(("ours-awake", "openapi2mcp --session-sleep-after off",
-                    [args.bin, "serve", doc, "--tools", "full", "--transport", "http", "--listen",
+                    lambda port: [args.bin, "serve", doc, "--tools", "full", "--transport", "http", "--listen",
                      f"127.0.0.1:{port}", "--base-url", "http://127.0.0.1:9/", "--session-sleep-after", "off", "-q"], {}))
     mos = os.path.join(PEERS, "npm", "node_modules", "@ivotoby", "openapi-mcp-server", "bin", "mcp-server.js")
     if "mcp-openapi-server" in args.only:
         if os.path.exists(mos):
             out.append(("mcp-openapi-server", "mcp-openapi-server",
-                        ["node", mos, "--transport", "http", "--host", "127.0.0.1", "--port", str(port),
+                        lambda port: ["node", mos, "--transport", "http", "--host", "127.0.0.1", "--port", str(port),
                          "--api-base-url", "http://127.0.0.1:9", "--openapi-spec", doc, "--verbose", "false"], {}))
         else:
             print(f"mcp-openapi-server: not installed ({mos}); run bench/http-load.sh first", file=sys.stderr)
@@ -101,7 +101,7 @@ def servers(args, doc, port):
     if "fastmcp" in args.only:
         if os.path.exists(py):
             out.append(("fastmcp", "FastMCP from_openapi",
-                        [py, os.path.join(ROOT, "bench", "http-load-fastmcp.py"), doc, "http://127.0.0.1:9", str(port)], {}))
+                        lambda port: [py, os.path.join(ROOT, "bench", "http-load-fastmcp.py"), doc, "http://127.0.0.1:9", str(port)], {}))
         else:
             print(f"fastmcp: not installed ({py}); run bench/http-load.sh first", file=sys.stderr)
     return out
@@ -203,10 +203,10 @@ def main():
         doc = DOCS[name]
         if not os.path.exists(doc):
             sys.exit(f"{doc} missing: run scripts/fetch-test-specs.sh")
-        port = free_port()
-        for key, label, argv, env in servers(args, doc, port):
+        for key, label, argv, env in servers(args, doc):
+            port = free_port()
             try:
-                r = measure(args, key, label, argv, env, port)
+                r = measure(args, key, label, argv(port), env, port)
             except Exception as e:  # a peer that fails is reported, not fatal
                 print(f"{name}: {label}: failed: {e}", file=sys.stderr)
                 continue
@@ -215,7 +215,6 @@ def main():
             print(f"{name}: {label}: RSS {r['base_kb']/1024:.1f} MiB -> open {r['open_kb']/1024:.1f} MiB "
                   f"({r['open_kb_per_session']:.1f} KB/session) -> after {args.wait:.0f} s idle {r['idle_kb']/1024:.1f} MiB "
                   f"({r['idle_kb_per_session']:.1f} KB/session)", flush=True)
-            port = free_port()
     print()
     print(f"| document | server | KB per session, just opened | KB per session after {args.wait:.0f} s idle | waking tools/list p50 / max ms | awake tools/list p50 ms |")
     print("|---|---|---:|---:|---:|---:|")
@@ -231,7 +230,12 @@ def main():
             ok = ours["idle_kb_per_session"] <= 35
             print(f"- {'✓' if ok else '✗'} {name}: {ours['idle_kb_per_session']:.1f} KB per idle session (target ≤ 35 KB)")
             for p in peers:
-                print(f"  - {p['label']}: {p['idle_kb_per_session']:.1f} KB ({ours['idle_kb_per_session'] / max(p['idle_kb_per_session'], 0.1):.2f}× ours / theirs)")
+                if p["idle_kb_per_session"] <= 0:
+                    print(f"  - {p['label']}: its RSS fell below the start while idle (its garbage collector ran); "
+                          f"{p['open_kb_per_session']:.1f} KB per session just opened")
+                else:
+                    print(f"  - {p['label']}: {p['idle_kb_per_session']:.1f} KB "
+                          f"(ours {ours['idle_kb_per_session'] / p['idle_kb_per_session']:.2f}× theirs)")
 
 
 if __name__ == "__main__":

@@ -56,6 +56,8 @@ pub const OPS_RESERVE: &str = "OPENAPI2MCP_OPS_RESERVE";
 pub const MAX_SESSIONS: &str = "OPENAPI2MCP_MAX_SESSIONS";
 /// How long an idle session is kept (`--session-idle-timeout`).
 pub const SESSION_IDLE_TIMEOUT: &str = "OPENAPI2MCP_SESSION_IDLE_TIMEOUT";
+/// Threads serving HTTP (`--threads`).
+pub const THREADS: &str = "OPENAPI2MCP_THREADS";
 /// How long an idle session stays awake (`--session-sleep-after`).
 pub const SESSION_SLEEP_AFTER: &str = "OPENAPI2MCP_SESSION_SLEEP_AFTER";
 
@@ -91,6 +93,7 @@ pub const ALL: &[(&str, &str)] = &[
     (MAX_SESSIONS, "the most sessions kept"),
     (SESSION_IDLE_TIMEOUT, "how long an idle session is kept"),
     (SESSION_SLEEP_AFTER, "how long an idle session stays awake"),
+    (THREADS, "the threads serving HTTP"),
 ];
 
 /// What `variable` is when it is one of the settings.

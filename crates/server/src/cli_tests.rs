@@ -76,6 +76,10 @@ fn every_numeric_flag_is_range_checked_and_its_bounds_accepted() {
         ("--task-ttl", "0"),
         ("--max-tasks", "0"),
         ("--task-results-bytes", "1023"),
+        ("--threads", "0"),
+        ("--threads", "1025"),
+        ("--session-sleep-after", "0.05"),
+        ("--session-sleep-after", "never"),
     ];
     for (flag, value) in refused {
         let arg = format!("{flag}={value}");
@@ -103,6 +107,8 @@ fn every_numeric_flag_is_range_checked_and_its_bounds_accepted() {
         "--max-sessions=1000000",
         "--task-ttl=604800",
         "--task-results-bytes=17179869184",
+        "--threads=1024",
+        "--session-sleep-after=86400",
     ])
     .unwrap();
     assert!(bounds.flags.options().is_ok());
@@ -124,9 +130,13 @@ fn every_numeric_flag_is_range_checked_and_its_bounds_accepted() {
         "--task-ttl=1",
         "--max-tasks=1",
         "--task-results-bytes=1024",
+        "--threads=1",
+        "--session-sleep-after=0.1",
     ])
     .unwrap();
     assert!(low.flags.options().is_ok());
+    assert_eq!(low.flags.threads, Some(1));
+    assert!(crate::cli::default_http_threads() >= 1);
 }
 
 #[test]
@@ -211,6 +221,24 @@ fn asking_for_missing_arguments_is_on_by_default_and_switched_off_by_a_flag() {
     assert!(!ask(&["--ask-missing", "false"]));
     assert!(ask(&["--no-ask-missing", "--ask-missing", "true"]));
     assert!(parse(&["--ask-missing", "maybe"]).is_err());
+}
+
+#[test]
+fn session_sleep_takes_seconds_or_off() {
+    let sleep = |args: &[&str]| {
+        parse(args)
+            .unwrap()
+            .flags
+            .session_limits()
+            .unwrap()
+            .sleep_after
+    };
+    assert_eq!(sleep(&[]), Some(std::time::Duration::from_secs(30)));
+    assert_eq!(
+        sleep(&["--session-sleep-after", "2.5"]),
+        Some(std::time::Duration::from_millis(2500))
+    );
+    assert_eq!(sleep(&["--session-sleep-after", "off"]), None);
 }
 
 #[test]
