@@ -42,8 +42,8 @@ pub struct ServeFlags {
     /// Threads serving --transport http (default: half the cores, at least
     /// one). Each call hops between tasks several times; on more threads
     /// than the load needs, every hop may wake another core: on 2 cores one
-    /// thread answered a call at a time in 0.66 ms against 0.95 ms with two,
-    /// and 64 at a time 14% slower (bench/README, "HTTP load").
+    /// thread answered a call at a time in 0.61 ms against 0.90 ms with two,
+    /// and 64 at a time 26% slower (bench/README, "HTTP load").
     #[arg(help_heading = TRANSPORT, long, value_name = "N", env = openapi2mcp_runtime::settings::THREADS,
           value_parser = RangedU64ValueParser::<usize>::new().range(1..=1024))]
     pub threads: Option<usize>,
