@@ -505,11 +505,11 @@ async fn a_workflow_with_a_destructive_step_is_confirmed_before_any_step_runs() 
 #[tokio::test]
 async fn regex_and_jsonpath_criteria_decide_a_steps_success() {
     let mock = Mock::start("specs/petstore.yaml").await;
-    let dir = std::env::temp_dir().join(format!(
-        "openapi2mcp-arazzo-criteria-{}",
-        std::process::id()
-    ));
-    std::fs::create_dir_all(&dir).unwrap();
+    let scratch = tempfile::Builder::new()
+        .prefix("openapi2mcp-arazzo-criteria-")
+        .tempdir()
+        .unwrap();
+    let dir = scratch.path();
     let step = |id: &str, query: &str| {
         json!({"stepId": id, "operationId": "getPet",
             "parameters": [{"name": "petId", "in": "path", "value": "$inputs.pet_id"}],

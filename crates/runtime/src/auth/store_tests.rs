@@ -10,15 +10,20 @@ fn tokens(access: &str) -> StoredTokens {
     }
 }
 
-fn temp_path(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("openapi2mcp-store-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    dir.join("sub").join("tokens.enc")
+/// A token file path in a scratch directory (`sub/` not created yet),
+/// removed with the returned guard.
+fn temp_path(name: &str) -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::Builder::new()
+        .prefix(&format!("openapi2mcp-store-{name}-"))
+        .tempdir()
+        .unwrap();
+    let path = dir.path().join("sub").join("tokens.enc");
+    (dir, path)
 }
 
 #[test]
 fn tokens_round_trip_encrypted_and_private() {
-    let path = temp_path("round");
+    let (_dir, path) = temp_path("round");
     let store = FileStore::with_secret(&path, &"k".repeat(40)).unwrap();
     assert_eq!(store.get_now("alice").unwrap(), None, "absent file: empty");
     store
@@ -54,7 +59,7 @@ fn tokens_round_trip_encrypted_and_private() {
 
 #[test]
 fn another_key_or_an_altered_file_is_refused_by_name() {
-    let path = temp_path("keys");
+    let (_dir, path) = temp_path("keys");
     let store = FileStore::with_secret(&path, &"k".repeat(40)).unwrap();
     store.put_now("alice", &tokens("a")).unwrap();
     let other = FileStore::with_secret(&path, &"x".repeat(40)).unwrap();
@@ -88,7 +93,7 @@ fn a_location_is_described_without_a_password() {
 /// while it is still the one read.
 #[tokio::test]
 async fn refresh_lock_and_compare_and_delete() {
-    let path = temp_path("lock");
+    let (_dir, path) = temp_path("lock");
     let secret = "k".repeat(40);
     let a = FileStore::with_secret(&path, &secret).unwrap();
     let b = FileStore::with_secret(&path, &secret).unwrap();

@@ -632,7 +632,9 @@ mod conflicts;
 
 /// A person logged in with `granted` scopes, on an OAuth2 scheme with an
 /// authorization code flow.
-async fn logged_in_with(granted: &[&str]) -> Authenticator {
+/// An authenticator whose token store holds a login granting `granted`,
+/// with the scratch directory of that store (removed when dropped).
+async fn logged_in_with(granted: &[&str]) -> (Authenticator, tempfile::TempDir) {
     let scheme = SecurityScheme::OAuth2 {
         client_credentials_token_url: None,
         flows: vec!["authorizationCode".into()],
@@ -643,9 +645,12 @@ async fn logged_in_with(granted: &[&str]) -> Authenticator {
             ..Default::default()
         })),
     };
-    let dir = std::env::temp_dir().join(format!("openapi2mcp-scopes-{}", std::process::id()));
+    let dir = tempfile::Builder::new()
+        .prefix("openapi2mcp-scopes-")
+        .tempdir()
+        .unwrap();
     let store: std::sync::Arc<dyn store::TokenStore> = std::sync::Arc::new(
-        store::FileStore::with_secret(&dir.join("tokens.enc"), &"k".repeat(40)).unwrap(),
+        store::FileStore::with_secret(&dir.path().join("tokens.enc"), &"k".repeat(40)).unwrap(),
     );
     let credentials =
         Credentials::from_pairs([(env_var("oauth", "CLIENT_ID"), "client".to_string())]);
@@ -668,7 +673,7 @@ async fn logged_in_with(granted: &[&str]) -> Authenticator {
         .put(&client.store_key(login::LOCAL_USER), &tokens)
         .await
         .unwrap();
-    auth
+    (auth, dir)
 }
 
 fn needing(scopes: &[&str]) -> Vec<SecurityRequirement> {
@@ -682,7 +687,7 @@ fn needing(scopes: &[&str]) -> Vec<SecurityRequirement> {
 
 #[tokio::test]
 async fn a_login_lacking_an_operations_scope_asks_for_more() {
-    let auth = logged_in_with(&["pets:read"]).await;
+    let (auth, _dir) = logged_in_with(&["pets:read"]).await;
     let mut req = request("https://h.example/pets");
     auth.apply(&needing(&["pets:read"]), &mut req)
         .await
