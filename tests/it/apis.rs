@@ -7,7 +7,7 @@
 //! collisions and broken entries refused naming the file and line, and one
 //! API's document reloaded while the others keep serving.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
@@ -19,11 +19,8 @@ use serde_json::{Value, json};
 use crate::backend::{Backend, Recorded, Reply};
 use crate::support::{external, root};
 
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("openapi2mcp-apis-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+fn scratch(name: &str) -> crate::support::Scratch {
+    crate::support::scratch(&format!("apis-{name}"))
 }
 
 fn ok_json(_: &Recorded) -> Reply {

@@ -160,15 +160,9 @@ pub(crate) fn pet(_: &Recorded) -> Reply {
     )
 }
 
-/// A scratch directory for one test.
-pub(crate) fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!(
-        "openapi2mcp-identity-{}-{name}",
-        std::process::id()
-    ));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+/// A scratch directory for one identity test, removed when dropped.
+pub(crate) fn scratch(name: &str) -> crate::support::Scratch {
+    crate::support::scratch(&format!("identity-{name}"))
 }
 
 fn command(args: &[&str], store: &Path) -> tokio::process::Command {

@@ -87,6 +87,40 @@ pub fn large(name: &str) -> Option<PathBuf> {
 }
 
 /// A bundled or fixture document under the repository root.
+/// A scratch directory for one test (`openapi2mcp-NAME-…` under the
+/// system's temporary directory), removed when dropped; derefs to its path.
+pub(crate) struct Scratch(tempfile::TempDir);
+
+impl std::ops::Deref for Scratch {
+    type Target = Path;
+
+    fn deref(&self) -> &Path {
+        self.0.path()
+    }
+}
+
+impl AsRef<Path> for Scratch {
+    fn as_ref(&self) -> &Path {
+        self.0.path()
+    }
+}
+
+impl AsRef<std::ffi::OsStr> for Scratch {
+    fn as_ref(&self) -> &std::ffi::OsStr {
+        self.0.path().as_os_str()
+    }
+}
+
+/// A new [`Scratch`] directory named after `name`.
+pub(crate) fn scratch(name: &str) -> Scratch {
+    Scratch(
+        tempfile::Builder::new()
+            .prefix(&format!("openapi2mcp-{name}-"))
+            .tempdir()
+            .expect("a scratch directory"),
+    )
+}
+
 pub fn local(rel: &str) -> PathBuf {
     root().join(rel)
 }
