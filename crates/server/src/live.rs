@@ -161,7 +161,6 @@ impl Bridge {
         Ok(count)
     }
 
-    /// Remembers a session so it hears of reloads.
     /// Forgets what the HTTP session `id` had (it ended).
     pub fn forget_session(&self, id: &str) {
         self.shared
@@ -171,6 +170,7 @@ impl Bridge {
             .remove(id);
     }
 
+    /// Remembers a session so it hears of reloads.
     pub(super) fn register_peer(&self, peer: Peer<RoleServer>) {
         let mut list = self.shared.peers.lock().unwrap_or_else(|e| e.into_inner());
         list.retain(|p| !p.is_transport_closed());

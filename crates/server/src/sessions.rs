@@ -23,9 +23,10 @@
 //!   new worker replays the `initialize` handshake, and the request is
 //!   served as if the session had never slept. What a sleeping session
 //!   loses: SSE events kept for a `Last-Event-ID` resume of its finished
-//!   streams (rmcp keeps them 60 s, the default sleep is sooner only for
-//!   streams nobody resumed in 30 s) and notifications sent while no
-//!   stream was open (which reached no client anyway). The bridge keeps
+//!   streams (rmcp keeps them 60 s; a session falls asleep 30 s after its
+//!   last stream closed by default, so a resume 30–60 s after that finds
+//!   them gone) and notifications sent while no stream was open (which
+//!   reached no client anyway). The bridge keeps
 //!   its own per-session state (enabled toolsets) across a sleep
 //!   ([`super::Bridge`]'s `initialize`). A session whose stream closed
 //!   before its request was answered stays awake until it expires: its

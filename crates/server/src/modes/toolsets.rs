@@ -185,10 +185,12 @@ impl Bridge {
         else {
             return;
         };
-        let enabled = match self.session.enabled.lock() {
-            Ok(set) => set.clone(),
-            Err(poisoned) => poisoned.into_inner().clone(),
-        };
+        let enabled = self
+            .session
+            .enabled
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone();
         let mut kept = self
             .shared
             .session_toolsets
@@ -212,10 +214,11 @@ impl Bridge {
             .get(id)
             .cloned();
         if let Some(kept) = kept {
-            match self.session.enabled.lock() {
-                Ok(mut set) => *set = kept,
-                Err(poisoned) => *poisoned.into_inner() = kept,
-            }
+            *self
+                .session
+                .enabled
+                .lock()
+                .unwrap_or_else(|e| e.into_inner()) = kept;
         }
     }
 
